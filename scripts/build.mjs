@@ -1,0 +1,27 @@
+// Bundles the CLI into one ESM file (dist/cli.js) with its dependencies, for npm, the container
+// image and the single executable. Fast (esbuild), so `npm install` runs it as `prepare`.
+import { readFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+mkdirSync('dist', { recursive: true });
+await build({
+  entryPoints: ['src/cli.ts'],
+  outfile: 'dist/cli.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  jsx: 'automatic',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  define: { __VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"' },
+  // Ink pulls react-devtools-core only when DEV=true; keep it out of the bundle.
+  external: ['react-devtools-core'],
+  // Bundled CJS dependencies call require(); give ESM output a real one.
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+chmodSync('dist/cli.js', 0o755);

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+/**
+ * Entry point. Checks the Node.js version *before* importing anything else: execa 10 and
+ * chokidar 6 crash at import on Node 20 (tui-ux-and-style.md §5), which would hide the real cause.
+ * Only this file calls process.exit.
+ */
+const major = Number(process.versions.node.split('.')[0]);
+if (!Number.isFinite(major) || major < 22) {
+  process.stderr.write(
+    `iscsi-console needs Node.js 22 or newer (this is ${process.version}).\n` +
+      'hint: run it through npm (npx iscsi-console), which uses the pinned node@22, or use the single executable.\n',
+  );
+  process.exit(2);
+}
+// chalk ignores NO_COLOR (chalk#547); make it honour it before Ink loads.
+if (process.env.NO_COLOR || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
+
+const { main } = await import('./cli/main.js');
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// Let pending writes (stdout pipes) flush; exit explicitly so stray handles cannot keep us alive.
+process.stdout.write('', () => process.exit(code));

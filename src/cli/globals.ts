@@ -1,0 +1,81 @@
+import { UserError } from '../engine/errors.js';
+import type { ExecMode } from '../engine/host/runner.js';
+import type { OptionSpec, ParsedOptions } from './args.js';
+import type { GlobalOptions } from './command.js';
+
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'demo',
+    type: 'string',
+    optionalValue: true,
+    valueName: 'SCENARIO',
+    description: 'Run on the built-in simulated node (scenarios: healthy, incident, outage, empty, scale; default incident)',
+  },
+  { name: 'root', type: 'string', valueName: 'DIR', description: 'Access host files under DIR (e.g. /host in a debug pod)', default: '/' },
+  {
+    name: 'kubelet-root',
+    type: 'string',
+    valueName: 'PATH',
+    description: 'Host path of the kubelet root dir',
+    default: '/var/lib/kubelet',
+  },
+  {
+    name: 'exec',
+    type: 'string',
+    valueName: 'MODE',
+    description: 'How host tools run: direct | nsenter (host namespaces of PID 1) | chroot (into --root)',
+    default: 'direct',
+  },
+  { name: 'json', type: 'boolean', description: 'Machine-readable output on stdout; never prompts' },
+  { name: 'write', type: 'boolean', description: 'Allow changes to the node (the console starts read-only)' },
+  { name: 'dry-run', type: 'boolean', description: 'Print the plan and change nothing' },
+  { name: 'yes', short: 'y', type: 'boolean', description: 'Apply without the terminal confirmation (scripts)' },
+  {
+    name: 'state-dir',
+    type: 'string',
+    valueName: 'DIR',
+    description: 'Host dir for the journal and locks',
+    default: '/var/log/iscsi-console',
+  },
+  { name: 'refresh', type: 'string', valueName: 'SECONDS', description: 'Watch poll interval', default: '2' },
+  { name: 'no-color', type: 'boolean', description: 'No colours (NO_COLOR is honoured too)' },
+  { name: 'verbose', short: 'v', type: 'boolean', description: 'Show every command run on stderr' },
+  { name: 'help', short: 'h', type: 'boolean', description: 'Show help' },
+  { name: 'version', type: 'boolean', description: 'Show the version' },
+];
+
+const EXEC_MODES: readonly ExecMode[] = ['direct', 'nsenter', 'chroot'];
+
+function str(o: ParsedOptions, name: string, dflt: string): string {
+  const v = o[name];
+  return typeof v === 'string' ? v : dflt;
+}
+
+/** Validates and normalises the global options. */
+export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOptions {
+  const exec = str(o, 'exec', 'direct') as ExecMode;
+  if (!EXEC_MODES.includes(exec)) throw new UserError(`--exec must be one of ${EXEC_MODES.join(', ')} (got ${exec})`);
+  const refresh = Number(str(o, 'refresh', '2'));
+  if (!Number.isFinite(refresh) || refresh < 0.1 || refresh > 3600) {
+    throw new UserError(`--refresh takes seconds between 0.1 and 3600 (got ${str(o, 'refresh', '')})`);
+  }
+  const kubeletRoot = str(o, 'kubelet-root', '/var/lib/kubelet').replace(/\/+$/, '') || '/';
+  if (!kubeletRoot.startsWith('/')) throw new UserError('--kubelet-root must be an absolute host path');
+  const demoOpt = o.demo;
+  const globals: GlobalOptions = {
+    root: str(o, 'root', '/'),
+    kubeletRoot,
+    exec,
+    json: o.json === true,
+    write: o.write === true,
+    dryRun: o['dry-run'] === true,
+    yes: o.yes === true,
+    stateDir: str(o, 'state-dir', '/var/log/iscsi-console'),
+    refreshMs: Math.round(refresh * 1000),
+    noColor: o['no-color'] === true || Boolean(env.NO_COLOR),
+    verbose: o.verbose === true,
+  };
+  if (demoOpt !== undefined) globals.demo = typeof demoOpt === 'string' ? demoOpt : 'incident';
+  if (globals.demo && globals.root !== '/') throw new UserError('--demo and --root cannot be combined');
+  return globals;
+}

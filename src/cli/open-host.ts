@@ -1,0 +1,23 @@
+import { FsHost } from '../engine/host/fs-host.js';
+import type { Host } from '../engine/host/host.js';
+import type { GlobalOptions } from './command.js';
+
+export interface OpenedHost {
+  host: Host;
+  /** Releases what the host holds (the simulator's temp tree and clock). */
+  close?: () => Promise<void>;
+}
+
+/** Picks the machine behind the Host seam from the global flags. */
+export async function openHost(globals: GlobalOptions): Promise<OpenedHost> {
+  if (globals.demo) {
+    // Loaded lazily: a real node never pays for the simulator.
+    const { openSimHost } = await import('../sim/index.js');
+    return openSimHost({ scenario: globals.demo });
+  }
+  const host = new FsHost({
+    root: globals.root,
+    runner: { mode: globals.exec, chrootDir: globals.root },
+  });
+  return { host };
+}

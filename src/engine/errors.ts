@@ -1,0 +1,108 @@
+/**
+ * The error taxonomy. Every failure the engine can foresee is one of these; only `src/cli.ts`
+ * turns them into a process exit code (one exit point).
+ */
+
+/** Stable, documented exit codes of every subcommand. */
+export const ExitCode = {
+  ok: 0,
+  bug: 1,
+  usage: 2,
+  refused: 3,
+  externalFailed: 4,
+  timeout: 5,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Something the user can fix: bad flag, bad IQN, missing file. Carries a hint. */
+export class UserError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.usage;
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+/** A safety precondition refused the action (in use, outage guard, read-only). */
+export class RefusedError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.refused;
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly reasons: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = 'RefusedError';
+  }
+}
+
+/** An external command failed. argv is already masked (no CHAP secret ever reaches here). */
+export class ExternalCommandError extends Error {
+  readonly exitCode: ExitCodeValue;
+  constructor(
+    message: string,
+    readonly argv: readonly string[],
+    readonly commandExitCode: number | null,
+    readonly exitName: string | undefined,
+    readonly stderr: string,
+    readonly timedOut: boolean,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'ExternalCommandError';
+    this.exitCode = timedOut ? ExitCode.timeout : ExitCode.externalFailed;
+  }
+}
+
+/** Waited for a condition (a device to appear) and it never came. */
+export class TimeoutError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.timeout;
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** The admin interrupted (Ctrl-C) and confirmed stopping. */
+export class InterruptedError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.interrupted;
+  constructor(message = 'interrupted') {
+    super(message);
+    this.name = 'InterruptedError';
+  }
+}
+
+/** Flow control: leave with this code, message already printed. */
+export class ExitError extends Error {
+  constructor(readonly exitCode: ExitCodeValue) {
+    super(`exit ${exitCode}`);
+    this.name = 'ExitError';
+  }
+}
+
+/** Maps any thrown value to the exit code the CLI leaves with. Unknown errors are bugs. */
+export function exitCodeOf(e: unknown): ExitCodeValue {
+  if (
+    e instanceof UserError ||
+    e instanceof RefusedError ||
+    e instanceof ExternalCommandError ||
+    e instanceof TimeoutError ||
+    e instanceof InterruptedError ||
+    e instanceof ExitError
+  ) {
+    return e.exitCode;
+  }
+  return ExitCode.bug;
+}
+
+/** The hint of an error, if it has one. */
+export function hintOf(e: unknown): string | undefined {
+  return (e as { hint?: string } | undefined)?.hint;
+}

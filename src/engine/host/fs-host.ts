@@ -1,0 +1,166 @@
+import * as fs from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import { type EntryKind, type Host, HostIoError, type RunOptions, type RunResult } from './host.js';
+import { under } from './path.js';
+import { createRunner, type RunnerConfig } from './runner.js';
+
+function kindOf(st: fs.Stats): EntryKind {
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isDirectory()) return 'dir';
+  if (st.isFile()) return 'file';
+  return 'other';
+}
+
+function errCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException)?.code ?? 'EIO';
+}
+
+export interface FsHostOptions {
+  /** Where host paths are accessed: `/` on the node, `/host` in a debug pod, a fixture dir in tests. */
+  root: string;
+  runner: RunnerConfig;
+  /** Overrides the hostname (else `<root>/etc/hostname`, else the kernel's). */
+  hostname?: string;
+}
+
+/**
+ * A Host backed by the real filesystem under a root, with commands run through the one runner.
+ * Used for the real node (`root: '/'`), `--root` trees, and — with an injected runner — the simulator.
+ */
+export class FsHost implements Host {
+  readonly kind: 'real' | 'root';
+  readonly root: string;
+  private readonly runCommand: (argv: readonly string[], o?: RunOptions) => Promise<RunResult>;
+  private readonly name: string | undefined;
+
+  constructor(options: FsHostOptions) {
+    this.root = options.root;
+    this.kind = options.root === '/' ? 'real' : 'root';
+    this.runCommand = createRunner(options.runner);
+    this.name = options.hostname;
+  }
+
+  protected at(path: string): string {
+    return under(this.root, path);
+  }
+
+  readText(path: string): string | undefined {
+    try {
+      return fs.readFileSync(this.at(path), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  readTextOrError(path: string): { value: string } | { error: string } {
+    try {
+      return { value: fs.readFileSync(this.at(path), 'utf8') };
+    } catch (e) {
+      return { error: errCode(e) };
+    }
+  }
+
+  readDir(path: string): string[] {
+    try {
+      return fs.readdirSync(this.at(path));
+    } catch {
+      return [];
+    }
+  }
+
+  readLink(path: string): string | undefined {
+    try {
+      return fs.readlinkSync(this.at(path));
+    } catch {
+      return undefined;
+    }
+  }
+
+  lstat(path: string): EntryKind | undefined {
+    const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
+    return st ? kindOf(st) : undefined;
+  }
+
+  stat(path: string): EntryKind | undefined {
+    try {
+      const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
+      return st ? kindOf(st) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  writeText(path: string, data: string, mode?: number): void {
+    try {
+      // sysfs attributes must be written in one write(2) on an existing file: no O_CREAT surprises.
+      if (path.startsWith('/sys/')) {
+        const fd = fs.openSync(this.at(path), 'r+');
+        try {
+          fs.writeSync(fd, data);
+        } finally {
+          fs.closeSync(fd);
+        }
+      } else {
+        fs.writeFileSync(this.at(path), data, mode === undefined ? {} : { mode });
+      }
+    } catch (e) {
+      throw new HostIoError('write', path, errCode(e));
+    }
+  }
+
+  appendText(path: string, data: string, mode = 0o600): void {
+    try {
+      fs.appendFileSync(this.at(path), data, { mode });
+    } catch (e) {
+      throw new HostIoError('append', path, errCode(e));
+    }
+  }
+
+  createExclusive(path: string, data: string): boolean {
+    try {
+      fs.writeFileSync(this.at(path), data, { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (e) {
+      if (errCode(e) === 'EEXIST') return false;
+      throw new HostIoError('create', path, errCode(e));
+    }
+  }
+
+  mkdir(path: string, mode = 0o750): void {
+    try {
+      fs.mkdirSync(this.at(path), { recursive: true, mode });
+    } catch (e) {
+      throw new HostIoError('mkdir', path, errCode(e));
+    }
+  }
+
+  rmdir(path: string): void {
+    try {
+      fs.rmdirSync(this.at(path));
+    } catch (e) {
+      throw new HostIoError('rmdir', path, errCode(e));
+    }
+  }
+
+  unlink(path: string): void {
+    try {
+      fs.unlinkSync(this.at(path));
+    } catch (e) {
+      throw new HostIoError('unlink', path, errCode(e));
+    }
+  }
+
+  run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
+    return this.runCommand(argv, options);
+  }
+
+  hostname(): string {
+    if (this.name) return this.name;
+    const fromFile = this.root === '/' ? undefined : this.readText('/etc/hostname')?.trim();
+    return fromFile || osHostname();
+  }
+
+  now(): number {
+    return Date.now();
+  }
+}

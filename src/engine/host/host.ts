@@ -1,0 +1,102 @@
+/**
+ * The one seam through which the engine touches a machine: a real node, a `--root` tree
+ * (fixture or a debug pod's `/host`), or the simulated node. Every path given to a Host is a
+ * *host* path (`/sys/...`, `/var/lib/kubelet/...`); the Host decides where it is really accessed.
+ * Nothing above this seam ever prefixes a root itself, so paths shown, matched and stored stay host paths.
+ *
+ * Reads are synchronous on purpose: a snapshot of 1,000 sessions is ~50,000 tiny sysfs reads, and
+ * `fs/promises` is about eight times slower than `fs` for that on these machines (issue 9's floor).
+ */
+export interface Host {
+  /** What kind of machine this is: shown in the status bar and journal. */
+  readonly kind: 'real' | 'root' | 'sim';
+  /** Directory host paths are accessed under (`/` on a real node). Never part of a shown path. */
+  readonly root: string;
+  /**
+   * Contents of a file, or undefined when it cannot be read. On a live node ENOENT/ENODEV/ENOTCONN
+   * are normal (a session vanished mid-read; a connection is down: the kernel refuses `address`).
+   */
+  readText(path: string): string | undefined;
+  /** Like readText, but says why a read failed (errno code such as 'ENOENT', 'ENOTCONN'). */
+  readTextOrError(path: string): { value: string } | { error: string };
+  /** Entry names of a directory, or [] when it is absent or unreadable. */
+  readDir(path: string): string[];
+  /** Target of a symlink as stored (relative targets stay relative), or undefined. */
+  readLink(path: string): string | undefined;
+  /** Kind of an entry without following a final symlink, or undefined when absent. */
+  lstat(path: string): EntryKind | undefined;
+  /** Kind of an entry after following symlinks, or undefined when absent or dangling. */
+  stat(path: string): EntryKind | undefined;
+  /**
+   * Write a file (sysfs attribute, kubelet metadata). Throws HostIoError with the errno on failure;
+   * sysfs attributes answer EBUSY/EINVAL/ENODEV like the kernel does.
+   */
+  writeText(path: string, data: string, mode?: number): void;
+  /** Append to a file, creating it (journal lines). One write(2) per call. */
+  appendText(path: string, data: string, mode?: number): void;
+  /**
+   * Create a file only if it does not exist (O_EXCL): the basis of cross-process locks.
+   * Returns false when it already exists; throws HostIoError otherwise.
+   */
+  createExclusive(path: string, data: string): boolean;
+  /** mkdir -p with a mode (kubelet uses 0750). */
+  mkdir(path: string, mode?: number): void;
+  /** Remove one empty directory (never recursive: see kubelet-iscsi-engine.md §3 #6). */
+  rmdir(path: string): void;
+  /** Remove one file. */
+  unlink(path: string): void;
+  /** Run a command: argv array, never a shell. Exit codes are data, not exceptions. */
+  run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
+  /** The node's hostname (for typed confirmations and the journal). */
+  hostname(): string;
+  /** Milliseconds since the epoch; the simulator's clock can run ahead of the wall clock. */
+  now(): number;
+}
+
+export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
+
+export interface RunOptions {
+  /** Kill the command after this many ms (default 30 s). Every command gets a timeout: hangs happen. */
+  timeoutMs?: number;
+  /** Text for standard input. */
+  input?: string;
+  /** Values that must never appear in any record of this call (CHAP secrets): masked as ********. */
+  secrets?: readonly string[];
+  /** Abort a running command (user cancel). */
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  /** argv as run, with secrets masked: safe to show and journal. */
+  argv: string[];
+  /** Process exit code; null when it was killed, timed out or could not start. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Set when the program could not be started (ENOENT: not installed). */
+  spawnError?: string;
+  durationMs: number;
+}
+
+/** A failed file operation through the Host, with the errno code the kernel or fs gave. */
+export class HostIoError extends Error {
+  constructor(
+    readonly op: string,
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`${op} ${path}: ${code}`);
+    this.name = 'HostIoError';
+  }
+}
+
+/** Masks every secret value inside a string. */
+export function maskSecrets(text: string, secrets: readonly string[] | undefined): string {
+  if (!secrets || secrets.length === 0) return text;
+  let out = text;
+  for (const s of secrets) {
+    if (s.length > 0) out = out.split(s).join('********');
+  }
+  return out;
+}

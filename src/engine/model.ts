@@ -1,0 +1,246 @@
+/**
+ * The snapshot: one read of a node's whole iSCSI state, as data. This is the schema that
+ * `status --json` prints (schemaVersion 1), that the store holds, and that planners read.
+ * Every path in it is a host path (never prefixed by --root).
+ */
+
+export const SCHEMA_VERSION = 1 as const;
+
+/** Why a session exists, from the kubelet's point of view (issue 2 "Verdicts"). */
+export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'stale';
+export type Health = 'ok' | 'degraded' | 'failed';
+
+/** Stable identity of a session across re-logins: sids are not persistent (iscsiadm.8). */
+export type SessionKey = string & { readonly __brand: 'SessionKey' };
+/** Stable identity of a LUN path: target|portal|iface|lun. */
+export type LunKey = string & { readonly __brand: 'LunKey' };
+
+export interface Connection {
+  /** `connection<sid>:<cid>` name in sysfs. */
+  name: string;
+  /** Portal the record asked for (still readable while the connection is down). */
+  persistentAddress?: string;
+  persistentPort?: number;
+  /** Current address/port: the kernel answers ENOTCONN while the connection is down. */
+  address?: string;
+  port?: number;
+  /** Newer kernels: up/down/failed/bound. Absent on 6.1. */
+  state?: string;
+}
+
+export interface ScsiDevice {
+  /** `H:C:T:L`. */
+  hctl: string;
+  host: number;
+  channel: number;
+  target: number;
+  lun: number;
+  vendor?: string;
+  model?: string;
+  rev?: string;
+  /** SCSI peripheral type (0 disk, 12 controller/RAID as tgt exposes LUN 0). */
+  type?: number;
+  /** Kernel device state: running, offline, transport-offline, blocked, created-blocked, ... */
+  state?: string;
+  /** Block device name (`sdb`); absent for LUN 0 controllers, which have only an sg node. */
+  name?: string;
+  /** `major:minor` of the block device. */
+  majMin?: string;
+  sizeBytes?: number;
+  /** wwid attribute (e.g. `naa.6001405...`), when the device exposes one. */
+  wwid?: string;
+  /** Names under /sys/block/<sdX>/holders (dm-N). */
+  holders: string[];
+  /** Partitions (`sdb1`). */
+  partitions: string[];
+  /** Mounts of this device, its partitions, and its dm holders (host paths). */
+  mountpoints: string[];
+  /** True when this device, a partition or a holder is swap (/proc/swaps). */
+  swap: boolean;
+  /** Loop devices whose backing file is this device's kubelet node (block volumes). */
+  loops: string[];
+  /** `/dev/disk/by-path/...` links pointing at this device. */
+  byPath: string[];
+  /** Fingerprint target|portal|iface|lun. */
+  key: LunKey;
+}
+
+export interface Session {
+  sid: number;
+  /** `session<sid>`. */
+  name: string;
+  targetIqn: string;
+  /** Persistent portal as `addr:port`, IPv6 bracketed (`[fd00::1]:3260`). */
+  portal: string;
+  tpgt: number;
+  /** iface name (`default`, or a kubelet clone `<portal>:<volName>`). */
+  iface: string;
+  initiatorName?: string;
+  /** Session state from sysfs: LOGGED_IN, FAILED, FREE, UNBOUND. */
+  state: string;
+  recoveryTmo?: number;
+  hostNumber?: number;
+  /** SCSI host state (running, recovery, ...). */
+  hostState?: string;
+  /** iscsi_host ipaddress: the local address (ENOTCONN while down, then absent). */
+  ipaddress?: string;
+  netdev?: string;
+  connections: Connection[];
+  devices: ScsiDevice[];
+  verdict: Verdict;
+  health: Health;
+  /** Human-readable reasons behind verdict and health. */
+  reasons: string[];
+  /** kubelet's own isSessionBusy answer: count of `<portal>-<iqn>*` global dirs > 1 (§1.13). */
+  kubeletBusy: boolean;
+  /** Set when kubelet's answer and the console's verdict disagree, with why. */
+  kubeletDisagreement?: string;
+  /** Global kubelet dirs (host paths) that refer to this session's portal+iqn. */
+  kubeletVolumes: string[];
+  /** Pod UIDs with a volume dir referring to this session. */
+  pods: string[];
+  key: SessionKey;
+}
+
+export interface MultipathMap {
+  /** Kernel name `dm-0`. */
+  name: string;
+  /** dm/name, e.g. `mpatha` or a WWID. */
+  alias: string;
+  /** dm/uuid without the `mpath-` prefix. */
+  wwid: string;
+  uuid: string;
+  majMin?: string;
+  sizeBytes?: number;
+  /** sd devices under slaves/. */
+  slaves: string[];
+  /** Devices holding this map (partition maps, LVM). */
+  holders: string[];
+  mountpoints: string[];
+  /** Paths whose SCSI device is not `running`. */
+  failedSlaves: string[];
+  /** `/dev/mapper/<alias>` exists. */
+  mapperLink: boolean;
+}
+
+export interface Mount {
+  mountId: number;
+  parentId: number;
+  majMin: string;
+  /** Root of the mount within its filesystem (`/` or a sub-path for bind mounts). */
+  root: string;
+  mountPoint: string;
+  options: string;
+  fsType: string;
+  source: string;
+  superOptions: string;
+}
+
+/** Parsed kubelet `iscsi.json` (tolerant: older kubelets wrote fewer fields). */
+export interface IscsiJson {
+  VolName?: string;
+  Portals?: string[];
+  Iqn?: string;
+  Lun?: string;
+  InitIface?: string;
+  Iface?: string;
+  InitiatorName?: string;
+}
+
+export interface PodVolume {
+  podUid: string;
+  volName: string;
+  /** Host path of the pod's volume dir or device symlink. */
+  path: string;
+  mode: 'filesystem' | 'block';
+  /** Global dir this pod volume binds (matched by mount source or symlink target). */
+  globalPath?: string;
+  mounted: boolean;
+}
+
+export interface KubeletVolume {
+  /** Host path of the global dir. */
+  path: string;
+  mode: 'filesystem' | 'block';
+  iface: string;
+  /** Primary portal, as in the dir name. */
+  portal: string;
+  iqn: string;
+  lun: string;
+  metadata?: IscsiJson;
+  /** Where identity came from: the file, the dir name (kubelet's fallback), or nothing. */
+  metadataSource: 'iscsi.json' | 'path' | 'hidden';
+  /** The global dir is a mount point (FS volumes: iscsi.json is then hidden under the mount). */
+  mounted: boolean;
+  /** Block volumes: per-pod device nodes under the map path. */
+  podDevices: string[];
+  /** Sessions (sids) this volume refers to (portal+iqn, all its portals). */
+  sessions: number[];
+  pods: string[];
+  problems: string[];
+}
+
+export interface NodeRecord {
+  targetIqn: string;
+  portal: string;
+  tpgt: number;
+  iface: string;
+  startup?: string;
+  scan?: string;
+  /** True when CHAP is configured (values never read into the snapshot). */
+  chap: boolean;
+  /** Host path of the record file. */
+  path: string;
+}
+
+export interface Iface {
+  name: string;
+  transport?: string;
+  initiatorName?: string;
+  hwaddress?: string;
+  ipaddress?: string;
+  netdev?: string;
+  path: string;
+}
+
+export interface Snapshot {
+  schemaVersion: typeof SCHEMA_VERSION;
+  takenAt: string;
+  /** How long the read took (ms). */
+  readMs: number;
+  node: {
+    hostname: string;
+    /** Where host paths were read from ('/' on a real node). Shown, never joined into paths. */
+    root: string;
+    kind: 'real' | 'root' | 'sim';
+    kubeletRoot: string;
+    initiatorName?: string;
+    /** `/sys/class/iscsi_host` exists (iSCSI modules loaded). */
+    iscsiLoaded: boolean;
+  };
+  sessions: Session[];
+  /** {iqn: {portal: hostNumber}}, keyed exactly as kubelet builds it (both address forms, [v6]:port). */
+  portalHostMap: Record<string, Record<string, number>>;
+  multipath: MultipathMap[];
+  mounts: Mount[];
+  swaps: string[];
+  /** loop device → backing file (host path). */
+  loops: Record<string, string>;
+  kubelet: {
+    root: string;
+    volumes: KubeletVolume[];
+    podVolumes: PodVolume[];
+  };
+  nodeRecords: NodeRecord[];
+  ifaces: Iface[];
+  /** Things that could not be read or parsed; never fatal. */
+  problems: string[];
+}
+
+export function sessionKey(targetIqn: string, portal: string, iface: string): SessionKey {
+  return `${targetIqn}|${portal}|${iface}` as SessionKey;
+}
+
+export function lunKey(targetIqn: string, portal: string, iface: string, lun: number): LunKey {
+  return `${targetIqn}|${portal}|${iface}|${lun}` as LunKey;
+}
