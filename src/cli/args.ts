@@ -1,18 +1,8 @@
 import { UserError } from '../engine/errors.js';
 
-/** One option a command (or the global set) accepts. */
-export interface OptionSpec {
-  name: string;
-  type: 'boolean' | 'string';
-  /** For string options: value may be omitted (`--demo` alone). */
-  optionalValue?: boolean;
-  /** Allowed more than once (collected as an array). */
-  multiple?: boolean;
-  short?: string;
-  valueName?: string;
-  description: string;
-  default?: string | boolean;
-}
+import type { OptionSpec } from '../engine/options.js';
+
+export type { OptionSpec };
 
 export type ParsedOptions = Record<string, string | boolean | string[] | undefined>;
 
@@ -27,7 +17,11 @@ export interface ParsedArgs {
  * value may be omitted (`--demo` / `--demo incident`). The first positional that names a command
  * selects it; options may stand before or after it.
  */
-export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[], commands: ReadonlySet<string>): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  specs: readonly OptionSpec[],
+  commands: ReadonlySet<string>,
+): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
   const options: ParsedOptions = {};
@@ -62,7 +56,8 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
         continue;
       }
       const next = argv[i + 1];
-      const nextIsValue = next !== undefined && !next.startsWith('-') && !(spec.optionalValue && commands.has(next));
+      const nextIsValue =
+        next !== undefined && !next.startsWith('-') && !(spec.optionalValue && commands.has(next));
       if (nextIsValue) {
         set(spec, next);
         i++;
@@ -76,7 +71,8 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[],
     if (arg.startsWith('-') && arg.length > 1) {
       for (const ch of arg.slice(1)) {
         const spec = byShort.get(ch);
-        if (!spec || spec.type !== 'boolean') throw new UserError(`unknown option -${ch}`, 'see iscsi-console --help');
+        if (!spec || spec.type !== 'boolean')
+          throw new UserError(`unknown option -${ch}`, 'see iscsi-console --help');
         set(spec, true);
       }
       continue;

@@ -9,9 +9,16 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     optionalValue: true,
     valueName: 'SCENARIO',
-    description: 'Run on the built-in simulated node (scenarios: healthy, incident, outage, empty, scale; default incident)',
+    description:
+      'Run on the built-in simulated node (scenarios: healthy, incident, outage, empty, scale; default incident)',
   },
-  { name: 'root', type: 'string', valueName: 'DIR', description: 'Access host files under DIR (e.g. /host in a debug pod)', default: '/' },
+  {
+    name: 'root',
+    type: 'string',
+    valueName: 'DIR',
+    description: 'Access host files under DIR (e.g. /host in a debug pod)',
+    default: '/',
+  },
   {
     name: 'kubelet-root',
     type: 'string',
@@ -29,7 +36,12 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'json', type: 'boolean', description: 'Machine-readable output on stdout; never prompts' },
   { name: 'write', type: 'boolean', description: 'Allow changes to the node (the console starts read-only)' },
   { name: 'dry-run', type: 'boolean', description: 'Print the plan and change nothing' },
-  { name: 'yes', short: 'y', type: 'boolean', description: 'Apply without the terminal confirmation (scripts)' },
+  {
+    name: 'yes',
+    short: 'y',
+    type: 'boolean',
+    description: 'Apply without the terminal confirmation (scripts)',
+  },
   {
     name: 'state-dir',
     type: 'string',
@@ -54,7 +66,8 @@ function str(o: ParsedOptions, name: string, dflt: string): string {
 /** Validates and normalises the global options. */
 export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOptions {
   const exec = str(o, 'exec', 'direct') as ExecMode;
-  if (!EXEC_MODES.includes(exec)) throw new UserError(`--exec must be one of ${EXEC_MODES.join(', ')} (got ${exec})`);
+  if (!EXEC_MODES.includes(exec))
+    throw new UserError(`--exec must be one of ${EXEC_MODES.join(', ')} (got ${exec})`);
   const refresh = Number(str(o, 'refresh', '2'));
   if (!Number.isFinite(refresh) || refresh < 0.1 || refresh > 3600) {
     throw new UserError(`--refresh takes seconds between 0.1 and 3600 (got ${str(o, 'refresh', '')})`);

@@ -10,14 +10,16 @@ function optionLine(o: OptionSpec): string {
 
 /** Top-level --help, generated from the command registry. */
 export function formatHelp(commands: readonly Command[]): string {
-  let t = 'iscsi-console — see and safely repair a Kubernetes node\'s iSCSI state\n\n';
-  t += 'Usage\n  iscsi-console [command] [options]\n  iscsi-console --demo            open the console on the simulated node\n\n';
+  let t = "iscsi-console — see and safely repair a Kubernetes node's iSCSI state\n\n";
+  t +=
+    'Usage\n  iscsi-console [command] [options]\n  iscsi-console --demo            open the console on the simulated node\n\n';
   t += 'Commands\n';
   for (const c of commands) t += `  ${c.name.padEnd(16)} ${c.summary}\n`;
   t += '\nGlobal options\n';
   for (const o of GLOBAL_OPTIONS) t += optionLine(o);
-  t += '\nExit codes\n  0 ok · 1 bug · 2 usage/environment · 3 refused (precondition) · 4 external command failed · 5 timed out · 130 interrupted\n';
-  t += '\nRun `iscsi-console <command> --help` for a command\'s options.\n';
+  t +=
+    '\nExit codes\n  0 ok · 1 bug · 2 usage/environment · 3 refused (precondition) · 4 external command failed · 5 timed out · 130 interrupted\n';
+  t += "\nRun `iscsi-console <command> --help` for a command's options.\n";
   return t;
 }
 

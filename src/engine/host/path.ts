@@ -8,7 +8,9 @@ export function under(root: string, hostPath: string): string {
 
 /** Resolves a relative symlink target against the directory of the link, as the kernel does. */
 export function resolveLink(linkPath: string, target: string): string {
-  return target.startsWith('/') ? posix.normalize(target) : posix.normalize(posix.join(posix.dirname(linkPath), target));
+  return target.startsWith('/')
+    ? posix.normalize(target)
+    : posix.normalize(posix.join(posix.dirname(linkPath), target));
 }
 
 export const join = posix.join;

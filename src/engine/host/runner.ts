@@ -56,7 +56,8 @@ export function createRunner(config: RunnerConfig) {
       stripFinalNewline: false,
       encoding: 'utf8',
     });
-    const spawnFailed = result.exitCode === undefined && !result.timedOut && !result.isCanceled && !result.signal;
+    const spawnFailed =
+      result.exitCode === undefined && !result.timedOut && !result.isCanceled && !result.signal;
     const record: RunResult = {
       argv: shownArgv,
       exitCode: result.exitCode ?? null,

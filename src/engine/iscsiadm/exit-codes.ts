@@ -38,14 +38,24 @@ const TABLE: readonly IscsiadmCode[] = [
     message: 'encountered iSCSI database failure',
     hint: 'The open-iscsi node database was locked by another iscsiadm; retried with backoff. A stale lock.write after a crash blocks every database operation.',
   },
-  { code: 7, name: 'ISCSI_ERR_INVAL', message: 'invalid parameter', hint: 'A record key or value was rejected.' },
+  {
+    code: 7,
+    name: 'ISCSI_ERR_INVAL',
+    message: 'invalid parameter',
+    hint: 'A record key or value was rejected.',
+  },
   {
     code: 8,
     name: 'ISCSI_ERR_TRANS_TIMEOUT',
     message: 'connection timed out',
     hint: 'The portal did not answer: is the target up and the port (usually 3260) open?',
   },
-  { code: 9, name: 'ISCSI_ERR_INTERNAL', message: 'internal error', hint: 'Restarting iscsid has fixed this in the field.' },
+  {
+    code: 9,
+    name: 'ISCSI_ERR_INTERNAL',
+    message: 'internal error',
+    hint: 'Restarting iscsid has fixed this in the field.',
+  },
   { code: 10, name: 'ISCSI_ERR_LOGOUT', message: 'encountered iSCSI logout failure' },
   {
     code: 11,
@@ -93,7 +103,12 @@ const TABLE: readonly IscsiadmCode[] = [
     message: 'no objects found',
     hint: 'Nothing matched (no session or no record): on logout and delete this counts as done.',
   },
-  { code: 22, name: 'ISCSI_ERR_SYSFS_LOOKUP', message: 'sysfs lookup failure', hint: 'The session id no longer exists.' },
+  {
+    code: 22,
+    name: 'ISCSI_ERR_SYSFS_LOOKUP',
+    message: 'sysfs lookup failure',
+    hint: 'The session id no longer exists.',
+  },
   { code: 23, name: 'ISCSI_ERR_HOST_NOT_FOUND', message: 'host not found' },
   {
     code: 24,

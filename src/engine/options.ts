@@ -1,0 +1,13 @@
+/** A command-line option, declared as data so help text is generated from it. */
+export interface OptionSpec {
+  name: string;
+  type: 'boolean' | 'string';
+  /** For string options: value may be omitted (`--demo` alone). */
+  optionalValue?: boolean;
+  /** Allowed more than once (collected as an array). */
+  multiple?: boolean;
+  short?: string;
+  valueName?: string;
+  description: string;
+  default?: string | boolean;
+}
