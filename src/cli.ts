@@ -3,6 +3,9 @@
  * Entry point. Checks the Node.js version *before* importing anything else: execa 10 and
  * chokidar 6 crash at import on Node 20 (tui-ux-and-style.md §5), which would hide the real cause.
  * Only this file calls process.exit.
+ *
+ * No top-level await here: the single executable (scripts/build-binary.mjs) bundles this file as
+ * CommonJS, because Node 22's SEA only runs a CommonJS main script, and CJS has no top-level await.
  */
 const major = Number(process.versions.node.split('.')[0]);
 if (!Number.isFinite(major) || major < 22) {
@@ -15,8 +18,16 @@ if (!Number.isFinite(major) || major < 22) {
 // chalk ignores NO_COLOR (chalk#547); make it honour it before Ink loads.
 if (process.env.NO_COLOR || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 
-const { main } = await import('./cli/main.js');
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// Let pending writes (stdout pipes) flush; exit explicitly so stray handles cannot keep us alive.
-process.stdout.write('', () => process.exit(code));
+async function start(): Promise<void> {
+  const { main } = await import('./cli/main.js');
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  // Let pending writes (stdout pipes) flush; exit explicitly so stray handles cannot keep us alive.
+  process.stdout.write('', () => process.exit(code));
+}
+
+start().catch((e: unknown) => {
+  // main() maps every error to a code; reaching here means the import itself failed (a broken build).
+  process.stderr.write(`iscsi-console: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,147 @@
+// Builds the single executable `dist/iscsi-console` (Node's single executable application support,
+// "SEA") for nodes that have no Node.js: the pinned Node 22 binary with the CLI injected as a blob.
+//
+// Node 22's SEA runs only a CommonJS main script, so this bundles a CJS variant of src/cli.ts
+// (dist/cli.js, the npm entry, stays ESM). What does not survive CJS is handled here:
+//  - yoga-layout (Ink's layout engine) awaits its wasm at top level; CJS has no top-level await, so
+//    its index is replaced by one that exports a Proxy plus a `yogaReady` promise, and the SEA main
+//    awaits that promise before it loads the CLI (Ink only touches Yoga when rendering).
+//  - Ink 8 awaits at top level only inside `if (process.env.DEV === 'true')` (React devtools), which
+//    is dead code here (DEV is defined "false"): those awaits are dropped and devtools.js is emptied.
+//    If an Ink upgrade adds another top-level await, esbuild fails loudly rather than shipping it.
+//  - `import.meta.url` becomes the executable's file URL.
+// Usage: node scripts/build-binary.mjs   (npm run build:binary)
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+const work = join(repo, 'dist', 'sea');
+const main = join(work, 'main.cjs');
+const blob = join(work, 'sea-prep.blob');
+const output = join(repo, 'dist', 'iscsi-console');
+// The sentinel Node's SEA loader looks for (node/src/node_sea.cc); postject flips it when injecting.
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  console.error(`build-binary needs the pinned Node 22 (this is ${process.version}); run it as: npm run build:binary`);
+  process.exit(2);
+}
+const started = performance.now();
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+/** esbuild plugin: yoga-layout's index without top-level await (see the header). */
+const yogaWithoutTopLevelAwait = {
+  name: 'yoga-without-top-level-await',
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, () => ({
+      loader: 'js',
+      contents: `
+import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
+import wrapAssembly from './wrapAssembly.js';
+let yoga;
+export const yogaReady = loadYoga().then((assembly) => { yoga = wrapAssembly(assembly); });
+const Yoga = new Proxy({}, {
+  get(_target, key) {
+    if (yoga === undefined) throw new Error('yoga-layout used before yogaReady resolved');
+    return yoga[key];
+  },
+});
+export default Yoga;
+export * from './generated/YGEnums.js';
+`,
+    }));
+  },
+};
+
+/** esbuild plugin: Ink without its DEV-only top-level awaits (see the header). */
+const inkWithoutDevtools = {
+  name: 'ink-without-devtools',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]devtools\.js$/ }, () => ({ loader: 'js', contents: 'export {};' }));
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const patched = source
+        .replace("await import('./devtools.js')", "import('./devtools.js')")
+        .replace('await loadPackageJson()', '{}');
+      return { loader: 'js', contents: patched };
+    });
+  },
+};
+
+/** The SEA's main script: wait for Yoga's wasm, then run the normal entry (src/cli.ts). */
+const seaEntry = `
+import { yogaReady } from 'yoga-layout';
+yogaReady.then(() => import('./src/cli.ts')).catch((e) => {
+  process.stderr.write('iscsi-console: internal error: ' + (e && e.stack ? e.stack : String(e)) + '\\n');
+  process.exit(1);
+});
+`;
+
+await build({
+  stdin: { contents: seaEntry, resolveDir: repo, sourcefile: 'sea-main.js', loader: 'js' },
+  outfile: main,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  jsx: 'automatic',
+  legalComments: 'none',
+  minifyWhitespace: true,
+  define: {
+    __VERSION__: JSON.stringify(pkg.version),
+    'process.env.DEV': '"false"',
+    'import.meta.url': '__seaImportMetaUrl',
+  },
+  // Ink pulls react-devtools-core only when DEV=true; keep it out of the bundle.
+  external: ['react-devtools-core'],
+  // In the SEA, __filename is the executable itself.
+  banner: { js: "var __seaImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [yogaWithoutTopLevelAwait, inkWithoutDevtools],
+  logLevel: 'warning',
+});
+
+writeFileSync(
+  join(work, 'sea-config.json'),
+  JSON.stringify(
+    {
+      main,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      // V8 code cache for the bundle: faster start; valid because the blob is injected into this very node.
+      useCodeCache: true,
+    },
+    null,
+    2,
+  ),
+);
+const gen = spawnSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], {
+  stdio: 'inherit',
+});
+if (gen.status !== 0) {
+  console.error('build-binary: node --experimental-sea-config failed');
+  process.exit(1);
+}
+
+// Inject into a copy of the node that runs this script (the pinned node@22 under npm run).
+rmSync(output, { force: true });
+copyFileSync(process.execPath, output);
+chmodSync(output, 0o755);
+// The npm node binary carries debug symbols (~17 MiB); drop them when binutils is here. Before the
+// injection, so the injected note stays intact. Set SEA_NO_STRIP=1 to keep them.
+const stripped =
+  process.env.SEA_NO_STRIP !== '1' && spawnSync('strip', [output], { stdio: 'inherit' }).status === 0;
+const require = createRequire(import.meta.url);
+const { inject } = require('postject');
+await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const mib = (statSync(output).size / 1024 / 1024).toFixed(1);
+console.log(
+  `built ${output} (${mib} MiB, node ${process.version}${stripped ? ', stripped' : ''}) in ${seconds} s`,
+);
