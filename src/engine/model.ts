@@ -178,6 +178,8 @@ export interface KubeletVolume {
   sessions: number[];
   pods: string[];
   problems: string[];
+  /** Facts worth showing that are not problems (e.g. iscsi.json hidden under the mount). */
+  notes?: string[];
 }
 
 export interface NodeRecord {

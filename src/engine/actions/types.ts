@@ -48,7 +48,41 @@ export interface PlanStep {
   /** Conditions re-checked against a fresh snapshot right before this step runs. */
   preconditions: Precondition[];
   timeoutMs?: number;
+  /**
+   * When all of these already hold on the fresh snapshot, the step is skipped as "already done"
+   * (a device that is already gone need not be deleted again).
+   */
+  doneIf?: Precondition[];
+  /** A failure is only warned about (kubelet warns on node.session.scan / node.startup updates). */
+  warnOnly?: boolean;
+  /** Any exit code is fine (kubelet ignores the result of `discoverydb -o new`). */
+  ignoreFailure?: boolean;
+  /** Commands run when this step fails, before moving on (kubelet deletes the record it created). */
+  onFailure?: { why: string; argv: string[] }[];
+  /**
+   * Steps of one portal in a multi-portal attach: a failure skips the rest of its group and the
+   * plan continues with the next portal (kubelet's `lastErr` loop); it fails only when every group did.
+   */
+  group?: string;
+  /** Work whose exact commands depend on what earlier steps found (host number, device, blkid). */
+  dynamic?: DynamicStep;
 }
+
+/** Steps resolved at apply time; their argv/write above shows the shape with placeholders. */
+export type DynamicStep =
+  | { kind: 'iface-clone'; from: string; to: string; initiatorName: string }
+  | { kind: 'scan-lun'; iqn: string; portal: string; lun: number }
+  | { kind: 'wait-device'; byPath: string; transport?: string }
+  | { kind: 'find-multipath'; multiPortal: boolean; timeoutMs: number }
+  | {
+      kind: 'format-and-mount';
+      target: string;
+      fsType: string;
+      readOnly: boolean;
+      mountOptions: string[];
+    }
+  | { kind: 'probe-transport'; iface: string }
+  | { kind: 'resolve-hostname'; name: string };
 
 export interface Precondition {
   /** Machine id (e.g. 'not-mounted'). */
@@ -57,6 +91,8 @@ export interface Precondition {
   text: string;
   /** The object it is about, by fingerprint (LunKey/SessionKey/path), never by sid or sdX alone. */
   subject: string;
+  /** Expected value where the check compares one (the kernel name a fingerprint must still have). */
+  value?: string;
 }
 
 export interface Refusal {
@@ -97,6 +133,10 @@ export interface Plan {
   before: string[];
   /** Plans built from several selections carry their parts. */
   parts?: Plan[];
+  /** Target IQNs locked (in-process and across processes) for the whole apply. */
+  lockKeys?: string[];
+  /** What must hold on the snapshot taken after the last step (verification). */
+  expect?: Precondition[];
 }
 
 export type StepStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
@@ -113,11 +153,23 @@ export interface ApplyResult {
   ok: boolean;
   steps: StepProgress[];
   /** The first failure, with a hint. */
-  error?: { message: string; hint?: string; exitName?: string };
+  error?: {
+    message: string;
+    hint?: string;
+    exitName?: string;
+    /** The CLI exit code this failure maps to (src/engine/errors.ts ExitCode). */
+    exitCode?: number;
+    /** refused (refusal or a precondition that no longer holds), external, timeout, interrupted, io. */
+    kind?: 'refused' | 'external' | 'timeout' | 'interrupted' | 'io';
+  };
   /** Verification against the snapshot taken after the last step. */
   verified: boolean;
   verification: string[];
   journalId?: string;
+  /** Warnings raised while applying (warn-only steps that failed, hostname resolution). */
+  warnings?: string[];
+  /** The iSCSI device the attach ended with (`/dev/dm-N` or the by-path link). */
+  devicePath?: string;
 }
 
 export interface ApplyOptions {
@@ -128,6 +180,8 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   /** Secrets referenced by `secretArgs` (CHAP): never stored in the plan. */
   secrets?: Record<string, string>;
+  /** How long to wait for another process's lock on the same target (default 60 s). */
+  lockTimeoutMs?: number;
 }
 
 /** Context planners and apply need besides the snapshot. */
@@ -160,6 +214,11 @@ export interface ActionDef<I = unknown> {
   inputFromCli(positionals: string[], options: Record<string, unknown>, snapshot: Snapshot): I;
   /** Builds the input from a console selection (a session key, a device key, a volume path...). */
   inputFromSelection?(selection: { scope: Scope; key: string }, snapshot: Snapshot): I;
+  /**
+   * Secrets (CHAP) the CLI input refers to, read apart from the input so they never enter a plan;
+   * passed to applyPlan as ApplyOptions.secrets.
+   */
+  secretsFromCli?(positionals: string[], options: Record<string, unknown>): Record<string, string>;
   /** Pure: the plan for this input on this snapshot. */
   plan(input: I, snapshot: Snapshot, ctx: ActionContext): Plan;
 }

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { type EntryKind, type Host, HostIoError, type RunOptions, type RunResult } from './host.js';
 import { under } from './path.js';
-import { createRunner, type RunnerConfig } from './runner.js';
+import { createRunner, type RunnerConfig, wrapArgv } from './runner.js';
+import { type LineStream, type StreamHandlers, spawnLineStream } from './stream.js';
 
 function kindOf(st: fs.Stats): EntryKind {
   if (st.isSymbolicLink()) return 'symlink';
@@ -32,10 +33,12 @@ export class FsHost implements Host {
   readonly root: string;
   private readonly runCommand: (argv: readonly string[], o?: RunOptions) => Promise<RunResult>;
   private readonly name: string | undefined;
+  private readonly runnerConfig: RunnerConfig;
 
   constructor(options: FsHostOptions) {
     this.root = options.root;
     this.kind = options.root === '/' ? 'real' : 'root';
+    this.runnerConfig = options.runner;
     this.runCommand = createRunner(options.runner);
     this.name = options.hostname;
   }
@@ -152,6 +155,10 @@ export class FsHost implements Host {
 
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
     return this.runCommand(argv, options);
+  }
+
+  spawnStream(argv: readonly string[], handlers: StreamHandlers): LineStream {
+    return spawnLineStream(wrapArgv(argv, this.runnerConfig), handlers);
   }
 
   hostname(): string {

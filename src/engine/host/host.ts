@@ -1,3 +1,5 @@
+import type { LineStream, StreamHandlers } from './stream.js';
+
 /**
  * The one seam through which the engine touches a machine: a real node, a `--root` tree
  * (fixture or a debug pod's `/host`), or the simulated node. Every path given to a Host is a
@@ -47,6 +49,11 @@ export interface Host {
   unlink(path: string): void;
   /** Run a command: argv array, never a shell. Exit codes are data, not exceptions. */
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
+  /**
+   * Starts a long-lived, line-streamed command (`udevadm monitor`) through the same exec mode as
+   * `run`. Optional: hosts without one (the simulator, tests) leave it out and watchers degrade to polling.
+   */
+  spawnStream?(argv: readonly string[], handlers: StreamHandlers): LineStream;
   /** The node's hostname (for typed confirmations and the journal). */
   hostname(): string;
   /** Milliseconds since the epoch; the simulator's clock can run ahead of the wall clock. */

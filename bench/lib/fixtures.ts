@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeBin } from './args.js';
+import { log } from './output.js';
+
+/** Host path of the kubelet root inside every generated fixture root. */
+export const FIXTURE_KUBELET_ROOT = '/var/lib/kubelet';
+
+/**
+ * A fixture root of `sessions` × `luns` (half multipath) on tmpfs, generated once by
+ * test/helpers/generate-fixture-root.ts in a child process (bench/make-fixture.ts) and reused while
+ * the generator is unchanged (the cache key is the hash of its bundle). Throws with the reason when
+ * the generator is not available.
+ */
+export function fixtureRoot(sessions: number, luns: number): string {
+  const helper = process.env.BENCH_HELPER_MAKE_FIXTURE;
+  if (!helper) {
+    throw new Error(
+      `fixture generator unavailable: ${process.env.BENCH_HELPER_ERR_MAKE_FIXTURE ?? 'run through npm run bench'}`,
+    );
+  }
+  const base = process.env.BENCH_FIXTURES ?? '/dev/shm/iscsi-console-bench';
+  const dir = join(base, process.env.BENCH_FIXTURE_KEY ?? 'nokey', `s${sessions}-l${luns}`);
+  if (existsSync(dir)) return dir;
+  const t0 = performance.now();
+  const r = spawnSync(nodeBin(), [helper, dir, String(sessions), String(luns)], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0 || !existsSync(dir)) throw new Error(`generating ${dir} failed (exit ${r.status})`);
+  log(`generated ${sessions} × ${luns} fixture in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${dir}`);
+  return dir;
+}

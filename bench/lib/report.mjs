@@ -1,0 +1,71 @@
+// The table: printed with pass/miss marks, written as bench/results.json and bench/README-table.md.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function mark(f) {
+  if (f.value === undefined) return 'n/a';
+  if (f.pass === undefined) return 'info';
+  return f.pass ? 'PASS' : 'MISS';
+}
+
+function fmt(v) {
+  if (v === undefined) return '—';
+  if (!Number.isFinite(v)) return String(v);
+  const abs = Math.abs(v);
+  if (abs >= 1000) return Math.round(v).toLocaleString('en-US');
+  if (abs >= 10) return (Math.round(v * 10) / 10).toString();
+  return (Math.round(v * 1000) / 1000).toString();
+}
+
+function targetText(t) {
+  return t ? `${t.op === '<=' ? '≤' : '<'} ${fmt(t.value)}` : '';
+}
+
+/** Prints every figure with its target and a PASS/MISS mark, then what was not measured. */
+export function printTable(figs, res) {
+  const rows = figs.map((f) => [
+    f.section,
+    f.label,
+    `${fmt(f.value)} ${f.unit}`,
+    targetText(f.target),
+    mark(f),
+  ]);
+  const head = ['section', 'figure', 'value', 'target', 'result'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
+  console.log(`\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const r of rows) console.log(line(r));
+  const missing = res.flatMap((r) => r.notMeasured.map((n) => `${r.measurement}: ${n}`));
+  if (missing.length) console.log(`\nnot measured:\n${missing.map((n) => `  - ${n}`).join('\n')}`);
+  const misses = figs.filter((f) => f.pass === false).length;
+  const passes = figs.filter((f) => f.pass === true).length;
+  console.log(`\n${passes} pass, ${misses} miss, ${figs.length - passes - misses} info/not measured`);
+}
+
+/** The README table (bench/README-table.md): figures, how each is measured, what is not. */
+export function markdown(all, figs, res) {
+  const m = all.machine;
+  const out = [
+    `Measured ${m.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, Linux ${m.kernel}, node ${m.node};`,
+    `fixture roots on tmpfs. Reproduce: \`npm install && ${all.command}\` (full numbers in bench/results.json).`,
+    '',
+    '| Section | Figure | Value | Target | Result |',
+    '| --- | --- | --- | --- | --- |',
+    ...figs.map(
+      (f) =>
+        `| ${f.section} | ${f.label} | ${fmt(f.value)} ${f.unit} | ${targetText(f.target)} | ${mark(f)} |`,
+    ),
+  ];
+  const notes = figs.filter((f) => f.note).map((f) => `- **${f.label}**: ${f.note}`);
+  const missing = res.flatMap((r) => r.notMeasured.map((n) => `- ${r.measurement}: ${n}`));
+  if (notes.length) out.push('', 'How each figure is measured:', '', ...notes);
+  if (missing.length) out.push('', 'Not measured:', '', ...missing);
+  return `${out.join('\n')}\n`;
+}
+
+/** Writes bench/results.json and bench/README-table.md from a whole run (`all.results`). */
+export function writeReport(project, all) {
+  const figs = all.results.flatMap((r) => r.figures);
+  writeFileSync(join(project, 'bench', 'results.json'), `${JSON.stringify(all, null, 2)}\n`);
+  writeFileSync(join(project, 'bench', 'README-table.md'), markdown(all, figs, all.results));
+}

@@ -1,0 +1,167 @@
+/**
+ * Issue 9 §4 — the console as a user gets it: the BUILT output (`npm run build` → dist/cli.js) on
+ * the project's node, in a real pty, with 1,000 sessions: on a 1,000 × 4 fixture root (`--root`: the
+ * real-node read path, where the targets apply) and on the simulated node (`--demo scale`, which
+ * also builds the simulator's tree at start-up).
+ * - time to first frame: from spawn until the Sessions table shows a target IQN;
+ * - key-to-frame: a key (j/k alternately, Sessions view) until the next output reaches the pty;
+ * - peak RSS: VmHWM of the console process after the key presses.
+ * Each is the median over several fresh processes (the first one also warms the page cache and is
+ * dropped from the first-frame median).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchArgs, projectDir } from './lib/args.js';
+import { figure } from './lib/figure.js';
+import { fixtureRoot } from './lib/fixtures.js';
+import { log, Output } from './lib/output.js';
+import { memoryOf, Pty } from './lib/pty.js';
+import { median, percentile, round } from './lib/stats.js';
+
+const args = benchArgs();
+const out = new Output('console');
+const project = projectDir();
+const node = join(project, 'node_modules', '.bin', 'node');
+const cli = join(project, 'dist', 'cli.js');
+/** What the first useful frame shows: a session row of the scale scenario (its target IQN). */
+const FIRST_FRAME = /iqn\.\d{4}-\d{2}\./;
+const COLS = 160;
+const ROWS = 48;
+
+function build(): string | undefined {
+  const t0 = performance.now();
+  const r = spawnSync(node, [join(project, 'scripts', 'build.mjs')], { cwd: project, encoding: 'utf8' });
+  if (r.status !== 0)
+    return `npm run build failed: ${(r.stderr || r.stdout).trim().split('\n').slice(0, 3).join(' | ')}`;
+  log(
+    `built dist/cli.js (${(statSync(cli).size / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t0)} ms`,
+  );
+  return undefined;
+}
+
+interface Run {
+  firstFrameMs?: number;
+  keyMs: number[];
+  peakMb?: number;
+  problem?: string;
+}
+
+async function oneRun(target: string[], keys: number): Promise<Run> {
+  const pty = new Pty([node, cli, ...target], { cols: COLS, rows: ROWS, cwd: project });
+  const run: Run = { keyMs: [] };
+  try {
+    const at = await pty.waitFor((t) => FIRST_FRAME.test(t), 20_000);
+    if (at === undefined) {
+      const tail = pty.text().trim().split('\n').slice(-4).join(' | ').slice(0, 300);
+      run.problem = `no session row within 20 s (exit ${pty.exitCode ?? 'still running'}): ${tail || 'no output'}`;
+      return run;
+    }
+    run.firstFrameMs = at - pty.spawnedAt;
+    // Let the first refresh settle, then press keys with gaps that do not line up with any tick.
+    await pty.quiet(300, 5_000);
+    for (let i = 0; i < keys; i++) {
+      const before = performance.now();
+      const next = pty.nextOutput(2_000);
+      pty.write(i % 2 === 0 ? 'j' : 'k');
+      const got = await next;
+      if (got !== undefined) run.keyMs.push(got - before);
+      await pty.quiet(120 + ((i * 37) % 90), 2_000);
+    }
+    const pid = pty.programPid();
+    const mem = pid === undefined ? undefined : memoryOf(pid);
+    if (mem) run.peakMb = mem.peakMb;
+    pty.write('q');
+    await pty.waitFor(() => false, 3_000);
+  } finally {
+    await pty.close();
+  }
+  return run;
+}
+
+async function measureTarget(
+  name: string,
+  id: string,
+  target: string[],
+  withTargets: boolean,
+): Promise<void> {
+  const runs: Run[] = [];
+  const n = args.quick ? 2 : 6;
+  for (let i = 0; i < n; i++) {
+    const r = await oneRun(target, args.quick ? 5 : 15);
+    log(
+      `${name} run ${i + 1}: first frame ${r.firstFrameMs?.toFixed(0) ?? '—'} ms, keys ${r.keyMs.length}, peak ${r.peakMb?.toFixed(0) ?? '—'} MB${r.problem ? ` (${r.problem})` : ''}`,
+    );
+    runs.push(r);
+    if (r.problem) break;
+  }
+  const failed = runs.find((r) => r.problem);
+  if (failed) out.skip(`console ${name}: ${failed.problem}`);
+  const t = <T>(v: T): T | undefined => (withTargets ? v : undefined);
+  const first = runs.slice(1).flatMap((r) => (r.firstFrameMs === undefined ? [] : [r.firstFrameMs]));
+  if (first.length > 0)
+    out.add(
+      figure({
+        id: `console.${id}.first-frame-ms`,
+        section: 'console',
+        label: `first frame, ${name}`,
+        value: round(median(first)),
+        unit: 'ms',
+        target: t({ op: '<=', value: 500 }),
+        note: withTargets
+          ? `built dist/cli.js in a pty: from spawn (script+stty+node) until a session row (target IQN) reaches the pty; median of ${first.length} fresh processes after one warm-up`
+          : undefined,
+        detail: { runs: first.map(round), warmup: runs[0]?.firstFrameMs },
+      }),
+    );
+  const keys = runs.flatMap((r) => r.keyMs);
+  if (keys.length > 0)
+    out.add(
+      figure({
+        id: `console.${id}.key-to-frame-ms`,
+        section: 'console',
+        label: `key-to-frame, Sessions view, ${name}`,
+        value: round(median(keys)),
+        unit: `ms (p90 ${round(percentile(keys, 90))})`,
+        target: t({ op: '<=', value: 50 }),
+        note: withTargets
+          ? 'j/k written to the pty until the next output byte arrives; median over all presses of all runs'
+          : undefined,
+        detail: { presses: keys.length, p90: round(percentile(keys, 90)), max: round(Math.max(...keys)) },
+      }),
+    );
+  const peaks = runs.flatMap((r) => (r.peakMb === undefined ? [] : [r.peakMb]));
+  if (peaks.length > 0)
+    out.add(
+      figure({
+        id: `console.${id}.peak-rss-mb`,
+        section: 'console',
+        label: `peak RSS, ${name}`,
+        value: round(Math.max(...peaks)),
+        unit: 'MB',
+        target: t({ op: '<=', value: 150 }),
+        note: withTargets
+          ? 'VmHWM of the console process (/proc/<pid>/status) after first frame and key presses; max over runs'
+          : undefined,
+        detail: { runs: peaks.map(round) },
+      }),
+    );
+}
+
+try {
+  const problem = build();
+  if (problem) out.skip(problem);
+  else if (!existsSync(cli)) out.skip('dist/cli.js missing after build');
+  else {
+    let root: string | undefined;
+    try {
+      root = fixtureRoot(1000, 4);
+    } catch (e) {
+      out.skip(`console on a 1,000 × 4 root: ${(e as Error).message}`);
+    }
+    if (root) await measureTarget('--root 1,000 × 4', 'root1000', ['--root', root], true);
+    await measureTarget('--demo scale', 'demo-scale', ['--demo', 'scale'], root === undefined);
+  }
+} finally {
+  out.write();
+}

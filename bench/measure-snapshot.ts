@@ -1,0 +1,211 @@
+/**
+ * Issue 9 §1 — snapshot cost vs size, beside the floor. For each fixture size: one recorded
+ * snapshot (RecordingHost) gives the exact list of reads; the floor replays that list with bare
+ * synchronous fs; then snapshot and floor runs alternate (after warm-up, each after a gc()) and
+ * the ratio of medians is measured in the same process and the same minute.
+ */
+import * as fsp from 'node:fs/promises';
+import { FsHost } from '../src/engine/host/fs-host.js';
+import { under } from '../src/engine/host/path.js';
+import type { Snapshot } from '../src/engine/model.js';
+import { takeSnapshot } from '../src/engine/snapshot/index.js';
+import { benchArgs, collectGarbage } from './lib/args.js';
+import { figure } from './lib/figure.js';
+import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
+import { compileFloor } from './lib/floor.js';
+import { log, Output } from './lib/output.js';
+import { type RecordedRead, RecordingHost } from './lib/recording-host.js';
+import { median, round, summarise } from './lib/stats.js';
+import { countSyscalls } from './lib/strace.js';
+
+const LUNS = 4;
+const RATIO_TARGET = 1.5;
+const args = benchArgs();
+const sizes = args.sizes ?? [10, 100, 1000, 4000];
+const out = new Output('snapshot');
+
+function snapshotOnce(host: FsHost | RecordingHost): Snapshot {
+  return takeSnapshot(host, { kubeletRoot: FIXTURE_KUBELET_ROOT });
+}
+
+/** Sequential fs/promises replay of the same reads: what an async read path would cost (no target). */
+async function promisesFloor(root: string, reads: readonly RecordedRead[]): Promise<number> {
+  let sum = 0;
+  for (const r of reads) {
+    const p = under(root, r.path);
+    try {
+      if (r.op === 'readText' || r.op === 'readTextOrError') sum += (await fsp.readFile(p, 'utf8')).length;
+      else if (r.op === 'readDir') sum += (await fsp.readdir(p)).length;
+      else if (r.op === 'readLink') sum += (await fsp.readlink(p)).length;
+      else if (r.op === 'lstat') sum += (await fsp.lstat(p)) ? 1 : 0;
+      else sum += (await fsp.stat(p)) ? 1 : 0;
+    } catch {
+      sum += 1;
+    }
+  }
+  return sum;
+}
+
+async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+  collectGarbage();
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+function timeSync(fn: () => unknown): number {
+  collectGarbage();
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+}
+
+async function measureSize(sessions: number): Promise<void> {
+  const label = `${sessions.toLocaleString('en-US')} × ${LUNS}`;
+  const root = fixtureRoot(sessions, LUNS);
+  const host = new FsHost({ root, runner: { mode: 'direct' } });
+  const rec = new RecordingHost(host);
+
+  // One recorded snapshot (after one unrecorded warm-up, so lazy caches are in their steady state).
+  snapshotOnce(host);
+  rec.reset();
+  const snap = snapshotOnce(rec);
+  rec.recording = false;
+  const reads = [...rec.reads];
+  const files = (rec.counts.readText ?? 0) + (rec.counts.readTextOrError ?? 0);
+  const devices = snap.sessions.reduce((n, s) => n + s.devices.length, 0);
+  const sanity = `${snap.sessions.length} sessions, ${devices} SCSI devices, ${snap.multipath.length} multipath maps, ${snap.problems.length} problems`;
+  log(`${label}: ${sanity}; ${reads.length} reads (${files} files)`);
+  const floor = compileFloor(root, reads);
+
+  // Warm-up both, then size the run count to ~12 s per size (≥ 5 runs each, ≤ 41).
+  const warm = sessions <= 100 ? 10 : 2;
+  let pairMs = 0;
+  for (let i = 0; i < warm; i++) {
+    pairMs = timeSync(() => snapshotOnce(host)) + timeSync(floor);
+  }
+  const budgetMs = args.quick ? 2_000 : 12_000;
+  const runs = Math.max(args.quick ? 3 : 5, Math.min(41, Math.floor(budgetMs / Math.max(pairMs, 0.01))));
+  const snapMs: number[] = [];
+  const floorMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    // Alternate which goes first, so neither always inherits the other's cache/GC state.
+    if (i % 2 === 0) {
+      snapMs.push(timeSync(() => snapshotOnce(host)));
+      floorMs.push(timeSync(floor));
+    } else {
+      floorMs.push(timeSync(floor));
+      snapMs.push(timeSync(() => snapshotOnce(host)));
+    }
+  }
+  const s = summarise(snapMs);
+  const f = summarise(floorMs);
+  const ratio = s.median / f.median;
+  const pairRatios = snapMs.map((v, i) => v / floorMs[i]!);
+  out.add(
+    figure({
+      id: `snapshot.${sessions}.ms`,
+      section: 'snapshot',
+      label: `${label}: snapshot`,
+      value: round(s.median),
+      unit: 'ms',
+      note:
+        sessions === sizes[0]
+          ? 'median wall time of takeSnapshot() on an FsHost over a tmpfs fixture root, after warm-up; gc() before each run'
+          : undefined,
+      detail: { ...s, sanity, perFileUs: round((1000 * s.median) / Math.max(1, files)) },
+    }),
+  );
+  out.add(
+    figure({
+      id: `snapshot.${sessions}.floor-ms`,
+      section: 'snapshot',
+      label: `${label}: floor`,
+      value: round(f.median),
+      unit: 'ms',
+      note:
+        sessions === sizes[0]
+          ? 'the same reads (recorded through a Host decorator) replayed with bare readFileSync/readdirSync/readlinkSync/lstatSync/statSync, no parsing; runs interleaved with the snapshot runs'
+          : undefined,
+      detail: { ...f },
+    }),
+  );
+  out.add(
+    figure({
+      id: `snapshot.${sessions}.ratio`,
+      section: 'snapshot',
+      label: `${label}: snapshot / floor`,
+      value: round(ratio),
+      unit: '×',
+      target: { op: '<=', value: RATIO_TARGET },
+      note: sessions === sizes[0] ? 'ratio of the two medians above (same process, same minute)' : undefined,
+      detail: { medianOfPairRatios: round(median(pairRatios)), runs },
+    }),
+  );
+  out.add(
+    figure({
+      id: `snapshot.${sessions}.files`,
+      section: 'snapshot',
+      label: `${label}: files read / Host calls`,
+      value: files,
+      unit: `files / ${reads.length.toLocaleString('en-US')} calls`,
+      note:
+        sessions === sizes[0]
+          ? 'files = readText+readTextOrError calls; Host calls = all reads incl. readDir/readLink/lstat/stat (counted by the decorator)'
+          : undefined,
+      detail: { byOp: { ...rec.counts } },
+    }),
+  );
+
+  // Syscalls: strace the one timed region in a separate process (skipped at 4,000: ~1M lines).
+  if (sessions <= 1000) {
+    const sys = countSyscalls(root, sessions);
+    if ('error' in sys) out.skip(`syscalls at ${label}: ${sys.error}`);
+    else
+      out.add(
+        figure({
+          id: `snapshot.${sessions}.syscalls`,
+          section: 'snapshot',
+          label: `${label}: syscalls snapshot / floor`,
+          value: sys.snapshot.total,
+          unit: `/ ${sys.floor.total.toLocaleString('en-US')}`,
+          note:
+            sessions === sizes[0]
+              ? 'strace -f of one snapshot (and one floor loop) in a fresh process, between marker syscalls, after one warm-up'
+              : undefined,
+          detail: { snapshot: sys.snapshot.top, floor: sys.floor.top },
+        }),
+      );
+  }
+
+  // The fs/promises read path for the same reads (issue 9: "about eight times longer"): no target.
+  if (sessions === 1000 || (args.quick && sessions === Math.max(...sizes.filter((x) => x <= 1000)))) {
+    await promisesFloor(root, reads);
+    const pms: number[] = [];
+    for (let i = 0; i < (args.quick ? 1 : 3); i++)
+      pms.push(await timeAsync(() => promisesFloor(root, reads)));
+    out.add(
+      figure({
+        id: `snapshot.${sessions}.promises-floor-ms`,
+        section: 'snapshot',
+        label: `${label}: same reads via fs/promises`,
+        value: round(median(pms)),
+        unit: `ms (${round(median(pms) / f.median)}× the sync floor)`,
+        note: 'sequential await fs/promises replay of the same reads: why the Host reads synchronously',
+        detail: summarise(pms),
+      }),
+    );
+  }
+}
+
+try {
+  for (const n of sizes) {
+    try {
+      await measureSize(n);
+    } catch (e) {
+      out.skip(`${n} sessions: ${(e as Error).message}`);
+    }
+  }
+} finally {
+  out.write();
+}

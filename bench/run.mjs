@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// bench/run.mjs — `npm run bench`: issue 9's measurements, against their targets.
+//
+// Why this shape: the measurements are TypeScript that imports the production modules (the same code
+// paths as the console), so they are bundled with esbuild (as scripts/build.mjs does for dist/) into
+// .cache/bench/ and each runs in its own node process: one measurement's garbage, JIT state and RSS
+// never leak into the next one, and a measurement whose module is not there yet fails alone.
+// Results are printed with their target and a pass/miss mark, and written to bench/results.json and
+// bench/README-table.md (the README pastes the latter). Nothing here asserts: results are data.
+//
+// Usage: npm run bench [-- --only snapshot,idle,latency,console] [--sizes 10,100,1000,4000]
+//                      [--quick] [--profile] [--clean-fixtures]
+//   --quick           fewer repetitions (a smoke run, not numbers to publish)
+//   --profile         also run each measurement under --cpu-prof and print its top frames
+//   --clean-fixtures  delete the cached fixture roots under /dev/shm and exit
+// Env: BENCH_FIXTURES (default /dev/shm/iscsi-console-bench, tmpfs: the floor is about syscalls,
+//      not the disk).
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundle, OUT_DIR, PROJECT } from './lib/bundle.mjs';
+import { printTable, writeReport } from './lib/report.mjs';
+
+const FIXTURES = process.env.BENCH_FIXTURES ?? '/dev/shm/iscsi-console-bench';
+const NODE22 = join(PROJECT, 'node_modules', '.bin', 'node');
+
+// The project pins node 22 (the machine's own node may be older): re-exec under it if needed.
+if (Number(process.versions.node.split('.')[0]) < 22 && existsSync(NODE22)) {
+  const r = spawnSync(NODE22, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  process.exit(r.status ?? 1);
+}
+
+/** Each measurement: its entry file, and how long it may run before it is killed (ms). */
+const MEASUREMENTS = [
+  { name: 'snapshot', entry: 'bench/measure-snapshot.ts', timeoutMs: 8 * 60_000 },
+  { name: 'idle', entry: 'bench/measure-idle.ts', timeoutMs: 3 * 60_000 },
+  { name: 'latency', entry: 'bench/measure-latency.ts', timeoutMs: 3 * 60_000 },
+  { name: 'console', entry: 'bench/measure-console.ts', timeoutMs: 4 * 60_000 },
+];
+/** Helper entries the measurements spawn (a separate process keeps their work out of the timings). */
+const HELPERS = [
+  { name: 'make-fixture', entry: 'bench/make-fixture.ts' },
+  { name: 'syscalls', entry: 'bench/syscalls-child.ts' },
+];
+
+const args = parseArgs(process.argv.slice(2));
+if (args.cleanFixtures) {
+  rmSync(FIXTURES, { recursive: true, force: true });
+  console.log(`removed ${FIXTURES}`);
+  process.exit(0);
+}
+
+const started = Date.now();
+mkdirSync(OUT_DIR, { recursive: true });
+
+// Helpers first: the fixture key is the hash of the generator bundle, so a changed generator
+// regenerates the cached roots and an unchanged one reuses them (the 4,000-session root is slow).
+const env = {
+  ...process.env,
+  BENCH_FIXTURES: FIXTURES,
+  BENCH_PROJECT: PROJECT,
+  BENCH_NODE: process.execPath,
+};
+for (const h of HELPERS) {
+  const out = join(OUT_DIR, `${h.name}.mjs`);
+  const err = await bundle(h.entry, out);
+  if (err) env[`BENCH_HELPER_ERR_${h.name.replace('-', '_').toUpperCase()}`] = err;
+  else env[`BENCH_HELPER_${h.name.replace('-', '_').toUpperCase()}`] = out;
+}
+if (env.BENCH_HELPER_MAKE_FIXTURE) {
+  env.BENCH_FIXTURE_KEY = createHash('sha256')
+    .update(readFileSync(env.BENCH_HELPER_MAKE_FIXTURE))
+    .digest('hex')
+    .slice(0, 12);
+}
+env.BENCH_ARGS = JSON.stringify({ quick: args.quick, sizes: args.sizes, profile: args.profile });
+
+const results = [];
+for (const m of MEASUREMENTS) {
+  if (args.only && !args.only.includes(m.name)) continue;
+  console.error(`\n== ${m.name}`);
+  const t0 = Date.now();
+  const outfile = join(OUT_DIR, `measure-${m.name}.mjs`);
+  const err = await bundle(m.entry, outfile);
+  if (err) {
+    results.push({ measurement: m.name, figures: [], notMeasured: [`cannot build ${m.entry}: ${err}`] });
+    console.error(`  not measured: cannot build ${m.entry}: ${err}`);
+    continue;
+  }
+  const resultFile = join(OUT_DIR, `${m.name}.result.json`);
+  rmSync(resultFile, { force: true });
+  const nodeArgs = ['--expose-gc', '--enable-source-maps'];
+  if (args.profile) {
+    const profDir = join(OUT_DIR, 'prof', m.name);
+    rmSync(profDir, { recursive: true, force: true });
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
+  }
+  const rc = await runChild(
+    process.execPath,
+    [...nodeArgs, outfile],
+    { ...env, BENCH_OUT: resultFile },
+    m.timeoutMs,
+  );
+  let res;
+  try {
+    res = JSON.parse(readFileSync(resultFile, 'utf8'));
+  } catch {
+    res = { measurement: m.name, figures: [], notMeasured: [] };
+  }
+  if (rc !== 0) res.notMeasured.push(`measure-${m.name} exited ${rc} (output above)`);
+  res.seconds = Math.round((Date.now() - t0) / 100) / 10;
+  if (args.profile) {
+    const summary = spawnSync(
+      process.execPath,
+      [join(PROJECT, 'bench', 'profile-summary.mjs'), join(OUT_DIR, 'prof', m.name)],
+      { encoding: 'utf8' },
+    );
+    res.profile = summary.stdout;
+    console.error(summary.stdout);
+  }
+  results.push(res);
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  node: process.version,
+  kernel: release(),
+  date: new Date().toISOString(),
+};
+const all = {
+  machine,
+  command: `npm run bench${args.raw.length ? ` -- ${args.raw.join(' ')}` : ''}`,
+  results,
+};
+const figures = results.flatMap((r) => r.figures);
+printTable(figures, results);
+if (args.only || args.quick) {
+  // A partial or quick run must not overwrite the published numbers.
+  const partial = join(OUT_DIR, 'results.partial.json');
+  writeFileSync(partial, `${JSON.stringify(all, null, 2)}\n`);
+  console.log(`\n(partial/quick run: wrote ${partial}, not bench/results.json)`);
+} else {
+  // The VM part (npm run bench:vm) is measured separately: keep its last result in the table.
+  const previous = existsSync(join(PROJECT, 'bench', 'results.json'))
+    ? JSON.parse(readFileSync(join(PROJECT, 'bench', 'results.json'), 'utf8'))
+    : undefined;
+  const peers = previous?.results?.find((r) => r.measurement === 'peers');
+  writeReport(PROJECT, { ...all, results: peers ? [...results, peers] : results });
+  console.log('\nwrote bench/results.json and bench/README-table.md');
+}
+console.log(`whole run: ${Math.round((Date.now() - started) / 1000)} s`);
+
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const a = {
+    raw: argv,
+    quick: false,
+    profile: false,
+    cleanFixtures: false,
+    only: undefined,
+    sizes: undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const v = argv[i];
+    const [k, inline] = v.includes('=') ? v.split(/=(.*)/) : [v, undefined];
+    const next = () => inline ?? argv[++i];
+    if (k === '--quick') a.quick = true;
+    else if (k === '--profile') a.profile = true;
+    else if (k === '--clean-fixtures') a.cleanFixtures = true;
+    else if (k === '--only') a.only = next().split(',');
+    else if (k === '--sizes') a.sizes = next().split(',').map(Number);
+    else if (k === '-h' || k === '--help') {
+      console.log(
+        readFileSync(fileURLToPath(import.meta.url), 'utf8')
+          .split('\n')
+          .slice(10, 18)
+          .join('\n'),
+      );
+      process.exit(0);
+    } else {
+      console.error(`unknown argument ${v} (see --help)`);
+      process.exit(2);
+    }
+  }
+  return a;
+}
+
+function runChild(cmd, argv, childEnv, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { env: childEnv, stdio: ['ignore', 'inherit', 'inherit'], cwd: PROJECT });
+    const timer = setTimeout(() => {
+      console.error(`  killed after ${timeoutMs / 1000} s`);
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import { UserError } from '../../engine/errors.js';
+import type { Command } from '../command.js';
+
+/**
+ * `console` (the default command): the full-screen interface. It needs a terminal on both ends;
+ * without one it refuses before anything is rendered (Ink would throw "Raw mode is not supported"),
+ * pointing at the subcommands that do the same job non-interactively.
+ */
+export const consoleCommand: Command = {
+  name: 'console',
+  summary: 'Full-screen console: sessions, devices, kubelet volumes, actions with plans (default command)',
+  usage: 'console [--write] [--dry-run] [--demo [SCENARIO]] [--no-color]',
+  options: [],
+  examples: ['iscsi-console', 'iscsi-console --write', 'iscsi-console --demo incident --write'],
+  description:
+    'Starts read-only; --write (or :write inside, confirmed by typing the hostname) allows changes. ' +
+    'Every action shows its plan (exact commands, blast radius, refusals) and asks for a confirmation ' +
+    'whose strength grows with the risk. Keys: ? inside. NO_COLOR or --no-color drops colours.',
+  async run(ctx) {
+    const { globals, out, host } = ctx;
+    if (!out.isTTY || globals.json) {
+      throw new UserError(
+        globals.json ? 'the console is interactive and has no --json form' : 'the console needs a terminal (stdin and stdout must be a TTY)',
+        'use the subcommands instead: iscsi-console status [--json], watch, doctor, or an action such as ' +
+          'iscsi-console cleanup --dry-run (see iscsi-console --help)',
+      );
+    }
+    // Loaded only here: the subcommands never pay for Ink and React.
+    const { createLiveBackend } = await import('../../ui/live-backend.js');
+    const { runConsole } = await import('../../ui/run-console.js');
+    const backend = createLiveBackend({
+      host,
+      kubeletRoot: globals.kubeletRoot,
+      stateDir: globals.stateDir,
+      refreshMs: globals.refreshMs,
+      exec: globals.exec,
+    });
+    try {
+      await runConsole({
+        backend,
+        hostname: host.hostname(),
+        write: globals.write,
+        dryRun: globals.dryRun,
+        noColor: globals.noColor,
+        signal: ctx.signal,
+      });
+    } finally {
+      await backend.watcher.stop();
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,164 @@
+import { takeSnapshot } from '../../engine/snapshot/index.js';
+import type { Health, Snapshot, Verdict } from '../../engine/model.js';
+import type { Command } from '../command.js';
+
+const ANSI = { red: '\x1b[31m', yellow: '\x1b[33m', green: '\x1b[32m', cyan: '\x1b[36m', bold: '\x1b[1m', reset: '\x1b[0m' };
+type Paint = (text: string, color: keyof typeof ANSI) => string;
+
+const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = { 'in-use': 'green', foreign: 'yellow', orphaned: 'red', stale: 'red' };
+const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
+
+/** Aligns rows into columns (two spaces apart); `paint` runs after padding so escapes never skew widths. */
+function table(header: string[], rows: string[][], colorOf?: (row: number, col: number) => keyof typeof ANSI | undefined, paint?: Paint): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[], row: number) =>
+    cells
+      .map((c, i) => {
+        const padded = i === cells.length - 1 ? c : c.padEnd(widths[i]!);
+        const color = row >= 0 ? colorOf?.(row, i) : undefined;
+        return color && paint ? paint(padded, color) : padded;
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header, -1), ...rows.map((r, i) => line(r, i))];
+}
+
+function size(bytes: number | undefined): string {
+  if (bytes === undefined) return '-';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)}${units[u]}`;
+}
+
+/** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, multipath maps, problems. */
+export function formatStatus(snap: Snapshot, paint: Paint): string {
+  const out: string[] = [];
+  const n = snap.node;
+  out.push(
+    paint(`node ${n.hostname}`, 'bold') +
+      `  (${n.kind === 'real' ? 'this node' : `root ${n.root}`}, kubelet ${n.kubeletRoot}` +
+      `${n.initiatorName ? `, initiator ${n.initiatorName}` : ''}${n.iscsiLoaded ? '' : ', iSCSI modules not loaded'})`,
+  );
+  out.push('');
+  out.push(paint(`SESSIONS (${snap.sessions.length})`, 'bold'));
+  if (snap.sessions.length === 0) out.push('  none');
+  else {
+    const rows = snap.sessions.map((s) => [
+      String(s.sid),
+      s.targetIqn,
+      s.portal || '-',
+      s.iface,
+      s.state,
+      s.hostNumber === undefined ? '-' : String(s.hostNumber),
+      s.devices.map((d) => `${d.name ?? `lun${d.lun}`}${d.state === 'running' ? '' : `(${d.state ?? '?'})`}`).join(',') || '-',
+      s.verdict,
+      s.health,
+    ]);
+    out.push(
+      ...table(
+        ['SID', 'TARGET', 'PORTAL', 'IFACE', 'STATE', 'HOST', 'DEVICES', 'VERDICT', 'HEALTH'],
+        rows,
+        (r, c) => (c === 7 ? VERDICT_COLOR[snap.sessions[r]!.verdict] : c === 8 ? HEALTH_COLOR[snap.sessions[r]!.health] : undefined),
+        paint,
+      ),
+    );
+    out.push('');
+    for (const s of snap.sessions) {
+      out.push(`session ${s.sid} (${s.targetIqn} via ${s.portal || '?'}): ${s.verdict}, ${s.health}`);
+      for (const r of s.reasons) out.push(`  - ${r}`);
+      out.push(`  - kubelet isSessionBusy: ${s.kubeletBusy ? 'busy' : 'not busy'}`);
+      if (s.kubeletDisagreement) out.push(`  ! ${paint(s.kubeletDisagreement, 'yellow')}`);
+      for (const d of s.devices) {
+        const extra = [
+          d.vendor && d.model ? `${d.vendor} ${d.model}` : undefined,
+          size(d.sizeBytes),
+          d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
+          d.partitions.length ? `partitions ${d.partitions.join(',')}` : undefined,
+          d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
+          d.swap ? 'swap' : undefined,
+        ].filter(Boolean);
+        out.push(`    ${d.hctl} lun ${d.lun} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd());
+      }
+    }
+  }
+  out.push('');
+  out.push(paint(`KUBELET VOLUMES (${snap.kubelet.volumes.length})`, 'bold'));
+  if (snap.kubelet.volumes.length === 0) out.push('  none');
+  else {
+    const rows = snap.kubelet.volumes.map((v) => [
+      v.mode === 'block' ? 'block' : 'fs',
+      v.path,
+      v.metadataSource,
+      v.mounted ? 'yes' : 'no',
+      v.sessions.join(',') || '-',
+      v.pods.join(',') || '-',
+    ]);
+    out.push(...table(['MODE', 'PATH', 'METADATA', 'MOUNTED', 'SESSIONS', 'PODS'], rows));
+    for (const v of snap.kubelet.volumes) {
+      for (const p of v.problems) out.push(`  ! ${v.path}: ${paint(p, 'yellow')}`);
+      for (const note of v.notes ?? []) out.push(`  - ${v.path}: ${note}`);
+    }
+  }
+  if (snap.kubelet.podVolumes.length > 0) {
+    out.push('');
+    out.push(paint(`POD VOLUMES (${snap.kubelet.podVolumes.length})`, 'bold'));
+    const rows = snap.kubelet.podVolumes.map((p) => [p.podUid, p.volName, p.mode === 'block' ? 'block' : 'fs', p.mounted ? 'yes' : 'no', p.globalPath ?? '-']);
+    out.push(...table(['POD', 'VOLUME', 'MODE', 'MOUNTED', 'GLOBAL DIR'], rows));
+  }
+  out.push('');
+  out.push(paint(`MULTIPATH (${snap.multipath.length})`, 'bold'));
+  if (snap.multipath.length === 0) out.push('  none');
+  else {
+    const rows = snap.multipath.map((m) => [
+      m.name,
+      m.alias,
+      m.wwid,
+      size(m.sizeBytes),
+      m.slaves.join(',') || '-',
+      m.failedSlaves.join(',') || '-',
+      m.mountpoints.join(',') || '-',
+    ]);
+    out.push(
+      ...table(
+        ['NAME', 'ALIAS', 'WWID', 'SIZE', 'SLAVES', 'FAILED', 'MOUNTPOINTS'],
+        rows,
+        (r, c) => (c === 5 && snap.multipath[r]!.failedSlaves.length > 0 ? 'red' : undefined),
+        paint,
+      ),
+    );
+  }
+  out.push('');
+  out.push(paint(`PROBLEMS (${snap.problems.length})`, 'bold'));
+  if (snap.problems.length === 0) out.push('  none');
+  for (const p of snap.problems) out.push(`  ! ${p}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** `iscsi-console status [--json]`: one snapshot of the node, as a table or as JSON (docs/status-schema.md). */
+export const statusCommand: Command = {
+  name: 'status',
+  summary: "Show every iSCSI session, its devices, kubelet's view and a verdict",
+  usage: 'status [--json]',
+  options: [],
+  examples: ['iscsi-console status', 'iscsi-console status --json --root /host', 'iscsi-console status --json | jq .sessions'],
+  description:
+    'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
+    'verdict in-use | foreign | orphaned | stale and health ok | degraded | failed, with reasons. ' +
+    '--json prints one document {schemaVersion: 1, ...}; its schema is in docs/status-schema.md.',
+  async run(ctx) {
+    const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
+    if (ctx.globals.json) {
+      ctx.out.stdout(`${JSON.stringify(snap)}\n`);
+      return 0;
+    }
+    const color = !ctx.globals.noColor && ctx.out.isTTY;
+    const paint: Paint = (text, c) => (color ? `${ANSI[c]}${text}${ANSI.reset}` : text);
+    ctx.out.stdout(formatStatus(snap, paint));
+    return 0;
+  },
+};

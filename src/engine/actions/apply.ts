@@ -1,0 +1,284 @@
+/**
+ * applyPlan: plan → (locks) → for each step: fresh snapshot, skip if already done, re-check its
+ * preconditions, run it → stop at the first failure → verify on the snapshot after the last step →
+ * journal. Objects are re-found by fingerprint before every step, never by a remembered sid/sdX.
+ */
+import { ExitCode, ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import { HostIoError, maskSecrets } from '../host/host.js';
+import type { Snapshot } from '../model.js';
+import { failures } from './conditions.js';
+import { runDynamic } from './dynamic.js';
+import { commandError } from './iscsiadm.js';
+import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
+import { acquireLocks } from './lock.js';
+import { type Runtime, record } from './runtime.js';
+import type { ActionContext, ApplyOptions, ApplyResult, Plan, PlanStep, StepProgress } from './types.js';
+
+type Failure = NonNullable<ApplyResult['error']>;
+
+/** The refusals that block this apply (all of them, or only the non-overridable ones when forced). */
+export function blockingRefusals(plan: Plan, ctx: ActionContext, force: boolean) {
+  const r = plan.refusals.filter((x) => !x.overridable || !force);
+  if (!ctx.write && !r.some((x) => x.id === 'read-only')) {
+    r.unshift({ id: 'read-only', reason: 'the console is read-only', hint: 'add --write to allow changes', overridable: false });
+  }
+  return r;
+}
+
+/** Maps any thrown error to the ApplyResult error (message, hint, exit code). */
+export function toFailure(e: unknown): Failure {
+  if (e instanceof ExternalCommandError) {
+    return {
+      message: e.message,
+      ...(e.hint ? { hint: e.hint } : {}),
+      ...(e.exitName ? { exitName: e.exitName } : {}),
+      exitCode: e.exitCode,
+      kind: e.timedOut ? 'timeout' : 'external',
+    };
+  }
+  if (e instanceof TimeoutError) return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'timeout' };
+  if (e instanceof RefusedError) return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'refused' };
+  if (e instanceof UserError) return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: ExitCode.externalFailed, kind: 'external' };
+  if (e instanceof HostIoError) {
+    const hint =
+      e.code === 'EBUSY'
+        ? 'the kernel says it is busy: something still holds it (mount, dm holder, open file)'
+        : e.code === 'ENOENT'
+          ? 'it vanished meanwhile'
+          : e.code === 'EACCES' || e.code === 'EPERM'
+            ? 'run as root'
+            : undefined;
+    return { message: e.message, ...(hint ? { hint } : {}), exitName: e.code, exitCode: ExitCode.externalFailed, kind: 'io' };
+  }
+  return { message: (e as Error)?.message ?? String(e), exitCode: ExitCode.bug };
+}
+
+/** Substitutes CHAP values for `secretArgs` (the plan only holds ********). */
+function realArgv(step: PlanStep, secrets: Record<string, string>): { argv: string[]; values: string[] } {
+  const argv = [...step.argv!];
+  const values: string[] = [];
+  for (const sa of step.secretArgs ?? []) {
+    const v = secrets[sa.secretKey];
+    if (v === undefined || v === '') throw new UserError(`secret ${sa.secretKey} was not provided`, 'pass the Secret manifest with --secret FILE');
+    argv[sa.argIndex] = v;
+    values.push(v);
+  }
+  return { argv, values };
+}
+
+/** Runs one step's side effect; returns its detail. Throws typed errors. */
+async function execute(rt: Runtime, s: Snapshot, step: PlanStep): Promise<string> {
+  if (step.dynamic) return runDynamic(rt, s, step, step.dynamic);
+  if (step.argv) {
+    const { argv, values } = realArgv(step, rt.secrets);
+    const r = await record(rt, argv, {
+      ...(step.okExitCodes ? { okExitCodes: step.okExitCodes } : {}),
+      ...(step.timeoutMs ? { timeoutMs: step.timeoutMs } : {}),
+      secrets: values,
+    });
+    if (!r.ok) throw commandError(r);
+    return r.idempotent ? `already done (exit ${r.exitCode} ${r.exitName})` : `exit 0${r.attempts > 1 ? ` after ${r.attempts} attempts (database locked)` : ''}`;
+  }
+  if (step.write) {
+    rt.commands.push({ write: step.write });
+    rt.host.writeText(step.write.path, step.write.data);
+    return `wrote ${JSON.stringify(step.write.data)} to ${step.write.path}`;
+  }
+  if (step.fs) {
+    const { op, path } = step.fs;
+    rt.commands.push({ fs: { op, path } });
+    if (op === 'mkdir') rt.host.mkdir(path, 0o750);
+    else if (op === 'rmdir') rt.host.rmdir(path);
+    else if (op === 'unlink') rt.host.unlink(path);
+    else rt.host.writeText(path, step.fs.data ?? '', 0o644);
+    return `${op} ${path}`;
+  }
+  return 'nothing to run';
+}
+
+/** A wait step without dynamic logic: poll until its doneIf holds. */
+async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise<string> {
+  const deadline = performance.now() + (step.wait?.timeoutMs ?? 10_000);
+  for (;;) {
+    const s = ctx.takeSnapshot();
+    const missing = failures(step.doneIf, s, ctx.host);
+    if (missing.length === 0) return 'condition met';
+    if (performance.now() >= deadline || rt.signal?.aborted) {
+      throw new TimeoutError(`timed out waiting for ${step.wait?.what ?? step.id}: ${missing.join('; ')}`, 'check dmesg for SCSI errors');
+    }
+    await new Promise((r) => setTimeout(r, rt.pollMs));
+  }
+}
+
+/**
+ * Applies a plan. Never throws for node failures: the result says what was done, what was not,
+ * and the first error with its hint and exit code.
+ */
+export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const progress: StepProgress[] = plan.steps.map((s) => ({ stepId: s.id, status: 'pending' }));
+  const emit = (i: number, p: Partial<StepProgress>) => {
+    progress[i] = { ...progress[i]!, ...p };
+    options.onProgress?.(progress[i]!);
+  };
+  const blocking = blockingRefusals(plan, ctx, options.force === true);
+  if (blocking.length > 0) {
+    return {
+      ok: false,
+      steps: progress.map((p) => ({ ...p, status: 'skipped' })),
+      error: {
+        message: `refused: ${blocking.map((r) => r.reason).join('; ')}`,
+        ...(blocking[0]?.hint ? { hint: blocking[0].hint } : {}),
+        exitCode: ExitCode.refused,
+        kind: 'refused',
+      },
+      verified: false,
+      verification: [],
+    };
+  }
+  const secretValues = Object.values(options.secrets ?? {}).filter((v) => v !== '');
+  const rt: Runtime = {
+    host: ctx.host,
+    ...(options.signal ? { signal: options.signal } : {}),
+    secrets: options.secrets ?? {},
+    ifaceRecords: new Map(),
+    resolved: new Map(),
+    devices: [],
+    warnings: [],
+    commands: [],
+    pollMs: 100,
+  };
+  let release: (() => void) | undefined;
+  try {
+    release = await acquireLocks(ctx.host, ctx.stateDir, plan.lockKeys ?? [], plan.action, {
+      ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (e) {
+    return { ok: false, steps: progress, error: toFailure(e), verified: false, verification: [] };
+  }
+  const journalId = newJournalId();
+  const base = {
+    id: journalId,
+    who: who(),
+    host: ctx.host.hostname(),
+    hostKind: ctx.host.kind,
+    action: plan.action,
+    subject: plan.subject,
+  };
+  const journalSteps: JournalStep[] = [];
+  let error: Failure | undefined;
+  try {
+    try {
+      appendJournal(ctx.host, ctx.stateDir, { ...base, phase: 'begin', at: new Date(ctx.host.now()).toISOString(), plan, before: plan.before, forced: options.force === true }, secretValues);
+    } catch (e) {
+      return {
+        ok: false,
+        steps: progress,
+        error: { ...toFailure(e), message: `cannot write the journal: ${toFailure(e).message}`, hint: 'use --state-dir to point at a writable dir' },
+        verified: false,
+        verification: [],
+      };
+    }
+    const groups = new Set(plan.steps.map((s) => s.group).filter((g): g is string => g !== undefined));
+    const failedGroups = new Set<string>();
+    for (let i = 0; i < plan.steps.length; i++) {
+      const step = plan.steps[i]!;
+      const js: JournalStep = { id: step.id, status: 'pending', commands: [] };
+      journalSteps.push(js);
+      if (options.signal?.aborted) {
+        error = { message: `interrupted before step ${step.id}`, exitCode: ExitCode.interrupted, kind: 'interrupted' };
+        break;
+      }
+      if (step.group && failedGroups.has(step.group)) {
+        emit(i, { status: 'skipped', detail: `portal ${step.group} failed earlier` });
+        js.status = 'skipped';
+        continue;
+      }
+      if (!step.group && groups.size > 0 && failedGroups.size === groups.size) {
+        // kubelet: "failed to get any path for iscsi disk, last err seen" — every portal failed.
+        error = { message: `every portal failed; last error: ${rt.lastErr ?? 'unknown'}`, exitCode: ExitCode.externalFailed, kind: 'external' };
+        for (const f of step.onFailure ?? []) await record(rt, f.argv);
+        break;
+      }
+      const started = performance.now();
+      emit(i, { status: 'running' });
+      rt.commands = [];
+      try {
+        const s = ctx.takeSnapshot();
+        if (step.doneIf && step.doneIf.length > 0 && failures(step.doneIf, s, ctx.host).length === 0 && !step.wait) {
+          emit(i, { status: 'skipped', detail: `already done: ${step.doneIf.map((c) => c.text).join('; ')}` });
+          js.status = 'skipped';
+          continue;
+        }
+        const unmet = failures(step.preconditions, s, ctx.host);
+        if (unmet.length > 0) {
+          throw new RefusedError(`precondition of step ${step.id} no longer holds: ${unmet.join('; ')}`, 'the node changed since the plan was made; re-plan and review it');
+        }
+        const detail = step.wait && !step.dynamic ? await waitFor(rt, ctx, step) : await execute(rt, s, step);
+        const durationMs = Math.round(performance.now() - started);
+        emit(i, { status: 'done', detail, durationMs });
+        Object.assign(js, { status: 'done', detail, durationMs });
+      } catch (e) {
+        const f = toFailure(e);
+        const durationMs = Math.round(performance.now() - started);
+        for (const comp of step.onFailure ?? []) await record(rt, comp.argv, { okExitCodes: [21, 2] });
+        if (step.ignoreFailure) {
+          emit(i, { status: 'done', detail: `ignored: ${f.message}`, durationMs });
+          Object.assign(js, { status: 'done', detail: `ignored: ${f.message}`, durationMs });
+        } else if (step.warnOnly) {
+          rt.warnings.push(`${step.id}: ${f.message}`);
+          emit(i, { status: 'done', detail: `warning: ${f.message}`, durationMs });
+          Object.assign(js, { status: 'done', detail: `warning: ${f.message}`, durationMs });
+        } else if (step.group && f.kind !== 'refused' && f.kind !== 'interrupted') {
+          failedGroups.add(step.group);
+          rt.lastErr = f.message;
+          rt.warnings.push(`portal ${step.group}: ${f.message}`);
+          emit(i, { status: 'failed', detail: f.message, durationMs });
+          Object.assign(js, { status: 'failed', detail: f.message, durationMs });
+        } else {
+          error = f;
+          emit(i, { status: 'failed', detail: f.message, durationMs });
+          Object.assign(js, { status: 'failed', detail: f.message, durationMs });
+        }
+      } finally {
+        js.commands = rt.commands;
+      }
+      if (error) break;
+    }
+    for (let i = 0; i < progress.length; i++) if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
+    const after = ctx.takeSnapshot();
+    const verification = error ? [] : failures(plan.expect, after, ctx.host);
+    const verified = !error && verification.length === 0;
+    if (!error && !verified) {
+      error = { message: `applied, but verification failed: ${verification.join('; ')}`, exitCode: ExitCode.externalFailed, kind: 'external' };
+    }
+    const afterPrints = [
+      ...after.sessions.filter((x) => plan.before.includes(x.key)).map((x) => x.key),
+      ...after.sessions.flatMap((x) => x.devices).filter((d) => plan.before.includes(d.key)).map((d) => d.key),
+    ];
+    const result: ApplyResult = {
+      ok: !error,
+      steps: progress,
+      ...(error ? { error } : {}),
+      verified,
+      verification: verified ? (plan.expect ?? []).map((c) => `ok: ${c.text}`) : verification,
+      journalId,
+      ...(rt.warnings.length > 0 ? { warnings: rt.warnings } : {}),
+      ...(rt.devicePath ? { devicePath: rt.devicePath } : {}),
+    };
+    try {
+      appendJournal(
+        ctx.host,
+        ctx.stateDir,
+        { ...base, phase: 'end', at: new Date(ctx.host.now()).toISOString(), steps: journalSteps, ok: result.ok, ...(error ? { error: error.message } : {}), after: afterPrints },
+        secretValues,
+      );
+    } catch (e) {
+      result.warnings = [...(result.warnings ?? []), `journal not written: ${toFailure(e).message}`];
+    }
+    if (result.error) result.error.message = maskSecrets(result.error.message, secretValues);
+    return result;
+  } finally {
+    release();
+  }
+}

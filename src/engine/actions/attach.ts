@@ -1,0 +1,325 @@
+/**
+ * attach: kubelet's AttachDisk step for step (§1.4), then optionally SafeFormatAndMount (§1.8) onto
+ * the kubelet global path with iscsi.json written first (§1.9), so kubelet can later detach it.
+ * Beyond kubelet: IPv6 portals normalised, LUN ≥ 256 by-path names, hostname portals resolved (and
+ * warned about), a timeout on every command, event-driven waits instead of 1 s sleeps.
+ */
+import { UserError } from '../errors.js';
+import type { Snapshot } from '../model.js';
+import { lunKey } from '../model.js';
+import { byPathName, formatPortal, isValidTargetName, kubeletGlobalPath, parsePortal } from './deps.js';
+import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { parseLun } from './scan.js';
+import type { ActionDef, Plan, PlanStep } from './types.js';
+
+/** CHAP keys kubelet copies from the Secret (§1.15); the Secret's data names are the DB keys. */
+export const DISCOVERY_CHAP_KEYS = [
+  'discovery.sendtargets.auth.username',
+  'discovery.sendtargets.auth.password',
+  'discovery.sendtargets.auth.username_in',
+  'discovery.sendtargets.auth.password_in',
+] as const;
+export const SESSION_CHAP_KEYS = [
+  'node.session.auth.username',
+  'node.session.auth.password',
+  'node.session.auth.username_in',
+  'node.session.auth.password_in',
+] as const;
+
+export interface AttachInput {
+  /** PV name or inline volume name (kubelet spec.Name()). */
+  volName: string;
+  /** targetPortal first, then spec.portals (as given; normalised by the planner). */
+  portals: string[];
+  iqn: string;
+  lun: number;
+  mode: 'filesystem' | 'block';
+  fsType: string;
+  readOnly: boolean;
+  /** spec.iscsiInterface (default `default`). */
+  initIface: string;
+  initiatorName?: string;
+  chapDiscovery: boolean;
+  chapSession: boolean;
+  /** Names of the CHAP keys that have a non-empty value (values travel apart, in ApplyOptions.secrets). */
+  secretKeys: string[];
+  /** Format-and-mount onto the global path (filesystem mode). */
+  mount: boolean;
+  mountOptions: string[];
+}
+
+/** kubelet portalMounter (§1.1) plus IPv6 normalisation. */
+function normalise(p: string): { portal: string; hostname: boolean; addr: string } {
+  const parts = parsePortal(p);
+  if (!parts) throw new UserError(`invalid portal ${p}`, 'use ADDR[:PORT]; IPv6 as [ADDR]:PORT');
+  return { portal: formatPortal(parts), hostname: parts.hostname, addr: parts.addr };
+}
+
+/** The exact bytes kubelet's json.Encoder writes for iscsiDisk (§1.9): one line plus "\n". */
+export function iscsiJson(i: {
+  volName: string;
+  portals: string[];
+  iqn: string;
+  lun: number;
+  initIface: string;
+  iface: string;
+  initiatorName?: string;
+}): string {
+  const text = JSON.stringify({
+    VolName: i.volName,
+    Portals: i.portals,
+    Iqn: i.iqn,
+    Lun: String(i.lun),
+    InitIface: i.initIface,
+    Iface: i.iface,
+    InitiatorName: i.initiatorName ?? '',
+    MetricsProvider: null,
+  });
+  // Go's encoder escapes <, > and & (HTML-safe) and U+2028/2029.
+  return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+export function validateAttach(i: AttachInput): void {
+  if (!isValidTargetName(i.iqn)) throw new UserError(`invalid target name ${i.iqn}`, 'an IQN looks like iqn.2024-01.com.example:storage.t1');
+  if (i.portals.length === 0) throw new UserError('attach needs at least one --portal');
+  parseLun(i.lun);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
+    throw new UserError(`invalid volume name ${i.volName}`, 'a PV or volume name: letters, digits, . _ -');
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface)) throw new UserError(`invalid iface name ${i.initIface}`);
+  if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
+    throw new UserError(`invalid initiator name ${i.initiatorName}`);
+  }
+  if (!/^[a-z0-9]+$/.test(i.fsType)) throw new UserError(`invalid fsType ${i.fsType}`);
+  for (const o of i.mountOptions) if (/[\s,]/.test(o)) throw new UserError(`invalid mount option ${o}`);
+}
+
+const iscsiadm = (...a: string[]) => ['iscsiadm', ...a];
+
+function chapSteps(base: string[], keys: readonly string[], present: readonly string[], group: string, scope: string): PlanStep[] {
+  const steps: PlanStep[] = [
+    {
+      id: `${scope}-authmethod:${group}`,
+      why: `${scope} CHAP: set authmethod first (kubelet §1.4)`,
+      argv: [...base, '-o', 'update', '-n', `${keys[0]!.replace(/username$/, 'authmethod')}`, '-v', 'CHAP'],
+      timeoutMs: TIMEOUTS.iscsiadm,
+      preconditions: [],
+      group,
+    },
+  ];
+  for (const k of keys.filter((k) => present.includes(k))) {
+    const argv = [...base, '-o', 'update', '-n', k, '-v', '********'];
+    steps.push({
+      id: `${scope}-${k.split('.').pop()}:${group}`,
+      why: `${scope} CHAP ${k.split('.').pop()} (value passed only to iscsiadm, never shown or journaled)`,
+      argv,
+      secretArgs: [{ argIndex: argv.length - 1, secretKey: k }],
+      timeoutMs: TIMEOUTS.iscsiadm,
+      preconditions: [],
+      group,
+    });
+  }
+  return steps;
+}
+
+export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<ActionDef['plan']>[2]): Plan {
+  validateAttach(input);
+  const norm = input.portals.map(normalise);
+  const portals = [...new Set(norm.map((n) => n.portal))];
+  const primary = portals[0]!;
+  const iface = input.initiatorName ? `${primary}:${input.volName}` : input.initIface;
+  const globalPath = kubeletGlobalPath(ctx.kubeletRoot, input.mode, iface, primary, input.iqn, String(input.lun));
+  const plan = newPlan('attach', 'Attach volume', `${input.iqn} LUN ${input.lun} @ ${portals.join(', ')} → ${globalPath}`, ctx);
+  plan.risk = 'medium';
+  plan.lockKeys = [input.iqn];
+  addUnique(plan.blastRadius.kubeletVolumes, globalPath);
+  const existing = s.kubelet.volumes.find((v) => v.path === globalPath);
+  if (existing && (existing.mounted || existing.mode === 'block')) {
+    plan.refusals.push({
+      id: 'already-attached',
+      reason: `${globalPath} already exists${existing.mounted ? ' and is mounted' : ''}`,
+      hint: 'nothing to do; kubelet will use it as is',
+      overridable: false,
+    });
+  }
+  const hostMap = s.portalHostMap[input.iqn] ?? {};
+  for (const n of norm.filter((n) => n.hostname)) {
+    plan.warnings.push(
+      `portal ${n.portal} is a hostname: kubelet's portal→host map only holds addresses, so kubelet would log in again (rancher#12433); it is resolved with getent first`,
+    );
+    addStep(plan, {
+      id: `resolve:${n.addr}`,
+      why: `resolve ${n.addr} to the address sysfs and /dev/disk/by-path will show`,
+      argv: ['getent', 'hosts', n.addr],
+      timeoutMs: 10_000,
+      preconditions: [],
+      dynamic: { kind: 'resolve-hostname', name: n.addr },
+    });
+  }
+  addStep(plan, {
+    id: 'probe-transport',
+    why: `read iface ${input.initIface}'s transport (kubelet §1.4 step 1; <empty> means tcp)`,
+    argv: iscsiadm('-m', 'iface', '-I', input.initIface, '-o', 'show'),
+    timeoutMs: TIMEOUTS.iscsiadm,
+    preconditions: [],
+    dynamic: { kind: 'probe-transport', iface: input.initIface },
+  });
+  if (input.initiatorName) {
+    if (input.initIface === iface) throw new UserError('the iface clone would replace the iface it is cloned from');
+    addStep(plan, {
+      id: 'clone-iface',
+      why: `clone iface ${input.initIface} as ${iface} with initiator name ${input.initiatorName}: then one "-o update -n <key> -v <value>" per set key of ${input.initIface} (sorted) and iface.initiatorname; exit 15 tolerated (kubernetes#74524); deleted again on failure`,
+      argv: iscsiadm('-m', 'iface', '-I', iface, '-o', 'new'),
+      okExitCodes: [15],
+      timeoutMs: TIMEOUTS.iscsiadm,
+      preconditions: [],
+      dynamic: { kind: 'iface-clone', from: input.initIface, to: iface, initiatorName: input.initiatorName },
+    });
+    plan.undo.push(`iscsiadm -m iface -I ${iface} -o delete`);
+  }
+  for (const tp of portals) {
+    const group = tp;
+    const host = hostMap[tp];
+    if (host !== undefined) {
+      plan.warnings.push(`already logged in to ${tp} (host${host}): login skipped, as kubelet does`);
+    } else {
+      const disc = iscsiadm('-m', 'discoverydb', '-t', 'sendtargets', '-p', tp, '-I', iface);
+      const node = iscsiadm('-m', 'node', '-p', tp, '-T', input.iqn, '-I', iface);
+      addStep(plan, {
+        id: `discoverydb-new:${tp}`,
+        why: 'create the discovery record (result ignored, like kubelet)',
+        argv: [...disc, '-o', 'new'],
+        ignoreFailure: true,
+        timeoutMs: TIMEOUTS.iscsiadm,
+        preconditions: [],
+        group,
+      });
+      if (input.chapDiscovery) {
+        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, 'discovery')) addStep(plan, st);
+      }
+      addStep(plan, {
+        id: `discover:${tp}`,
+        why: `SendTargets discovery at ${tp}; on failure the discovery record is deleted and the next portal tried`,
+        argv: [...disc, '--discover'],
+        timeoutMs: TIMEOUTS.iscsiadm,
+        preconditions: [],
+        group,
+        onFailure: [{ why: 'kubelet deletes the discovery record after a failed discovery', argv: [...disc, '-o', 'delete'] }],
+      });
+      addStep(plan, {
+        id: `scan-manual:${tp}`,
+        why: 'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982); failure only warned',
+        argv: [...node, '-o', 'update', '-n', 'node.session.scan', '-v', 'manual'],
+        warnOnly: true,
+        timeoutMs: TIMEOUTS.iscsiadm,
+        preconditions: [],
+        group,
+      });
+      if (input.chapSession) {
+        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, 'session')) addStep(plan, st);
+      }
+      addStep(plan, {
+        id: `login:${tp}`,
+        why: `log in to ${input.iqn} at ${tp}; exit 15 (session exists) is success; on failure the node record is deleted`,
+        argv: [...node, '--login'],
+        okExitCodes: [15],
+        timeoutMs: TIMEOUTS.login,
+        preconditions: [],
+        group,
+        onFailure: [
+          {
+            why: 'kubelet deletes the node record after a failed login',
+            argv: iscsiadm('-m', 'node', '-p', tp, '-I', iface, '-T', input.iqn, '-o', 'delete'),
+          },
+        ],
+      });
+      addStep(plan, {
+        id: `startup-manual:${tp}`,
+        why: 'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475); failure only warned',
+        argv: iscsiadm('-m', 'node', '-p', tp, '-T', input.iqn, '-o', 'update', '-n', 'node.startup', '-v', 'manual'),
+        warnOnly: true,
+        timeoutMs: TIMEOUTS.iscsiadm,
+        preconditions: [],
+        group,
+      });
+      plan.undo.push(`iscsiadm -m node -p ${tp} -T ${input.iqn} --logout -I ${iface}; iscsiadm -m node -p ${tp} -T ${input.iqn} -o delete -I ${iface}`);
+    }
+    addStep(plan, {
+      id: `scan-lun:${tp}`,
+      why: `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`,
+      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${input.lun}` },
+      preconditions: [],
+      group,
+      dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },
+    });
+    const parts = parsePortal(tp)!;
+    const byPath = `/dev/disk/by-path/${byPathName(parts, input.iqn, input.lun)}`;
+    if (input.lun >= 256) {
+      plan.warnings.push(`LUN ${input.lun} ≥ 256: udev names it ${byPath.split('/').pop()}; kubelet looks for lun-${input.lun} and never finds it`);
+    }
+    addStep(plan, {
+      id: `wait-device:${tp}`,
+      why: 'wait for udev to create the by-path link (polled every 100 ms, not kubelet\'s 1 s sleeps)',
+      wait: { what: `device for ${tp} LUN ${input.lun}`, path: byPath, timeoutMs: 30_000 },
+      preconditions: [],
+      group,
+      dynamic: { kind: 'wait-device', byPath },
+    });
+    plan.before.push(lunKey(input.iqn, tp, iface, input.lun));
+  }
+  addStep(plan, {
+    id: 'find-multipath',
+    why:
+      portals.length > 1
+        ? 'wait up to 10 s for a dm map over the paths (/sys/block/dm-*/slaves, kubelet FindMultipathDeviceForDevice)'
+        : 'use a dm map over the path if multipathd made one, else the path itself',
+    wait: { what: 'multipath map over the paths', timeoutMs: portals.length > 1 ? 10_000 : 0 },
+    preconditions: [],
+    dynamic: { kind: 'find-multipath', multiPortal: portals.length > 1, timeoutMs: portals.length > 1 ? 10_000 : 0 },
+    ...(input.initiatorName
+      ? { onFailure: [{ why: 'no path came up: delete the cloned iface (kubelet does this on 0 paths)', argv: iscsiadm('-m', 'iface', '-I', iface, '-o', 'delete') }] }
+      : {}),
+  });
+  const json = iscsiJson({ ...input, portals, iface });
+  addStep(plan, {
+    id: 'mkdir-global',
+    why: 'create the kubelet global dir (MkdirAll 0750)',
+    fs: { op: 'mkdir', path: globalPath },
+    preconditions: [],
+    doneIf: [pre('path-present', `${globalPath} exists`, globalPath)],
+  });
+  addStep(plan, {
+    id: 'write-iscsi-json',
+    why: 'write iscsi.json exactly as kubelet persistISCSI does, before the mount, so kubelet can detach it later',
+    fs: { op: 'write-json', path: `${globalPath}/iscsi.json`, data: json },
+    preconditions: [],
+    doneIf: [pre('mounted', `${globalPath} is already mounted (the file would be hidden)`, globalPath)],
+  });
+  plan.expect!.push(pre('path-present', 'iscsi.json is written', `${globalPath}/iscsi.json`));
+  if (input.mode === 'filesystem' && input.mount) {
+    const opts = [...(input.readOnly ? ['ro'] : []), ...input.mountOptions, 'defaults'].join(',');
+    addStep(plan, {
+      id: 'format-and-mount',
+      why: `SafeFormatAndMount: blkid -p; format with mkfs.${input.fsType} ONLY if blkid finds no filesystem and no partition table; fsck -a before a rw mount; then mount`,
+      argv: ['mount', '-t', input.fsType, '-o', opts, '<device>', globalPath],
+      timeoutMs: TIMEOUTS.umount,
+      preconditions: [pre('not-mounted', `${globalPath} is not mounted`, globalPath)],
+      dynamic: {
+        kind: 'format-and-mount',
+        target: globalPath,
+        fsType: input.fsType,
+        readOnly: input.readOnly,
+        mountOptions: [...(input.readOnly ? ['ro'] : []), ...input.mountOptions, 'defaults'],
+      },
+    });
+    plan.expect!.push(pre('mounted', `${globalPath} is mounted`, globalPath));
+    plan.undo.unshift(`iscsi-console unmount ${globalPath}`);
+  }
+  addUnique(plan.blastRadius.mounts, ...(input.mode === 'filesystem' && input.mount ? [globalPath] : []));
+  if (input.chapDiscovery || input.chapSession) {
+    const needed = [...(input.chapDiscovery ? DISCOVERY_CHAP_KEYS.slice(0, 2) : []), ...(input.chapSession ? SESSION_CHAP_KEYS.slice(0, 2) : [])];
+    const missing = needed.filter((k) => !input.secretKeys.includes(k));
+    if (missing.length > 0) plan.warnings.push(`CHAP enabled but the Secret has no ${missing.join(', ')}`);
+  }
+  return plan;
+}

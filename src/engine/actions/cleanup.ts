@@ -1,0 +1,169 @@
+/**
+ * cleanup: the whole safe sequence for a stale or orphaned session (or an orphaned kubelet dir),
+ * computed from the snapshot — unmount → multipath -f → delete devices → logout → delete node
+ * record → cloned iface → remove the orphaned kubelet dir (unlink iscsi.json, rmdir; never
+ * recursive). §3 #1 is the incident; kubelet's own order is §1.10–1.14.
+ */
+import { UserError } from '../errors.js';
+import type { KubeletVolume, Session, Snapshot } from '../model.js';
+import { findSession, findVolume, podMountsOf } from './lookup.js';
+import {
+  addStep,
+  addUnique,
+  destructive,
+  newPlan,
+  pre,
+  removeKubeletDirSteps,
+  unmountStep,
+} from './plan-kit.js';
+import { addSessionRefusals, addSessionTeardown } from './session-teardown.js';
+import { addDeviceTeardown } from './teardown.js';
+import type { ActionDef, Plan } from './types.js';
+
+export interface CleanupInput {
+  /** A session (its target's sessions through the same iface go with it)… */
+  sessionKey?: string;
+  /** …or one kubelet global dir. */
+  volumePath?: string;
+}
+
+/**
+ * Outage guard: when every session to a portal failed at once, the portal is down (network,
+ * target restart), not stale — iscsid logs back in when it returns, and cleaning up would turn a
+ * blip into data loss for every pod on it.
+ */
+export function outageRefusals(s: Snapshot, sessions: readonly Session[]): Plan['refusals'] {
+  const out: Plan['refusals'] = [];
+  const portals = new Set(sessions.filter((x) => x.health === 'failed').map((x) => x.portal));
+  for (const portal of portals) {
+    const onPortal = s.sessions.filter((x) => x.portal === portal);
+    if (onPortal.length >= 2 && onPortal.every((x) => x.health === 'failed')) {
+      out.push({
+        id: 'outage',
+        reason: `all ${onPortal.length} sessions to portal ${portal} failed at once: this looks like a portal outage, not stale state`,
+        hint: 'wait for the portal to come back (iscsid recovers the sessions); --force only if the target is gone for good',
+        overridable: true,
+      });
+    }
+  }
+  return out;
+}
+
+function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): KubeletVolume[] {
+  const removable: KubeletVolume[] = [];
+  for (const v of vols) {
+    addUnique(plan.blastRadius.kubeletVolumes, v.path);
+    const pods = podMountsOf(s, v.path);
+    if (v.pods.length > 0 || pods.length > 0) {
+      plan.refusals.push({
+        id: 'in-use',
+        reason: `kubelet volume ${v.path} is used by pods ${[...new Set([...v.pods, ...pods.map((p) => p.podUid)])].join(', ')}`,
+        hint: 'delete the pods first; kubelet tears the volume down itself',
+        overridable: false,
+      });
+      continue;
+    }
+    if (v.mounted) {
+      addUnique(plan.blastRadius.mounts, v.path);
+      addStep(plan, unmountStep(v.path, false));
+    }
+    if (v.mode === 'block' && v.podDevices.length > 0) {
+      plan.refusals.push({
+        id: 'open',
+        reason: `block volume ${v.path} still has pod device nodes ${v.podDevices.join(', ')}`,
+        hint: 'kubelet unmaps them when the pods go; remove leftovers by hand after checking `losetup -a`',
+        overridable: false,
+      });
+      continue;
+    }
+    removable.push(v);
+  }
+  return removable;
+}
+
+export const cleanupAction: ActionDef<CleanupInput> = {
+  id: 'cleanup',
+  title: 'Clean up',
+  key: 'C',
+  scopes: ['session', 'volume'],
+  destructive: true,
+  summary: 'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
+  usage: 'cleanup <sid|kubelet-dir>',
+  cliOptions: [],
+  examples: [
+    'iscsi-console cleanup 7 --dry-run',
+    'iscsi-console cleanup /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1 --write',
+  ],
+  inputFromCli(positionals, _o, s) {
+    const [ref] = positionals;
+    if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir>');
+    if (ref.startsWith('/')) {
+      const v = findVolume(s, ref);
+      if (!v) throw new UserError(`${ref} is not a kubelet iSCSI dir`, 'see iscsi-console status (kubelet volumes)');
+      return { volumePath: v.path };
+    }
+    return { sessionKey: findSession(s, ref).key };
+  },
+  inputFromSelection(sel, s) {
+    return sel.scope === 'volume' ? { volumePath: sel.key } : { sessionKey: findSession(s, sel.key).key };
+  },
+  plan(input, s: Snapshot, ctx) {
+    if (input.volumePath !== undefined) return planVolume(input.volumePath, s, ctx);
+    if (input.sessionKey === undefined) throw new UserError('cleanup needs a session or a kubelet dir');
+    const first = findSession(s, input.sessionKey);
+    const sessions = s.sessions.filter((x) => x.targetIqn === first.targetIqn && x.iface === first.iface);
+    const plan = newPlan(
+      'cleanup',
+      'Clean up session',
+      `session ${first.sid} ${first.targetIqn} @ ${sessions.map((x) => x.portal).join(', ')} (${first.verdict}, ${first.health})`,
+      ctx,
+    );
+    destructive(plan, 'high', String(first.sid));
+    plan.lockKeys = [first.targetIqn];
+    addSessionRefusals(plan, sessions);
+    plan.refusals.push(...outageRefusals(s, sessions));
+    const volPaths = new Set(sessions.flatMap((x) => x.kubeletVolumes));
+    const vols = s.kubelet.volumes.filter((v) => volPaths.has(v.path));
+    const removable = volumeSteps(plan, s, vols);
+    addSessionTeardown(plan, s, sessions);
+    for (const v of removable) {
+      for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
+      plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
+    }
+    return plan;
+  },
+};
+
+/** Cleanup of one kubelet dir: logs out only when no other kubelet dir keeps the target (isSessionBusy). */
+function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']>[2]): Plan {
+  const v = findVolume(s, path);
+  if (!v) throw new UserError(`${path} is not a kubelet iSCSI dir`);
+  const plan = newPlan('cleanup', 'Clean up kubelet volume', `${v.path} (${v.iqn} LUN ${v.lun})`, ctx);
+  destructive(plan, 'high', s.node.hostname);
+  plan.lockKeys = [v.iqn];
+  const sessions = s.sessions.filter((x) => v.sessions.includes(x.sid));
+  const others = s.kubelet.volumes.filter((o) => o.path !== v.path && o.iqn === v.iqn && o.portal === v.portal);
+  const removable = volumeSteps(plan, s, [v]);
+  plan.refusals.push(...outageRefusals(s, sessions));
+  if (others.length > 0 || sessions.some((x) => x.kubeletVolumes.some((p) => p !== v.path))) {
+    // Like kubelet's isSessionBusy: other dirs of the target keep the session; drop only this LUN.
+    plan.warnings.push(
+      `the session stays logged in: other kubelet dirs use ${v.iqn} (${others.map((o) => o.path).join(', ') || 'same target'})`,
+    );
+    const lun = Number(v.lun);
+    addDeviceTeardown(
+      plan,
+      s,
+      sessions.flatMap((x) => x.devices.filter((d) => d.lun === lun && d.name !== undefined)),
+    );
+  } else {
+    addSessionRefusals(
+      plan,
+      sessions.filter((x) => x.verdict === 'in-use'),
+    );
+    addSessionTeardown(plan, s, sessions);
+  }
+  for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
+  if (removable.length > 0) plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
+  return plan;
+}

@@ -1,0 +1,132 @@
+/**
+ * Preconditions and expectations, evaluated against a fresh snapshot (and the Host for paths).
+ * One table for both: apply checks a step's preconditions right before it and the plan's
+ * expectations after the last step, always by fingerprint — a LUN that came back as another sdX
+ * is still the same LUN, and an sdX that now names another LUN is not.
+ */
+import type { Host } from '../host/host.js';
+import type { Snapshot } from '../model.js';
+import { deviceByKey, deviceUse, mapByWwid, mapUse, podMountsOf, recordByKey, sessionByKey } from './lookup.js';
+import type { Precondition } from './types.js';
+
+export interface CheckResult {
+  ok: boolean;
+  /** What was found when not ok. */
+  detail: string;
+}
+
+const ok: CheckResult = { ok: true, detail: '' };
+const fail = (detail: string): CheckResult => ({ ok: false, detail });
+
+type Checker = (c: Precondition, s: Snapshot, host: Host) => CheckResult;
+
+const CHECKS: Record<string, Checker> = {
+  'write-enabled': () => ok,
+  'session-present': (c, s) => (sessionByKey(s, c.subject) ? ok : fail(`session ${c.subject} is gone`)),
+  'session-absent': (c, s) => {
+    const x = sessionByKey(s, c.subject);
+    return x ? fail(`session ${x.sid} (${c.subject}) still exists`) : ok;
+  },
+  /** The fingerprint still names the same sid (sids are reused after a re-login). */
+  'session-is': (c, s) => {
+    const x = sessionByKey(s, c.subject);
+    if (!x) return fail(`session ${c.subject} is gone`);
+    return String(x.sid) === c.value ? ok : fail(`${c.subject} is now session ${x.sid}, not ${c.value}`);
+  },
+  'session-logged-in': (c, s) => {
+    const x = sessionByKey(s, c.subject);
+    if (!x) return fail(`session ${c.subject} is gone`);
+    return x.state === 'LOGGED_IN' ? ok : fail(`session ${x.sid} is ${x.state}`);
+  },
+  'session-not-in-use': (c, s) => {
+    const x = sessionByKey(s, c.subject);
+    if (!x) return ok;
+    return x.verdict === 'in-use' ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok;
+  },
+  'device-present': (c, s) => (deviceByKey(s, c.subject) ? ok : fail(`no device for ${c.subject}`)),
+  'device-absent': (c, s) => {
+    const d = deviceByKey(s, c.subject);
+    return d ? fail(`${d.device.name ?? d.device.hctl} (${c.subject}) still exists`) : ok;
+  },
+  /** The fingerprint still names the same kernel device: never act on an sdX that moved. */
+  'device-is': (c, s) => {
+    const d = deviceByKey(s, c.subject);
+    if (!d) return fail(`no device for ${c.subject}`);
+    const name = d.device.name ?? d.device.hctl;
+    return name === c.value || d.device.hctl === c.value
+      ? ok
+      : fail(`${c.subject} is now ${name}, not ${c.value}`);
+  },
+  'device-unused': (c, s) => {
+    const d = deviceByKey(s, c.subject);
+    if (!d) return ok;
+    const why = deviceUse(s, d.device);
+    return why.length === 0 ? ok : fail(why.join('; '));
+  },
+  'device-unmounted': (c, s) => {
+    const d = deviceByKey(s, c.subject);
+    if (!d) return ok;
+    const why = deviceUse(s, d.device, d.device.holders);
+    return why.length === 0 ? ok : fail(why.join('; '));
+  },
+  'device-state': (c, s) => {
+    const d = deviceByKey(s, c.subject);
+    if (!d) return fail(`no device for ${c.subject}`);
+    return d.device.state === c.value ? ok : fail(`${d.device.name} is ${d.device.state ?? 'unknown'}`);
+  },
+  'map-present': (c, s) => (mapByWwid(s, c.subject) ? ok : fail(`map ${c.subject} is gone`)),
+  'map-absent': (c, s) => {
+    const m = mapByWwid(s, c.subject);
+    return m ? fail(`map ${m.name} (${m.alias}) still exists`) : ok;
+  },
+  'map-is': (c, s) => {
+    const m = mapByWwid(s, c.subject);
+    if (!m) return fail(`map ${c.subject} is gone`);
+    return m.name === c.value || m.alias === c.value ? ok : fail(`map ${c.subject} is now ${m.name}`);
+  },
+  'map-unused': (c, s) => {
+    const m = mapByWwid(s, c.subject);
+    if (!m) return ok;
+    const why = mapUse(s, m);
+    return why.length === 0 ? ok : fail(why.join('; '));
+  },
+  mounted: (c, s) => (s.mounts.some((m) => m.mountPoint === c.subject) ? ok : fail(`${c.subject} is not mounted`)),
+  'not-mounted': (c, s) =>
+    s.mounts.some((m) => m.mountPoint === c.subject) ? fail(`${c.subject} is mounted`) : ok,
+  'no-pod-mounts': (c, s) => {
+    const pods = podMountsOf(s, c.subject);
+    return pods.length === 0 ? ok : fail(`pod bind mounts remain: ${pods.map((p) => p.path).join(', ')}`);
+  },
+  'record-present': (c, s) => (recordByKey(s, c.subject) ? ok : fail(`no node record ${c.subject}`)),
+  'record-absent': (c, s) => (recordByKey(s, c.subject) ? fail(`node record ${c.subject} still exists`) : ok),
+  'record-startup': (c, s) => {
+    const r = recordByKey(s, c.subject);
+    if (!r) return fail(`no node record ${c.subject}`);
+    return r.startup === c.value ? ok : fail(`node.startup is ${r.startup ?? 'unknown'}`);
+  },
+  'iface-absent': (c, s) => (s.ifaces.some((i) => i.name === c.subject) ? fail(`iface ${c.subject} still exists`) : ok),
+  'path-present': (c, _s, h) => (h.lstat(c.subject) ? ok : fail(`${c.subject} does not exist`)),
+  'path-absent': (c, _s, h) => (h.lstat(c.subject) ? fail(`${c.subject} still exists`) : ok),
+  /** A kubelet dir holds nothing but (maybe) iscsi.json: rmdir after unlinking it cannot lose data. */
+  'dir-only-metadata': (c, _s, h) => {
+    if (!h.lstat(c.subject)) return ok;
+    const extra = h.readDir(c.subject).filter((n) => n !== 'iscsi.json');
+    return extra.length === 0 ? ok : fail(`${c.subject} still contains ${extra.join(', ')}`);
+  },
+};
+
+/** Evaluates one condition; unknown ids fail closed. */
+export function check(c: Precondition, s: Snapshot, host: Host): CheckResult {
+  const fn = CHECKS[c.id];
+  return fn ? fn(c, s, host) : fail(`unknown precondition ${c.id}`);
+}
+
+/** Evaluates all; returns the failures as "text: detail". */
+export function failures(cs: readonly Precondition[] | undefined, s: Snapshot, host: Host): string[] {
+  const out: string[] = [];
+  for (const c of cs ?? []) {
+    const r = check(c, s, host);
+    if (!r.ok) out.push(`${c.text}: ${r.detail}`);
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+/**
+ * delete-device: remove SCSI devices — flush the maps built only from them, `blockdev --flushbufs`,
+ * then `1` to `device/delete` (kubelet deleteDevices §1.12 plus csi-lib-iscsi's flush, §2.1).
+ */
+import { UserError } from '../errors.js';
+import type { Snapshot } from '../model.js';
+import { findDevice } from './lookup.js';
+import { destructive, deviceName, newPlan } from './plan-kit.js';
+import { addDeviceTeardown } from './teardown.js';
+import type { ActionDef } from './types.js';
+
+export interface DeleteDeviceInput {
+  deviceKeys: string[];
+}
+
+export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
+  id: 'delete-device',
+  title: 'Delete SCSI device',
+  key: 'D',
+  scopes: ['device'],
+  destructive: true,
+  summary: 'Delete SCSI devices (flush their map, flush buffers, echo 1 > device/delete)',
+  usage: 'delete-device <sdX|H:C:T:L>...',
+  cliOptions: [],
+  examples: ['iscsi-console delete-device sdc --write', 'iscsi-console delete-device 2:0:0:1 3:0:0:1 --dry-run'],
+  inputFromCli(positionals, _o, s) {
+    if (positionals.length === 0) throw new UserError('delete-device needs <sdX|H:C:T:L>...');
+    return { deviceKeys: positionals.map((p) => findDevice(s, p).device.key) };
+  },
+  inputFromSelection(sel, s) {
+    return { deviceKeys: [findDevice(s, sel.key).device.key] };
+  },
+  plan(input, s: Snapshot, ctx) {
+    const refs = input.deviceKeys.map((k) => findDevice(s, k));
+    const names = refs.map((r) => deviceName(r.device));
+    const plan = newPlan('delete-device', `Delete ${names.join(', ')}`, refs.map((r) => `${deviceName(r.device)} ${r.device.key}`).join('; '), ctx);
+    destructive(plan, 'high', names.length === 1 ? names[0]! : s.node.hostname);
+    addDeviceTeardown(
+      plan,
+      s,
+      refs.map((r) => r.device),
+    );
+    for (const r of refs) plan.undo.push(`echo '0 0 ${r.device.lun}' > /sys/class/scsi_host/host${r.device.host}/scan`);
+    return plan;
+  },
+};

@@ -1,0 +1,207 @@
+/**
+ * Steps whose exact commands depend on what earlier steps found: the iface transport, the SCSI host
+ * a login created, the device udev linked, the dm map multipathd built, what blkid says is on the
+ * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
+ */
+import { ExternalCommandError, TimeoutError, UserError } from '../errors.js';
+import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
+import type { Snapshot } from '../model.js';
+import { formatPortal, parsePortal } from './deps.js';
+import { commandError } from './iscsiadm.js';
+import { mustRun, pollFor, record, type Runtime } from './runtime.js';
+import type { DynamicStep, PlanStep } from './types.js';
+
+const BY_PATH = '/dev/disk/by-path';
+
+/** A portal as sysfs/the portal→host map knows it: hostnames replaced by their resolved address. */
+function effectivePortal(rt: Runtime, portal: string): string {
+  const p = parsePortal(portal);
+  if (!p?.hostname) return portal;
+  const addr = rt.resolved.get(p.addr);
+  return addr ? formatPortal({ addr, port: p.port }) : portal;
+}
+
+async function ifaceRecord(rt: Runtime, iface: string): Promise<string> {
+  const known = rt.ifaceRecords.get(iface);
+  if (known !== undefined) return known;
+  const r = await mustRun(rt, ['iscsiadm', '-m', 'iface', '-I', iface, '-o', 'show']);
+  rt.ifaceRecords.set(iface, r.stdout);
+  return r.stdout;
+}
+
+/** kubelet extractTransportname via `iscsiadm -m iface -I X -o show`. */
+async function probeTransport(rt: Runtime, d: Extract<DynamicStep, { kind: 'probe-transport' }>): Promise<string> {
+  const text = await ifaceRecord(rt, d.iface);
+  rt.transport = transportName(text);
+  return `transport ${rt.transport || '(none: iface file unparsable)'}`;
+}
+
+/** kubelet cloneIface: new, sorted updates, delete on failure (§1.4 step 2). */
+async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
+  const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
+  params.set('iface.initiatorname', d.initiatorName);
+  await mustRun(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'new'], { okExitCodes: [15] });
+  for (const key of [...params.keys()].sort()) {
+    const r = await record(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'update', '-n', key, '-v', params.get(key)!]);
+    if (!r.ok) {
+      await record(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'delete']);
+      throw commandError(r);
+    }
+  }
+  return `cloned ${d.from} as ${d.to} (${params.size} settings)`;
+}
+
+async function resolveHostname(rt: Runtime, d: Extract<DynamicStep, { kind: 'resolve-hostname' }>): Promise<string> {
+  const r = await record(rt, ['getent', 'hosts', d.name], { timeoutMs: 10_000 });
+  const addr = r.ok ? r.stdout.trim().split(/\s+/)[0] : undefined;
+  if (!addr) throw new UserError(`cannot resolve portal hostname ${d.name}`, 'use the portal IP address (kubelet cannot match hostnames either)');
+  rt.resolved.set(d.name, addr);
+  rt.warnings.push(`portal ${d.name} resolved to ${addr}: prefer the address in the PV (kubelet matches sessions by address)`);
+  return `${d.name} → ${addr}`;
+}
+
+/** kubelet scanOneLun: `0 0 <lun>` to the SCSI host the portal→host map gives (§1.5, §1.6). */
+function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan-lun' }>): string {
+  const portal = effectivePortal(rt, d.portal);
+  const host = s.portalHostMap[d.iqn]?.[portal];
+  if (host === undefined) {
+    throw new ExternalCommandError(
+      `no session to ${d.iqn} at ${portal} after login`,
+      [],
+      null,
+      undefined,
+      '',
+      false,
+      'the login reported success but sysfs shows no session; check `iscsiadm -m session` and dmesg',
+    );
+  }
+  const path = `/sys/class/scsi_host/host${host}/scan`;
+  rt.host.writeText(path, `0 0 ${d.lun}`);
+  rt.commands.push({ write: { path, data: `0 0 ${d.lun}` } });
+  return `scanned host${host}`;
+}
+
+/** kubelet waitForPathToExist, but polled every pollMs instead of 1 s sleeps (§1.4). */
+async function waitDevice(rt: Runtime, step: PlanStep, d: Extract<DynamicStep, { kind: 'wait-device' }>): Promise<string> {
+  if (rt.transport === '') throw new UserError('could not parse the iface file: no iface.transport_name', 'check `iscsiadm -m iface -I <iface> -o show`');
+  let link = d.byPath;
+  const p = parsePortal(link.match(/ip-(.+?)-iscsi-/)?.[1] ?? '');
+  if (p?.hostname && rt.resolved.has(p.addr)) {
+    link = link.replace(`ip-${p.addr}:${p.port}`, `ip-${rt.resolved.get(p.addr)}:${p.port}`);
+  }
+  const name = link.split('/').pop()!;
+  const tcp = rt.transport === undefined || rt.transport === 'tcp';
+  const found = await pollFor(rt, step.wait?.timeoutMs ?? 30_000, () => {
+    if (tcp) return rt.host.stat(link) ? link : undefined;
+    // Offload transports get a pci-<bdf>- prefix: kubelet globs pci-*-ip-... (§1.7).
+    const hit = rt.host.readDir(BY_PATH).find((n) => n.startsWith('pci-') && n.endsWith(`-${name}`));
+    return hit ? `${BY_PATH}/${hit}` : undefined;
+  });
+  if (!found) {
+    throw new TimeoutError(
+      `timed out waiting for device at path ${link} after ${Math.round((step.wait?.timeoutMs ?? 30_000) / 1000)}s`,
+      'the LUN may not exist on the target, or udev is not running (no /dev/disk/by-path links)',
+    );
+  }
+  rt.devices.push(found);
+  return found;
+}
+
+/** kubelet FindMultipathDeviceForDevice: a dm-N whose slaves/ lists the sd device (§1.4 step 6). */
+function multipathOf(rt: Runtime, link: string): string | undefined {
+  const target = rt.host.readLink(link);
+  const sd = target?.split('/').pop();
+  if (!sd) return undefined;
+  for (const dm of rt.host.readDir('/sys/block').filter((n) => n.startsWith('dm-'))) {
+    if (rt.host.lstat(`/sys/block/${dm}/slaves/${sd}`)) return `/dev/${dm}`;
+  }
+  return undefined;
+}
+
+async function findMultipath(rt: Runtime, d: Extract<DynamicStep, { kind: 'find-multipath' }>): Promise<string> {
+  if (rt.devices.length === 0) {
+    throw new ExternalCommandError(
+      `failed to get any path for iscsi disk, last err seen:\n${rt.lastErr ?? 'no portal was tried'}`,
+      [],
+      null,
+      undefined,
+      '',
+      false,
+      'every portal failed; see the error of each portal above',
+    );
+  }
+  const dm = await pollFor(rt, d.multiPortal ? d.timeoutMs : 0, () => {
+    for (const dev of rt.devices) {
+      const m = multipathOf(rt, dev);
+      if (m) return m;
+    }
+    return undefined;
+  });
+  rt.devicePath = dm ?? rt.devices[0]!;
+  return rt.devicePath;
+}
+
+/** mount-utils SafeFormatAndMount (§1.8): never formats a device with a filesystem or partition table. */
+async function formatAndMount(rt: Runtime, d: Extract<DynamicStep, { kind: 'format-and-mount' }>): Promise<string> {
+  const dev = rt.devicePath;
+  if (!dev) throw new UserError('no device to mount');
+  const blkid = await record(rt, ['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', dev], { timeoutMs: 30_000 });
+  let type = '';
+  let pttype = '';
+  if (blkid.exitCode === 0) {
+    for (const line of blkid.stdout.split('\n')) {
+      const [k, v] = line.split('=');
+      if (k === 'TYPE') type = v ?? '';
+      if (k === 'PTTYPE') pttype = v ?? '';
+    }
+  } else if (blkid.exitCode !== 2) {
+    throw commandError(blkid);
+  }
+  let did = '';
+  if (type === '' && pttype !== '') {
+    throw new UserError(
+      `${dev} has a partition table (${pttype}) and no filesystem: it is never formatted`,
+      'kubelet would refuse too ("unknown data, probably partitions"); inspect it with lsblk',
+    );
+  }
+  if (type === '') {
+    if (d.readOnly) throw new UserError(`${dev} is unformatted and the volume is read-only`, 'kubelet: UnformattedReadOnly');
+    const args = d.fsType === 'ext3' || d.fsType === 'ext4' ? ['-F', '-m0', dev] : d.fsType === 'xfs' ? ['-f', dev] : [dev];
+    await mustRun(rt, [`mkfs.${d.fsType}`, ...args], { timeoutMs: 600_000 });
+    did = `formatted ${d.fsType}, `;
+  } else {
+    if (type !== d.fsType) rt.warnings.push(`${dev} has ${type}, not ${d.fsType}: mounted as ${d.fsType} like kubelet (FilesystemMismatch)`);
+    if (!d.readOnly) {
+      const fsck = await record(rt, ['fsck', '-a', dev], { timeoutMs: 600_000 });
+      if (fsck.spawnError) rt.warnings.push('fsck is not installed: mounted without a check');
+      else if (fsck.exitCode === 4) {
+        throw new ExternalCommandError(`fsck -a ${dev} found uncorrected errors`, fsck.argv, 4, 'HasFilesystemErrors', fsck.stderr, false, `run fsck ${dev} by hand`);
+      } else if (fsck.exitCode !== 0 && fsck.exitCode !== 1) {
+        throw commandError(fsck);
+      }
+    }
+  }
+  rt.host.mkdir(d.target, 0o750);
+  await mustRun(rt, ['mount', '-t', d.fsType, '-o', d.mountOptions.join(','), dev, d.target], { timeoutMs: 60_000 });
+  return `${did}mounted ${dev} on ${d.target}`;
+}
+
+/** Runs a dynamic step; returns its detail line or throws a typed error. */
+export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: DynamicStep): Promise<string> {
+  switch (d.kind) {
+    case 'probe-transport':
+      return probeTransport(rt, d);
+    case 'iface-clone':
+      return cloneIface(rt, d);
+    case 'resolve-hostname':
+      return resolveHostname(rt, d);
+    case 'scan-lun':
+      return scanLun(rt, s, d);
+    case 'wait-device':
+      return waitDevice(rt, step, d);
+    case 'find-multipath':
+      return findMultipath(rt, d);
+    case 'format-and-mount':
+      return formatAndMount(rt, d);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * flush: `multipath -f /dev/dm-N` for one map (§1.12, §3 #3/#4). Refused while the map is mounted,
+ * held (kpartx/LVM), swap or open by a loop device ("map in use" in the field).
+ */
+import { UserError } from '../errors.js';
+import type { Snapshot } from '../model.js';
+import { allDevices, findMap, mapUse } from './lookup.js';
+import { addStep, addUnique, destructive, flushMapStep, newPlan, pre } from './plan-kit.js';
+import type { ActionDef } from './types.js';
+
+export interface FlushInput {
+  wwid: string;
+}
+
+export const flushAction: ActionDef<FlushInput> = {
+  id: 'flush',
+  title: 'Flush multipath map',
+  key: 'f',
+  scopes: ['multipath'],
+  destructive: true,
+  summary: 'Flush (remove) an unused multipath map (multipath -f)',
+  usage: 'flush <dm-N|alias|wwid>',
+  cliOptions: [],
+  examples: ['iscsi-console flush mpatha --write', 'iscsi-console flush dm-0 --dry-run'],
+  inputFromCli(positionals, _o, s) {
+    const [ref] = positionals;
+    if (ref === undefined) throw new UserError('flush needs <dm-N|alias|wwid>');
+    return { wwid: findMap(s, ref).wwid };
+  },
+  inputFromSelection(sel, s) {
+    return { wwid: findMap(s, sel.key).wwid };
+  },
+  plan(input, s: Snapshot, ctx) {
+    const m = findMap(s, input.wwid);
+    const plan = newPlan('flush', `Flush ${m.alias}`, `${m.alias} (${m.name}) wwid ${m.wwid}`, ctx);
+    destructive(plan, 'high', m.alias);
+    addUnique(plan.blastRadius.maps, `${m.name} ${m.alias}`);
+    addUnique(plan.blastRadius.mounts, ...m.mountpoints);
+    plan.before.push(m.wwid);
+    for (const d of allDevices(s).filter((x) => x.device.name && m.slaves.includes(x.device.name))) {
+      addUnique(plan.blastRadius.devices, `${d.device.name} ${d.device.key}`);
+    }
+    for (const why of mapUse(s, m)) {
+      plan.refusals.push({
+        id: /mounted/.test(why) ? 'mounted' : /swap/.test(why) ? 'swap' : /loop/.test(why) ? 'open' : 'held',
+        reason: why,
+        hint: `release ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
+        overridable: false,
+      });
+    }
+    addStep(plan, flushMapStep(m));
+    plan.expect!.push(pre('map-absent', `${m.alias} is gone`, m.wwid));
+    plan.undo.push(`multipath -r   # or: multipath ${m.wwid}`);
+    return plan;
+  },
+};

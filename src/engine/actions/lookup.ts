@@ -1,0 +1,143 @@
+/**
+ * Finding objects in a snapshot by what an admin types (sid, sdX, H:C:T:L, dm-N, alias, IQN@portal)
+ * and by fingerprint. Planners resolve names to fingerprints once; apply re-finds by fingerprint.
+ */
+import { UserError } from '../errors.js';
+import type { KubeletVolume, MultipathMap, NodeRecord, ScsiDevice, Session, Snapshot } from '../model.js';
+import { formatPortal, parsePortal } from './deps.js';
+
+export interface DeviceRef {
+  device: ScsiDevice;
+  session: Session;
+}
+
+/** Every SCSI device with its session. */
+export function allDevices(s: Snapshot): DeviceRef[] {
+  return s.sessions.flatMap((session) => session.devices.map((device) => ({ device, session })));
+}
+
+export function deviceByKey(s: Snapshot, key: string): DeviceRef | undefined {
+  return allDevices(s).find((d) => d.device.key === key);
+}
+
+export function sessionByKey(s: Snapshot, key: string): Session | undefined {
+  return s.sessions.find((x) => x.key === key);
+}
+
+/** A session by `7`, `session7`, `[7]` or its fingerprint. */
+export function findSession(s: Snapshot, ref: string): Session {
+  const m = /^(?:session)?\[?(\d+)\]?$/.exec(ref.trim());
+  const found = m ? s.sessions.find((x) => x.sid === Number(m[1])) : sessionByKey(s, ref);
+  if (!found) {
+    throw new UserError(
+      `no session ${ref} on this node`,
+      `sessions: ${s.sessions.map((x) => x.sid).join(', ') || 'none'} (iscsi-console status)`,
+    );
+  }
+  return found;
+}
+
+/** Normalises a typed portal to the snapshot's `addr:port` form; throws on garbage. */
+export function normalisePortal(text: string): string {
+  const p = parsePortal(text);
+  if (!p) throw new UserError(`invalid portal ${text}`, 'use ADDR[:PORT], with IPv6 as [ADDR]:PORT');
+  return formatPortal(p);
+}
+
+/** `iqn` or `iqn@portal`: the sessions it names (all portals of the target without a portal). */
+export function findTargetSessions(s: Snapshot, ref: string): { iqn: string; portal?: string; sessions: Session[] } {
+  const at = ref.lastIndexOf('@');
+  const iqn = at < 0 ? ref : ref.slice(0, at);
+  const portal = at < 0 ? undefined : normalisePortal(ref.slice(at + 1));
+  const sessions = s.sessions.filter((x) => x.targetIqn === iqn && (portal === undefined || x.portal === portal));
+  return portal === undefined ? { iqn, sessions } : { iqn, portal, sessions };
+}
+
+/** A device by `sdc`, `/dev/sdc`, `H:C:T:L` or fingerprint. */
+export function findDevice(s: Snapshot, ref: string): DeviceRef {
+  const name = ref.replace(/^\/dev\//, '');
+  const found = allDevices(s).find(
+    (d) => d.device.name === name || d.device.hctl === ref || d.device.key === ref,
+  );
+  if (!found) {
+    throw new UserError(
+      `no iSCSI SCSI device ${ref} on this node`,
+      'give a block device name (sdc), H:C:T:L (2:0:0:1) or a LUN fingerprint; see iscsi-console status',
+    );
+  }
+  return found;
+}
+
+/** A multipath map by `dm-0`, `/dev/dm-0`, alias, `/dev/mapper/<alias>` or WWID. */
+export function findMap(s: Snapshot, ref: string): MultipathMap {
+  const name = ref.replace(/^\/dev\/(mapper\/)?/, '');
+  const found = s.multipath.find((m) => m.name === name || m.alias === name || m.wwid === name);
+  if (!found) {
+    throw new UserError(
+      `no multipath map ${ref} on this node`,
+      `maps: ${s.multipath.map((m) => `${m.name} (${m.alias})`).join(', ') || 'none'}`,
+    );
+  }
+  return found;
+}
+
+export function mapByWwid(s: Snapshot, wwid: string): MultipathMap | undefined {
+  return s.multipath.find((m) => m.wwid === wwid);
+}
+
+/** Maps that have this sd device as a slave (kubelet FindMultipathDeviceForDevice, §1.4 step 6). */
+export function mapsOf(s: Snapshot, device: ScsiDevice): MultipathMap[] {
+  return device.name ? s.multipath.filter((m) => m.slaves.includes(device.name!)) : [];
+}
+
+export function findVolume(s: Snapshot, path: string): KubeletVolume | undefined {
+  const p = path.replace(/\/+$/, '');
+  return s.kubelet.volumes.find((v) => v.path === p);
+}
+
+/** Pod volumes still bind-mounted from (or linked to) a global kubelet dir. */
+export function podMountsOf(s: Snapshot, globalPath: string) {
+  return s.kubelet.podVolumes.filter((p) => p.globalPath === globalPath && p.mounted);
+}
+
+export function recordKey(r: Pick<NodeRecord, 'targetIqn' | 'portal' | 'iface'>): string {
+  return `${r.targetIqn}|${r.portal}|${r.iface}`;
+}
+
+export function recordByKey(s: Snapshot, key: string): NodeRecord | undefined {
+  return s.nodeRecords.find((r) => recordKey(r) === key);
+}
+
+/** Why a device cannot be removed right now (mounted, swap, loop, holders); [] when unused. */
+export function deviceUse(
+  s: Snapshot,
+  d: ScsiDevice,
+  ignoreHolders: readonly string[] = [],
+  unmounting: ReadonlySet<string> = new Set(),
+): string[] {
+  const why: string[] = [];
+  const n = d.name ?? d.hctl;
+  const mps = d.mountpoints.filter((m) => !unmounting.has(m));
+  if (mps.length > 0) why.push(`${n} is mounted at ${mps.join(', ')}`);
+  if (d.swap) why.push(`${n} is used as swap`);
+  if (d.loops.length > 0) why.push(`${n} is open by loop device ${d.loops.join(', ')} (kubelet block volume)`);
+  const holders = d.holders.filter((h) => !ignoreHolders.includes(h));
+  if (holders.length > 0) why.push(`${n} is held by ${holders.join(', ')}`);
+  void s;
+  return why;
+}
+
+/** Why a multipath map cannot be flushed right now; [] when unused. */
+export function mapUse(s: Snapshot, m: MultipathMap, unmounting: ReadonlySet<string> = new Set()): string[] {
+  const why: string[] = [];
+  const mps = m.mountpoints.filter((p) => !unmounting.has(p));
+  if (mps.length > 0) why.push(`${m.name} (${m.alias}) is mounted at ${mps.join(', ')}`);
+  if (m.holders.length > 0) why.push(`${m.name} (${m.alias}) is held by ${m.holders.join(', ')}`);
+  if (s.swaps.some((w) => w === `/dev/${m.name}` || w === `/dev/mapper/${m.alias}`))
+    why.push(`${m.name} (${m.alias}) is used as swap`);
+  const loops = Object.entries(s.loops)
+    .filter(([, f]) => f === `/dev/${m.name}` || f === `/dev/mapper/${m.alias}`)
+    .map(([l]) => l);
+  if (loops.length > 0) why.push(`${m.name} is open by loop device ${loops.join(', ')}`);
+  return why;
+}

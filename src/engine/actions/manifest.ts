@@ -1,0 +1,155 @@
+/**
+ * Kubernetes manifests → attach input: a Pod (inline `iscsi` volume) or a PersistentVolume
+ * (`spec.iscsi`), plus an optional Secret with the CHAP keys (§1.1, §1.15). YAML or JSON, one or
+ * several documents. Secret values are returned apart and never appear in errors.
+ */
+import { parseAllDocuments } from 'yaml';
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { type AttachInput, DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './attach.js';
+
+const IscsiSource = z.object({
+  targetPortal: z.string().min(1),
+  portals: z.array(z.string()).optional(),
+  iqn: z.string().min(1),
+  lun: z.number().int().min(0).max(16383),
+  fsType: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  chapAuthDiscovery: z.boolean().optional(),
+  chapAuthSession: z.boolean().optional(),
+  initiatorName: z.string().optional(),
+  iscsiInterface: z.string().optional(),
+  secretRef: z.object({ name: z.string(), namespace: z.string().optional() }).optional(),
+});
+type IscsiSource = z.infer<typeof IscsiSource>;
+
+const Meta = z.object({ name: z.string().min(1), namespace: z.string().optional() });
+
+const Pv = z.object({
+  kind: z.literal('PersistentVolume'),
+  metadata: Meta,
+  spec: z.object({ iscsi: IscsiSource, volumeMode: z.enum(['Filesystem', 'Block']).optional(), mountOptions: z.array(z.string()).optional() }),
+});
+
+const Pod = z.object({
+  kind: z.literal('Pod'),
+  metadata: Meta,
+  spec: z.object({ volumes: z.array(z.object({ name: z.string(), iscsi: IscsiSource.optional() })).optional() }),
+});
+
+const Secret = z.object({
+  kind: z.literal('Secret'),
+  metadata: Meta,
+  data: z.record(z.string(), z.string()).optional(),
+  stringData: z.record(z.string(), z.string()).optional(),
+});
+
+const CHAP_KEYS: readonly string[] = [...DISCOVERY_CHAP_KEYS, ...SESSION_CHAP_KEYS];
+
+export interface ManifestAttach {
+  input: AttachInput;
+  /** Name of the Secret the volume refers to (if any). */
+  secretName?: string;
+}
+
+function docs(text: string, file: string): unknown[] {
+  const out: unknown[] = [];
+  for (const d of parseAllDocuments(text)) {
+    if ('errors' in d && d.errors.length > 0) {
+      throw new UserError(`${file}: not valid YAML/JSON (${d.errors[0]!.message.split('\n')[0]})`);
+    }
+    const v = d.toJS();
+    if (v !== null && v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+/** zod issues as `path: message` — never the received value (it could be a secret). */
+function issues(e: z.ZodError): string {
+  return e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code === 'invalid_type' ? `expected ${(i as { expected?: string }).expected}` : i.message}`).join('; ');
+}
+
+function fromSource(src: IscsiSource, volName: string, block: boolean, mountOptions: string[]): AttachInput {
+  return {
+    volName,
+    portals: [src.targetPortal, ...(src.portals ?? [])],
+    iqn: src.iqn,
+    lun: src.lun,
+    mode: block ? 'block' : 'filesystem',
+    fsType: src.fsType || 'ext4',
+    readOnly: src.readOnly ?? false,
+    initIface: src.iscsiInterface || 'default',
+    ...(src.initiatorName ? { initiatorName: src.initiatorName } : {}),
+    chapDiscovery: src.chapAuthDiscovery ?? false,
+    chapSession: src.chapAuthSession ?? false,
+    secretKeys: [],
+    mount: !block,
+    mountOptions,
+  };
+}
+
+/**
+ * The iscsi volume of a PV or Pod manifest. With several iSCSI volumes in a Pod, `volumeName`
+ * picks one.
+ */
+export function attachFromManifest(text: string, file: string, volumeName?: string): ManifestAttach {
+  const all = docs(text, file);
+  const candidates: ManifestAttach[] = [];
+  for (const d of all) {
+    const kind = (d as { kind?: unknown })?.kind;
+    if (kind === 'PersistentVolume') {
+      const r = Pv.safeParse(d);
+      if (!r.success) throw new UserError(`${file}: PersistentVolume is not an iSCSI PV: ${issues(r.error)}`);
+      const pv = r.data;
+      candidates.push({
+        input: fromSource(pv.spec.iscsi, pv.metadata.name, pv.spec.volumeMode === 'Block', pv.spec.mountOptions ?? []),
+        ...(pv.spec.iscsi.secretRef ? { secretName: pv.spec.iscsi.secretRef.name } : {}),
+      });
+    } else if (kind === 'Pod') {
+      const r = Pod.safeParse(d);
+      if (!r.success) throw new UserError(`${file}: Pod: ${issues(r.error)}`);
+      for (const v of r.data.spec.volumes ?? []) {
+        if (!v.iscsi) continue;
+        candidates.push({
+          input: fromSource(v.iscsi, v.name, false, []),
+          ...(v.iscsi.secretRef ? { secretName: v.iscsi.secretRef.name } : {}),
+        });
+      }
+    }
+  }
+  const picked = volumeName ? candidates.filter((c) => c.input.volName === volumeName) : candidates;
+  if (picked.length === 0) {
+    throw new UserError(
+      `${file}: no iSCSI volume${volumeName ? ` named ${volumeName}` : ''} in it`,
+      'give a PersistentVolume with spec.iscsi, or a Pod with an iscsi volume',
+    );
+  }
+  if (picked.length > 1) {
+    throw new UserError(
+      `${file} has several iSCSI volumes: ${picked.map((c) => c.input.volName).join(', ')}`,
+      'pick one with --volume-name',
+    );
+  }
+  return picked[0]!;
+}
+
+/** The CHAP keys of a Secret manifest (data base64-decoded, stringData as is). Values stay out of errors. */
+export function chapFromSecret(text: string, file: string, name?: string): Record<string, string> {
+  const secrets = docs(text, file).filter((d) => (d as { kind?: unknown })?.kind === 'Secret');
+  const parsed = secrets.map((d) => {
+    const r = Secret.safeParse(d);
+    if (!r.success) throw new UserError(`${file}: Secret: ${issues(r.error)}`);
+    return r.data;
+  });
+  const s = name ? parsed.find((x) => x.metadata.name === name) : parsed[0];
+  if (!s) throw new UserError(`${file}: no Secret${name ? ` named ${name}` : ''} in it`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(s.data ?? {})) {
+    if (!CHAP_KEYS.includes(k)) continue;
+    if (!/^[A-Za-z0-9+/=\s]*$/.test(v)) throw new UserError(`${file}: Secret data ${k} is not base64`);
+    out[k] = Buffer.from(v, 'base64').toString('utf8');
+  }
+  for (const [k, v] of Object.entries(s.stringData ?? {})) if (CHAP_KEYS.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(out)) if (v === '') delete out[k];
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * online: write `running` to `device/state` of an offline device — what iscsid does itself on a
+ * recovery relogin (usr/iscsi_sysfs.c iscsi_sysfs_set_device_online; §3 #2).
+ */
+import { UserError } from '../errors.js';
+import type { Snapshot } from '../model.js';
+import { findDevice } from './lookup.js';
+import { addDeviceToBlast, addStep, deviceName, newPlan, pre } from './plan-kit.js';
+import type { ActionDef } from './types.js';
+
+export interface OnlineInput {
+  deviceKey: string;
+}
+
+export const onlineAction: ActionDef<OnlineInput> = {
+  id: 'online',
+  title: 'Online device',
+  key: 'o',
+  scopes: ['device'],
+  destructive: false,
+  summary: 'Set an offline SCSI device back to running (echo running > device/state)',
+  usage: 'online <sdX|H:C:T:L>',
+  cliOptions: [],
+  examples: ['iscsi-console online sdc --write --yes'],
+  inputFromCli(positionals, _o, s) {
+    const [ref] = positionals;
+    if (ref === undefined) throw new UserError('online needs <sdX|H:C:T:L>');
+    return { deviceKey: findDevice(s, ref).device.key };
+  },
+  inputFromSelection(sel, s) {
+    return { deviceKey: findDevice(s, sel.key).device.key };
+  },
+  plan(input, s: Snapshot, ctx) {
+    const { device: d, session: x } = findDevice(s, input.deviceKey);
+    const name = deviceName(d);
+    const plan = newPlan('online', `Online ${name}`, `${name} (${d.hctl}) ${d.key}`, ctx);
+    addDeviceToBlast(plan, s, d);
+    if (d.state === 'running') plan.warnings.push(`${name} is already running; writing running again is harmless`);
+    if (x.state !== 'LOGGED_IN') {
+      plan.refusals.push({
+        id: 'session-down',
+        reason: `session ${x.sid} is ${x.state}: the device would go offline again on the next I/O error`,
+        hint: 'wait for the portal to come back (iscsid onlines devices itself on recovery)',
+        overridable: true,
+      });
+    }
+    const path = d.name ? `/sys/block/${d.name}/device/state` : `/sys/class/scsi_device/${d.hctl}/device/state`;
+    addStep(plan, {
+      id: `online:${name}`,
+      why: `set ${name} from ${d.state ?? 'unknown'} to running`,
+      write: { path, data: 'running' },
+      preconditions: [pre('device-is', `${d.key} is still ${name}`, d.key, name)],
+    });
+    plan.expect!.push(pre('device-state', `${name} is running`, d.key, 'running'));
+    plan.undo.push(`echo offline > ${path}`);
+    return plan;
+  },
+};

@@ -1,0 +1,258 @@
+/**
+ * Building blocks shared by the planners: empty plans, refusals every plan gets, and the step
+ * sequences kubelet's teardown is made of (§1.10–1.14), written once and reused by delete-device,
+ * flush, logout and cleanup.
+ */
+import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
+import { recordKey } from './lookup.js';
+import type { ActionContext, ActionId, BlastRadius, Plan, PlanStep, Precondition, Refusal, Risk } from './types.js';
+
+export const EMPTY_BLAST: BlastRadius = {
+  sessions: [],
+  devices: [],
+  maps: [],
+  mounts: [],
+  kubeletVolumes: [],
+  pods: [],
+  nodeRecords: [],
+};
+
+/** Timeouts per command class: iscsiadm login can take 2 min with default retries (err-login-closed-port-default-retries). */
+export const TIMEOUTS = { iscsiadm: 30_000, login: 150_000, multipath: 30_000, blockdev: 30_000, umount: 60_000 };
+
+export function readOnlyRefusal(ctx: ActionContext): Refusal[] {
+  return ctx.write
+    ? []
+    : [
+        {
+          id: 'read-only',
+          reason: 'the console is read-only',
+          hint: 'add --write to allow changes to the node',
+          overridable: false,
+        },
+      ];
+}
+
+export function newPlan(action: ActionId, title: string, subject: string, ctx: ActionContext): Plan {
+  return {
+    action,
+    title,
+    subject,
+    steps: [],
+    refusals: readOnlyRefusal(ctx),
+    warnings: [],
+    blastRadius: structuredClone(EMPTY_BLAST),
+    risk: 'low',
+    confirm: 'yn',
+    undo: [],
+    before: [],
+    expect: [],
+  };
+}
+
+/** Adds without duplicates (keeps order). */
+export function addUnique(list: string[], ...items: (string | undefined)[]): void {
+  for (const i of items) if (i !== undefined && i !== '' && !list.includes(i)) list.push(i);
+}
+
+/** Marks a plan destructive: typed confirmation with the given token. */
+export function destructive(plan: Plan, risk: Risk, token: string): void {
+  plan.risk = risk;
+  plan.confirm = 'typed';
+  plan.confirmToken = token;
+}
+
+/** Unique step ids within a plan. */
+export function addStep(plan: Plan, step: PlanStep): PlanStep {
+  let id = step.id;
+  let n = 2;
+  while (plan.steps.some((s) => s.id === id)) id = `${step.id}#${n++}`;
+  const s = { ...step, id };
+  plan.steps.push(s);
+  return s;
+}
+
+const pre = (id: string, text: string, subject: string, value?: string): Precondition =>
+  value === undefined ? { id, text, subject } : { id, text, subject, value };
+export { pre };
+
+export function deviceName(d: ScsiDevice): string {
+  return d.name ?? d.hctl;
+}
+
+/** `umount <path>` (kubelet UnmountDevice, §1.3 step 6). */
+export function unmountStep(path: string, force: boolean): PlanStep {
+  return {
+    id: `umount:${path}`,
+    why: force
+      ? 'unmount the global mount although pod bind mounts remain (forced): pods keep the filesystem busy'
+      : 'unmount the global mount before the devices go (kubelet UnmountDevice)',
+    argv: ['umount', path],
+    timeoutMs: TIMEOUTS.umount,
+    preconditions: force ? [pre('mounted', `${path} is mounted`, path)] : [
+      pre('mounted', `${path} is mounted`, path),
+      pre('no-pod-mounts', `no pod bind-mounts ${path}`, path),
+    ],
+    doneIf: [pre('not-mounted', `${path} is not mounted`, path)],
+  };
+}
+
+/**
+ * `multipath -f /dev/dm-N` — kubelet flushes every map over the LUN's paths before deleting the
+ * paths (§1.12); a map still mounted, held or open must never be flushed.
+ */
+export function flushMapStep(m: MultipathMap): PlanStep {
+  return {
+    id: `flush:${m.name}`,
+    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (kubelet deleteDevices order, §1.12)`,
+    argv: ['multipath', '-f', `/dev/${m.name}`],
+    timeoutMs: TIMEOUTS.multipath,
+    preconditions: [
+      pre('map-is', `map ${m.wwid} is still ${m.name}`, m.wwid, m.name),
+      pre('map-unused', `${m.name} is not mounted, held, swap or open`, m.wwid),
+    ],
+    doneIf: [pre('map-absent', `map ${m.alias} is gone`, m.wwid)],
+  };
+}
+
+/**
+ * Deleting one SCSI device: `blockdev --flushbufs` (csi-lib-iscsi, §2.1) then `1` to
+ * `device/delete` (kubelet §1.12). Devices without a block node (LUN 0 controllers) have only the delete.
+ */
+export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanStep[] {
+  const name = deviceName(d);
+  const identity = pre('device-is', `${d.key} is still ${name}`, d.key, name);
+  // A failed path of a live map stays held by dm until it is deleted; everything else must be free.
+  const unused = pathOfLiveMap
+    ? pre('device-unmounted', `${name} is not mounted, swap or open`, d.key)
+    : pre('device-unused', `${name} is not mounted, held, swap or open`, d.key);
+  const gone = pre('device-absent', `${name} is gone`, d.key);
+  const steps: PlanStep[] = [];
+  if (d.name) {
+    steps.push({
+      id: `flushbufs:${d.name}`,
+      why: `write back ${d.name}'s buffers before removing it`,
+      argv: ['blockdev', '--flushbufs', `/dev/${d.name}`],
+      timeoutMs: TIMEOUTS.blockdev,
+      preconditions: [identity, unused],
+      doneIf: [gone],
+    });
+  }
+  steps.push({
+    id: `delete:${name}`,
+    why: `remove SCSI device ${name} (${d.hctl}) from the kernel`,
+    write: {
+      path: d.name ? `/sys/block/${d.name}/device/delete` : `/sys/class/scsi_device/${d.hctl}/device/delete`,
+      data: '1',
+    },
+    preconditions: [identity, unused],
+    doneIf: [gone],
+  });
+  return steps;
+}
+
+/**
+ * kubelet detachISCSIDisk for one portal (§1.14): `--logout` then `-o delete`, argv in kubelet's
+ * order, `-I` only when the iface is known; exits 21 and 2 mean "already done".
+ */
+export function logoutSteps(session: Pick<Session, 'targetIqn' | 'portal' | 'iface' | 'key'>, sid?: number): PlanStep[] {
+  const { targetIqn: iqn, portal, iface } = session;
+  const rk = recordKey({ targetIqn: iqn, portal, iface });
+  return [
+    {
+      id: `logout:${portal}`,
+      why: `log out of ${iqn} at ${portal}${sid === undefined ? '' : ` (session ${sid})`} through iface ${iface}`,
+      argv: ['iscsiadm', '-m', 'node', '-p', portal, '-T', iqn, '--logout', '-I', iface],
+      okExitCodes: [21, 2],
+      timeoutMs: TIMEOUTS.iscsiadm,
+      preconditions: [pre('session-not-in-use', `session ${portal} is not in use by pods`, session.key)],
+      doneIf: [pre('session-absent', `no session to ${portal}`, session.key)],
+    },
+    {
+      id: `delete-record:${portal}`,
+      why: `delete the node record so iscsid does not log in again at boot (kubelet detachISCSIDisk)`,
+      argv: ['iscsiadm', '-m', 'node', '-p', portal, '-T', iqn, '-o', 'delete', '-I', iface],
+      okExitCodes: [21, 2],
+      timeoutMs: TIMEOUTS.iscsiadm,
+      preconditions: [pre('session-absent', `session to ${portal} is gone`, session.key)],
+      doneIf: [pre('record-absent', `node record ${rk} is gone`, rk)],
+    },
+  ];
+}
+
+/** `iscsiadm -m iface -I <clone> -o delete` — only for kubelet's `<portal>:<volName>` clones (§1.14). */
+export function ifaceDeleteStep(iface: string): PlanStep {
+  return {
+    id: `delete-iface:${iface}`,
+    why: `delete the cloned iface ${iface} kubelet created for a custom initiator name`,
+    argv: ['iscsiadm', '-m', 'iface', '-I', iface, '-o', 'delete'],
+    okExitCodes: [21, 2],
+    timeoutMs: TIMEOUTS.iscsiadm,
+    preconditions: [],
+    doneIf: [pre('iface-absent', `iface ${iface} is gone`, iface)],
+  };
+}
+
+/** Is this iface one of kubelet's per-volume clones (`<portal>:<volName>`)? */
+export function isClonedIface(iface: string): boolean {
+  if (iface === 'default' || iface === 'iser') return false;
+  return /^(\[[^\]]+\]|[^:\s]+):\d+:.+$/.test(iface);
+}
+
+/**
+ * Removing a kubelet global dir safely: unlink iscsi.json, then rmdir — never recursive
+ * (§3 #6; kubelet itself uses RemoveAll, which is how data got lost when a mount was still there).
+ */
+export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
+  const json = `${v.path}/iscsi.json`;
+  const notMounted = pre('not-mounted', `${v.path} is not mounted`, v.path);
+  return [
+    {
+      id: `unlink:${json}`,
+      why: 'remove kubelet metadata of the orphaned volume (so isSessionBusy stops counting it, §1.13)',
+      fs: { op: 'unlink', path: json },
+      preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],
+      doneIf: [pre('path-absent', `${json} is gone`, json)],
+    },
+    {
+      id: `rmdir:${v.path}`,
+      why: 'remove the now empty kubelet global dir (rmdir: fails instead of deleting anything else)',
+      fs: { op: 'rmdir', path: v.path },
+      preconditions: [notMounted],
+      doneIf: [pre('path-absent', `${v.path} is gone`, v.path)],
+    },
+  ];
+}
+
+/** Fills blast radius and `before` fingerprints from sessions (their devices, maps, volumes, pods). */
+export function addSessionsToBlast(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
+  const b = plan.blastRadius;
+  for (const x of sessions) {
+    addUnique(b.sessions, `${x.sid} ${x.key}`);
+    addUnique(plan.before, x.key);
+    addUnique(b.kubeletVolumes, ...x.kubeletVolumes);
+    addUnique(b.pods, ...x.pods);
+    for (const d of x.devices) addDeviceToBlast(plan, s, d);
+    const rec = s.nodeRecords.find(
+      (r) => r.targetIqn === x.targetIqn && r.portal === x.portal && r.iface === x.iface,
+    );
+    if (rec) addUnique(b.nodeRecords, recordKey(rec));
+  }
+}
+
+export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
+  const b = plan.blastRadius;
+  addUnique(b.devices, `${deviceName(d)} ${d.key}`);
+  addUnique(plan.before, d.key);
+  addUnique(b.mounts, ...d.mountpoints);
+  for (const m of s.multipath.filter((m) => d.name && m.slaves.includes(d.name))) {
+    addUnique(b.maps, `${m.name} ${m.alias}`);
+    addUnique(b.mounts, ...m.mountpoints);
+  }
+}
+
+/** Highest of two risks. */
+export function maxRisk(a: Risk, b: Risk): Risk {
+  const order: Risk[] = ['low', 'medium', 'high'];
+  return order[Math.max(order.indexOf(a), order.indexOf(b))]!;
+}

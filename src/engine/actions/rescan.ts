@@ -1,0 +1,61 @@
+/**
+ * rescan: `iscsiadm -m session -r <sid> --rescan` — re-reads sizes of existing devices and writes
+ * `- - -` to the host's scan file, i.e. it discovers ALL LUNs (§4.5, §3 #10). It does not online
+ * offline devices (use `online`).
+ */
+import { UserError } from '../errors.js';
+import type { Snapshot } from '../model.js';
+import { findSession } from './lookup.js';
+import { addStep, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import type { ActionDef } from './types.js';
+
+export interface RescanInput {
+  sessionKey: string;
+}
+
+export const rescanAction: ActionDef<RescanInput> = {
+  id: 'rescan',
+  title: 'Rescan session',
+  key: 'R',
+  scopes: ['session'],
+  destructive: false,
+  summary: 'Rescan a session (iscsiadm --rescan: resizes devices, scans ALL LUNs)',
+  usage: 'rescan <sid>',
+  cliOptions: [],
+  examples: ['iscsi-console rescan 3 --write --yes'],
+  inputFromCli(positionals, _o, s) {
+    const [sid] = positionals;
+    if (sid === undefined) throw new UserError('rescan needs <sid>', 'e.g. iscsi-console rescan 3');
+    return { sessionKey: findSession(s, sid).key };
+  },
+  inputFromSelection(sel, s) {
+    return { sessionKey: findSession(s, sel.key).key };
+  },
+  plan(input, s: Snapshot, ctx) {
+    const x = findSession(s, input.sessionKey);
+    const plan = newPlan('rescan', 'Rescan session', `session ${x.sid} ${x.targetIqn} @ ${x.portal}`, ctx);
+    plan.risk = 'medium';
+    plan.before.push(x.key);
+    plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+    plan.warnings.push(
+      'iscsiadm --rescan writes "- - -" (all LUNs): LUNs kubelet never asked for may appear (kubernetes#59946); prefer `scan <sid> <lun>`',
+    );
+    if (x.state !== 'LOGGED_IN') {
+      plan.refusals.push({
+        id: 'session-down',
+        reason: `session ${x.sid} is ${x.state}`,
+        hint: 'a rescan of a session that is not logged in blocks until the recovery timeout',
+        overridable: true,
+      });
+    }
+    addStep(plan, {
+      id: 'rescan',
+      why: 'rescan the session (sizes of existing LUNs, new LUNs)',
+      argv: ['iscsiadm', '-m', 'session', '-r', String(x.sid), '--rescan'],
+      timeoutMs: TIMEOUTS.iscsiadm,
+      preconditions: [pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid))],
+    });
+    plan.expect!.push(pre('session-present', `session ${x.sid} is still there`, x.key));
+    return plan;
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * What one apply run carries between steps: the transport and iface record read by the probe, the
+ * hostnames resolved, the device paths found, kubelet's `lastErr`, and every command run (for the
+ * journal). Also the one helper that runs a command and records it.
+ */
+import type { Host } from '../host/host.js';
+import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
+import type { JournalCommand } from './journal.js';
+
+export interface Runtime {
+  host: Host;
+  signal?: AbortSignal;
+  secrets: Record<string, string>;
+  transport?: string;
+  ifaceRecords: Map<string, string>;
+  resolved: Map<string, string>;
+  /** by-path links found per portal. */
+  devices: string[];
+  devicePath?: string;
+  lastErr?: string;
+  warnings: string[];
+  /** Commands of the current step (reset per step). */
+  commands: JournalCommand[];
+  /** Sleep between polls (real timers; tests may shorten). */
+  pollMs: number;
+}
+
+/** Runs a command, records it (masked) for the journal, and returns the result. */
+export async function record(rt: Runtime, argv: readonly string[], o: IscsiadmOptions = {}): Promise<IscsiadmResult> {
+  const r = await runCommand(rt.host, argv, { ...(rt.signal ? { signal: rt.signal } : {}), ...o });
+  rt.commands.push({
+    argv: r.argv,
+    exitCode: r.exitCode,
+    exitName: r.exitName,
+    durationMs: r.durationMs,
+    ...(r.ok ? {} : { stderr: r.stderr.slice(0, 2000) }),
+  });
+  return r;
+}
+
+/** Runs and throws the typed error when it fails. */
+export async function mustRun(rt: Runtime, argv: readonly string[], o: IscsiadmOptions = {}): Promise<IscsiadmResult> {
+  const r = await record(rt, argv, o);
+  if (!r.ok) throw commandError(r);
+  return r;
+}
+
+/** Polls `probe` every rt.pollMs until it returns a value or `timeoutMs` passes (0: one check). */
+export async function pollFor<T>(rt: Runtime, timeoutMs: number, probe: () => T | undefined): Promise<T | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (performance.now() >= deadline || rt.signal?.aborted) return undefined;
+    await new Promise((r) => setTimeout(r, rt.pollMs));
+  }
+}

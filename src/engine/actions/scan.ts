@@ -1,0 +1,81 @@
+/**
+ * scan: add one LUN of a session with kubelet's targeted scan — `0 0 <L>` to the session's
+ * `/sys/class/scsi_host/host<N>/scan` (§1.6; PR kubernetes#63176: a whole-bus scan teaches the
+ * kernel LUNs it should not know).
+ */
+import { UserError } from '../errors.js';
+import { lunKey, type Snapshot } from '../model.js';
+import { findSession } from './lookup.js';
+import { addStep, newPlan, pre } from './plan-kit.js';
+import type { ActionDef } from './types.js';
+
+export interface ScanInput {
+  sessionKey: string;
+  lun: number;
+}
+
+export function parseLun(text: unknown): number {
+  const n = typeof text === 'number' ? text : Number(String(text ?? '').trim());
+  if (!Number.isInteger(n) || n < 0 || n > 16383 || String(text ?? '').trim() === '') {
+    throw new UserError(`invalid LUN ${String(text)}`, 'a LUN is an integer 0..16383');
+  }
+  return n;
+}
+
+export const scanAction: ActionDef<ScanInput> = {
+  id: 'scan',
+  title: 'Scan one LUN',
+  key: 'n',
+  scopes: ['session'],
+  destructive: false,
+  summary: 'Add one LUN of a session (targeted `0 0 L` scan, as kubelet does)',
+  usage: 'scan <sid> <lun>',
+  cliOptions: [],
+  examples: ['iscsi-console scan 3 1 --write', 'iscsi-console scan 3 1 --dry-run'],
+  inputFromCli(positionals, _o, s) {
+    const [sid, lun] = positionals;
+    if (sid === undefined || lun === undefined) throw new UserError('scan needs <sid> <lun>', 'e.g. iscsi-console scan 3 1');
+    return { sessionKey: findSession(s, sid).key, lun: parseLun(lun) };
+  },
+  inputFromSelection(sel, s) {
+    return { sessionKey: findSession(s, sel.key).key, lun: 0 };
+  },
+  plan(input, s: Snapshot, ctx) {
+    const x = findSession(s, input.sessionKey);
+    const key = lunKey(x.targetIqn, x.portal, x.iface, input.lun);
+    const plan = newPlan('scan', `Scan LUN ${input.lun}`, `session ${x.sid} ${x.targetIqn} @ ${x.portal} LUN ${input.lun}`, ctx);
+    plan.before.push(x.key);
+    plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+    if (x.hostNumber === undefined) {
+      plan.refusals.push({ id: 'no-host', reason: `session ${x.sid} has no SCSI host`, hint: 'the session is not logged in', overridable: false });
+    }
+    if (x.state !== 'LOGGED_IN') {
+      plan.refusals.push({
+        id: 'session-down',
+        reason: `session ${x.sid} is ${x.state}`,
+        hint: 'a scan on a session that is not logged in finds nothing; wait for iscsid to recover it',
+        overridable: false,
+      });
+    }
+    if (x.devices.some((d) => d.key === key)) plan.warnings.push(`LUN ${input.lun} is already present on session ${x.sid}; the scan is a no-op`);
+    addStep(plan, {
+      id: 'scan',
+      why: `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`,
+      write: { path: `/sys/class/scsi_host/host${x.hostNumber ?? '<N>'}/scan`, data: `0 0 ${input.lun}` },
+      preconditions: [
+        pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid)),
+        pre('session-logged-in', `session ${x.sid} is logged in`, x.key),
+      ],
+    });
+    addStep(plan, {
+      id: 'wait-lun',
+      why: 'wait for the kernel to register the LUN',
+      wait: { what: `LUN ${input.lun} on session ${x.sid}`, timeoutMs: 10_000 },
+      preconditions: [],
+      doneIf: [pre('device-present', `LUN ${input.lun} is present`, key)],
+    });
+    plan.expect!.push(pre('device-present', `LUN ${input.lun} is present on session ${x.sid}`, key));
+    plan.undo.push(`iscsi-console delete-device ${key}`);
+    return plan;
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * Logging sessions out the way kubelet's DetachDisk does (§1.10–1.14), with the device half made
+ * explicit (§3 #13: logout with SCSI devices present can hang kernel workers): delete devices →
+ * per portal `--logout` + `-o delete` → cloned-iface delete. Used by logout and cleanup.
+ */
+import type { Session, Snapshot } from '../model.js';
+import { addSessionsToBlast, addStep, ifaceDeleteStep, isClonedIface, logoutSteps, pre } from './plan-kit.js';
+import { recordKey } from './lookup.js';
+import { addDeviceTeardown } from './teardown.js';
+import type { Plan } from './types.js';
+
+/** Refusals shared by logout and cleanup: sessions pods use, sessions kubelet does not know. */
+export function addSessionRefusals(plan: Plan, sessions: readonly Session[]): void {
+  for (const x of sessions) {
+    if (x.verdict === 'in-use') {
+      plan.refusals.push({
+        id: 'in-use',
+        reason: `session ${x.sid} (${x.portal}) is in use by pods ${x.pods.join(', ') || '(kubelet volumes)'}`,
+        hint: 'delete the pods first; kubelet logs out by itself when the last volume of the target goes',
+        overridable: false,
+      });
+    } else if (x.verdict === 'foreign') {
+      plan.refusals.push({
+        id: 'foreign',
+        reason: `session ${x.sid} (${x.targetIqn} @ ${x.portal}) is not a kubelet volume: something else on this node logged it in`,
+        hint: 'make sure no other software (backup agent, database, CSI driver) uses it; --force to log it out anyway',
+        overridable: true,
+      });
+    }
+  }
+}
+
+/** Adds device teardown + logout + record delete + clone delete for the sessions. */
+export function addSessionTeardown(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
+  addSessionsToBlast(plan, s, sessions);
+  addDeviceTeardown(
+    plan,
+    s,
+    sessions.flatMap((x) => x.devices.filter((d) => d.name !== undefined)),
+  );
+  for (const x of sessions) {
+    for (const st of logoutSteps(x, x.sid)) addStep(plan, st);
+    plan.expect!.push(pre('session-absent', `session ${x.sid} is logged out`, x.key));
+    plan.expect!.push(pre('record-absent', `node record of ${x.portal} is deleted`, recordKey(x)));
+    plan.undo.push(
+      `iscsiadm -m discoverydb -t sendtargets -p ${x.portal} -I ${x.iface} --discover && iscsiadm -m node -p ${x.portal} -T ${x.targetIqn} -I ${x.iface} --login`,
+    );
+  }
+  const keys = new Set(sessions.map((x) => x.key));
+  const clones = [...new Set(sessions.map((x) => x.iface).filter(isClonedIface))];
+  for (const iface of clones) {
+    const otherUsers = s.sessions.filter((x) => x.iface === iface && !keys.has(x.key));
+    if (otherUsers.length > 0) {
+      plan.warnings.push(`iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it (kubernetes#73181)`);
+      continue;
+    }
+    addStep(plan, ifaceDeleteStep(iface));
+    plan.expect!.push(pre('iface-absent', `iface ${iface} is deleted`, iface));
+  }
+}

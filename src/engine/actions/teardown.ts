@@ -1,0 +1,76 @@
+/**
+ * The device half of kubelet's teardown (§1.12, §3 #1, #13): for a set of SCSI devices, flush the
+ * multipath maps built only from them, then delete each device — refusing anything mounted, held,
+ * swapped or open. Shared by delete-device, logout and cleanup so the rules live in one place.
+ */
+import type { ScsiDevice, Snapshot } from '../model.js';
+import { deviceUse, mapsOf, mapUse } from './lookup.js';
+import { addDeviceToBlast, addStep, deleteDeviceSteps, deviceName, flushMapStep } from './plan-kit.js';
+import type { Plan, Refusal } from './types.js';
+
+function refusalFor(why: string, hint: string): Refusal {
+  const id = /mounted/.test(why)
+    ? 'mounted'
+    : /swap/.test(why)
+      ? 'swap'
+      : /loop|open/.test(why)
+        ? 'open'
+        : 'held';
+  return { id, reason: why, hint, overridable: false };
+}
+
+/**
+ * Adds flush + delete steps for `devices` to the plan (and refusals when they are in use).
+ * A map whose other paths stay is not flushed: deleting a failed path of a live map is how
+ * multipath admins drop dead paths (§3 #3); deleting a *working* path of a map in use is refused.
+ */
+export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly ScsiDevice[]): void {
+  const names = new Set(devices.map((d) => d.name).filter((n): n is string => n !== undefined));
+  const flushed = new Set<string>();
+  const liveMapPaths = new Set<string>();
+  // Mounts this plan unmounts in an earlier step do not count (cleanup: unmount → flush → delete).
+  const unmounting = new Set(plan.steps.filter((st) => st.argv?.[0] === 'umount').map((st) => st.argv![1]!));
+  for (const d of devices) {
+    addDeviceToBlast(plan, s, d);
+    const maps = mapsOf(s, d);
+    const ignoreHolders: string[] = [];
+    for (const m of maps) {
+      const allGoing = m.slaves.every((x) => names.has(x));
+      if (allGoing) {
+        const why = mapUse(s, m, unmounting);
+        for (const w of why) {
+          plan.refusals.push(
+            refusalFor(w, `unmount or stop what uses ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`),
+          );
+        }
+        ignoreHolders.push(m.name);
+        if (!flushed.has(m.name)) {
+          flushed.add(m.name);
+          addStep(plan, flushMapStep(m));
+          plan.undo.push(`multipath -r   # recreate ${m.alias} once its paths are back`);
+        }
+      } else if (d.state === 'running' && mapUse(s, m, unmounting).length > 0) {
+        plan.refusals.push({
+          id: 'held',
+          reason: `${deviceName(d)} is a working path of ${m.alias} (${m.name}), which is in use`,
+          hint: 'only failed paths of a map in use can be deleted; multipathd keeps using this one',
+          overridable: false,
+        });
+      } else {
+        ignoreHolders.push(m.name);
+        liveMapPaths.add(d.key);
+        plan.warnings.push(
+          `${deviceName(d)} is one path of ${m.alias}; the map keeps its other paths (${m.slaves.filter((x) => !names.has(x)).join(', ')})`,
+        );
+      }
+    }
+    for (const w of deviceUse(s, d, ignoreHolders, unmounting)) {
+      plan.refusals.push(refusalFor(w, `unmount it / release it first; see iscsi-console status for ${deviceName(d)}`));
+    }
+  }
+  for (const d of devices) {
+    // Once its map is flushed the device has no holder left, so "unused" is checked strictly again.
+    for (const st of deleteDeviceSteps(d, liveMapPaths.has(d.key))) addStep(plan, st);
+    plan.expect!.push({ id: 'device-absent', text: `${deviceName(d)} is gone`, subject: d.key });
+  }
+}

@@ -1,0 +1,46 @@
+import { formatPortal } from '../../iscsi/portal.js';
+import { listSome, plural } from '../evidence.js';
+import { readNodeRecordFiles } from '../node-db.js';
+import type { DoctorCheck, DoctorContext } from '../types.js';
+
+/** `10.0.0.1,3260,1` (DB dir name) → `10.0.0.1:3260`. */
+function portalOf(dirName: string): string {
+  const [address = '', port = '3260'] = dirName.split(',');
+  return formatPortal(address, port);
+}
+
+/**
+ * Records with node.startup=automatic log in again at boot, before kubelet decides anything: the
+ * stale sessions an admin cleaned up come back (claytono/infra#576, §3 #9). kubelet itself sets
+ * `manual` after login (§1.4 step 6, PR #57475), so automatic records are usually foreign or left
+ * by `--discover` under an iscsid.conf default of automatic.
+ */
+export function automaticStartup(ctx: DoctorContext): DoctorCheck {
+  const base = { id: 'node-records.startup', title: 'no node records log in automatically at boot' };
+  const records = readNodeRecordFiles(ctx.host);
+  const auto = records.filter((r) => r.startup === 'automatic' || r.startup === 'onboot');
+  if (auto.length === 0) {
+    return { ...base, status: 'pass', evidence: `${plural(records.length, 'node record')}, none automatic` };
+  }
+  const first = auto[0]!;
+  return {
+    ...base,
+    status: 'warn',
+    evidence: `${plural(auto.length, 'record')} with node.startup=${first.startup}: ${listSome(auto.map((r) => `${r.targetIqn} ${portalOf(r.portal)}`))}`,
+    hint: `iscsiadm -m node -T ${first.targetIqn} -p ${portalOf(first.portal)} -o update -n node.startup -v manual (or delete unused records)`,
+  };
+}
+
+/** Empty record files (an interrupted write) break discovery of that target (Longhorn CleanupScsiNodes, §3 #14). */
+export function emptyRecords(ctx: DoctorContext): DoctorCheck {
+  const base = { id: 'node-records.intact', title: 'node record files intact' };
+  const records = readNodeRecordFiles(ctx.host);
+  const empty = records.filter((r) => r.empty);
+  if (empty.length === 0) return { ...base, status: 'pass', evidence: `${plural(records.length, 'node record')}` };
+  return {
+    ...base,
+    status: 'warn',
+    evidence: `${plural(empty.length, 'empty record file')}: ${listSome(empty.map((r) => r.path), 2)}`,
+    hint: `remove the empty file(s), then rediscover: rm ${empty[0]!.path}`,
+  };
+}

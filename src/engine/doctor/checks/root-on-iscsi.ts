@@ -1,0 +1,67 @@
+import { resolveLink } from '../../host/path.js';
+import type { Host } from '../../host/host.js';
+import { readMountinfo } from '../../snapshot/mountinfo.js';
+import type { DoctorCheck, DoctorContext } from '../types.js';
+
+/** Mount points whose device must never be logged out, flushed or deleted. */
+export const PROTECTED_MOUNTS = ['/', '/boot', '/boot/efi', '/usr'] as const;
+
+/**
+ * The iSCSI session a block device sits on, or undefined. Follows the kernel's device links:
+ * `/sys/class/block/<dev>` resolves under `.../session<N>/target.../block/<sdX>[/<part>]` for iSCSI
+ * disks and partitions; device-mapper devices (multipath, LVM, crypt) are followed through `slaves/`.
+ */
+export function iscsiSessionOfBlock(host: Host, name: string, depth = 0): string | undefined {
+  if (depth > 8) return undefined; // dm stacks are shallow; this bounds a cycle in a broken tree
+  const link = host.readLink(`/sys/class/block/${name}`);
+  if (link) {
+    const m = /\/(session\d+)\//.exec(resolveLink(`/sys/class/block/${name}`, link));
+    if (m) return m[1];
+  }
+  for (const slave of host.readDir(`/sys/class/block/${name}/slaves`)) {
+    const s = iscsiSessionOfBlock(host, slave, depth + 1);
+    if (s) return s;
+  }
+  return undefined;
+}
+
+/** Block device name of a `major:minor` (`8:1` → `sda1`) via /sys/dev/block, or undefined. */
+function blockName(host: Host, majMin: string): string | undefined {
+  const link = host.readLink(`/sys/dev/block/${majMin}`);
+  return link ? link.split('/').pop() : undefined;
+}
+
+/**
+ * Root or boot filesystem on iSCSI (iBFT boot, diskless nodes): those sessions carry the OS itself;
+ * logging them out or deleting their devices takes the node down. Reported so every action can
+ * refuse them; mounts come from PID 1's mountinfo (the host's mount namespace, not the console's).
+ */
+export function rootOnIscsi(ctx: DoctorContext): DoctorCheck {
+  const base = { id: 'root.iscsi', title: 'root and boot filesystems not on iSCSI' };
+  const problems: string[] = [];
+  const mounts = readMountinfo(ctx.host, problems);
+  if (mounts.length === 0) {
+    return { ...base, status: 'skip', evidence: problems[0] ?? 'no mounts in /proc/1/mountinfo' };
+  }
+  const onIscsi: string[] = [];
+  const seen: string[] = [];
+  for (const mp of PROTECTED_MOUNTS) {
+    // The last mount at a point is the visible one (later mounts stack on top).
+    const m = mounts.filter((x) => x.mountPoint === mp).pop();
+    if (!m) continue;
+    const dev = m.majMin.startsWith('0:') ? undefined : blockName(ctx.host, m.majMin);
+    seen.push(`${mp} ${dev ?? m.source}`);
+    const session = dev ? iscsiSessionOfBlock(ctx.host, dev) : undefined;
+    if (session) onIscsi.push(`${mp} on ${dev} (${session})`);
+  }
+  const ibft = ctx.host.stat('/sys/firmware/ibft') === 'dir' ? '; iBFT present' : '';
+  if (onIscsi.length > 0) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence: `${onIscsi.join(', ')}${ibft}`,
+      hint: 'these sessions carry the OS: never log them out, flush or delete their devices (the console refuses)',
+    };
+  }
+  return { ...base, status: 'pass', evidence: `${seen.join(', ') || 'no / or /boot mount'}${ibft}` };
+}

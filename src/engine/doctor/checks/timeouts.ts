@@ -1,0 +1,59 @@
+import { listSome, plural } from '../evidence.js';
+import { readIscsidConf } from '../iscsid-conf.js';
+import { readNodeRecordFiles } from '../node-db.js';
+import type { DoctorCheck, DoctorContext } from '../types.js';
+
+const KEY = 'node.session.timeo.replacement_timeout';
+/** open-iscsi's default when iscsid.conf does not set it (iscsid.conf: "the default is 120 seconds"). */
+export const DEFAULT_REPLACEMENT_TIMEOUT = 120;
+
+/** value → how many times it was seen, as `120 (3), 5 (1)`. */
+function tally(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].map(([v, n]) => `${v} (${n})`).join(', ');
+}
+
+/**
+ * replacement_timeout: how long I/O waits for a failed session to come back before erroring. kubelet
+ * never sets it (§1.16; PRs #69097/#70080 closed in favour of iscsid.conf). 0 fails I/O at once; a
+ * negative value queues I/O until re-login — unmounts and kubelet teardown then hang. Editing
+ * iscsid.conf only affects records created afterwards, so records and sessions may still differ.
+ */
+export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
+  const base = { id: 'timeouts.replacement', title: 'replacement_timeout settings' };
+  const conf = readIscsidConf(ctx.host)?.get(KEY);
+  const confValue = conf ?? String(DEFAULT_REPLACEMENT_TIMEOUT);
+  const records = readNodeRecordFiles(ctx.host).filter((r) => r.replacementTimeout !== undefined);
+  const sessions = ctx.host
+    .readDir('/sys/class/iscsi_session')
+    .map((s) => ctx.host.readText(`/sys/class/iscsi_session/${s}/recovery_tmo`)?.trim())
+    .filter((v): v is string => v !== undefined && v !== '');
+  const evidence = [
+    `iscsid.conf ${conf ?? `unset (default ${DEFAULT_REPLACEMENT_TIMEOUT})`}`,
+    `records ${records.length ? tally(records.map((r) => r.replacementTimeout!)) : 'none'}`,
+    `sessions recovery_tmo ${sessions.length ? tally(sessions) : 'none'}`,
+  ].join('; ');
+  const all = [confValue, ...records.map((r) => r.replacementTimeout!), ...sessions].map(Number);
+  if (all.some((n) => Number.isFinite(n) && n < 0)) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence,
+      hint: `a negative ${KEY} queues I/O forever while a target is down (unmount and kubelet hang); use e.g. 120`,
+    };
+  }
+  if (all.some((n) => n === 0)) {
+    return { ...base, status: 'warn', evidence, hint: `${KEY} = 0 fails I/O at the first connection error` };
+  }
+  const differing = records.filter((r) => r.replacementTimeout !== confValue);
+  if (differing.length > 0) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence,
+      hint: `${plural(differing.length, 'record')} differ from iscsid.conf (${listSome(differing.map((r) => r.targetIqn), 2)}): iscsiadm -m node -T <iqn> -o update -n ${KEY} -v ${confValue}`,
+    };
+  }
+  return { ...base, status: 'pass', evidence };
+}

@@ -1,0 +1,27 @@
+import type { Host } from '../host/host.js';
+
+/** open-iscsi's node-wide defaults; new node records copy them at discovery/creation time. */
+export const ISCSID_CONF = '/etc/iscsi/iscsid.conf';
+
+/**
+ * Parses iscsid.conf (`key = value`, `#` comments). Unlike `-o show` output it may be hand-edited
+ * as `key=value`, so the spaces are optional; the last assignment wins, as in open-iscsi's
+ * idbm_recinfo_config. Callers never copy `*.password*` values anywhere (CHAP).
+ */
+export function parseIscsidConf(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue;
+    out.set(line.slice(0, eq).trim(), line.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+/** iscsid.conf as a map, or undefined when the host has none. */
+export function readIscsidConf(host: Host): Map<string, string> | undefined {
+  const text = host.readText(ISCSID_CONF);
+  return text === undefined ? undefined : parseIscsidConf(text);
+}

@@ -1,0 +1,52 @@
+import type { Host } from '../host/host.js';
+import { readAttr, toInt } from './attr.js';
+
+/** A device-mapper device from /sys/block/dm-N (multipath map, partition map, LVM volume ...). */
+export interface DmDevice {
+  name: string;
+  /** dm/name (`mpatha`, a WWID, `vg-lv`). */
+  dmName?: string;
+  /** dm/uuid (`mpath-<wwid>` for multipath maps, `part1-mpath-...` for kpartx, `LVM-...`). */
+  dmUuid?: string;
+  majMin?: string;
+  sizeBytes?: number;
+  slaves: string[];
+  holders: string[];
+}
+
+export interface BlockClassRead {
+  dm: DmDevice[];
+  /** loop device → backing file (host path, ` (deleted)` suffix removed). */
+  loops: Record<string, string>;
+}
+
+/**
+ * One pass over /sys/block: dm-N devices (for multipath maps and holder chains) and loop devices
+ * with a backing file (kubelet's block-volume "lock": volumepathhandler AttachFileDevice, §1.3).
+ * sd devices are read from their sessions instead, so they are skipped here.
+ */
+export function readBlockClass(host: Host): BlockClassRead {
+  const dm: DmDevice[] = [];
+  const loops: Record<string, string> = {};
+  for (const name of host.readDir('/sys/block')) {
+    if (name.startsWith('dm-')) {
+      const dir = `/sys/block/${name}`;
+      const d: DmDevice = { name, slaves: host.readDir(`${dir}/slaves`), holders: host.readDir(`${dir}/holders`) };
+      const n = readAttr(host, `${dir}/dm/name`);
+      if (n !== undefined) d.dmName = n;
+      const u = readAttr(host, `${dir}/dm/uuid`);
+      if (u !== undefined) d.dmUuid = u;
+      const mm = readAttr(host, `${dir}/dev`);
+      if (mm !== undefined) d.majMin = mm;
+      const sectors = toInt(readAttr(host, `${dir}/size`));
+      if (sectors !== undefined) d.sizeBytes = sectors * 512;
+      dm.push(d);
+    } else if (name.startsWith('loop')) {
+      // An unbound loop device has no loop/ dir: the read simply fails.
+      const bf = readAttr(host, `/sys/block/${name}/loop/backing_file`);
+      if (bf !== undefined) loops[name] = bf.replace(/ \(deleted\)$/, '');
+    }
+  }
+  dm.sort((a, b) => (toInt(a.name.slice(3)) ?? 0) - (toInt(b.name.slice(3)) ?? 0));
+  return { dm, loops };
+}

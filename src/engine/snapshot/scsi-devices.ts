@@ -1,0 +1,89 @@
+import type { Host } from '../host/host.js';
+import type { LunKey, ScsiDevice } from '../model.js';
+import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+
+/** A partition of a SCSI disk (`sdb1`), with what sits on it. */
+export interface PartitionInfo {
+  name: string;
+  majMin?: string;
+  holders: string[];
+}
+
+/** What the device reader learns beyond the model's ScsiDevice (used for mount matching). */
+export interface DeviceExtras {
+  partitions: PartitionInfo[];
+}
+
+const HCTL = /^(\d+):(\d+):(\d+):(\d+)$/;
+
+/**
+ * Reads one SCSI device at `<session dir>/target<H:C:T>/<H:C:T:L>` following the layout the kernel
+ * builds (drivers/scsi/scsi_sysfs.c; captures mp-find-host0.txt): attributes in the LUN dir, the
+ * disk under `block/<sdX>` (absent for tgt's LUN 0 controller, which only has an sg node),
+ * partitions as `block/<sdX>/<sdX><n>` dirs. Returns undefined when the device vanished mid-read.
+ */
+export function readScsiDevice(
+  host: Host,
+  lunDir: string,
+  hctl: string,
+  key: LunKey,
+  problems: string[],
+  extras: Map<string, DeviceExtras>,
+): ScsiDevice | undefined {
+  const m = HCTL.exec(hctl);
+  if (!m) return undefined;
+  const st = host.readTextOrError(`${lunDir}/state`);
+  if ('error' in st && VANISHED.has(st.error)) return undefined;
+  const dev: ScsiDevice = {
+    hctl,
+    host: Number(m[1]),
+    channel: Number(m[2]),
+    target: Number(m[3]),
+    lun: Number(m[4]),
+    holders: [],
+    partitions: [],
+    mountpoints: [],
+    swap: false,
+    loops: [],
+    byPath: [],
+    key,
+  };
+  if ('error' in st) problems.push(`${lunDir}/state: unreadable (${st.error})`);
+  else {
+    const s = cleanAttr(st.value);
+    if (s !== undefined) dev.state = s;
+  }
+  const vendor = readAttr(host, `${lunDir}/vendor`);
+  if (vendor !== undefined) dev.vendor = vendor;
+  const model = readAttr(host, `${lunDir}/model`);
+  if (model !== undefined) dev.model = model;
+  const rev = readAttr(host, `${lunDir}/rev`);
+  if (rev !== undefined) dev.rev = rev;
+  const type = readIntAttr(host, `${lunDir}/type`);
+  if (type !== undefined) dev.type = type;
+  const wwid = readAttr(host, `${lunDir}/wwid`);
+  if (wwid !== undefined) dev.wwid = wwid;
+  const name = host.readDir(`${lunDir}/block`)[0];
+  if (name !== undefined) {
+    dev.name = name;
+    const bd = `${lunDir}/block/${name}`;
+    const majMin = readAttr(host, `${bd}/dev`);
+    if (majMin !== undefined) dev.majMin = majMin;
+    // `size` is in 512-byte sectors whatever the logical block size (block/genhd.c part_size_show).
+    const sectors = toInt(readAttr(host, `${bd}/size`));
+    if (sectors !== undefined) dev.sizeBytes = sectors * 512;
+    dev.holders = host.readDir(`${bd}/holders`);
+    const parts: PartitionInfo[] = [];
+    for (const entry of host.readDir(bd)) {
+      if (entry.length <= name.length || !entry.startsWith(name)) continue;
+      const pdir = `${bd}/${entry}`;
+      const p: PartitionInfo = { name: entry, holders: host.readDir(`${pdir}/holders`) };
+      const pm = readAttr(host, `${pdir}/dev`);
+      if (pm !== undefined) p.majMin = pm;
+      parts.push(p);
+    }
+    dev.partitions = parts.map((p) => p.name);
+    extras.set(name, { partitions: parts });
+  }
+  return dev;
+}

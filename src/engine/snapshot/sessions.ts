@@ -1,0 +1,146 @@
+import type { Host } from '../host/host.js';
+import { basename, dirname, resolveLink } from '../host/path.js';
+import { formatPortal } from '../iscsi/portal.js';
+import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
+import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+import { type DeviceExtras, readScsiDevice } from './scsi-devices.js';
+
+export const ISCSI_SESSION_CLASS = '/sys/class/iscsi_session';
+
+/** A session as sysfs shows it: everything of Session except what the verdict step decides. */
+export type SysfsSession = Omit<
+  Session,
+  'verdict' | 'health' | 'reasons' | 'kubeletBusy' | 'kubeletDisagreement' | 'kubeletVolumes' | 'pods'
+>;
+
+export interface SessionsRead {
+  sessions: SysfsSession[];
+  /** Per block device name: partitions with their dev numbers and holders. */
+  extras: Map<string, DeviceExtras>;
+}
+
+const SESSION = /^session(\d+)$/;
+const CONNECTION = /^connection\d+:(\d+)$/;
+const TARGET = /^target\d+:\d+:\d+$/;
+const HCTL = /^\d+:\d+:\d+:\d+$/;
+
+function readConnection(host: Host, sessDir: string, name: string): Connection {
+  const dir = `${sessDir}/${name}/iscsi_connection/${name}`;
+  const c: Connection = { name };
+  // persistent_* stay readable while the connection is down; address/port answer ENOTCONN then.
+  const pa = readAttr(host, `${dir}/persistent_address`);
+  if (pa !== undefined) c.persistentAddress = pa;
+  const pp = readIntAttr(host, `${dir}/persistent_port`);
+  if (pp !== undefined) c.persistentPort = pp;
+  const a = readAttr(host, `${dir}/address`);
+  if (a !== undefined) c.address = a;
+  const p = readIntAttr(host, `${dir}/port`);
+  if (p !== undefined) c.port = p;
+  const s = readAttr(host, `${dir}/state`);
+  if (s !== undefined) c.state = s;
+  return c;
+}
+
+/** Connection id from `connection<sid>:<cid>` (for ordering: the portal comes from the lowest cid). */
+function cid(name: string): number {
+  return Number(CONNECTION.exec(name)?.[1] ?? 0);
+}
+
+/**
+ * Reads one session. The class entry is a relative symlink to
+ * `/sys/devices/<...>/host<N>/session<M>/iscsi_session/session<M>` (captures single-sysfs.json);
+ * resolving it by hand (no realpath) gives the session's device dir, whose parent is the SCSI host.
+ * Returns undefined when the session vanished (logout during the read).
+ */
+export function readSession(host: Host, name: string, problems: string[], extras: Map<string, DeviceExtras>): SysfsSession | undefined {
+  const sid = Number(SESSION.exec(name)?.[1]);
+  if (!Number.isInteger(sid)) return undefined;
+  const classPath = `${ISCSI_SESSION_CLASS}/${name}`;
+  const link = host.readLink(classPath);
+  if (link === undefined) return undefined;
+  const attrDir = resolveLink(classPath, link);
+  const sessDir = dirname(dirname(attrDir));
+  const hostDir = dirname(sessDir);
+  const hostName = basename(hostDir);
+  const tn = host.readTextOrError(`${attrDir}/targetname`);
+  if ('error' in tn) {
+    if (VANISHED.has(tn.error)) return undefined;
+    problems.push(`${name}: targetname unreadable (${tn.error})`);
+  }
+  const targetIqn = 'value' in tn ? (cleanAttr(tn.value) ?? '') : '';
+  const stateRead = host.readTextOrError(`${attrDir}/state`);
+  if ('error' in stateRead && VANISHED.has(stateRead.error)) return undefined;
+  const state = ('value' in stateRead ? cleanAttr(stateRead.value) : undefined) ?? 'UNKNOWN';
+  const tpgt = readIntAttr(host, `${attrDir}/tpgt`) ?? -1;
+  const recoveryTmo = readIntAttr(host, `${attrDir}/recovery_tmo`);
+  const iface = readAttr(host, `${attrDir}/ifacename`) ?? 'default';
+  const initiatorName = readAttr(host, `${attrDir}/initiatorname`);
+
+  const connections: Connection[] = [];
+  const targets: string[] = [];
+  for (const entry of host.readDir(sessDir)) {
+    if (CONNECTION.test(entry)) connections.push(readConnection(host, sessDir, entry));
+    else if (TARGET.test(entry)) targets.push(entry);
+  }
+  connections.sort((a, b) => cid(a.name) - cid(b.name));
+  const c0 = connections[0];
+  const addr = c0?.persistentAddress ?? c0?.address;
+  const port = c0?.persistentPort ?? c0?.port;
+  const portal = addr !== undefined && port !== undefined ? formatPortal(addr, port) : '';
+  if (portal === '') problems.push(`${name}: no readable connection address; portal unknown`);
+
+  const hostNumber = toInt(/^host(\d+)$/.exec(hostName)?.[1]);
+  const s: SysfsSession = {
+    sid,
+    name,
+    targetIqn,
+    portal,
+    tpgt,
+    iface,
+    state,
+    connections,
+    devices: [],
+    key: sessionKey(targetIqn, portal, iface),
+  };
+  if (initiatorName !== undefined) s.initiatorName = initiatorName;
+  if (recoveryTmo !== undefined) s.recoveryTmo = recoveryTmo;
+  if (hostNumber !== undefined) {
+    s.hostNumber = hostNumber;
+    const hostState = readAttr(host, `${hostDir}/scsi_host/${hostName}/state`);
+    if (hostState !== undefined) s.hostState = hostState;
+    const ip = readAttr(host, `${hostDir}/iscsi_host/${hostName}/ipaddress`);
+    if (ip !== undefined) s.ipaddress = ip;
+    const netdev = readAttr(host, `${hostDir}/iscsi_host/${hostName}/netdev`);
+    if (netdev !== undefined) s.netdev = netdev;
+  }
+  const devices: ScsiDevice[] = [];
+  for (const t of targets) {
+    const tdir = `${sessDir}/${t}`;
+    for (const hctl of host.readDir(tdir)) {
+      if (!HCTL.test(hctl)) continue;
+      const lun = Number(hctl.slice(hctl.lastIndexOf(':') + 1));
+      const d = readScsiDevice(host, `${tdir}/${hctl}`, hctl, lunKey(targetIqn, portal, iface, lun), problems, extras);
+      if (d) devices.push(d);
+    }
+  }
+  devices.sort((a, b) => a.lun - b.lun || a.target - b.target || a.channel - b.channel);
+  s.devices = devices;
+  return s;
+}
+
+/**
+ * Reads every session under /sys/class/iscsi_session (absent class = modules not loaded = none).
+ * Sessions that vanish mid-read are dropped with a note; they are gone on the node too.
+ */
+export function readSessions(host: Host, problems: string[]): SessionsRead {
+  const extras = new Map<string, DeviceExtras>();
+  const sessions: SysfsSession[] = [];
+  for (const name of host.readDir(ISCSI_SESSION_CLASS)) {
+    if (!SESSION.test(name)) continue;
+    const s = readSession(host, name, problems, extras);
+    if (s) sessions.push(s);
+    else problems.push(`${name} vanished while being read (logged out?)`);
+  }
+  sessions.sort((a, b) => a.sid - b.sid);
+  return { sessions, extras };
+}

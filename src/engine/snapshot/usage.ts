@@ -1,0 +1,184 @@
+import type { Host } from '../host/host.js';
+import { parseGlobalPath } from '../kubelet/paths.js';
+import type { MultipathMap, Mount, ScsiDevice } from '../model.js';
+import { readAttr } from './attr.js';
+import type { DmDevice } from './block-class.js';
+import type { DeviceExtras } from './scsi-devices.js';
+import type { SysfsSession } from './sessions.js';
+
+/** One thing that holds an iSCSI disk busy, with the chain of kernel devices it goes through. */
+export interface DeviceUse {
+  kind: 'mount' | 'swap' | 'loop';
+  /** Mount point, swap path, or loop device name. */
+  where: string;
+  /** Kernel device the use sits on (`sdb`, `sdb1`, `dm-0`), and the chain down to the disk. */
+  via: string;
+  /** For loops: the backing file. */
+  backingFile?: string;
+  /** The use is below the kubelet root (kubelet's own mount / block-volume loop). */
+  kubelet: boolean;
+}
+
+export interface UsageInput {
+  host: Host;
+  kubeletRoot: string;
+  sessions: readonly SysfsSession[];
+  extras: ReadonlyMap<string, DeviceExtras>;
+  dm: readonly DmDevice[];
+  mounts: readonly Mount[];
+  swaps: readonly string[];
+  loops: Readonly<Record<string, string>>;
+  byPath: ReadonlyMap<string, string[]>;
+  mapperNames: ReadonlySet<string>;
+}
+
+export interface UsageResult {
+  /** sd name → uses found on it, its partitions or the dm devices above it. */
+  uses: Map<string, DeviceUse[]>;
+  multipath: MultipathMap[];
+  /** Loops under the kubelet plugin dir whose device could not be found: portal/iqn from the path. */
+  unresolvedKubeletLoops: { loop: string; backingFile: string; portal: string; iqn: string; lun: string }[];
+}
+
+function isUnder(path: string, root: string): boolean {
+  return root === '/' || path === root || path.startsWith(`${root}/`);
+}
+
+/**
+ * Links mounts (by maj:min, and devtmpfs bind mounts of a device node by their root `/sdX`),
+ * swap areas and loop devices to the iSCSI disks beneath them, walking partitions and dm slaves
+ * down to the sd devices. Fills each device's mountpoints/swap/loops/byPath and builds the
+ * multipath maps from sysfs.
+ */
+export function linkUsage(input: UsageInput): UsageResult {
+  const { host, kubeletRoot, sessions, extras, dm, mounts, swaps, loops, byPath, mapperNames } = input;
+  const devices = new Map<string, ScsiDevice>();
+  for (const s of sessions) for (const d of s.devices) if (d.name) devices.set(d.name, d);
+  const partParent = new Map<string, string>();
+  const byMajMin = new Map<string, string>();
+  for (const [name, x] of extras) {
+    for (const p of x.partitions) {
+      partParent.set(p.name, name);
+      if (p.majMin) byMajMin.set(p.majMin, p.name);
+    }
+  }
+  for (const d of devices.values()) if (d.majMin) byMajMin.set(d.majMin, d.name!);
+  const dmByName = new Map<string, DmDevice>();
+  const dmByAlias = new Map<string, string>();
+  for (const d of dm) {
+    dmByName.set(d.name, d);
+    if (d.majMin) byMajMin.set(d.majMin, d.name);
+    if (d.dmName) dmByAlias.set(d.dmName, d.name);
+  }
+
+  /** Walks from a kernel name down to sd disks; returns them and the dm devices passed. */
+  const down = (name: string): { disks: Map<string, string>; dms: string[] } => {
+    const disks = new Map<string, string>();
+    const dms: string[] = [];
+    const seen = new Set<string>();
+    const walk = (n: string, chain: string) => {
+      if (seen.has(n)) return;
+      seen.add(n);
+      if (devices.has(n)) disks.set(n, chain);
+      else if (partParent.has(n)) walk(partParent.get(n)!, `${chain} → ${partParent.get(n)}`);
+      else {
+        const d = dmByName.get(n);
+        if (!d) return;
+        dms.push(n);
+        for (const sl of d.slaves) walk(sl, `${chain} → ${sl}`);
+      }
+    };
+    const d0 = dmByName.get(name);
+    walk(name, d0?.dmName ? `${name} (${d0.dmName})` : name);
+    return { disks, dms };
+  };
+
+  const uses = new Map<string, DeviceUse[]>();
+  const dmMounts = new Map<string, string[]>();
+  const addUse = (kernelName: string, use: Omit<DeviceUse, 'via'>) => {
+    const { disks, dms } = down(kernelName);
+    for (const [disk, via] of disks) {
+      const list = uses.get(disk) ?? [];
+      list.push({ ...use, via });
+      uses.set(disk, list);
+    }
+    if (use.kind === 'mount') {
+      for (const n of dms) {
+        const l = dmMounts.get(n) ?? [];
+        if (!l.includes(use.where)) l.push(use.where);
+        dmMounts.set(n, l);
+      }
+    }
+    return disks.size > 0;
+  };
+
+  for (const m of mounts) {
+    let name = byMajMin.get(m.majMin);
+    // A block volume's device node bind-mounted by kubelet shows devtmpfs with root `/sdX`.
+    if (!name && m.fsType === 'devtmpfs' && m.root.length > 1 && !m.root.includes('/', 1)) name = m.root.slice(1);
+    if (name) addUse(name, { kind: 'mount', where: m.mountPoint, kubelet: isUnder(m.mountPoint, kubeletRoot) });
+  }
+  for (const sw of swaps) {
+    let name: string | undefined;
+    if (sw.startsWith('/dev/mapper/')) name = dmByAlias.get(sw.slice(12));
+    else if (sw.startsWith('/dev/')) name = sw.slice(5);
+    if (name) addUse(name, { kind: 'swap', where: sw, kubelet: false });
+  }
+  const mountAt = new Map(mounts.map((m) => [m.mountPoint, m]));
+  const unresolvedKubeletLoops: UsageResult['unresolvedKubeletLoops'] = [];
+  for (const [loop, bf] of Object.entries(loops)) {
+    const m = mountAt.get(bf);
+    let name = m ? byMajMin.get(m.majMin) : undefined;
+    if (!name && m?.fsType === 'devtmpfs' && m.root.length > 1) name = m.root.slice(1);
+    // `losetup /dev/sdX` directly: the backing file is the device node itself.
+    if (!name && !m && bf.startsWith('/dev/') && !bf.includes('/', 5)) name = bf.slice(5);
+    const underKubelet = isUnder(bf, kubeletRoot);
+    const found = name ? addUse(name, { kind: 'loop', where: loop, backingFile: bf, kubelet: underKubelet }) : false;
+    if (!found) {
+      const g = parseGlobalPath(kubeletRoot, bf);
+      if (g) unresolvedKubeletLoops.push({ loop, backingFile: bf, portal: g.portal, iqn: g.iqn, lun: g.lun });
+    }
+  }
+
+  for (const d of devices.values()) {
+    const u = uses.get(d.name!) ?? [];
+    d.mountpoints = [...new Set(u.filter((x) => x.kind === 'mount').map((x) => x.where))];
+    d.swap = u.some((x) => x.kind === 'swap');
+    d.loops = [...new Set(u.filter((x) => x.kind === 'loop').map((x) => x.where))];
+    d.byPath = byPath.get(d.name!) ?? [];
+  }
+
+  const multipath: MultipathMap[] = [];
+  for (const d of dm) {
+    if (!d.dmUuid?.startsWith('mpath-')) continue;
+    const failedSlaves = d.slaves.filter((sl) => {
+      const state = devices.get(sl)?.state ?? readAttr(host, `/sys/block/${sl}/device/state`);
+      return state !== 'running';
+    });
+    // Mounts of the map and of the dm devices above it (kpartx partitions, LVM).
+    const mps = new Set<string>();
+    const up = (n: string, seen: Set<string>) => {
+      if (seen.has(n)) return;
+      seen.add(n);
+      for (const x of dmMounts.get(n) ?? []) mps.add(x);
+      for (const h of dmByName.get(n)?.holders ?? []) up(h, seen);
+    };
+    up(d.name, new Set());
+    const alias = d.dmName ?? d.name;
+    const mp: MultipathMap = {
+      name: d.name,
+      alias,
+      wwid: d.dmUuid.slice('mpath-'.length),
+      uuid: d.dmUuid,
+      slaves: d.slaves,
+      holders: d.holders,
+      mountpoints: [...mps],
+      failedSlaves,
+      mapperLink: mapperNames.has(alias),
+    };
+    if (d.majMin) mp.majMin = d.majMin;
+    if (d.sizeBytes !== undefined) mp.sizeBytes = d.sizeBytes;
+    multipath.push(mp);
+  }
+  return { uses, multipath, unresolvedKubeletLoops };
+}

@@ -1,0 +1,433 @@
+import { HostIoError } from '../../engine/host/host.js';
+import type { Clock } from '../clock.js';
+import type { Tree } from '../tree.js';
+import type { LunSpec, Portal, SdevState, SimDmMap, SimLoop, SimScsiDevice, SimSession } from '../types.js';
+import { mpathName, multipathWwid, samePortal, sdIndex as parseSdIndex, sdName } from './names.js';
+import { SYSFS_WRITE_PATTERNS } from './paths.js';
+import type { SysfsWriter } from './sysfs-writer.js';
+import type { Udev } from './udev.js';
+
+/** What changed in the simulated kernel (for watchers measuring change→event latency). */
+export interface SimChange {
+  kind: 'session' | 'device' | 'multipath' | 'loop' | 'mount' | 'kubelet' | 'node-db';
+  what: string;
+  at: number;
+}
+
+export interface LoginParams {
+  iqn: string;
+  portal: Portal;
+  tpgt: number;
+  iface: string;
+  initiatorName: string;
+  recoveryTmo: number;
+  scan: 'auto' | 'manual';
+  luns: readonly LunSpec[];
+  /** The target's id on the SAN, for LUN 0's wwid. */
+  tid: number;
+  chapUser?: string;
+  chapUserIn?: string;
+}
+
+/** A resolved block device: an sd disk (or its partition), a dm map or a loop device. */
+export type BlockRef =
+  | { kind: 'sd'; name: string; session: SimSession; device: SimScsiDevice; partition?: number }
+  | { kind: 'dm'; name: string; map: SimDmMap }
+  | { kind: 'loop'; name: string; loop: SimLoop };
+
+/**
+ * The simulated kernel: scsi_transport_iscsi sessions (sid monotonic, never reused), one SCSI host
+ * per session (lowest free number, reused after logout), SCSI scans and device states, sd naming,
+ * replacement_timeout after a lost connection, device-mapper multipath maps (made by multipathd
+ * when two paths share a WWID) and loop devices. Every change is materialised through SysfsWriter
+ * and Udev at once, so reads see the same tree a real node would show.
+ */
+export class Kernel {
+  readonly sessions = new Map<number, SimSession>();
+  readonly maps = new Map<number, SimDmMap>();
+  readonly loops = new Map<number, SimLoop>();
+  /** multipathd running: paths sharing a WWID get a map. */
+  multipathd = true;
+  private nextSid = 1;
+  private readonly sdInUse = new Set<number>();
+  private readonly listeners = new Set<(c: SimChange) => void>();
+  private localPortSeed = 52612;
+
+  constructor(
+    private readonly tree: Tree,
+    private readonly sysfs: SysfsWriter,
+    private readonly udev: Udev,
+    private readonly clock: Clock,
+  ) {}
+
+  onChange(listener: (c: SimChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(kind: SimChange['kind'], what: string): void {
+    const c = { kind, what, at: this.clock.now() };
+    for (const l of this.listeners) l(c);
+  }
+
+  /** Lowest free SCSI host number: the kernel's ida hands freed numbers out again. */
+  private freeHost(): number {
+    const used = new Set([...this.sessions.values()].map((s) => s.host));
+    let h = 0;
+    while (used.has(h)) h++;
+    return h;
+  }
+
+  private allocSd(): number {
+    let i = 0;
+    while (this.sdInUse.has(i)) i++;
+    this.sdInUse.add(i);
+    return i;
+  }
+
+  /** A completed iSCSI login: session, connection and host appear; `auto` scan finds every LUN. */
+  login(p: LoginParams): SimSession {
+    const s: SimSession = {
+      sid: this.nextSid++,
+      host: this.freeHost(),
+      iqn: p.iqn,
+      portal: { ...p.portal },
+      tpgt: p.tpgt,
+      iface: p.iface,
+      initiatorName: p.initiatorName,
+      localAddress: localAddressFor(p.portal.address),
+      localPort: this.nextLocalPort(),
+      state: 'LOGGED_IN',
+      recoveryTmo: p.recoveryTmo,
+      scan: p.scan,
+      devices: new Map(),
+      ...(p.chapUser ? { chapUser: p.chapUser } : {}),
+      ...(p.chapUserIn ? { chapUserIn: p.chapUserIn } : {}),
+    };
+    sessionLuns.set(s, { luns: p.luns, tid: p.tid });
+    this.sessions.set(s.sid, s);
+    this.sysfs.session(s);
+    // open-iscsi's auto scan writes "- - -" to the host's scan file (iscsi_sysfs_scan_host).
+    if (s.scan === 'auto') this.scanSession(s, undefined);
+    this.emit('session', `login sid ${s.sid}`);
+    return s;
+  }
+
+  private nextLocalPort(): number {
+    this.localPortSeed = 32768 + ((this.localPortSeed * 7 + 1237) % 28000);
+    return this.localPortSeed;
+  }
+
+  /** Scan a session's target: one LUN (targeted "0 0 L") or all (wildcard, REPORT LUNS incl. LUN 0). */
+  scanSession(s: SimSession, lun: number | undefined): void {
+    const info = sessionLuns.get(s);
+    if (!info) return;
+    const wanted: { lun: number; spec: LunSpec; type: number; wwid: string }[] = [];
+    const controller: LunSpec = { lun: 0, sizeBytes: 0 };
+    if (lun === undefined || lun === 0) {
+      wanted.push({ lun: 0, spec: controller, type: 12, wwid: `naa.60000000000000000e0000000${info.tid.toString(16).padStart(3, '0')}0000` });
+    }
+    for (const spec of info.luns) {
+      if (lun === undefined || spec.lun === lun) wanted.push({ lun: spec.lun, spec, type: 0, wwid: spec.wwid! });
+    }
+    for (const w of wanted) {
+      if (s.devices.has(w.lun)) continue;
+      const d: SimScsiDevice = {
+        host: s.host,
+        lun: w.lun,
+        type: w.type,
+        state: s.state === 'LOGGED_IN' ? 'running' : 'blocked',
+        spec: w.spec,
+        wwid: w.wwid,
+        partitions: w.spec.partitions ?? 0,
+        ...(w.type === 0 ? { sdIndex: this.allocSd() } : {}),
+      };
+      s.devices.set(d.lun, d);
+      this.sysfs.scsiDevice(s, d);
+      if (d.sdIndex !== undefined) this.udev.disk(sdName(d.sdIndex), s.portal, s.iqn, d.lun, d.partitions);
+      this.emit('device', `add ${s.host}:0:0:${d.lun}`);
+    }
+    this.reconcileMultipath();
+  }
+
+  /** The kernel drops a SCSI device (delete attribute, logout). */
+  removeDevice(s: SimSession, d: SimScsiDevice): void {
+    if (d.sdIndex !== undefined) {
+      const name = sdName(d.sdIndex);
+      for (const m of this.maps.values()) {
+        if (m.slaves.includes(name)) {
+          // multipathd drops the path from the map; the map itself stays (flush_on_last_del no).
+          m.slaves = m.slaves.filter((x) => x !== name);
+          this.sysfs.removeDmSlave(m, name);
+        }
+      }
+      this.udev.removeDisk(name, s.portal, s.iqn, d.lun, d.partitions);
+      this.sdInUse.delete(d.sdIndex);
+    }
+    this.sysfs.removeScsiDevice(s, d);
+    s.devices.delete(d.lun);
+    this.emit('device', `remove ${s.host}:0:0:${d.lun}`);
+  }
+
+  /** Logout: devices removed, session, connection and host gone; the host number becomes free. */
+  logout(s: SimSession): void {
+    s.recoveryTimer?.();
+    for (const d of [...s.devices.values()]) this.removeDevice(s, d);
+    this.sysfs.removeSession(s);
+    this.sessions.delete(s.sid);
+    this.emit('session', `logout sid ${s.sid}`);
+  }
+
+  /** Connection lost: FAILED, devices blocked; after recovery_tmo FREE and transport-offline. */
+  failSession(s: SimSession): void {
+    if (s.state !== 'LOGGED_IN') return;
+    s.state = 'FAILED';
+    this.sysfs.sessionState(s);
+    this.setAllDevices(s, 'blocked');
+    this.emit('session', `failed sid ${s.sid}`);
+    s.recoveryTimer = this.clock.setTimer(s.recoveryTmo * 1000, () => {
+      s.recoveryTimer = undefined;
+      if (!this.sessions.has(s.sid) || s.state !== 'FAILED') return;
+      s.state = 'FREE';
+      this.sysfs.sessionState(s);
+      this.setAllDevices(s, 'transport-offline');
+      this.emit('session', `recovery timeout sid ${s.sid}`);
+    });
+  }
+
+  /** iscsid re-established the connection: LOGGED_IN, devices running again. */
+  recoverSession(s: SimSession): void {
+    if (s.state === 'LOGGED_IN') return;
+    s.recoveryTimer?.();
+    s.recoveryTimer = undefined;
+    s.state = 'LOGGED_IN';
+    this.sysfs.sessionState(s);
+    for (const d of s.devices.values()) {
+      if (d.state === 'blocked' || d.state === 'transport-offline') this.setDeviceState(s, d, 'running');
+    }
+    this.emit('session', `recovered sid ${s.sid}`);
+  }
+
+  private setAllDevices(s: SimSession, state: SdevState): void {
+    for (const d of s.devices.values()) {
+      if (d.state !== 'offline') this.setDeviceState(s, d, state);
+    }
+  }
+
+  setDeviceState(s: SimSession, d: SimScsiDevice, state: SdevState): void {
+    d.state = state;
+    this.sysfs.deviceState(s, d);
+    this.emit('device', `state ${s.host}:0:0:${d.lun} ${state}`);
+  }
+
+  /**
+   * A write to a sysfs attribute, at its canonical path. Answers like the kernel: EINVAL for bad
+   * input, EBUSY for a scripted busy delete, ENODEV/ENOENT when the object is gone.
+   */
+  writeSysfs(path: string, data: string): void {
+    const scan = SYSFS_WRITE_PATTERNS.scan.exec(path);
+    if (scan) return this.writeScan(path, Number(scan[1]), data);
+    const sdev = SYSFS_WRITE_PATTERNS.sdev.exec(path);
+    if (sdev) return this.writeSdev(path, Number(sdev[2]), Number(sdev[3]), sdev[4]!, data);
+    const tmo = SYSFS_WRITE_PATTERNS.recoveryTmo.exec(path);
+    if (tmo) {
+      const s = this.sessions.get(Number(tmo[1]));
+      const v = Number(data.trim());
+      if (!s) throw new HostIoError('write', path, 'ENODEV');
+      if (!Number.isInteger(v) || v < 0) throw new HostIoError('write', path, 'EINVAL');
+      s.recoveryTmo = v;
+      this.sysfs.attr(path, String(v));
+      return;
+    }
+    if (!this.tree.exists(path)) throw new HostIoError('write', path, 'ENOENT');
+    throw new HostIoError('write', path, 'EACCES');
+  }
+
+  private writeScan(path: string, host: number, data: string): void {
+    const s = [...this.sessions.values()].find((x) => x.host === host);
+    if (!s) throw new HostIoError('write', path, 'ENODEV');
+    // drivers/scsi/scsi_sysfs.c scsi_scan: sscanf("%10s %10s %16s"), "-" is a wildcard; iSCSI has channel 0, id 0.
+    const parts = data.trim().split(/\s+/);
+    if (parts.length !== 3) throw new HostIoError('write', path, 'EINVAL');
+    const [ch, id, lun] = parts as [string, string, string];
+    const num = (x: string) => (x === '-' ? -1 : /^\d+$/.test(x) ? Number(x) : Number.NaN);
+    if ([ch, id, lun].some((x) => Number.isNaN(num(x)))) throw new HostIoError('write', path, 'EINVAL');
+    if ((num(ch) > 0 || num(id) > 0) && ch !== '-' && id !== '-') return; // no such channel/target: nothing found
+    if (s.state !== 'LOGGED_IN') return; // a blocked host finds nothing new
+    this.scanSession(s, lun === '-' ? undefined : num(lun));
+  }
+
+  private writeSdev(path: string, sid: number, lun: number, attr: string, data: string): void {
+    const s = this.sessions.get(sid);
+    const d = s?.devices.get(lun);
+    if (!s || !d) throw new HostIoError('write', path, 'ENODEV');
+    const v = data.trim();
+    switch (attr) {
+      case 'delete':
+        if (d.deleteBusy) throw new HostIoError('write', path, 'EBUSY');
+        this.removeDevice(s, d);
+        this.reconcileMultipath();
+        return;
+      case 'state':
+        // scsi_sysfs.c store_state_field: only known state names; "running" on a blocked device is refused.
+        if (v !== 'running' && v !== 'offline') throw new HostIoError('write', path, 'EINVAL');
+        if (v === 'running' && (d.state === 'blocked' || s.state !== 'LOGGED_IN')) {
+          throw new HostIoError('write', path, 'EINVAL');
+        }
+        this.setDeviceState(s, d, v);
+        return;
+      case 'rescan':
+        return;
+      default:
+        if (!/^\d+$/.test(v)) throw new HostIoError('write', path, 'EINVAL');
+        this.sysfs.attr(path, v);
+    }
+  }
+
+  /** Every sd path of the node, by name. */
+  sdDevices(): Map<string, { session: SimSession; device: SimScsiDevice }> {
+    const out = new Map<string, { session: SimSession; device: SimScsiDevice }>();
+    for (const s of this.sessions.values()) {
+      for (const d of s.devices.values()) {
+        if (d.sdIndex !== undefined) out.set(sdName(d.sdIndex), { session: s, device: d });
+      }
+    }
+    return out;
+  }
+
+  /** Resolves `/dev/...` (any symlink) to the kernel object behind it. */
+  resolveBlock(devPath: string): BlockRef | undefined {
+    const real = this.tree.realpath(devPath);
+    if (!real?.startsWith('/dev/')) return undefined;
+    const name = real.slice(5);
+    const dm = /^dm-(\d+)$/.exec(name);
+    if (dm) {
+      const map = this.maps.get(Number(dm[1]));
+      return map ? { kind: 'dm', name, map } : undefined;
+    }
+    const loop = /^loop(\d+)$/.exec(name);
+    if (loop) {
+      const l = this.loops.get(Number(loop[1]));
+      return l ? { kind: 'loop', name, loop: l } : undefined;
+    }
+    const part = /^(sd[a-z]+)(\d+)?$/.exec(name);
+    if (!part || parseSdIndex(part[1]!) === undefined) return undefined;
+    const hit = this.sdDevices().get(part[1]!);
+    if (!hit) return undefined;
+    const p = part[2] ? Number(part[2]) : undefined;
+    if (p !== undefined && p > hit.device.partitions) return undefined;
+    return { kind: 'sd', name, session: hit.session, device: hit.device, ...(p ? { partition: p } : {}) };
+  }
+
+  /** multipathd: a map for every WWID with two or more sd paths; new paths join existing maps. */
+  reconcileMultipath(): void {
+    if (!this.multipathd) return;
+    const byWwid = new Map<string, string[]>();
+    const specs = new Map<string, LunSpec>();
+    for (const [name, { device }] of this.sdDevices()) {
+      const w = multipathWwid(device.wwid);
+      byWwid.set(w, [...(byWwid.get(w) ?? []), name]);
+      specs.set(w, device.spec);
+    }
+    for (const [wwid, paths] of byWwid) {
+      const existing = [...this.maps.values()].find((m) => m.wwid === wwid);
+      if (existing) {
+        for (const p of paths) if (!existing.slaves.includes(p)) this.addSlave(existing, p);
+        continue;
+      }
+      if (paths.length < 2) continue;
+      this.createMap(wwid, paths, specs.get(wwid)!);
+    }
+  }
+
+  private createMap(wwid: string, paths: string[], spec: LunSpec): SimDmMap {
+    let minor = 0;
+    while (this.maps.has(minor)) minor++;
+    const used = new Set([...this.maps.values()].map((m) => m.name));
+    let n = 0;
+    while (used.has(mpathName(n))) n++;
+    const map: SimDmMap = { minor, name: mpathName(n), wwid, sizeBytes: spec.sizeBytes, slaves: [], spec };
+    this.maps.set(minor, map);
+    this.sysfs.dm(map, new Map());
+    this.udev.dm(minor, map.name, wwid);
+    for (const p of paths) this.addSlave(map, p);
+    this.emit('multipath', `create ${map.name}`);
+    return map;
+  }
+
+  private addSlave(map: SimDmMap, sd: string): void {
+    const hit = this.sdDevices().get(sd);
+    if (!hit) return;
+    map.slaves.push(sd);
+    this.sysfs.dmSlave(map, sd, this.sysfs.sdBlockDir(hit.session, hit.device));
+  }
+
+  /** `multipath -f`: removes the map (callers check it is unused first). */
+  removeMap(map: SimDmMap): void {
+    const dirs = new Map<string, string>();
+    const sds = this.sdDevices();
+    for (const sd of map.slaves) {
+      const hit = sds.get(sd);
+      if (hit) dirs.set(sd, this.sysfs.sdBlockDir(hit.session, hit.device));
+    }
+    this.sysfs.removeDm(map, dirs);
+    this.udev.removeDm(map.minor, map.name, map.wwid);
+    this.maps.delete(map.minor);
+    this.emit('multipath', `remove ${map.name}`);
+  }
+
+  /** `losetup -f <file>`: lowest free loop minor. */
+  attachLoop(backingFile: string, sizeBytes: number): SimLoop {
+    let minor = 0;
+    while (this.loops.has(minor)) minor++;
+    const l = { minor, backingFile };
+    this.loops.set(minor, l);
+    this.sysfs.loop(l, sizeBytes);
+    this.udev.loop(minor);
+    this.emit('loop', `attach loop${minor}`);
+    return l;
+  }
+
+  detachLoop(l: SimLoop): void {
+    this.sysfs.removeLoop(l);
+    this.loops.delete(l.minor);
+    this.emit('loop', `detach loop${l.minor}`);
+  }
+
+  /** Size of a block device in bytes. */
+  sizeOf(ref: BlockRef): number {
+    if (ref.kind === 'dm') return ref.map.sizeBytes;
+    if (ref.kind === 'loop') return this.resolveSizeOfFile(ref.loop.backingFile);
+    return ref.device.spec.sizeBytes;
+  }
+
+  private resolveSizeOfFile(path: string): number {
+    const ref = path.startsWith('/dev/') ? this.resolveBlock(path) : undefined;
+    return ref && ref.kind !== 'loop' ? this.sizeOf(ref) : 0;
+  }
+
+  /** The LUN spec (filesystem holder) behind a block device, if any. */
+  specOf(ref: BlockRef): LunSpec | undefined {
+    if (ref.kind === 'dm') return ref.map.spec;
+    if (ref.kind === 'sd') return ref.device.spec;
+    return undefined;
+  }
+
+  findSessions(pred: (s: SimSession) => boolean): SimSession[] {
+    return [...this.sessions.values()].filter(pred).sort((a, b) => a.sid - b.sid);
+  }
+
+  sessionsOnPortal(p: Portal): SimSession[] {
+    return this.findSessions((s) => samePortal(s.portal, p));
+  }
+}
+
+/** LUNs a session's target exports, looked up by the scan code. */
+const sessionLuns = new WeakMap<SimSession, { luns: readonly LunSpec[]; tid: number }>();
+
+/** The initiator's local address towards a portal (loopback targets answer from 127.0.0.1, as in the lab). */
+function localAddressFor(address: string): string {
+  if (address.startsWith('127.')) return '127.0.0.1';
+  if (address.includes(':')) return address === '::1' ? '::1' : 'fd00:10::5';
+  return '10.0.0.5';
+}

@@ -1,0 +1,62 @@
+import type { Tree } from '../tree.js';
+import type { Portal } from '../types.js';
+import { byPathName } from './names.js';
+
+/**
+ * What udev (systemd 252) creates in /dev for the simulated devices. Device nodes are plain
+ * empty files (a simulation cannot mknod); symlinks are relative exactly as udev makes them
+ * (single-dev-disk.txt, mp-dev-links.txt).
+ */
+export class Udev {
+  constructor(private readonly tree: Tree) {}
+
+  base(): void {
+    this.tree.dir('/dev/disk/by-path');
+    this.tree.dir('/dev/disk/by-id');
+    this.tree.dir('/dev/mapper');
+    this.tree.file('/dev/mapper/control', '');
+  }
+
+  disk(name: string, portal: Portal, iqn: string, lun: number, partitions: number): void {
+    this.tree.file(`/dev/${name}`, '', 0o660);
+    const link = `/dev/disk/by-path/${byPathName(portal, iqn, lun)}`;
+    this.tree.link(link, `../../${name}`);
+    for (let p = 1; p <= partitions; p++) {
+      this.tree.file(`/dev/${name}${p}`, '', 0o660);
+      this.tree.link(`${link}-part${p}`, `../../${name}${p}`);
+    }
+  }
+
+  removeDisk(name: string, portal: Portal, iqn: string, lun: number, partitions: number): void {
+    const link = `/dev/disk/by-path/${byPathName(portal, iqn, lun)}`;
+    // udev removes a by-path link only if it still points at this disk (a newer path may own it).
+    if (this.tree.realpath(link) === `/dev/${name}` || !this.tree.exists(link)) this.tree.remove(link);
+    this.tree.remove(`/dev/${name}`);
+    for (let p = 1; p <= partitions; p++) {
+      this.tree.remove(`${link}-part${p}`);
+      this.tree.remove(`/dev/${name}${p}`);
+    }
+  }
+
+  dm(minor: number, name: string, wwid: string): void {
+    this.tree.file(`/dev/dm-${minor}`, '', 0o660);
+    this.tree.link(`/dev/mapper/${name}`, `../dm-${minor}`);
+    this.tree.link(`/dev/disk/by-id/dm-name-${name}`, `../../dm-${minor}`);
+    this.tree.link(`/dev/disk/by-id/dm-uuid-mpath-${wwid}`, `../../dm-${minor}`);
+  }
+
+  removeDm(minor: number, name: string, wwid: string): void {
+    this.tree.remove(`/dev/mapper/${name}`);
+    this.tree.remove(`/dev/disk/by-id/dm-name-${name}`);
+    this.tree.remove(`/dev/disk/by-id/dm-uuid-mpath-${wwid}`);
+    this.tree.remove(`/dev/dm-${minor}`);
+  }
+
+  loop(minor: number): void {
+    this.tree.file(`/dev/loop${minor}`, '', 0o660);
+  }
+
+  removeLoop(minor: number): void {
+    this.tree.remove(`/dev/loop${minor}`);
+  }
+}

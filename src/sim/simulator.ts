@@ -1,0 +1,235 @@
+import * as fs from 'node:fs';
+import type { RunOptions, RunResult } from '../engine/host/host.js';
+import { maskSecrets } from '../engine/host/host.js';
+import { type Clock, createClock } from './clock.js';
+import type { SimContext, ToolResult } from './context.js';
+import { Faults } from './faults.js';
+import { NodeDb } from './iscsid/node-db.js';
+import { Kernel, type SimChange } from './kernel/kernel.js';
+import { MountTable } from './kernel/mounts.js';
+import { parsePortal } from './kernel/names.js';
+import { SysfsWriter } from './kernel/sysfs-writer.js';
+import { Udev } from './kernel/udev.js';
+import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles } from './node-files.js';
+import { San } from './san.js';
+import { runTool } from './tools/index.js';
+import { Tree } from './tree.js';
+import type { SdevState, SimScsiDevice, SimSession, TargetSpec } from './types.js';
+
+export interface SimulatorOptions {
+  /** Directory holding `root/` (the node tree) and `state/` (what mounts hide). */
+  dir: string;
+  clock: 'real' | 'manual';
+  seed: number;
+  hostname?: string;
+  initiatorName?: string;
+}
+
+/** The lab's initiator name (captures INDEX.md). */
+export const DEFAULT_INITIATOR = 'iqn.1993-08.org.debian:01:simnode0001';
+
+/**
+ * The simulated node's control API: the SAN (targets, portals going down), kernel faults, daemons,
+ * the clock, and change notifications. Tools run through `run()`; the engine reads the tree.
+ */
+export class Simulator implements SimContext {
+  readonly tree: Tree;
+  readonly kernel: Kernel;
+  readonly db: NodeDb;
+  readonly san = new San();
+  readonly mounts: MountTable;
+  readonly faults = new Faults();
+  readonly clock: Clock;
+  readonly daemons = { iscsid: true, multipathd: true };
+  readonly seed: number;
+  readonly hostname: string;
+
+  constructor(o: SimulatorOptions) {
+    const root = `${o.dir}/root`;
+    fs.mkdirSync(root, { recursive: true });
+    this.tree = new Tree(root);
+    this.seed = o.seed;
+    this.hostname = o.hostname ?? 'sim-node-1';
+    this.clock = createClock(o.clock);
+    const sysfs = new SysfsWriter(this.tree, DAEMONS.iscsid.pid);
+    const udev = new Udev(this.tree);
+    writeNodeFiles(this.tree, this.hostname);
+    sysfs.base();
+    udev.base();
+    this.kernel = new Kernel(this.tree, sysfs, udev, this.clock);
+    this.db = new NodeDb(this.tree, o.initiatorName ?? DEFAULT_INITIATOR, {
+      startup: 'automatic',
+      replacementTimeout: 120,
+      scan: 'auto',
+    });
+    this.db.base();
+    this.mounts = new MountTable(this.tree, `${o.dir}/state`);
+    this.mountsChanged();
+    for (const d of Object.keys(DAEMONS) as DaemonName[]) writeDaemon(this.tree, d, true);
+  }
+
+  get root(): string {
+    return this.tree.root;
+  }
+
+  mountsChanged(): void {
+    this.mounts.write();
+    this.kernel.emit('mount', 'mountinfo');
+  }
+
+  /** Subscribes to every change of the simulated node; returns the unsubscribe function. */
+  onChange(listener: (c: SimChange) => void): () => void {
+    return this.kernel.onChange(listener);
+  }
+
+  /** Manual clock: moves time forward (recovery timers fire). */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  // --- the SAN -------------------------------------------------------------------------------
+
+  addTarget(t: TargetSpec): TargetSpec {
+    return this.san.add(t);
+  }
+
+  /** Every session on the portal loses its connection (FAILED, devices blocked; FREE after recovery_tmo). */
+  portalDown(portal: string): void {
+    const p = parsePortal(portal);
+    this.san.setDown(p, true);
+    for (const s of this.kernel.sessionsOnPortal(p)) this.kernel.failSession(s);
+  }
+
+  /** The portal answers again: iscsid reconnects its sessions (LOGGED_IN, devices running). */
+  portalUp(portal: string): void {
+    const p = parsePortal(portal);
+    this.san.setDown(p, false);
+    if (!this.daemons.iscsid) return;
+    for (const s of this.kernel.sessionsOnPortal(p)) this.kernel.recoverSession(s);
+  }
+
+  // --- kernel faults -------------------------------------------------------------------------
+
+  private sd(name: string): { session: SimSession; device: SimScsiDevice } {
+    const hit = this.kernel.sdDevices().get(name.replace(/^\/dev\//, ''));
+    if (!hit) throw new Error(`no such sd device: ${name}`);
+    return hit;
+  }
+
+  /** One path fails (its I/O errors out): multipath shows it failed faulty. */
+  pathFail(sd: string, state: SdevState = 'transport-offline'): void {
+    const { session, device } = this.sd(sd);
+    this.kernel.setDeviceState(session, device, state);
+  }
+
+  /** `echo offline > /sys/block/sdX/device/state`, done by someone else. */
+  deviceOffline(sd: string): void {
+    this.pathFail(sd, 'offline');
+  }
+
+  /** Writing 1 to this device's delete attribute answers EBUSY. */
+  deleteBusy(sd: string, busy = true): void {
+    this.sd(sd).device.deleteBusy = busy;
+  }
+
+  /** The session disappears the next time anything reads its sysfs directory. */
+  vanishOnRead(sid: number): void {
+    this.faults.vanishOnRead.add(sid);
+  }
+
+  /** Called by SimHost before every read: fires armed vanish faults. */
+  beforeRead(path: string): void {
+    if (this.faults.vanishOnRead.size === 0) return;
+    const m = /(?:session|connection)(\d+)/.exec(path);
+    const sid = m ? Number(m[1]) : undefined;
+    if (sid === undefined || !this.faults.vanishOnRead.has(sid)) return;
+    this.faults.vanishOnRead.delete(sid);
+    const s = this.kernel.sessions.get(sid);
+    if (s) this.kernel.logout(s);
+  }
+
+  /**
+   * The kernel refuses to read a connection's current address while it is down (ENOTCONN:
+   * shared/README.md); persistent_address/port still read.
+   */
+  readError(path: string): string | undefined {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    if (base !== 'address' && base !== 'port' && base !== 'local_port' && base !== 'ipaddress') return undefined;
+    const conn = /connection(\d+):\d+/.exec(path);
+    const host = conn ? undefined : /iscsi_host\/host(\d+)/.exec(path);
+    let s: SimSession | undefined;
+    if (conn) s = this.kernel.sessions.get(Number(conn[1]));
+    else if (host) s = [...this.kernel.sessions.values()].find((x) => x.host === Number(host[1]));
+    else return undefined;
+    return s && s.state !== 'LOGGED_IN' ? 'ENOTCONN' : undefined;
+  }
+
+  // --- daemons -------------------------------------------------------------------------------
+
+  stopDaemon(name: 'iscsid' | 'multipathd'): void {
+    this.daemons[name] = false;
+    if (name === 'multipathd') this.kernel.multipathd = false;
+    writeDaemon(this.tree, name, false);
+  }
+
+  startDaemon(name: 'iscsid' | 'multipathd'): void {
+    this.daemons[name] = true;
+    writeDaemon(this.tree, name, true);
+    if (name === 'multipathd') {
+      this.kernel.multipathd = true;
+      this.kernel.reconcileMultipath();
+    }
+  }
+
+  // --- commands ------------------------------------------------------------------------------
+
+  /**
+   * Runs a simulated program in-process with the RunResult shape of the real runner: argv masked,
+   * exit codes as data, timeouts (default 30 s) and cancels honoured, ENOENT for unknown programs.
+   */
+  async run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+    const started = this.clock.now();
+    const secrets = options.secrets;
+    const shown = argv.map((a) => maskSecrets(a, secrets));
+    const finish = (r: Partial<RunResult>): RunResult => ({
+      argv: shown,
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      timedOut: false,
+      durationMs: this.clock.now() - started,
+      ...r,
+      ...(r.stdout ? { stdout: maskSecrets(r.stdout, secrets) } : {}),
+      ...(r.stderr ? { stderr: maskSecrets(r.stderr, secrets) } : {}),
+    });
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const wait = async (ms: number): Promise<'done' | 'timeout' | 'aborted'> => {
+      const limit = Math.min(ms, timeoutMs);
+      try {
+        await this.clock.sleep(limit, options.signal);
+      } catch {
+        return 'aborted';
+      }
+      return ms > timeoutMs ? 'timeout' : 'done';
+    };
+    if (options.signal?.aborted) return finish({});
+    const delay = this.faults.delayFor(argv);
+    const hung = this.faults.isHung(argv);
+    if (hung || delay > 0) {
+      const r = await wait(hung ? Number.POSITIVE_INFINITY : delay);
+      if (r === 'timeout') return finish({ timedOut: true });
+      if (r === 'aborted') return finish({});
+    }
+    const scripted = this.faults.scripted(argv);
+    let result: ToolResult | undefined = scripted
+      ? { exitCode: scripted.exitCode, stdout: scripted.stdout ?? '', stderr: scripted.stderr ?? '' }
+      : runTool(this, argv);
+    if (!result) return finish({ spawnError: 'ENOENT' });
+    if ('hang' in result) {
+      const r = await wait(Number.POSITIVE_INFINITY);
+      result = undefined;
+      return finish(r === 'timeout' ? { timedOut: true } : {});
+    }
+    return finish(result);
+  }
+}

@@ -1,0 +1,378 @@
+/**
+ * The console's root: a column of status bar, view tabs, body, prompt line and key hints, every
+ * part with an explicit height so a frame is never taller than the terminal (§2.3), plus the one
+ * root `useInput` dispatcher (§2.5).
+ */
+import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import type { DoctorReport } from '../engine/doctor/types.js';
+import { useStore } from 'zustand';
+import type { Scope } from '../engine/actions/types.js';
+import type { Snapshot } from '../engine/model.js';
+import type { ConsoleBackend, JournalEntry } from './backend.js';
+import { ScrollText } from './components/scroll-text.js';
+import { Table } from './components/table.js';
+import type { Column, TableRow } from './components/table-types.js';
+import { TextInput } from './components/text-input.js';
+import { helpLines } from './dialogs/help-lines.js';
+import { planLines, progressLines } from './dialogs/plan-lines.js';
+import { blockedReason, cursorIndex, type DispatchContext, dispatchKey, requiredToken } from './dispatch.js';
+import { compileFilter } from './filter.js';
+import { actionsFor, completePalette } from './keymap.js';
+import {
+  DEVICE_COLUMNS,
+  deviceRows,
+  EVENT_COLUMNS,
+  eventRow,
+  JOURNAL_COLUMNS,
+  journalRow,
+  RECORD_COLUMNS,
+  recordRows,
+  SESSION_COLUMNS,
+  sessionRow,
+  sortRows,
+  TARGET_COLUMNS,
+  targetRows,
+  VOLUME_COLUMNS,
+  volumeRows,
+} from './rows.js';
+import { StatusBar } from './status-bar.js';
+import { type Theme, toneColor } from './theme.js';
+import type { UiState, UiStore, ViewId } from './view-store.js';
+import { VIEW_IDS } from './view-store.js';
+import { DoctorView } from './views/doctor-view.js';
+import { sessionDetailLines } from './views/session-detail.js';
+import { WizardPane } from './wizard/wizard-pane.js';
+
+/** Below this the console shows only a "terminal too small" message (§1.5 #16). */
+export const MIN_COLUMNS = 60;
+export const MIN_ROWS = 12;
+
+export interface ConsoleAppProps {
+  backend: ConsoleBackend;
+  ui: UiStore;
+  theme: Theme;
+  hostname: string;
+  clock?: () => number;
+}
+
+const EMPTY_JOURNAL: JournalEntry[] = [];
+const EMPTY_COLS: readonly Column[] = [];
+
+interface ViewData {
+  columns: readonly Column[];
+  rows: TableRow[];
+}
+
+/** Rows of a view before filter/sort, memoised on the snapshot reference. */
+function baseRows(view: ViewId, snap: Snapshot | undefined, events: UiEvents, journal: JournalEntry[]): ViewData {
+  switch (view) {
+    case 'sessions':
+      return { columns: SESSION_COLUMNS, rows: snap ? snap.sessions.map(sessionRow) : [] };
+    case 'targets':
+      return { columns: TARGET_COLUMNS, rows: snap ? targetRows(snap) : [] };
+    case 'volumes':
+      return { columns: VOLUME_COLUMNS, rows: snap ? volumeRows(snap) : [] };
+    case 'devices':
+      return { columns: DEVICE_COLUMNS, rows: snap ? deviceRows(snap) : [] };
+    case 'records':
+      return { columns: RECORD_COLUMNS, rows: snap ? recordRows(snap) : [] };
+    case 'events':
+      return { columns: EVENT_COLUMNS, rows: events.map(eventRow) };
+    case 'journal':
+      return { columns: JOURNAL_COLUMNS, rows: journal.map(journalRow) };
+    default:
+      return { columns: EMPTY_COLS, rows: [] };
+  }
+}
+
+type UiEvents = import('../watchers/types.js').NodeEvent[];
+
+const noop = () => Date.now();
+
+export function ConsoleApp(props: ConsoleAppProps) {
+  const { backend, ui, theme, hostname } = props;
+  const clock = props.clock ?? noop;
+  const { exit } = useApp();
+  const { columns: width, rows: height } = useWindowSize();
+  const s = useStore(ui);
+  const snapshot = useStore(backend.store, (x) => x.snapshot);
+  // Events re-render only the events view (the array changes on every event).
+  const events = useStore(backend.store, (x) => (s.view === 'events' ? x.events : EMPTY_EVENTS));
+  const journal = useMemo(
+    () => (s.view === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL),
+    // Re-read on every snapshot: an action's journal line lands before the refresh after it.
+    [s.view, snapshot, s.dialog?.kind, backend],
+  );
+  const base = useMemo(() => baseRows(s.view, snapshot, events, journal), [s.view, snapshot, events, journal]);
+  const filterText = s.filter[s.view];
+  const sort = s.sort[s.view];
+  const rows = useMemo(() => {
+    const pred = compileFilter<TableRow>(filterText);
+    return sortRows(base.rows.filter(pred), sort);
+  }, [base, filterText, sort]);
+  const bodyHeight = Math.max(1, height - 4);
+  const running = useRef<DispatchContext['running']>({}).current;
+  const ctx: DispatchContext = {
+    ui,
+    backend,
+    rows,
+    columns: base.columns,
+    pageSize: Math.max(1, bodyHeight - 2),
+    hostname,
+    running,
+    exit: () => {
+      // Ctrl-C never kills an action half-way without asking (§4 lifecycle).
+      if (running.controller) {
+        const d = ui.getState().dialog;
+        if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });
+        return;
+      }
+      exit();
+    },
+  };
+  useInput((input, key) => dispatchKey(ctx, input, key));
+
+  if (width < MIN_COLUMNS || height < MIN_ROWS) {
+    return (
+      <Box width={width} height={height} flexDirection="column" overflow="hidden">
+        <Text wrap="truncate" color={toneColor(theme, 'warn')}>Terminal too small</Text>
+        <Text wrap="truncate">{`${width}x${height}; need at least ${MIN_COLUMNS}x${MIN_ROWS}.`}</Text>
+        <Text wrap="truncate" color={toneColor(theme, 'dim')}>Resize, or use the subcommands (iscsi-console --help). q quits.</Text>
+      </Box>
+    );
+  }
+
+  const idx = cursorIndex(rows, s.cursor[s.view], s.view === 'events');
+  const scope: Scope | undefined = s.detail !== undefined ? 'session' : rows[idx]?.scope;
+  return (
+    <Box width={width} height={height} flexDirection="column" overflow="hidden">
+      <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
+      <ViewTabs s={s} theme={theme} count={rows.length} total={base.rows.length} index={idx} />
+      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+        <Body {...props} s={s} rows={rows} columns={base.columns} idx={idx} width={width} height={bodyHeight} snapshot={snapshot} />
+      </Box>
+      <PromptLine s={s} theme={theme} width={width} />
+      <Hints s={s} backend={backend} theme={theme} scope={scope} />
+    </Box>
+  );
+}
+
+const EMPTY_EVENTS: UiEvents = [];
+
+function safeJournal(backend: ConsoleBackend): JournalEntry[] {
+  try {
+    return backend.readJournal();
+  } catch {
+    return EMPTY_JOURNAL;
+  }
+}
+
+function ViewTabs(props: { s: UiState; theme: Theme; count: number; total: number; index: number }) {
+  const { s, theme } = props;
+  const counter = props.count === 0 ? '0 of 0' : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
+  return (
+    <Text wrap="truncate">
+      {VIEW_IDS.map((v, i) => (
+        <Text key={v} inverse={v === s.view} bold={v === s.view} color={v === s.view ? undefined : toneColor(theme, 'dim')}>
+          {` ${i + 1} ${v} `}
+        </Text>
+      ))}
+      <Text color={toneColor(theme, 'dim')}>{`  ${s.detail !== undefined ? 'detail' : counter}`}</Text>
+    </Text>
+  );
+}
+
+interface BodyProps extends ConsoleAppProps {
+  s: UiState;
+  rows: TableRow[];
+  columns: readonly Column[];
+  idx: number;
+  width: number;
+  height: number;
+  snapshot: Snapshot | undefined;
+}
+
+function Body(props: BodyProps) {
+  const { s, theme, width, height, snapshot } = props;
+  const d = s.dialog;
+  if (d) return <DialogPane {...props} />;
+  if (!snapshot && s.view !== 'events' && s.view !== 'journal') {
+    return <Text color={toneColor(theme, 'dim')}>Reading the node…</Text>;
+  }
+  if (s.view === 'sessions' && s.detail !== undefined && snapshot) {
+    const session = snapshot.sessions.find((x) => x.key === s.detail);
+    if (!session) {
+      return <Text color={toneColor(theme, 'warn')}>{`Session ${s.detail} is gone (logged out or removed). esc returns to the list.`}</Text>;
+    }
+    const lines = sessionDetailLines(snapshot, session);
+    return <ScrollText lines={lines} height={height} width={width} offset={s.detailScroll} theme={theme} />;
+  }
+  if (s.view === 'doctor') {
+    return <DoctorPane backend={props.backend} width={width} height={height} theme={theme} offset={s.detailScroll} />;
+  }
+  const marks = new Set(s.marks);
+  if (s.view === 'journal') {
+    const entry = props.rows[props.idx];
+    const j = entry ? safeJournal(props.backend).find((x) => x.id === entry.key) : undefined;
+    const tableHeight = Math.max(3, Math.floor(height / 2));
+    const lines = j
+      ? [
+          { text: `${j.action}: ${j.subject}`, bold: true },
+          ...j.commands.map((c) => ({ text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`, tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const) })),
+          ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
+        ]
+      : [{ text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.', tone: 'dim' as const }];
+    return (
+      <Box flexDirection="column" height={height} overflow="hidden">
+        <Table columns={props.columns} rows={props.rows} cursor={props.idx} marks={marks} width={width} height={tableHeight} theme={theme} sort={s.sort.journal} emptyText="journal is empty" />
+        <ScrollText lines={lines} height={height - tableHeight} width={width} offset={0} theme={theme} />
+      </Box>
+    );
+  }
+  return (
+    <Table
+      columns={props.columns}
+      rows={props.rows}
+      cursor={props.idx}
+      marks={marks}
+      width={width}
+      height={height}
+      theme={theme}
+      sort={s.sort[s.view]}
+      emptyText={s.filter[s.view] ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)` : `no ${s.view}`}
+    />
+  );
+}
+
+function DialogPane(props: BodyProps) {
+  const { s, theme, width, height, hostname } = props;
+  const d = s.dialog!;
+  const inner = Math.max(1, height - 2);
+  const frame = (title: string, tone: 'accent' | 'warn' | 'bad' | 'ok', body: ReactNode, footer: ReactNode) => (
+    <Box flexDirection="column" borderStyle="round" borderColor={toneColor(theme, tone)} height={height} width={width} overflow="hidden">
+      <Text bold wrap="truncate" color={toneColor(theme, tone)}>{title}</Text>
+      <Box height={Math.max(1, inner - 2)} flexDirection="column" overflow="hidden">{body}</Box>
+      <Box height={1}>{footer}</Box>
+    </Box>
+  );
+  const bodyH = Math.max(1, inner - 2);
+  const w = width - 2;
+  switch (d.kind) {
+    case 'help':
+      return frame(' Help ', 'accent', <ScrollText lines={helpLines(props.backend.actions, s.write)} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, <Text color={toneColor(theme, 'dim')}>↑↓ scroll · esc closes</Text>);
+    case 'plan': {
+      const blocked = blockedReason(s, d.plan);
+      const token = requiredToken(d.plan, hostname);
+      const tone = d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent';
+      let footer: ReactNode;
+      if (blocked) footer = <Text color={toneColor(theme, 'warn')} wrap="truncate">{`${blocked} · esc closes`}</Text>;
+      else if (token !== undefined)
+        footer = <TextInput label={`Type ${token} to apply on ${hostname} (esc cancels):`} value={d.typed} focused width={w} theme={theme} error={d.error} />;
+      else if (d.plan.confirm === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
+      else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
+      return frame(` Plan: ${d.plan.title} `, tone, <ScrollText lines={planLines(d.plan)} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, footer);
+    }
+    case 'progress': {
+      const footer = d.askQuit ? (
+        <Text color={toneColor(theme, 'warn')} bold wrap="truncate">An action is running. Stop after the current step? [y/N]</Text>
+      ) : d.stopRequested ? (
+        <Text color={toneColor(theme, 'warn')} wrap="truncate">Stopping after the current step…</Text>
+      ) : (
+        <Text color={toneColor(theme, 'dim')} wrap="truncate">running… ctrl-c asks to stop between steps (never mid-command)</Text>
+      );
+      return frame(` Running: ${d.plan.title} — ${d.plan.subject} `, 'accent', <ScrollText lines={progressLines(d.plan, d.steps)} height={bodyH} width={w} offset={0} theme={theme} />, footer);
+    }
+    case 'outcome': {
+      const r = d.result;
+      const lines = [
+        { text: r.ok ? `✓ ${d.plan.title} succeeded` : `✗ ${d.plan.title} failed`, tone: r.ok ? ('ok' as const) : ('bad' as const), bold: true },
+        ...(r.error ? [{ text: `error: ${r.error.message}${r.error.exitName ? ` (${r.error.exitName})` : ''}`, tone: 'bad' as const }] : []),
+        ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
+        { text: '' },
+        ...progressLines(d.plan, r.steps),
+        { text: '' },
+        { text: r.verified ? 'Verified:' : 'Not verified:', bold: true, tone: r.verified ? ('ok' as const) : ('warn' as const) },
+        ...r.verification.map((v) => ({ text: `  ${v}` })),
+        ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
+      ];
+      return frame(` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `, r.ok ? 'ok' : 'bad', <ScrollText lines={lines} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, <Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>);
+    }
+    case 'write':
+      return frame(
+        ' Enable WRITE mode ',
+        'warn',
+        <Box flexDirection="column">
+          <Text wrap="truncate">{`Destructive actions (logout, delete device, flush, cleanup...) will be allowed on ${hostname}.`}</Text>
+          <Text wrap="truncate" color={toneColor(theme, 'dim')}>Each one still shows its plan and asks again. :readonly switches back.</Text>
+        </Box>,
+        <TextInput label={`Type the hostname ${hostname} to confirm:`} value={d.typed} focused width={w} theme={theme} />,
+      );
+    case 'wizard':
+      return frame(' Attach: log in to an iSCSI target ', 'accent', <WizardPane w={d} width={w} height={bodyH} theme={theme} />, <Text color={toneColor(theme, 'dim')} wrap="truncate">↑↓/tab field · space toggles · ctrl-d discover · ctrl-l load manifest · ⏎ plan · esc cancel</Text>);
+  }
+}
+
+function PromptLine(props: { s: UiState; theme: Theme; width: number }) {
+  const { s, theme, width } = props;
+  if (s.mode === 'filter') {
+    return <TextInput label="/" value={s.filter[s.view]} focused width={width} theme={theme} placeholder="filter" />;
+  }
+  if (s.mode === 'command') {
+    const matches = completePalette(s.input);
+    const sel = matches[s.completion % Math.max(1, matches.length)];
+    return (
+      <Text wrap="truncate">
+        <Text bold color={toneColor(theme, 'accent')}>:</Text>
+        <Text>{s.input}</Text>
+        <Text inverse> </Text>
+        <Text color={toneColor(theme, 'dim')}>{'  '}</Text>
+        {matches.slice(0, 8).map((m) => (
+          <Text key={m.name} inverse={m === sel} color={m === sel ? undefined : toneColor(theme, 'dim')}>{` ${m.name} `}</Text>
+        ))}
+      </Text>
+    );
+  }
+  if (s.flash) return <Text wrap="truncate" color={toneColor(theme, s.flash.tone)}>{s.flash.text}</Text>;
+  return <Text> </Text>;
+}
+
+function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope: Scope | undefined }) {
+  const { s, theme } = props;
+  let hints: string[];
+  if (s.dialog) hints = [];
+  else if (s.mode === 'filter') hints = ['type to filter', 'field=value', '!invert', '⏎ keep', 'esc clear'];
+  else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
+  else {
+    const acts = actionsFor(props.backend.actions, props.scope, s.write).map((a) => `${a.key} ${a.id}`);
+    hints = s.detail !== undefined ? ['↑↓ scroll', 'esc back', ...acts, '? help'] : ['⏎ detail', '/ filter', ': view', 'space mark', ...acts, '? help', 'q quit'];
+  }
+  return (
+    <Text wrap="truncate" color={toneColor(theme, 'dim')}>
+      {hints.join(' · ') || ' '}
+    </Text>
+  );
+}
+
+/** Runs the doctor engine when the view opens (and on ctrl-r via a new snapshot), like `iscsi-console doctor`. */
+function DoctorPane(props: { backend: ConsoleBackend; width: number; height: number; theme: Theme; offset: number }) {
+  const { backend, width, height, theme } = props;
+  const [report, setReport] = useState<DoctorReport | { error: string } | undefined>();
+  const refreshes = useStore(backend.store, (x) => x.health.refreshCount);
+  useEffect(() => {
+    let live = true;
+    if (!backend.runDoctor) return;
+    backend.runDoctor().then(
+      (r) => live && setReport(r),
+      (e: Error) => live && setReport({ error: e.message }),
+    );
+    return () => {
+      live = false;
+    };
+    // Re-run when the user asks for a refresh, not on every poll tick: doctor runs commands.
+  }, [backend, Math.floor(refreshes / 30)]);
+  if (!backend.runDoctor) return <Text color={toneColor(theme, 'dim')}>The doctor engine is not available here.</Text>;
+  if (!report) return <Text color={toneColor(theme, 'dim')}>Running checks…</Text>;
+  if ('error' in report) return <Text color={toneColor(theme, 'bad')}>{`doctor failed: ${report.error}`}</Text>;
+  return <DoctorView report={report} width={width} height={height} theme={theme} offset={props.offset} />;
+}

@@ -1,0 +1,58 @@
+/**
+ * What the console needs from the engine and watchers, as one object. The CLI builds the real one
+ * (src/cli/commands/console.ts: watcher store + action registry + applyPlan); tests build one over a
+ * store they fill by hand. The UI never touches the Host: everything that reads or changes the node
+ * goes through here.
+ */
+import type { StoreApi } from 'zustand/vanilla';
+import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
+import type { DoctorReport } from '../engine/doctor/types.js';
+import type { NodeState } from '../watchers/types.js';
+
+/** One selected (or marked) row an action applies to. */
+export interface Selection {
+  scope: Scope;
+  /** Fingerprint (SessionKey, LunKey, map name, volume path, record path). */
+  key: string;
+  /** Short text for the plan header ("session 7"). */
+  label: string;
+}
+
+/** One journal entry as the console shows it (every action: exact commands, exit codes). */
+export interface JournalEntry {
+  id: string;
+  at: number;
+  action: string;
+  subject: string;
+  ok: boolean;
+  commands: { argv: string[]; exitCode: number | null; detail?: string }[];
+  error?: string;
+}
+
+/** A target a discovery offered (attach wizard). */
+export interface DiscoveredTarget {
+  portal: string;
+  iqn: string;
+}
+
+export interface ConsoleBackend {
+  store: StoreApi<NodeState>;
+  /** Actions from the engine registry (keys, help and footer hints are generated from these). */
+  actions: readonly ActionDef[];
+  /** Ask the watchers for an immediate re-read. */
+  refreshNow(): void;
+  /** One plan for the selections (several marked rows → a combined plan with `parts`). */
+  plan(action: ActionId, selections: Selection[], write: boolean): Plan;
+  /** Plan an attach from the wizard's fields. */
+  planAttach?(input: Record<string, unknown>, write: boolean): Plan;
+  /** Runs a plan; resolves with the outcome (never throws for command failures). */
+  apply(plan: Plan, options: ApplyOptions & { write: boolean }): Promise<ApplyResult>;
+  /** Newest last. */
+  readJournal(): JournalEntry[];
+  /** Targets a portal offers (`iscsiadm -m discovery`), for the attach wizard. */
+  discover?(portal: string, options: Record<string, unknown>): Promise<DiscoveredTarget[]>;
+  /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
+  loadManifest?(path: string, secretPath?: string): Record<string, string>;
+  /** Runs the doctor engine's checks (the Doctor view), as `iscsi-console doctor` does. */
+  runDoctor?(): Promise<DoctorReport>;
+}

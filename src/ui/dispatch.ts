@@ -1,0 +1,392 @@
+/**
+ * The one input dispatcher (§2.5, §3.6 #10): (mode, key) → state change or engine call. Kept out of
+ * the components so every key path is one readable function, and typing in `/` or `:` can never
+ * trigger a single-letter action.
+ */
+import type { Key } from 'ink';
+import type { ActionDef, Plan } from '../engine/actions/types.js';
+import type { ConsoleBackend, Selection } from './backend.js';
+import type { Column, TableRow } from './components/table-types.js';
+import { editText } from './components/text-input.js';
+import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
+import { type Cursor, type Dialog, switchView, type UiState, type UiStore, VIEW_IDS, type ViewId } from './view-store.js';
+import { openWizard, wizardKey } from './wizard/wizard-state.js';
+
+export interface DispatchContext {
+  ui: UiStore;
+  backend: ConsoleBackend;
+  /** The current view's rows as shown (filtered and sorted). */
+  rows: readonly TableRow[];
+  columns: readonly Column[];
+  /** Rows per page in the body. */
+  pageSize: number;
+  hostname: string;
+  exit(): void;
+  /** The running action's abort switch (stops between steps, never mid-command). */
+  running: { controller?: AbortController | undefined };
+}
+
+/** Index of the cursor row: by fingerprint, else where it was (clamped) when that row vanished. */
+export function cursorIndex(rows: readonly TableRow[], cursor: Cursor, followTail = false): number {
+  if (rows.length === 0) return 0;
+  if (cursor.key === undefined && followTail) return rows.length - 1;
+  if (cursor.key !== undefined) {
+    const i = rows.findIndex((r) => r.key === cursor.key);
+    if (i >= 0) return i;
+  }
+  return Math.max(0, Math.min(cursor.index, rows.length - 1));
+}
+
+export function currentRow(s: UiState, rows: readonly TableRow[]): TableRow | undefined {
+  return rows[cursorIndex(rows, s.cursor[s.view], s.view === 'events')];
+}
+
+function setCursor(ctx: DispatchContext, index: number): void {
+  const s = ctx.ui.getState();
+  const i = Math.max(0, Math.min(index, ctx.rows.length - 1));
+  const row = ctx.rows[i];
+  // In the event log, the last row means "follow new events" (htop F).
+  const follow = s.view === 'events' && i === ctx.rows.length - 1;
+  ctx.ui.setState({ cursor: { ...s.cursor, [s.view]: { key: follow ? undefined : row?.key, index: i } } });
+}
+
+function flash(ctx: DispatchContext, text: string, tone: 'ok' | 'warn' | 'bad' = 'warn'): void {
+  ctx.ui.setState({ flash: { text, tone } });
+}
+
+/** The rows an action applies to: the marked ones, else the cursor row (or the open detail). */
+export function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[] {
+  const toSel = (r: TableRow): Selection | undefined =>
+    r.scope ? { scope: r.scope, key: r.actionKey ?? r.key, label: r.label ?? r.key } : undefined;
+  if (s.detail !== undefined) {
+    const r = rows.find((x) => x.key === s.detail);
+    const sel = r && toSel(r);
+    return sel ? [sel] : [];
+  }
+  if (s.marks.length) return rows.filter((r) => s.marks.includes(r.key)).flatMap((r) => toSel(r) ?? []);
+  const r = currentRow(s, rows);
+  const sel = r && toSel(r);
+  return sel ? [sel] : [];
+}
+
+/** Builds the plan for an action on the selection and opens the Plan dialog. */
+export function openPlan(ctx: DispatchContext, def: ActionDef): void {
+  const s = ctx.ui.getState();
+  if (def.id === 'attach') {
+    ctx.ui.setState({ mode: 'wizard', dialog: openWizard() });
+    return;
+  }
+  const sels = def.scopes.includes('node') && !def.scopes.some((x) => x !== 'node') ? [] : selectionsFor(s, ctx.rows);
+  if (!def.scopes.includes('node') && sels.length === 0) {
+    flash(ctx, `${def.title}: select a row this action applies to (${def.scopes.join(', ')})`);
+    return;
+  }
+  const wrong = sels.filter((x) => !def.scopes.includes(x.scope));
+  if (wrong.length) {
+    flash(ctx, `${def.title} does not apply to ${wrong.map((w) => w.label).join(', ')}`);
+    return;
+  }
+  try {
+    const plan = ctx.backend.plan(def.id, sels, s.write);
+    ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'plan', plan, typed: '' }, lastSelections: sels, flash: undefined });
+  } catch (e) {
+    const err = e as Error & { hint?: string };
+    flash(ctx, `${def.title}: ${err.message}${err.hint ? ` (hint: ${err.hint})` : ''}`, 'bad');
+  }
+}
+
+/** What typing must match for this plan, if anything; overridable refusals always need typing. */
+export function requiredToken(plan: Plan, hostname: string): string | undefined {
+  const overridable = plan.refusals.length > 0 && plan.refusals.every((r) => r.overridable);
+  if (plan.confirm === 'typed' || overridable) return plan.confirmToken ?? hostname;
+  return undefined;
+}
+
+/** Why the plan cannot be applied from here, if it cannot. */
+export function blockedReason(s: UiState, plan: Plan): string | undefined {
+  if (plan.refusals.some((r) => !r.overridable)) return 'refused: nothing will run';
+  if (!s.write) return 'READ-ONLY: plan only. Start with --write or type :write to allow changes';
+  if (s.dryRun) return 'DRY-RUN: plan only, nothing will run (:dry-run toggles)';
+  if (plan.steps.length === 0) return 'nothing to do';
+  return undefined;
+}
+
+export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): void {
+  const controller = new AbortController();
+  ctx.running.controller = controller;
+  ctx.ui.setState({
+    mode: 'busy',
+    dialog: { kind: 'progress', plan, steps: plan.steps.map((x) => ({ stepId: x.id, status: 'pending' })), stopRequested: false, askQuit: false },
+  });
+  const onProgress = (p: { stepId: string; status: string }) => {
+    const d = ctx.ui.getState().dialog;
+    if (d?.kind !== 'progress') return;
+    const steps = d.steps.map((x) => (x.stepId === p.stepId ? { ...x, ...p } : x)) as typeof d.steps;
+    ctx.ui.setState({ dialog: { ...d, steps } });
+  };
+  const finish = (result: Parameters<typeof outcome>[1]) => outcome(ctx, result, plan);
+  const secrets = ctx.ui.getState().pendingSecrets;
+  ctx.ui.setState({ pendingSecrets: undefined });
+  ctx.backend
+    .apply(plan, { write: ctx.ui.getState().write, force, onProgress, signal: controller.signal, ...(secrets ? { secrets } : {}) })
+    .then(finish, (e: Error & { hint?: string }) =>
+      finish({ ok: false, steps: [], verified: false, verification: [], error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) } }),
+    );
+}
+
+function outcome(ctx: DispatchContext, result: import('../engine/actions/types.js').ApplyResult, plan: Plan): void {
+  ctx.running.controller = undefined;
+  ctx.backend.refreshNow();
+  const d = ctx.ui.getState().dialog;
+  const quitAfter = d?.kind === 'progress' && d.stopRequested && d.askQuit;
+  ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'outcome', plan, result }, marks: [] });
+  if (quitAfter) ctx.exit();
+}
+
+/** After a successful attach: the new session's detail (the wizard ends there). */
+function attachedDetail(ctx: DispatchContext): Partial<UiState> {
+  const s = ctx.ui.getState();
+  const t = s.attachTarget;
+  const snap = ctx.backend.store.getState().snapshot;
+  const found = t && snap?.sessions.find((x) => x.targetIqn === t.iqn && (x.portal === t.portal || x.portal.startsWith(`${t.portal}:`)));
+  if (!found) return { attachTarget: undefined };
+  return { ...switchView(s, 'sessions'), detail: found.key, detailScroll: 0, attachTarget: undefined };
+}
+
+function closeDialog(ctx: DispatchContext, extra: Partial<UiState> = {}): void {
+  ctx.ui.setState({ mode: 'normal', dialog: undefined, input: '', ...extra });
+}
+
+function runPalette(ctx: DispatchContext, text: string): void {
+  const parsed = parsePalette(text);
+  const s = ctx.ui.getState();
+  if (!parsed) {
+    closeDialog(ctx);
+    flash(ctx, `unknown command :${text.trim()} (tab completes, :help lists them)`, 'bad');
+    return;
+  }
+  const { command, rest } = parsed;
+  ctx.ui.setState({ mode: 'normal', input: '', completion: 0 });
+  if (command.view) {
+    ctx.ui.setState(switchView(ctx.ui.getState(), command.view));
+    if (rest) ctx.ui.setState({ filter: { ...ctx.ui.getState().filter, [command.view]: rest } });
+    return;
+  }
+  switch (command.name) {
+    case 'write':
+      if (s.write) flash(ctx, 'already in WRITE mode', 'ok');
+      else ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'write', typed: '' } });
+      return;
+    case 'readonly':
+      ctx.ui.setState({ write: false });
+      flash(ctx, 'READ-ONLY: changes are disabled', 'ok');
+      return;
+    case 'dry-run':
+      ctx.ui.setState({ dryRun: !s.dryRun });
+      flash(ctx, s.dryRun ? 'dry-run off' : 'DRY-RUN: actions show their plan only', 'ok');
+      return;
+    case 'attach':
+      ctx.ui.setState({ mode: 'wizard', dialog: openWizard() });
+      return;
+    case 'help':
+      ctx.ui.setState({ mode: 'normal', dialog: { kind: 'help' } });
+      return;
+    case 'quit':
+      ctx.exit();
+      return;
+  }
+}
+
+function textMode(ctx: DispatchContext, input: string, key: Key): void {
+  const s = ctx.ui.getState();
+  if (s.mode === 'filter') {
+    if (key.escape) {
+      ctx.ui.setState({ mode: 'normal', filter: { ...s.filter, [s.view]: '' } });
+      return;
+    }
+    if (key.return) {
+      ctx.ui.setState({ mode: 'normal' });
+      return;
+    }
+    const next = editText(s.filter[s.view], input, key);
+    if (next !== undefined) ctx.ui.setState({ filter: { ...s.filter, [s.view]: next } });
+    return;
+  }
+  // command mode
+  const matches = completePalette(s.input);
+  if (key.escape) return closeDialog(ctx, { completion: 0 });
+  if (key.return) return runPalette(ctx, s.input);
+  if (key.tab || key.rightArrow) {
+    const pick = matches[s.completion % Math.max(1, matches.length)];
+    if (pick) ctx.ui.setState({ input: `${pick.name} `, completion: 0 });
+    return;
+  }
+  if (key.downArrow) return void ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, matches.length) });
+  if (key.upArrow) return void ctx.ui.setState({ completion: Math.max(0, s.completion - 1) });
+  const next = editText(s.input, input, key);
+  if (next !== undefined) ctx.ui.setState({ input: next, completion: 0 });
+}
+
+function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): void {
+  const s = ctx.ui.getState();
+  if (d.kind === 'help' || d.kind === 'outcome') {
+    if (key.escape || key.return || input === 'q' || input === '?') {
+      const extra: Partial<UiState> = {};
+      if (d.kind === 'outcome' && s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail)) extra.detail = undefined;
+      if (d.kind === 'outcome' && d.plan.action === 'attach' && d.result.ok) Object.assign(extra, attachedDetail(ctx));
+      closeDialog(ctx, extra);
+    } else scroll(ctx, key);
+    return;
+  }
+  if (d.kind === 'write') {
+    if (key.escape) return closeDialog(ctx);
+    if (key.return) {
+      if (d.typed === ctx.hostname) {
+        closeDialog(ctx, { write: true });
+        flash(ctx, `WRITE mode on ${ctx.hostname}: destructive actions are enabled`, 'warn');
+      } else ctx.ui.setState({ dialog: { ...d, typed: '' }, flash: { text: `type ${ctx.hostname} exactly`, tone: 'bad' } });
+      return;
+    }
+    const next = editText(d.typed, input, key);
+    if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next } });
+    return;
+  }
+  if (d.kind === 'plan') {
+    if (key.escape) return closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) return scroll(ctx, key);
+    const blocked = blockedReason(s, d.plan);
+    if (blocked) {
+      if (key.return || input === 'q' || input === 'n') closeDialog(ctx);
+      return;
+    }
+    const token = requiredToken(d.plan, ctx.hostname);
+    const force = d.plan.refusals.length > 0;
+    if (token !== undefined) {
+      if (key.return) {
+        if (d.typed === token) startApply(ctx, d.plan, force);
+        else ctx.ui.setState({ dialog: { ...d, typed: '', error: `does not match: type ${token} exactly` } });
+        return;
+      }
+      const next = editText(d.typed, input, key);
+      if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next, error: undefined } });
+      return;
+    }
+    if (d.plan.confirm === 'none' && key.return) return startApply(ctx, d.plan, force);
+    // y/N: only an explicit y applies; Enter, n and anything else keep the default (No).
+    if (input === 'y' || input === 'Y') return startApply(ctx, d.plan, force);
+    if (input === 'n' || input === 'N' || key.return) closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
+    return;
+  }
+  if (d.kind === 'progress') {
+    if (d.askQuit) {
+      if (input === 'y' || input === 'Y') {
+        ctx.running.controller?.abort();
+        ctx.ui.setState({ dialog: { ...d, stopRequested: true } });
+      } else if (input === 'n' || input === 'N' || key.escape) ctx.ui.setState({ dialog: { ...d, askQuit: false } });
+      return;
+    }
+    if ((key.ctrl && input === 'c') || input === 'q') ctx.ui.setState({ dialog: { ...d, askQuit: true } });
+    return;
+  }
+  if (d.kind === 'wizard') {
+    if (key.ctrl && input === 'c') return closeDialog(ctx);
+    wizardKey(ctx, d, input, key);
+  }
+}
+
+function scroll(ctx: DispatchContext, key: Key): void {
+  const s = ctx.ui.getState();
+  const step = key.pageDown ? ctx.pageSize : key.pageUp ? -ctx.pageSize : key.downArrow ? 1 : key.upArrow ? -1 : 0;
+  if (step) ctx.ui.setState({ detailScroll: Math.max(0, s.detailScroll + step) });
+}
+
+/** Handles one key press. */
+export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void {
+  const s = ctx.ui.getState();
+  if (s.dialog) return dialogKey(ctx, s.dialog, input, key);
+  if (s.mode === 'filter' || s.mode === 'command') return textMode(ctx, input, key);
+  if (s.flash) ctx.ui.setState({ flash: undefined });
+  if (key.ctrl && input === 'c') return ctx.exit();
+  const digitView = !key.ctrl ? viewForDigit(input) : undefined;
+  if (digitView) return void ctx.ui.setState(switchView(s, digitView));
+  const nav = resolveNav(input, key);
+  const idx = cursorIndex(ctx.rows, s.cursor[s.view], s.view === 'events');
+  if (s.detail !== undefined && nav && ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'].includes(nav)) {
+    if (nav === 'top') return void ctx.ui.setState({ detailScroll: 0 });
+    if (nav === 'bottom') return void ctx.ui.setState({ detailScroll: 10_000 });
+    return scroll(ctx, key);
+  }
+  switch (nav) {
+    case 'up':
+      return setCursor(ctx, idx - 1);
+    case 'down':
+      return setCursor(ctx, idx + 1);
+    case 'pageUp':
+      return setCursor(ctx, idx - ctx.pageSize);
+    case 'pageDown':
+      return setCursor(ctx, idx + ctx.pageSize);
+    case 'top':
+      return setCursor(ctx, 0);
+    case 'bottom':
+      return setCursor(ctx, ctx.rows.length - 1);
+    case 'open': {
+      const row = ctx.rows[idx];
+      if (s.view === 'sessions' && row) ctx.ui.setState({ detail: row.key, detailScroll: 0 });
+      else if (s.view === 'targets' && row?.actionKey) ctx.ui.setState({ ...switchView(s, 'sessions'), detail: row.actionKey, detailScroll: 0 });
+      return;
+    }
+    case 'back':
+      if (s.detail !== undefined) return void ctx.ui.setState({ detail: undefined });
+      if (s.marks.length) return void ctx.ui.setState({ marks: [] });
+      if (s.filter[s.view]) return void ctx.ui.setState({ filter: { ...s.filter, [s.view]: '' } });
+      return;
+    case 'filter':
+      return void ctx.ui.setState({ mode: 'filter', detail: undefined });
+    case 'command':
+      return void ctx.ui.setState({ mode: 'command', input: '', completion: 0 });
+    case 'help':
+      return void ctx.ui.setState({ dialog: { kind: 'help' }, detailScroll: 0 });
+    case 'mark': {
+      const row = ctx.rows[idx];
+      if (!row || s.detail !== undefined) return;
+      const marks = s.marks.includes(row.key) ? s.marks.filter((k) => k !== row.key) : [...s.marks, row.key];
+      ctx.ui.setState({ marks });
+      return setCursor(ctx, idx + 1);
+    }
+    case 'unmarkAll':
+      return void ctx.ui.setState({ marks: [] });
+    case 'sortNext':
+    case 'sortPrev':
+    case 'sortReverse': {
+      const cols = ctx.columns;
+      const cur = s.sort[s.view];
+      if (nav === 'sortReverse') {
+        if (cur) ctx.ui.setState({ sort: { ...s.sort, [s.view]: { ...cur, desc: !cur.desc } } });
+        return;
+      }
+      const at = cur ? cols.findIndex((c) => c.id === cur.column) : -1;
+      const next = cols[(at + (nav === 'sortNext' ? 1 : cols.length - 1 + (at < 0 ? 1 : 0))) % cols.length];
+      if (next) ctx.ui.setState({ sort: { ...s.sort, [s.view]: { column: next.id, desc: false } } });
+      return;
+    }
+    case 'refresh':
+      ctx.backend.refreshNow();
+      return flash(ctx, 'refreshing…', 'ok');
+    case 'nextView': {
+      const i = VIEW_IDS.indexOf(s.view);
+      return void ctx.ui.setState(switchView(s, VIEW_IDS[(i + 1) % VIEW_IDS.length] as ViewId));
+    }
+    case 'prevView': {
+      const prev = s.history[s.history.length - 1];
+      if (prev) ctx.ui.setState({ ...switchView(s, prev), history: s.history.slice(0, -1) });
+      return;
+    }
+    case 'quit':
+      return ctx.exit();
+    default:
+      break;
+  }
+  const scope = s.detail !== undefined ? 'session' : currentRow(s, ctx.rows)?.scope;
+  const def = resolveAction(ctx.backend.actions, input, key, scope);
+  if (def) openPlan(ctx, def);
+}

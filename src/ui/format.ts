@@ -1,0 +1,56 @@
+/** Small text helpers for fixed-width terminal cells. */
+
+/**
+ * Shortens text to `width` by cutting the middle: IQNs differ at both ends
+ * (`iqn.2003-01.org.linux-iscsi…:pvc-1234`), so the head and tail both matter (§1.5 #16).
+ */
+export function truncateMiddle(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (text.length <= width) return text;
+  if (width <= 1) return '…';
+  const tail = Math.ceil((width - 1) / 2);
+  const head = width - 1 - tail;
+  return `${text.slice(0, head)}…${text.slice(text.length - tail)}`;
+}
+
+/** Cuts the end of text to width, marking the cut. */
+export function truncateEnd(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (text.length <= width) return text;
+  return width <= 1 ? '…' : `${text.slice(0, width - 1)}…`;
+}
+
+/** Pads or cuts to exactly `width` cells. */
+export function fit(text: string, width: number, align: 'left' | 'right' = 'left', middle = false): string {
+  const cut = middle ? truncateMiddle(text, width) : truncateEnd(text, width);
+  return align === 'right' ? cut.padStart(width) : cut.padEnd(width);
+}
+
+/** "3s", "2m10s", "1h05m": age of a refresh or event. */
+export function formatAge(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** "HH:MM:SS" in UTC: nodes and incident tickets agree on UTC. */
+export function formatClock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
+}
+
+/** Human size: 1.0G, 512M. */
+export function formatBytes(n: number | undefined): string {
+  if (n === undefined) return '-';
+  const units = ['B', 'K', 'M', 'G', 'T', 'P'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)}${units[i]}`;
+}

@@ -1,0 +1,143 @@
+/**
+ * The one keymap: a small table of navigation keys plus the engine's action registry. Dispatch,
+ * `?` help and the footer hints are all generated from it (§3.6 #4), so they cannot drift apart.
+ */
+import type { Key } from 'ink';
+import type { ActionDef, Scope } from '../engine/actions/types.js';
+import type { ViewId } from './view-store.js';
+import { VIEW_IDS } from './view-store.js';
+
+export type NavId =
+  | 'up'
+  | 'down'
+  | 'pageUp'
+  | 'pageDown'
+  | 'top'
+  | 'bottom'
+  | 'open'
+  | 'back'
+  | 'filter'
+  | 'command'
+  | 'help'
+  | 'mark'
+  | 'unmarkAll'
+  | 'sortNext'
+  | 'sortPrev'
+  | 'sortReverse'
+  | 'refresh'
+  | 'nextView'
+  | 'prevView'
+  | 'quit';
+
+export interface NavKey {
+  id: NavId;
+  /** As shown in help and hints. */
+  label: string;
+  help: string;
+  /** Shown in the footer of list views. */
+  hint?: string;
+  match(input: string, key: Key): boolean;
+}
+
+export const NAV_KEYS: readonly NavKey[] = [
+  { id: 'up', label: '↑/k', help: 'Move up', match: (i, k) => k.upArrow || (i === 'k' && !k.ctrl) },
+  { id: 'down', label: '↓/j', help: 'Move down', hint: 'move', match: (i, k) => k.downArrow || (i === 'j' && !k.ctrl) },
+  { id: 'pageUp', label: 'PgUp/ctrl-b', help: 'Page up', match: (i, k) => k.pageUp || (k.ctrl && i === 'b') },
+  { id: 'pageDown', label: 'PgDn/ctrl-f', help: 'Page down', match: (i, k) => k.pageDown || (k.ctrl && i === 'f') },
+  { id: 'top', label: 'g/Home', help: 'First row', match: (i, k) => k.home || i === 'g' },
+  { id: 'bottom', label: 'G/End', help: 'Last row', match: (i, k) => k.end || i === 'G' },
+  { id: 'open', label: '⏎', help: 'Open the detail of the selected session', hint: 'detail', match: (_i, k) => k.return },
+  { id: 'back', label: 'esc', help: 'Back: close detail, dialog or filter', match: (_i, k) => k.escape },
+  { id: 'filter', label: '/', help: 'Filter: words, field=value, field!=value, leading ! inverts', hint: 'filter', match: (i) => i === '/' },
+  { id: 'command', label: ':', help: 'Command palette: views (:sessions :devices ...), :write, :attach, :quit', hint: 'cmd', match: (i) => i === ':' },
+  { id: 'help', label: '?', help: 'This help', hint: 'help', match: (i) => i === '?' },
+  { id: 'mark', label: 'space', help: 'Mark/unmark the row (actions apply to all marked rows)', hint: 'mark', match: (i) => i === ' ' },
+  { id: 'unmarkAll', label: 'ctrl-u', help: 'Clear all marks', match: (i, k) => k.ctrl && i === 'u' },
+  { id: 'sortNext', label: '>', help: 'Sort by the next column', match: (i) => i === '>' },
+  { id: 'sortPrev', label: '<', help: 'Sort by the previous column', match: (i) => i === '<' },
+  { id: 'sortReverse', label: '~', help: 'Reverse the sort order', match: (i) => i === '~' },
+  { id: 'refresh', label: 'ctrl-r', help: 'Re-read the node now', match: (i, k) => k.ctrl && i === 'r' },
+  { id: 'nextView', label: 'tab', help: 'Next view', match: (_i, k) => k.tab && !k.shift },
+  { id: 'prevView', label: '-', help: 'Back to the previous view (like cd -)', match: (i) => i === '-' },
+  { id: 'quit', label: 'q', help: 'Quit (asks while an action runs)', hint: 'quit', match: (i) => i === 'q' },
+];
+
+export function resolveNav(input: string, key: Key): NavId | undefined {
+  return NAV_KEYS.find((n) => n.match(input, key))?.id;
+}
+
+/** Number keys 1..8 jump to views in this order (lazygit panels). */
+export function viewForDigit(input: string): ViewId | undefined {
+  const n = Number(input);
+  return Number.isInteger(n) && n >= 1 && n <= VIEW_IDS.length ? VIEW_IDS[n - 1] : undefined;
+}
+
+/** The action bound to a key, if it applies to this scope. Nav keys win, so actions never shadow them. */
+export function resolveAction(
+  actions: readonly ActionDef[],
+  input: string,
+  key: Key,
+  scope: Scope | undefined,
+): ActionDef | undefined {
+  if (key.ctrl || key.meta || input.length !== 1) return undefined;
+  const def = actions.find((a) => a.key === input);
+  if (!def) return undefined;
+  if (def.scopes.includes('node')) return def;
+  return scope && def.scopes.includes(scope) ? def : undefined;
+}
+
+/** Actions whose key collides with a navigation key: reported in help so the registry gets fixed. */
+export function keyCollisions(actions: readonly ActionDef[]): string[] {
+  const navChars = ['k', 'j', 'g', 'G', '/', ':', '?', ' ', '>', '<', '~', '-', 'q', '1', '2', '3', '4', '5', '6', '7', '8'];
+  return actions.filter((a) => navChars.includes(a.key)).map((a) => `${a.id} uses '${a.key}'`);
+}
+
+/** Actions usable on a scope, for the footer; destructive ones are left out while read-only. */
+export function actionsFor(actions: readonly ActionDef[], scope: Scope | undefined, write: boolean): ActionDef[] {
+  return actions.filter(
+    (a) => (a.scopes.includes('node') || (scope !== undefined && a.scopes.includes(scope))) && (write || !a.destructive),
+  );
+}
+
+export interface PaletteCommand {
+  name: string;
+  aliases: string[];
+  help: string;
+  view?: ViewId;
+}
+
+export const PALETTE: readonly PaletteCommand[] = [
+  { name: 'sessions', aliases: ['s', 'se', 'session'], help: 'iSCSI sessions (home)', view: 'sessions' },
+  { name: 'targets', aliases: ['t', 'portals', 'p'], help: 'Targets and the portal→host map', view: 'targets' },
+  { name: 'volumes', aliases: ['v', 'kubelet', 'pv'], help: 'Kubelet iSCSI volumes', view: 'volumes' },
+  { name: 'devices', aliases: ['d', 'dev', 'multipath', 'mp'], help: 'SCSI devices and multipath maps', view: 'devices' },
+  { name: 'records', aliases: ['r', 'nodes', 'node', 'ifaces'], help: 'open-iscsi node records and ifaces', view: 'records' },
+  { name: 'events', aliases: ['e', 'ev'], help: 'Live events from the watchers', view: 'events' },
+  { name: 'journal', aliases: ['j', 'log'], help: 'Every action run: commands and exit codes', view: 'journal' },
+  { name: 'doctor', aliases: ['doc'], help: 'Node checks', view: 'doctor' },
+  { name: 'attach', aliases: ['a'], help: 'Attach wizard (log in to a target)' },
+  { name: 'write', aliases: ['w', 'rw'], help: 'Allow changes (asks for the hostname)' },
+  { name: 'readonly', aliases: ['ro'], help: 'Back to read-only' },
+  { name: 'dry-run', aliases: ['dry', 'dryrun'], help: 'Toggle dry-run (plans only, nothing runs)' },
+  { name: 'help', aliases: ['h'], help: 'Keys and commands' },
+  { name: 'quit', aliases: ['q', 'exit'], help: 'Leave the console' },
+];
+
+/** Palette entries whose name or alias starts with the typed word. */
+export function completePalette(text: string): PaletteCommand[] {
+  const word = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (!word) return [...PALETTE];
+  return PALETTE.filter((c) => c.name.startsWith(word) || c.aliases.some((a) => a.startsWith(word)));
+}
+
+/** Exact command for a typed line (`sessions state=FAILED` → sessions with filter), if any. */
+export function parsePalette(text: string): { command: PaletteCommand; rest: string } | undefined {
+  const [word = '', ...rest] = text.trim().split(/\s+/);
+  const w = word.toLowerCase();
+  const command =
+    PALETTE.find((c) => c.name === w || c.aliases.includes(w)) ??
+    (completePalette(w).length === 1 ? completePalette(w)[0] : undefined);
+  if (!command) return undefined;
+  // k9s accepts `:pod /fred`: a leading slash on the filter is optional.
+  return { command, rest: rest.join(' ').replace(/^\//, '') };
+}

@@ -1,0 +1,112 @@
+/**
+ * The real ConsoleBackend: the watcher's store, the engine's action registry, plans built from
+ * the registry's `inputFromSelection`, apply through the watcher (tracked, refreshed after each
+ * step, journaled by the engine), the journal reader and the doctor engine. Everything that touches
+ * the node goes through engine functions with the Host handed in by the CLI.
+ */
+import { ACTIONS, findAction } from '../engine/actions/registry.js';
+import { planAttach, type AttachInput } from '../engine/actions/attach.js';
+import { runCommand } from '../engine/actions/iscsiadm.js';
+import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
+import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
+import { runDoctor } from '../engine/doctor/index.js';
+import type { DoctorReport } from '../engine/doctor/types.js';
+import { UserError } from '../engine/errors.js';
+import type { ExecMode } from '../engine/host/runner.js';
+import type { Host } from '../engine/host/host.js';
+import type { Snapshot } from '../engine/model.js';
+import { takeSnapshot } from '../engine/snapshot/index.js';
+import { startWatcher, type Watcher } from '../watchers/watcher.js';
+import type { ConsoleBackend, DiscoveredTarget, JournalEntry, Selection } from './backend.js';
+import { combinePlans } from './combine-plans.js';
+
+export interface LiveBackendOptions {
+  host: Host;
+  kubeletRoot: string;
+  stateDir: string;
+  refreshMs: number;
+  exec: ExecMode;
+}
+
+export interface LiveBackend extends ConsoleBackend {
+  watcher: Watcher;
+  runDoctor(): Promise<DoctorReport>;
+}
+
+/** Journal lines come in begin/end pairs per action id; the console shows one entry per action. */
+export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEntry[] {
+  const byId = new Map<string, JournalEntry>();
+  for (const l of lines) {
+    const prev = byId.get(l.id);
+    const commands = (l.steps ?? []).flatMap((st) =>
+      st.commands.map((c) => ({
+        argv: c.argv ?? (c.write ? ['write', c.write.path, c.write.data.trim()] : c.fs ? [c.fs.op, c.fs.path] : [st.id]),
+        exitCode: c.exitCode ?? null,
+        ...(c.exitName ? { detail: c.exitName } : {}),
+      })),
+    );
+    byId.set(l.id, {
+      id: l.id,
+      at: prev?.at ?? Date.parse(l.at),
+      action: l.action,
+      subject: l.subject,
+      ok: l.phase === 'end' ? l.ok === true : (prev?.ok ?? false),
+      commands: commands.length ? commands : (prev?.commands ?? []),
+      ...(l.error ? { error: l.error } : prev?.error ? { error: prev.error } : {}),
+    });
+  }
+  return [...byId.values()].sort((a, b) => a.at - b.at);
+}
+
+/** `portal,tpgt iqn` lines of `iscsiadm -m discovery -t sendtargets` (captures/discovery-*.txt). */
+export function parseSendTargets(stdout: string): DiscoveredTarget[] {
+  const out: DiscoveredTarget[] = [];
+  for (const line of stdout.split('\n')) {
+    const m = /^(\S+),\d+\s+(\S+)$/.exec(line.trim());
+    if (m) out.push({ portal: m[1]!, iqn: m[2]! });
+  }
+  return out;
+}
+
+export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
+  const watcher = startWatcher({ host: o.host, kubeletRoot: o.kubeletRoot, refreshMs: o.refreshMs });
+  const ctxFor = (write: boolean): ActionContext => ({
+    host: o.host,
+    kubeletRoot: o.kubeletRoot,
+    stateDir: o.stateDir,
+    write,
+    takeSnapshot: () => takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot }),
+  });
+  const current = (): Snapshot => watcher.store.getState().snapshot ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
+  return {
+    watcher,
+    store: watcher.store,
+    actions: ACTIONS,
+    refreshNow: () => void watcher.refreshNow('console'),
+    plan(action: ActionId, selections: Selection[], write: boolean): Plan {
+      const def = findAction(action);
+      const snap = current();
+      const ctx = ctxFor(write);
+      if (selections.length === 0) return def.plan(def.inputFromCli([], {}, snap), snap, ctx);
+      if (!def.inputFromSelection) throw new UserError(`${def.title} cannot start from a selection`, `use iscsi-console ${def.usage}`);
+      const plans = selections.map((sel) => def.plan(def.inputFromSelection!(sel, snap), snap, ctx));
+      return combinePlans(plans, o.host.hostname());
+    },
+    planAttach(input, write) {
+      return planAttach(input as unknown as AttachInput, current(), ctxFor(write));
+    },
+    apply(plan, options) {
+      const { write, ...rest } = options;
+      return watcher.runAction(plan, ctxFor(write), rest);
+    },
+    readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
+    async discover(portal) {
+      // SendTargets writes node records for what it finds (as kubelet's discovery does): a change,
+      // so the wizard only offers it in WRITE mode.
+      const r = await runCommand(o.host, ['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', portal]);
+      if (!r.ok) throw new UserError(`iscsiadm exited ${r.exitName}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
+      return parseSendTargets(r.stdout);
+    },
+    runDoctor: () => runDoctor(o.host, { kubeletRoot: o.kubeletRoot, exec: o.exec }),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Mounts the console full screen and resolves when it is closed. Terminal hygiene (§4): alternate
+ * screen, no mouse reporting (terminal text selection keeps working, k9s #874), Ctrl-C handled by
+ * the app (it never kills an action half-way), and the terminal restored on exit, SIGTERM or crash.
+ */
+import { render } from 'ink';
+import { ConsoleApp } from './app.js';
+import type { ConsoleBackend } from './backend.js';
+import { themeFor } from './theme.js';
+import { createUiStore, type UiStore } from './view-store.js';
+
+export interface RunConsoleOptions {
+  backend: ConsoleBackend;
+  hostname: string;
+  write: boolean;
+  dryRun: boolean;
+  noColor: boolean;
+  /** Aborted on SIGTERM: the console closes as if `q` was pressed (asking if an action runs). */
+  signal?: AbortSignal;
+  clock?: () => number;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+/** Frame budget: 15 fps is plenty for a status console and keeps SSH traffic low (§2.6). */
+export const MAX_FPS = 15;
+
+export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
+  const ui = createUiStore({ write: o.write, dryRun: o.dryRun });
+  const instance = render(
+    <ConsoleApp backend={o.backend} ui={ui} theme={themeFor(o.noColor)} hostname={o.hostname} {...(o.clock ? { clock: o.clock } : {})} />,
+    {
+      alternateScreen: true,
+      exitOnCtrlC: false,
+      maxFps: MAX_FPS,
+      incrementalRendering: true,
+      ...(o.stdin ? { stdin: o.stdin } : {}),
+      ...(o.stdout ? { stdout: o.stdout } : {}),
+    },
+  );
+  // A crash anywhere must not leave the terminal in the alternate screen with raw mode on.
+  const crash = (e: unknown) => {
+    instance.unmount(e instanceof Error ? e : new Error(String(e)));
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  const onAbort = () => {
+    const d = ui.getState().dialog;
+    // An action is running: ask instead of leaving it half-way; the app exits when it finishes.
+    if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });
+    else instance.unmount();
+  };
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    process.off('uncaughtException', crash);
+    process.off('unhandledRejection', crash);
+  }
+  return ui;
+}

@@ -1,0 +1,69 @@
+/**
+ * The top line: who and where (hostname, initiator), whether the machinery is up, the mode
+ * (READ-ONLY/WRITE, DRY-RUN) in inverse video, and how fresh the data is (§1.5 #13).
+ */
+import { Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import type { ConsoleBackend } from './backend.js';
+import { formatAge, truncateMiddle } from './format.js';
+import { type Theme, toneColor } from './theme.js';
+import type { UiStore } from './view-store.js';
+
+/** iscsid up/down from the watcher's health sources, else unknown (never guessed). */
+function iscsidState(sources: { name: string; active: boolean; detail?: string }[], loaded: boolean | undefined): 'up' | 'down' | '?' {
+  const src = sources.find((x) => x.name === 'iscsid');
+  if (src) return src.active ? 'up' : 'down';
+  if (loaded === false) return 'down';
+  return '?';
+}
+
+export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: Theme; width: number; clock: () => number }) {
+  const { theme, width } = props;
+  const node = useStore(
+    props.backend.store,
+    useShallow((s) => ({
+      hostname: s.snapshot?.node.hostname,
+      initiator: s.snapshot?.node.initiatorName,
+      loaded: s.snapshot?.node.iscsiLoaded,
+      kind: s.snapshot?.node.kind,
+      last: s.health.lastRefreshAt,
+      busy: s.busy > 0,
+      sources: s.health.sources,
+      errors: s.health.errors.length,
+    })),
+  );
+  const ui = useStore(
+    props.ui,
+    useShallow((s) => ({ write: s.write, dryRun: s.dryRun, filter: s.filter[s.view], marks: s.marks.length })),
+  );
+  // Only this line re-renders every second (the age), not the tables.
+  const [now, setNow] = useState(props.clock());
+  useEffect(() => {
+    const t = setInterval(() => setNow(props.clock()), 1000);
+    return () => clearInterval(t);
+  }, [props.clock]);
+  const iscsid = iscsidState(node.sources, node.loaded);
+  const age = node.last ? `${formatAge(now - node.last)} ago` : 'never';
+  const initiator = truncateMiddle(node.initiator ?? 'no initiator name', Math.max(12, Math.floor(width / 4)));
+  const badge = (text: string, bg: string | undefined) => (
+    <Text inverse={!theme.color} backgroundColor={bg} color={theme.color ? 'white' : undefined} bold>{` ${text} `}</Text>
+  );
+  return (
+    <Text wrap="truncate">
+      <Text bold color={toneColor(theme, 'accent')}>{node.hostname ?? '…'}</Text>
+      {node.kind === 'sim' ? <Text color={toneColor(theme, 'warn')}> [demo]</Text> : null}
+      <Text color={toneColor(theme, 'dim')}>{` ${initiator} `}</Text>
+      <Text color={toneColor(theme, iscsid === 'up' ? 'ok' : iscsid === 'down' ? 'bad' : 'dim')}>
+        {`iscsid ${iscsid === 'up' ? '●' : iscsid === 'down' ? '✗' : '?'} ${iscsid} `}
+      </Text>
+      {ui.write ? badge('WRITE', theme.writeBg) : badge('READ-ONLY', theme.readOnlyBg)}
+      {ui.dryRun ? <Text> {badge('DRY-RUN', theme.warn)}</Text> : null}
+      <Text color={toneColor(theme, 'dim')}>{` ⟳ ${age}${node.busy ? ' ◐' : ''}`}</Text>
+      {node.errors ? <Text color={toneColor(theme, 'warn')}>{` ⚠ ${node.errors} watcher errors`}</Text> : null}
+      {ui.filter ? <Text color={toneColor(theme, 'warn')}>{` filter: ${ui.filter}`}</Text> : null}
+      {ui.marks ? <Text color={toneColor(theme, 'accent')}>{` ${ui.marks} marked`}</Text> : null}
+    </Text>
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * The attach wizard's state and keys. Fields mirror a Pod's `iscsi` volume source (k8s
+ * core/v1 ISCSIVolumeSource) plus the CHAP values its Secret would hold; secrets stay in this
+ * state only long enough to be passed to apply, and are drawn masked.
+ */
+import type { Key } from 'ink';
+import { iscsiNameProblem } from '../../engine/iscsi/names.js';
+import { parsePortal } from '../../engine/iscsi/portal.js';
+import type { DiscoveredTarget } from '../backend.js';
+import { editText } from '../components/text-input.js';
+import type { DispatchContext } from '../dispatch.js';
+
+export interface WizardField {
+  id: string;
+  label: string;
+  kind: 'text' | 'bool' | 'secret';
+  help: string;
+}
+
+export const WIZARD_FIELDS: readonly WizardField[] = [
+  { id: 'manifest', label: 'Manifest file', kind: 'text', help: 'Pod or PV YAML with an iscsi volume (ctrl-l loads it)' },
+  { id: 'secretFile', label: 'Secret file', kind: 'text', help: 'Secret YAML with CHAP values (optional)' },
+  { id: 'volName', label: 'Volume name', kind: 'text', help: 'PV name or the Pod volume name (kubelet spec.Name())' },
+  { id: 'targetPortal', label: 'Target portal', kind: 'text', help: 'addr[:port], IPv6 as [addr]:port (ctrl-d discovers)' },
+  { id: 'portals', label: 'Extra portals', kind: 'text', help: 'comma-separated, for multipath' },
+  { id: 'iqn', label: 'Target IQN', kind: 'text', help: 'iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>' },
+  { id: 'lun', label: 'LUN', kind: 'text', help: '0-255 (Kubernetes validation range)' },
+  { id: 'fsType', label: 'fsType', kind: 'text', help: 'ext4, xfs, ... (empty: kubelet default ext4)' },
+  { id: 'readOnly', label: 'readOnly', kind: 'bool', help: 'space toggles' },
+  { id: 'block', label: 'Block volume', kind: 'bool', help: 'volumeMode: Block (no filesystem); space toggles' },
+  { id: 'mount', label: 'Format+mount', kind: 'bool', help: 'format if empty and mount on the kubelet global dir, as kubelet does' },
+  { id: 'iscsiInterface', label: 'iSCSI iface', kind: 'text', help: 'open-iscsi iface (default: default)' },
+  { id: 'initiatorName', label: 'Initiator name', kind: 'text', help: 'custom initiator IQN (kubelet clones the iface)' },
+  { id: 'chapAuthDiscovery', label: 'Discovery CHAP', kind: 'bool', help: 'space toggles' },
+  { id: 'discoveryUser', label: 'Discovery user', kind: 'text', help: 'discovery.sendtargets.auth.username' },
+  { id: 'discoverySecret', label: 'Discovery secret', kind: 'secret', help: 'masked; never shown or journaled' },
+  { id: 'chapAuthSession', label: 'Session CHAP', kind: 'bool', help: 'space toggles' },
+  { id: 'sessionUser', label: 'Session user', kind: 'text', help: 'node.session.auth.username' },
+  { id: 'sessionSecret', label: 'Session secret', kind: 'secret', help: 'masked; never shown or journaled' },
+];
+
+export interface WizardState {
+  kind: 'wizard';
+  fields: Record<string, string>;
+  focus: number;
+  errors: Record<string, string>;
+  discovered?: DiscoveredTarget[];
+  pick: number;
+  status?: string;
+}
+
+export function openWizard(): WizardState {
+  return { kind: 'wizard', fields: { lun: '0', readOnly: 'false', block: 'false', mount: 'false', chapAuthDiscovery: 'false', chapAuthSession: 'false' }, focus: 3, errors: {}, pick: 0 };
+}
+
+/** Inline validation: IQN/EUI format, portal syntax (IPv6 bracketed), LUN range, CHAP pairs. */
+export function validateWizard(f: Record<string, string>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const portal = f.targetPortal?.trim() ?? '';
+  if (!portal) errors.targetPortal = 'required';
+  else if (!parsePortal(portal)) errors.targetPortal = 'not a portal (addr[:port], IPv6 as [addr]:port)';
+  for (const p of (f.portals ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!parsePortal(p)) errors.portals = `bad portal ${p}`;
+  }
+  const iqn = f.iqn?.trim() ?? '';
+  if (!iqn) errors.iqn = 'required';
+  else {
+    const problem = iscsiNameProblem(iqn);
+    if (problem) errors.iqn = problem;
+  }
+  if (!f.volName?.trim()) errors.volName = 'required (names the kubelet global dir)';
+  const lun = f.lun?.trim() ?? '';
+  if (!/^\d+$/.test(lun) || Number(lun) > 255) errors.lun = 'an integer 0-255';
+  const init = f.initiatorName?.trim();
+  if (init) {
+    const problem = iscsiNameProblem(init);
+    if (problem) errors.initiatorName = problem;
+  }
+  if (f.chapAuthDiscovery === 'true' && (!f.discoveryUser || !f.discoverySecret)) errors.discoveryUser = 'discovery CHAP needs user and secret';
+  if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret)) errors.sessionUser = 'session CHAP needs user and secret';
+  return errors;
+}
+
+/** The attach action's input (engine AttachInput) built from the fields; secrets travel apart. */
+export function wizardInput(f: Record<string, string>): Record<string, unknown> {
+  const secrets = wizardSecrets(f);
+  return {
+    volName: f.volName?.trim() ?? '',
+    portals: [f.targetPortal?.trim() ?? '', ...(f.portals ?? '').split(',').map((x) => x.trim()).filter(Boolean)],
+    iqn: f.iqn?.trim() ?? '',
+    lun: Number(f.lun),
+    mode: f.block === 'true' ? 'block' : 'filesystem',
+    fsType: f.fsType?.trim() || 'ext4',
+    readOnly: f.readOnly === 'true',
+    initIface: f.iscsiInterface?.trim() || 'default',
+    ...(f.initiatorName?.trim() ? { initiatorName: f.initiatorName.trim() } : {}),
+    chapDiscovery: f.chapAuthDiscovery === 'true',
+    chapSession: f.chapAuthSession === 'true',
+    secretKeys: Object.keys(secrets),
+    mount: f.mount === 'true' && f.block !== 'true',
+    mountOptions: [],
+  };
+}
+
+/**
+ * CHAP values for apply's `secrets`, keyed by the node-DB names kubelet copies from the Secret
+ * (never part of the plan, never rendered).
+ */
+export function wizardSecrets(f: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (f.chapAuthDiscovery === 'true') {
+    if (f.discoveryUser) out['discovery.sendtargets.auth.username'] = f.discoveryUser;
+    if (f.discoverySecret) out['discovery.sendtargets.auth.password'] = f.discoverySecret;
+  }
+  if (f.chapAuthSession === 'true') {
+    if (f.sessionUser) out['node.session.auth.username'] = f.sessionUser;
+    if (f.sessionSecret) out['node.session.auth.password'] = f.sessionSecret;
+  }
+  return out;
+}
+
+function set(ctx: DispatchContext, w: WizardState): void {
+  ctx.ui.setState({ dialog: w });
+}
+
+export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
+  if (w.discovered) {
+    if (key.escape) return set(ctx, { ...w, discovered: undefined });
+    if (key.upArrow) return set(ctx, { ...w, pick: Math.max(0, w.pick - 1) });
+    if (key.downArrow) return set(ctx, { ...w, pick: Math.min(w.discovered.length - 1, w.pick + 1) });
+    if (key.return) {
+      const t = w.discovered[w.pick];
+      if (t) set(ctx, { ...w, discovered: undefined, fields: { ...w.fields, iqn: t.iqn }, status: `picked ${t.iqn}` });
+    }
+    return;
+  }
+  if (key.escape) return void ctx.ui.setState({ mode: 'normal', dialog: undefined });
+  const field = WIZARD_FIELDS[w.focus]!;
+  if (key.upArrow || (key.tab && key.shift)) return set(ctx, { ...w, focus: (w.focus + WIZARD_FIELDS.length - 1) % WIZARD_FIELDS.length });
+  if (key.downArrow || key.tab) return set(ctx, { ...w, focus: (w.focus + 1) % WIZARD_FIELDS.length });
+  if (key.ctrl && input === 'd') return void discover(ctx, w);
+  if (key.ctrl && input === 'l') return loadManifest(ctx, w);
+  if (key.return) return planWizard(ctx, w);
+  if (field.kind === 'bool') {
+    if (input === ' ') set(ctx, { ...w, fields: { ...w.fields, [field.id]: w.fields[field.id] === 'true' ? 'false' : 'true' } });
+    return;
+  }
+  const next = editText(w.fields[field.id] ?? '', input, key);
+  if (next === undefined) return;
+  const fields = { ...w.fields, [field.id]: next };
+  const all = validateWizard(fields);
+  // Inline: show the error of the field being typed in as soon as it is known.
+  const errors = { ...w.errors };
+  delete errors[field.id];
+  if (all[field.id] && next) errors[field.id] = all[field.id]!;
+  set(ctx, { ...w, fields, errors });
+}
+
+async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
+  const portal = w.fields.targetPortal?.trim() ?? '';
+  if (!parsePortal(portal)) return set(ctx, { ...w, errors: { ...w.errors, targetPortal: 'enter a valid portal to discover' } });
+  if (!ctx.backend.discover) return set(ctx, { ...w, status: 'discovery is not available in this build' });
+  set(ctx, { ...w, status: `discovering ${portal}…` });
+  try {
+    const found = await ctx.backend.discover(portal, wizardInput(w.fields));
+    const cur = ctx.ui.getState().dialog;
+    if (cur?.kind !== 'wizard') return;
+    set(ctx, found.length ? { ...cur, discovered: found, pick: 0, status: `${found.length} targets` } : { ...cur, status: 'the portal offered no targets' });
+  } catch (e) {
+    const cur = ctx.ui.getState().dialog;
+    if (cur?.kind === 'wizard') set(ctx, { ...cur, status: `discovery failed: ${(e as Error).message}` });
+  }
+}
+
+function loadManifest(ctx: DispatchContext, w: WizardState): void {
+  const path = w.fields.manifest?.trim();
+  if (!path) return set(ctx, { ...w, errors: { ...w.errors, manifest: 'enter a file path first' } });
+  if (!ctx.backend.loadManifest) return set(ctx, { ...w, status: 'manifest loading is not available in this build' });
+  try {
+    const loaded = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
+    const fields = { ...w.fields, ...loaded };
+    set(ctx, { ...w, fields, errors: validateWizard(fields), status: `loaded ${path}` });
+  } catch (e) {
+    set(ctx, { ...w, errors: { ...w.errors, manifest: (e as Error).message } });
+  }
+}
+
+function planWizard(ctx: DispatchContext, w: WizardState): void {
+  const errors = validateWizard(w.fields);
+  if (Object.keys(errors).length) return set(ctx, { ...w, errors, status: 'fix the marked fields' });
+  if (!ctx.backend.planAttach) return set(ctx, { ...w, status: 'attach planning is not available in this build' });
+  try {
+    const plan = ctx.backend.planAttach(wizardInput(w.fields), ctx.ui.getState().write);
+    ctx.ui.setState({
+      mode: 'confirm',
+      dialog: { kind: 'plan', plan, typed: '' },
+      pendingSecrets: wizardSecrets(w.fields),
+      attachTarget: { iqn: w.fields.iqn!.trim(), portal: w.fields.targetPortal!.trim() },
+    });
+  } catch (e) {
+    set(ctx, { ...w, status: `plan failed: ${(e as Error).message}` });
+  }
+}

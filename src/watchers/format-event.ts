@@ -1,0 +1,19 @@
+import type { NodeEvent } from './types.js';
+
+/** One human line: `12:04:05.123 warn  session  session 7 LOGGED_IN→FAILED (...)`. */
+export function formatEventLine(e: NodeEvent): string {
+  const time = new Date(e.at).toISOString().slice(11, 23);
+  return `${time} ${e.severity.padEnd(5)} ${e.kind.padEnd(9)} ${e.message}`;
+}
+
+/** One NDJSON record: `{"id","at" (ISO),"kind","severity","subject","message"}`. */
+export function formatEventJson(e: NodeEvent): string {
+  return JSON.stringify({
+    id: e.id,
+    at: new Date(e.at).toISOString(),
+    kind: e.kind,
+    severity: e.severity,
+    subject: e.subject,
+    message: e.message,
+  });
+}

@@ -1,0 +1,16 @@
+/** The watcher layer's public API: the node store, the live watcher, and helpers around them. */
+export { type DiffResult, diffSnapshots } from './diff.js';
+export { formatEventJson, formatEventLine } from './format-event.js';
+export { type IdleTickMeasure, measureChangeToEvent, measureIdleTick } from './measure.js';
+export { deepEqual, shareList, shareSnapshot } from './share.js';
+export {
+  createNodeStore,
+  DEFAULT_EVENT_CAP,
+  type EventDraft,
+  initialNodeState,
+  type NodeStore,
+  type NodeStoreOptions,
+} from './store.js';
+export type * from './types.js';
+export { waitFor } from './wait-for.js';
+export { DEFAULT_REFRESH_MS, startWatcher, type Watcher, type WatcherOptions } from './watcher.js';

@@ -1,0 +1,43 @@
+/**
+ * Mount and swap change detection by content. /proc/1/mountinfo is procfs (no inotify; poll(2)
+ * POLLPRI works on it but Node has no clean way to wait on that for a plain fd), so it is read on
+ * the poll tick: one read. A node's container runtime mounts and unmounts overlay/tmpfs/proc/shm all
+ * day; those have device major 0 and can never be an iSCSI disk, so they are left out of the
+ * fingerprint and do not cost a full snapshot.
+ */
+import type { Host } from '../engine/host/host.js';
+import { MOUNTINFO_PATH } from '../engine/snapshot/mountinfo.js';
+import { readSwaps } from '../engine/snapshot/swaps.js';
+
+/** Fields of a mountinfo line: `id parent maj:min root mountpoint options ...` (proc(5)). */
+const MAJOR = /^\S+ \S+ (\d+):/;
+
+/** Keeps the mountinfo lines of block-backed mounts (major ≠ 0), which include every iSCSI mount. */
+export function blockMountLines(text: string): string {
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = MAJOR.exec(line);
+    if (m && m[1] !== '0') kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+export interface ProcProbe {
+  /** Last raw mountinfo text (compared first: the common case is "identical"). */
+  raw: string | undefined;
+  fingerprint: string;
+}
+
+/**
+ * Reads mountinfo and swaps; reuses `prev`'s filtered fingerprint when the raw text is identical.
+ * /proc/swaps' Used column moves constantly, so only the swap area names count.
+ */
+export function probeProc(host: Host, prev?: ProcProbe): ProcProbe {
+  const raw = host.readText(MOUNTINFO_PATH);
+  const swaps = readSwaps(host).join('\n');
+  const mounts =
+    prev && prev.raw === raw
+      ? prev.fingerprint.slice(0, prev.fingerprint.indexOf('\0'))
+      : blockMountLines(raw ?? '');
+  return { raw, fingerprint: `${mounts}\0${swaps}` };
+}

@@ -1,0 +1,169 @@
+/**
+ * The node store: one zustand *vanilla* store (no React; tui-ux-and-style.md §2.8) that the watchers
+ * write and the console reads with selectors. Writers queue changes; subscribers see them at most
+ * `maxHz` times a second (§2.6: coalesce engine updates in the store rather than letting Ink drop
+ * frames), so a burst of uevents or a 1,000-session refresh costs the UI one render.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Snapshot } from '../engine/model.js';
+import { diffSnapshots } from './diff.js';
+import { shareSnapshot } from './share.js';
+import type { NodeEvent, NodeState, TrackedAction } from './types.js';
+
+/** An event before the store numbers it. `at` defaults to the store clock. */
+export type EventDraft = Omit<NodeEvent, 'id' | 'at'> & { at?: number };
+
+export interface NodeStoreOptions {
+  /** Ring buffer size (default 2,000). */
+  eventCap?: number;
+  /** Upper bound of publications per second (default 10). */
+  maxHz?: number;
+  /** Clock for event timestamps (the host's: the simulator's may run ahead). */
+  now?: () => number;
+  /** Finished actions kept for display (default 50). */
+  actionCap?: number;
+  /** Errors kept in health (default 20). */
+  errorCap?: number;
+}
+
+/** The store plus the writer side the watchers use. Readers use only the zustand StoreApi part. */
+export interface NodeStore extends StoreApi<NodeState> {
+  /** Queues a change computed from the latest (possibly unpublished) state. */
+  update(recipe: (state: NodeState) => Partial<NodeState>): void;
+  /** Publishes queued changes now (stop, tests, end of a command). */
+  flush(): void;
+  /**
+   * Takes a fresh snapshot in: unchanged sessions (and other rows) keep their previous object,
+   * the diff and its events are recorded. Returns the events it produced.
+   */
+  applySnapshot(next: Snapshot): NodeEvent[];
+  /** Appends events to the ring buffer (numbered here, never reused). */
+  pushEvents(drafts: readonly EventDraft[]): NodeEvent[];
+  /** Marks work in progress; call the returned function once when done. */
+  beginBusy(): () => void;
+  /** Adds or replaces a tracked action (by id). */
+  putAction(action: TrackedAction): void;
+  /** Records a watcher error in health (capped). */
+  recordError(message: string): void;
+  /** Stops the publication timer; queued changes are published first. */
+  dispose(): void;
+}
+
+export const DEFAULT_EVENT_CAP = 2_000;
+
+/** The state of a node nobody has read yet. */
+export function initialNodeState(): NodeState {
+  return {
+    events: [],
+    actions: [],
+    health: { refreshCount: 0, errors: [], sources: [] },
+    busy: 0,
+  };
+}
+
+/** Creates the node store. Nothing is read here: the watcher feeds it. */
+export function createNodeStore(options: NodeStoreOptions = {}): NodeStore {
+  const eventCap = options.eventCap ?? DEFAULT_EVENT_CAP;
+  const minGapMs = 1000 / (options.maxHz ?? 10);
+  const now = options.now ?? Date.now;
+  const actionCap = options.actionCap ?? 50;
+  const errorCap = options.errorCap ?? 20;
+  const api = createStore<NodeState>()(() => initialNodeState());
+
+  // Writers work on `pending`; `api` holds what subscribers have seen.
+  let pending: NodeState | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let lastPublish = Number.NEGATIVE_INFINITY;
+  let nextEventId = 1;
+
+  const latest = (): NodeState => pending ?? api.getState();
+
+  function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!pending) return;
+    const next = pending;
+    pending = undefined;
+    lastPublish = performance.now();
+    api.setState(next, true);
+  }
+
+  function schedule(): void {
+    if (timer) return;
+    const wait = Math.max(0, lastPublish + minGapMs - performance.now());
+    timer = setTimeout(flush, wait);
+    // The store never keeps a process alive: commands and the console own the lifetime.
+    timer.unref();
+  }
+
+  function update(recipe: (state: NodeState) => Partial<NodeState>): void {
+    const base = latest();
+    pending = { ...base, ...recipe(base) };
+    schedule();
+  }
+
+  function pushEvents(drafts: readonly EventDraft[]): NodeEvent[] {
+    if (drafts.length === 0) return [];
+    const at = now();
+    const made = drafts.map((d) => ({ ...d, id: nextEventId++, at: d.at ?? at }));
+    update((s) => {
+      const all = s.events.concat(made);
+      return { events: all.length > eventCap ? all.slice(all.length - eventCap) : all };
+    });
+    return made;
+  }
+
+  function applySnapshot(next: Snapshot): NodeEvent[] {
+    const prev = latest().snapshot;
+    const shared = shareSnapshot(prev, next);
+    if (!prev) {
+      update(() => ({ snapshot: shared }));
+      return [];
+    }
+    const { diff, events } = diffSnapshots(prev, shared);
+    update(() => ({ snapshot: shared, diff }));
+    return pushEvents(events);
+  }
+
+  function beginBusy(): () => void {
+    update((s) => ({ busy: s.busy + 1 }));
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      update((s) => ({ busy: Math.max(0, s.busy - 1) }));
+    };
+  }
+
+  function putAction(action: TrackedAction): void {
+    update((s) => {
+      const others = s.actions.filter((a) => a.id !== action.id);
+      const all = [...others, action];
+      // Drop the oldest finished runs first; running ones always stay visible.
+      while (all.length > actionCap) {
+        const i = all.findIndex((a) => a.finishedAt !== undefined);
+        if (i < 0) break;
+        all.splice(i, 1);
+      }
+      return { actions: all };
+    });
+  }
+
+  function recordError(message: string): void {
+    update((s) => ({
+      health: { ...s.health, errors: [...s.health.errors, message].slice(-errorCap) },
+    }));
+  }
+
+  return {
+    ...api,
+    update,
+    flush,
+    applySnapshot,
+    pushEvents,
+    beginBusy,
+    putAction,
+    recordError,
+    dispose: flush,
+  };
+}

@@ -1,0 +1,333 @@
+/**
+ * The live watcher: keeps one NodeStore current from every source of change, cheaply.
+ *
+ * - `sysfs-poll`: every `refreshMs` a cheap probe of session/device states and block names
+ *   (sysfs-probe.ts); a full snapshot only when its fingerprint moves.
+ * - `mountinfo`: the same tick reads /proc/1/mountinfo and /proc/swaps (proc-probe.ts).
+ * - `udev`: `udevadm monitor --kernel` for immediate add/remove, when the host can stream commands.
+ * - `kubelet-files`, `node-db`: chokidar (native) on kubelet's iSCSI dirs and the open-iscsi DB.
+ * - actions: `runAction` refreshes after every applied step.
+ *
+ * The same code runs on a real node, a `--root` tree and the simulator: everything goes through the
+ * Host seam; only chokidar needs a real path (`under(host.root, ...)`).
+ */
+import type {
+  ActionContext,
+  ApplyOptions,
+  ApplyResult,
+  Plan,
+  StepProgress,
+} from '../engine/actions/types.js';
+import type { Host } from '../engine/host/host.js';
+import type { Snapshot } from '../engine/model.js';
+import { takeSnapshot as engineTakeSnapshot, ISCSI_DB_ROOTS } from '../engine/snapshot/index.js';
+import { type FileSourceSpec, type FileWatch, fileSources, startFileWatch } from './file-watch.js';
+import { type ProcProbe, probeProc } from './proc-probe.js';
+import { createRefresher } from './refresher.js';
+import { createNodeStore, type NodeStore } from './store.js';
+import { probeSysfs } from './sysfs-probe.js';
+import type { SourceHealth, TrackedAction } from './types.js';
+import { startUdevSource, type UdevSource } from './udev-source.js';
+
+export const DEFAULT_REFRESH_MS = 2_000;
+
+export interface WatcherOptions {
+  host: Host;
+  /** Host path of the kubelet root. */
+  kubeletRoot: string;
+  /** Poll interval, ms (default 2,000; `--refresh`). */
+  refreshMs?: number;
+  /** An existing store to feed (else one is created with the host's clock). */
+  store?: NodeStore;
+  /** Run the poll on a timer (default true). Tests and benchmarks drive `poll()` themselves. */
+  autoPoll?: boolean;
+  /** `udevadm monitor`, or the simulator's emulated uevents (default on). */
+  udev?: boolean;
+  /** chokidar on kubelet dirs and the node DB (default true). */
+  files?: boolean;
+  /** Delay that coalesces bursts of uevents and file events before one refresh (default 50 ms). */
+  settleMs?: number;
+  /** Read engine (injectable for unit tests). */
+  takeSnapshot?: (host: Host, options: { kubeletRoot: string }) => Snapshot;
+  /** Action engine (injectable for unit tests). */
+  applyPlan?: (plan: Plan, ctx: ActionContext, options?: ApplyOptions) => Promise<ApplyResult>;
+}
+
+export interface Watcher {
+  store: NodeStore;
+  /** Resolves after the first snapshot is in the store and the file watchers are ready. */
+  ready: Promise<void>;
+  /** Re-reads the node now; resolves once the store holds the result (published at the next flush). */
+  refreshNow(reason?: string): Promise<void>;
+  /** One poll tick (what the timer runs); resolves true when it caused a refresh, after it finished. */
+  poll(): Promise<boolean>;
+  /** Stops every source; the store keeps its last state (queued changes are published). */
+  stop(): Promise<void>;
+  /** Applies a plan, tracked in `store.actions` with live step progress; refreshes after each step. */
+  runAction(plan: Plan, ctx: ActionContext, options?: ApplyOptions): Promise<ApplyResult>;
+}
+
+/** Starts watching. Returns at once; `ready` says when the first snapshot is in. */
+export function startWatcher(options: WatcherOptions): Watcher {
+  const { host, kubeletRoot } = options;
+  const refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
+  const store = options.store ?? createNodeStore({ now: () => host.now() });
+  const read = options.takeSnapshot ?? engineTakeSnapshot;
+  let stopped = false;
+  let lastSysfs: string | undefined;
+  let lastProc: ProcProbe | undefined;
+  let lastRefreshError: string | undefined;
+  let actionSeq = 0;
+
+  // --- health -------------------------------------------------------------------------------
+  const sources = new Map<string, SourceHealth>();
+  function setSource(name: string, active: boolean, detail?: string): void {
+    const s: SourceHealth = detail === undefined ? { name, active } : { name, active, detail };
+    const was = sources.get(name);
+    if (was && was.active === s.active && was.detail === s.detail) return;
+    sources.set(name, s);
+    const list = [...sources.values()];
+    store.update((st) => ({ health: { ...st.health, sources: list } }));
+  }
+  function fail(message: string, severity: 'warn' | 'error' = 'warn'): void {
+    store.recordError(message);
+    store.pushEvents([{ kind: 'watcher', severity, subject: 'watcher', message }]);
+  }
+
+  // --- refresh ------------------------------------------------------------------------------
+  async function doRefresh(reason: string): Promise<void> {
+    const done = store.beginBusy();
+    // Let callers that asked in the same tick join this refresh, then read synchronously.
+    await Promise.resolve();
+    const started = performance.now();
+    try {
+      // Probe first: a change after this point moves the fingerprint and is caught next tick.
+      lastSysfs = probeSysfs(host).fingerprint;
+      lastProc = probeProc(host, lastProc);
+      const snap = read(host, { kubeletRoot });
+      store.applySnapshot(snap);
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      store.update((st) => ({
+        health: {
+          ...st.health,
+          lastRefreshAt: host.now(),
+          lastRefreshMs: ms,
+          refreshCount: st.health.refreshCount + 1,
+        },
+      }));
+      if (lastRefreshError !== undefined) {
+        store.pushEvents([
+          { kind: 'watcher', severity: 'info', subject: 'watcher', message: 'refresh works again' },
+        ]);
+        lastRefreshError = undefined;
+      }
+    } catch (e) {
+      // takeSnapshot never throws for node state; this is a bug or an unreadable root. Say it once.
+      const message = `refresh (${reason}) failed: ${(e as Error)?.message ?? String(e)}`;
+      if (message !== lastRefreshError) fail(message, 'error');
+      else store.recordError(message);
+      lastRefreshError = message;
+    } finally {
+      done();
+    }
+  }
+  const refresher = createRefresher(doRefresh, options.settleMs ?? 50);
+
+  // --- poll -----------------------------------------------------------------------------------
+  async function poll(): Promise<boolean> {
+    if (stopped) return false;
+    const sys = probeSysfs(host).fingerprint;
+    const proc = probeProc(host, lastProc);
+    startMissingFileWatches();
+    const why: string[] = [];
+    if (sys !== lastSysfs) why.push('sysfs changed');
+    if (proc.fingerprint !== lastProc?.fingerprint) why.push('mounts changed');
+    lastProc = proc;
+    if (why.length === 0) return false;
+    await refresher.request(why.join(', '));
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  function scheduleTick(): void {
+    if (stopped || options.autoPoll === false) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      poll()
+        .catch((e: unknown) => fail(`poll failed: ${(e as Error)?.message ?? String(e)}`))
+        .finally(scheduleTick);
+    }, refreshMs);
+    // The console and `watch` own the process lifetime; the poll never keeps it alive.
+    timer.unref();
+  }
+
+  // --- files ----------------------------------------------------------------------------------
+  const specs: FileSourceSpec[] = options.files === false ? [] : fileSources(kubeletRoot, ISCSI_DB_ROOTS);
+  const fileWatches = new Map<FileSourceSpec, FileWatch>();
+  const readyWatches: Promise<void>[] = [];
+  function reportFileSources(): void {
+    for (const name of new Set(specs.map((s) => s.source))) {
+      const watched = specs.filter((s) => s.source === name && fileWatches.has(s)).map((s) => s.hostPath);
+      const missing = specs.filter((s) => s.source === name && !fileWatches.has(s)).map((s) => s.hostPath);
+      const detail = [
+        watched.length > 0 ? `watching ${watched.join(', ')}` : '',
+        missing.length > 0 ? `absent (re-checked each tick): ${missing.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      setSource(name, watched.length > 0, detail);
+    }
+  }
+  function startMissingFileWatches(): void {
+    let started = false;
+    for (const spec of specs) {
+      if (fileWatches.has(spec)) continue;
+      const w = startFileWatch(
+        host,
+        spec,
+        (p) => refresher.soon(`file ${p}`),
+        (m) => fail(`file watch ${m}`),
+      );
+      if (!w) continue;
+      fileWatches.set(spec, w);
+      readyWatches.push(w.ready);
+      started = true;
+      // A dir that appeared since the last look may already hold what we would have seen.
+      if (lastSysfs !== undefined) refresher.soon(`watching ${spec.hostPath}`);
+    }
+    if (started || !sources.has('kubelet-files')) reportFileSources();
+  }
+
+  // --- udev -----------------------------------------------------------------------------------
+  let udev: UdevSource | undefined;
+  if (options.udev !== false) {
+    udev = startUdevSource(
+      host,
+      (e) => refresher.soon(`uevent ${e.action} ${e.devpath}`),
+      (active, detail) => setSource('udev', active, detail),
+    );
+  } else {
+    setSource('udev', false, 'turned off; add/remove seen by the sysfs poll');
+  }
+
+  // --- start ----------------------------------------------------------------------------------
+  const pollDetail = `every ${refreshMs} ms: session and device states, block names`;
+  setSource(
+    'sysfs-poll',
+    options.autoPoll !== false,
+    options.autoPoll === false ? 'driven by caller' : pollDetail,
+  );
+  setSource('mountinfo', true, 'read on each poll tick (block-backed mounts, swap areas)');
+  startMissingFileWatches();
+  const ready = (async () => {
+    await refresher.request('start');
+    await Promise.all(readyWatches);
+    scheduleTick();
+    store.flush();
+    store.pushEvents([{ kind: 'watcher', severity: 'info', subject: 'watcher', message: summary(store) }]);
+    store.flush();
+  })();
+
+  // --- actions --------------------------------------------------------------------------------
+  async function runAction(
+    plan: Plan,
+    ctx: ActionContext,
+    applyOptions: ApplyOptions = {},
+  ): Promise<ApplyResult> {
+    const id = `${plan.action}-${++actionSeq}`;
+    let tracked: TrackedAction = {
+      id,
+      plan,
+      steps: plan.steps.map((s) => ({ stepId: s.id, status: 'pending' })),
+      startedAt: host.now(),
+    };
+    const put = (patch: Partial<TrackedAction>) => {
+      tracked = { ...tracked, ...patch };
+      store.putAction(tracked);
+    };
+    const upsert = (p: StepProgress) => {
+      const i = tracked.steps.findIndex((s) => s.stepId === p.stepId);
+      return i < 0 ? [...tracked.steps, p] : tracked.steps.map((s, j) => (j === i ? p : s));
+    };
+    put({});
+    const done = store.beginBusy();
+    store.pushEvents([
+      { kind: 'action', severity: 'info', subject: plan.subject, message: `${plan.title}: started` },
+    ]);
+    try {
+      // Loaded on first use: `watch` and a read-only console never load the action engine.
+      const apply = options.applyPlan ?? (await import('../engine/actions/apply.js')).applyPlan;
+      const result = await apply(plan, ctx, {
+        ...applyOptions,
+        onProgress(p: StepProgress) {
+          put({ steps: upsert(p) });
+          applyOptions.onProgress?.(p);
+          // What a step touched is re-read at once, not at the next tick.
+          if (p.status !== 'pending' && p.status !== 'running')
+            void refresher.request(`action step ${p.stepId}`);
+        },
+      });
+      put({ finishedAt: host.now(), result, steps: result.steps.length > 0 ? result.steps : tracked.steps });
+      store.pushEvents([
+        result.ok
+          ? { kind: 'action', severity: 'info', subject: plan.subject, message: `${plan.title}: done` }
+          : {
+              kind: 'action',
+              severity: 'error',
+              subject: plan.subject,
+              message: `${plan.title} failed: ${result.error?.message ?? 'unknown error'}`,
+            },
+      ]);
+      await refresher.request('action finished');
+      return result;
+    } catch (e) {
+      put({ finishedAt: host.now() });
+      store.pushEvents([
+        {
+          kind: 'action',
+          severity: 'error',
+          subject: plan.subject,
+          message: `${plan.title} failed: ${(e as Error).message}`,
+        },
+      ]);
+      void refresher.request('action failed');
+      throw e;
+    } finally {
+      done();
+    }
+  }
+
+  return {
+    store,
+    ready,
+    refreshNow: (reason = 'requested') => refresher.request(reason),
+    poll,
+    runAction,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      refresher.cancel();
+      await Promise.all([udev?.stop(), ...[...fileWatches.values()].map((w) => w.close())]);
+      fileWatches.clear();
+      await ready.catch(() => undefined);
+      await refresher.idle();
+      for (const s of sources.values()) setSource(s.name, false, 'stopped');
+      store.flush();
+    },
+  };
+}
+
+/** The first event: what the watcher sees and which sources feed it. */
+function summary(store: NodeStore): string {
+  const st = store.getState();
+  const snap = st.snapshot;
+  const s = snap?.sessions ?? [];
+  const devices = s.reduce((n, x) => n + x.devices.length, 0);
+  const failed = s.filter((x) => x.state !== 'LOGGED_IN').length;
+  const active = st.health.sources.filter((x) => x.active).map((x) => x.name);
+  return (
+    `watching ${snap?.node.hostname ?? 'node'}: ${s.length} sessions (${failed} not logged in), ` +
+    `${devices} SCSI devices, ${snap?.multipath.length ?? 0} multipath maps, ` +
+    `${snap?.kubelet.volumes.length ?? 0} kubelet volumes; sources: ${active.join(', ') || 'none'}`
+  );
+}

@@ -1,0 +1,159 @@
+#!/bin/bash
+# common.sh — sourced by every scenario (in the guest). Assertions, waits, the CLI under test,
+# "is this command there yet?" detection, and target/initiator helpers shared by the scenarios.
+set -u
+: "${PROJECT:?run scenarios through guest-run.sh}" "${RESULTS:?}"
+LIB="$PROJECT/test/e2e/lib"
+# shellcheck source=guest-setup.sh
+source "$LIB/guest-setup.sh"
+SCEN="${E2E_SCENARIO:-$(basename "$0" .sh)}"
+WORK="/tmp/e2e-$SCEN"
+mkdir -p "$WORK"
+NODE="$PROJECT/node_modules/.bin/node"
+FAILS=0
+
+log() { echo "[$(cut -d' ' -f1 /proc/uptime)s] $*"; }
+ok() { echo "OK   $*"; }
+bad() { echo "FAIL $*"; FAILS=$((FAILS + 1)); }
+# check 'shell condition' 'what it means'
+check() { if eval "$1"; then ok "$2"; else bad "$2   [condition: $1]"; fi; }
+# wait_for 'shell condition' SECONDS — polls every 0.1 s (conditions here are cheap sysfs reads)
+wait_for() { _wait "$1" "$2"; }
+# The scenario ends: 0 if every check held.
+finish() { log "$SCEN: $FAILS failed check(s)"; [ "$FAILS" = 0 ] && exit 0; exit 1; }
+# Skipped, not passed: the behaviour could not be checked (e.g. the command is not written yet).
+skip() { echo "$*" > "$RESULTS/$SCEN.skip"; echo "SKIP $*"; exit 77; }
+
+# The CLI under test: the project's own build, on the project's pinned node.
+cli() { "$NODE" "$PROJECT/dist/cli.js" "$@"; }
+# run_cli NAME ARGS... : stdout/stderr/exit into $WORK/NAME.{out,err,rc}, all echoed into the log.
+run_cli() {
+  local name=$1; shift
+  local t; t=$(_ts)
+  cli "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+  local rc=$?
+  echo "$rc" > "$WORK/$name.rc"
+  echo "\$ iscsi-console $* -> exit $rc ($(_since "$t")s)"
+  sed 's/^/  | /' "$WORK/$name.out" | head -n "${E2E_LOG_LINES:-60}"
+  [ -s "$WORK/$name.err" ] && sed 's/^/  ! /' "$WORK/$name.err" | head -n 30
+  return $rc
+}
+# show 'command' : run a diagnostic command and put it in the log
+show() { echo "\$ $1"; eval "$1" 2>&1 | sed "s/^/  | /"; }
+
+# Subcommands the current build offers, from its generated --help ("Commands" section).
+cli_commands() {
+  [ -f /run/e2e-commands ] || cli --help 2>/dev/null \
+    | awk '/^Commands/{on=1; next} on && /^$/{exit} on && /^  [a-z]/{print $1}' > /run/e2e-commands
+  cat /run/e2e-commands
+}
+# A subcommand exists iff `iscsi-console NAME --help` succeeds (an unknown one exits 2, usage).
+# Cached for the whole boot in /run: every node start costs seconds under TCG.
+has_cmd() {
+  local f="/run/e2e-has-cmd-$1"
+  [ -f "$f" ] || { cli "$1" --help >/dev/null 2>&1; echo $? > "$f"; }
+  [ "$(cat "$f")" = 0 ]
+}
+# require_cmds NAME... : skip the scenario naming every missing subcommand.
+require_cmds() {
+  local missing=() c
+  for c in "$@"; do has_cmd "$c" || missing+=("$c"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  skip "iscsi-console has no '${missing[*]}' subcommand yet (this build offers: $(cli_commands | tr '\n' ' '))"
+}
+# has_opt CMD OPTION : the subcommand's --help lists --OPTION
+has_opt() { cli "$1" --help 2>/dev/null | grep -q -- "--$2\b"; }
+# A deliberate fault for proving that a check can fail (E2E_FAULT=name, see README).
+fault() { [ "${E2E_FAULT:-}" = "$1" ]; }
+
+# ---- target side (tgtd) ----
+IQN_PREFIX=iqn.2024-01.e2e.example
+iqn() { echo "$IQN_PREFIX:$1"; }
+# target_new TID NAME SIZE_MB... : target <prefix>:NAME with LUN 1..n (tgt adds LUN 0, a controller
+# with no sd device). Each scenario uses its own TIDs: tgt derives the WWID from tid+lun
+# (360000000000000000e0000000<tid><lun>), so distinct TIDs keep multipath's wwids apart.
+target_new() {
+  local tid=$1 name=$2 lun=1 size; shift 2
+  tgtadm --lld iscsi --op new --mode target --tid "$tid" -T "$(iqn "$name")" || return 1
+  for size in "$@"; do
+    truncate -s "${size}M" "/tmp/e2e-t$tid-lun$lun.img"
+    tgtadm --lld iscsi --op new --mode logicalunit --tid "$tid" --lun "$lun" -b "/tmp/e2e-t$tid-lun$lun.img" || return 1
+    lun=$((lun + 1))
+  done
+  tgtadm --lld iscsi --op bind --mode target --tid "$tid" -I ALL
+}
+# ---- initiator side (plain iscsiadm, what an admin or kubelet would type) ----
+discover() { iscsiadm -m discovery -t sendtargets -p "$1" >/dev/null; }
+login() { iscsiadm -m node -T "$(iqn "$1")" -p "$2" --login >/dev/null; }
+# sid_of NAME PORTAL : session id from sysfs (persistent address/port of connection 0)
+sid_of() {
+  local s c
+  for s in /sys/class/iscsi_session/session*; do
+    [ -e "$s" ] || continue
+    [ "$(cat "$s/targetname")" = "$(iqn "$1")" ] || continue
+    c=$(ls -d "$(readlink -f "$s/device")"/connection*/iscsi_connection/connection* 2>/dev/null | head -1)
+    [ "$(cat "$c/persistent_address"):$(cat "$c/persistent_port")" = "$2" ] && { echo "${s##*session}"; return 0; }
+  done
+  return 1
+}
+# disk_of NAME PORTAL LUN : sdX of that LUN path, from sysfs
+disk_of() {
+  local sid b; sid=$(sid_of "$1" "$2") || return 1
+  for b in "$(readlink -f /sys/class/iscsi_session/session"$sid"/device)"/target*/*:*:*:"$3"/block/*; do
+    [ -e "$b" ] && { basename "$b"; return 0; }
+  done
+  return 1
+}
+by_path() { echo "/dev/disk/by-path/ip-$2-iscsi-$(iqn "$1")-lun-$3"; }
+# wait_disk NAME PORTAL LUN [SECONDS] : sdX appears and udev made its by-path link
+wait_disk() { wait_for "disk_of $1 $2 $3 >/dev/null && [ -e $(by_path "$1" "$2" "$3") ]" "${4:-60}"; }
+# dm_of sdX : the dm-N holding it (multipath), if any
+dm_of() { ls "/sys/block/$1/holders" 2>/dev/null | grep -m1 '^dm-'; }
+nsessions() { ls /sys/class/iscsi_session 2>/dev/null | wc -l; }
+
+# ---- the documented CLI surface (issue 4), discovered from the build's own --help ----
+help_of() { [ -f "/run/e2e-help-$1" ] || cli "$1" --help > "/run/e2e-help-$1" 2>&1; cat "/run/e2e-help-$1"; }
+# opt_of CMD NAME... : the first --NAME that `iscsi-console CMD --help` lists
+opt_of() {
+  local c=$1 o; shift
+  help_of "$c" >/dev/null
+  for o in "$@"; do grep -qE -- "--$o([ ,=]|\$)" "/run/e2e-help-$c" && { echo "--$o"; return 0; }; done
+  return 1
+}
+# need VAR CMD NAME... : VAR=--NAME (first one CMD offers) or skip the scenario saying what is missing
+need() {
+  local v=$1 c=$2 o; shift 2
+  o=$(opt_of "$c" "$@") || skip "'$c --help' lists none of --${*// / --} (interface not there yet)"
+  printf -v "$v" %s "$o"
+}
+# Action commands change the node only with --write, and never prompt with --yes (issue 4).
+act() { local name=$1; shift; run_cli "$name" "$@" --write --yes; }
+# rc_of NAME : exit code of the last run_cli NAME
+rc_of() { cat "$WORK/$1.rc"; }
+# jq-like read of a JSON file with the project's node: jget FILE 'JS expression over d'
+jget() { "$NODE" -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); const v=(0,eval)("(d)=>"+process.argv[2])(d); console.log(typeof v==="string"?v:JSON.stringify(v))' "$1" "$2"; }
+# status_now NAME : `status --json` into $WORK/NAME.out
+status_now() { E2E_LOG_LINES=0 run_cli "$1" status --json >/dev/null; }
+# verdict/health of a session in a status document: session_field FILE SID FIELD
+session_field() { jget "$1" "d.sessions.find(s=>s.sid===$2)?.$3 ?? 'absent'"; }
+
+# ---- kubelet's layout (kubelet-iscsi-engine.md §1.2) ----
+PLUGIN_DIR="$E2E_KUBELET/plugins/kubernetes.io/iscsi"
+global_fs() { echo "$PLUGIN_DIR/iface-${4:-default}/$2-$(iqn "$1")-lun-$3"; }        # NAME PORTAL LUN [IFACE]
+global_blk() { echo "$PLUGIN_DIR/volumeDevices/iface-${4:-default}/$2-$(iqn "$1")-lun-$3"; }
+# iscsi.json of a mounted FS volume lies UNDER the mount: read it through a non-recursive bind
+# mount of the plugin dir, which shows the directory without the volume mounted on it (§1.9).
+hidden_json() {
+  local peek=/tmp/e2e-peek-$$ rel=${1#"$PLUGIN_DIR"/}
+  mkdir -p "$peek" && mount --bind "$PLUGIN_DIR" "$peek" && cat "$peek/$rel/iscsi.json"
+  umount "$peek"; rmdir "$peek"
+}
+# What kubelet writes (json.Encoder of iscsiDisk, one line): VOL PORTAL[,PORTAL] IQN LUN [IFACE]
+kubelet_json() {
+  local portals; portals=$(tr ',' '\n' <<<"$2" | sed 's/.*/"&"/' | paste -sd,)
+  printf '{"VolName":"%s","Portals":[%s],"Iqn":"%s","Lun":"%s","InitIface":"%s","Iface":"%s","InitiatorName":"","MetricsProvider":null}\n' \
+    "$1" "$portals" "$3" "$4" "${5:-default}" "${5:-default}"
+}
+mount_source() { findmnt -n -o MAJ:MIN --mountpoint "$1" 2>/dev/null | tr -d ' '; }
+majmin() { cat "/sys/block/$1/dev" 2>/dev/null; }
+record_exists() { iscsiadm -m node -T "$(iqn "$1")" -p "$2" >/dev/null 2>&1; }

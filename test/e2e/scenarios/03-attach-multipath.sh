@@ -1,0 +1,38 @@
+#!/bin/bash
+# Scenario 3 — attach with two portals under multipathd: two sessions, ONE dm map holding both
+# paths, the filesystem mounted on the map (not on an sd path), iscsi.json listing both portals;
+# then kubelet's DetachDisk (multipath -f before deleting the paths) leaves no map, path or session.
+source "$PROJECT/test/e2e/lib/common.sh"
+require_cmds attach
+need O_PORTAL attach portal target-portal
+need O_IQN attach iqn target-iqn
+need O_LUN attach lun
+need O_FS attach fs-type fstype
+need O_VOL attach volume-name vol-name name
+P1=$E2E_PORTAL1 P2=$E2E_PORTAL2
+# extra portals: kubelet's `portals` list; the CLI may take --portals or a repeated --portal
+O_EXTRA=$(opt_of attach portals extra-portal) || O_EXTRA=$O_PORTAL
+target_new 31 mp 64 || bad "tgt mp"
+IQ=$(iqn mp)
+
+t=$(_ts)
+act attach attach $O_PORTAL "$P1" $O_EXTRA "$P2" $O_IQN "$IQ" $O_LUN 1 $O_FS ext4 $O_VOL vol-mp
+check "[ $(rc_of attach) = 0 ]" "attach with two portals exited 0 ($(_since "$t")s)"
+A=$(disk_of mp "$P1" 1) B=$(disk_of mp "$P2" 1)
+check "[ -n '$A' ] && [ -n '$B' ] && [ '$A' != '$B' ]" "one sd path per portal ($A, $B)"
+DM=$(dm_of "$A")
+check "[ -n '$DM' ] && [ \"\$(dm_of $B)\" = '$DM' ]" "both paths held by one map ($DM)"
+check "[ \"\$(ls /sys/block/$DM/slaves | sort | tr '\n' ' ')\" = \"\$(printf '%s\n' $A $B | sort | tr '\n' ' ')\" ]" "$DM slaves are exactly $A $B"
+check "[ \"\$(ls -d /sys/block/dm-* | wc -l)\" = 1 ]" "exactly one dm map on the node"
+check "timeout 30 multipath -ll | grep -c 'active ready running' | grep -qx 2" "multipath -ll: two active paths"
+G=$(global_fs mp "$P1" 1)
+check "mountpoint -q '$G' && [ \"\$(mount_source '$G')\" = \"\$(majmin $DM)\" ]" "global path mounted on $DM, not on a path"
+got=$(hidden_json "$G")
+check "[ '$got' = '$(kubelet_json vol-mp "$P1,$P2" "$IQ" 1)' ]" "iscsi.json lists both portals: $got"
+show "timeout 30 multipath -ll"
+
+bash "$LIB/kubelet-detach.sh" "$G"; check "[ $? = 0 ]" "kubelet DetachDisk succeeded"
+check "[ \"\$(nsessions)\" = 0 ]" "both sessions logged out"
+check "! ls /sys/block | grep -q '^dm-\|^sd'" "no dm map and no sd path left"
+check "! record_exists mp $P1 && ! record_exists mp $P2" "both node records deleted"
+finish

@@ -1,0 +1,172 @@
+/**
+ * The watcher on a `--root` fixture: the real single-session sysfs capture, changed the way the
+ * kernel, kubelet and mount would change it. Each change must produce its event on the next poll
+ * tick (or at once, for file events), and only once.
+ */
+import * as fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Host } from '../../src/engine/host/host.js';
+import type { NodeEvent } from '../../src/watchers/types.js';
+import { waitFor } from '../../src/watchers/wait-for.js';
+import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';
+import { FixtureRoot, IQN1, iscsiJson, KROOT, P1 } from '../snapshot/fixture-root.js';
+
+let fixture: FixtureRoot | undefined;
+let watcher: Watcher | undefined;
+afterEach(async () => {
+  await watcher?.stop();
+  fixture?.cleanup();
+  watcher = undefined;
+  fixture = undefined;
+});
+
+function start(host?: Host): Watcher {
+  fixture ??= new FixtureRoot('single-sysfs.json');
+  watcher = startWatcher({ host: host ?? fixture.host(), kubeletRoot: KROOT, autoPoll: false, udev: false });
+  return watcher;
+}
+
+/** Waits for a published event whose message matches, newer than `after`. */
+async function eventMatching(w: Watcher, re: RegExp, after = 0): Promise<NodeEvent> {
+  const s = await waitFor(w.store, (st) => st.events.some((e) => e.id > after && re.test(e.message)), 5_000);
+  return s.events.find((e) => e.id > after && re.test(e.message))!;
+}
+
+const lastId = (w: Watcher) => {
+  w.store.flush();
+  return w.store.getState().events.at(-1)?.id ?? 0;
+};
+
+/** What a logout leaves in sysfs: the session, its connection, its SCSI devices and disks gone. */
+function logout(f: FixtureRoot): void {
+  for (const p of [
+    '/sys/class/iscsi_session/session1',
+    '/sys/class/iscsi_connection/connection1:0',
+    '/sys/class/scsi_device/0:0:0:0',
+    '/sys/class/scsi_device/0:0:0:1',
+    '/sys/class/scsi_device/0:0:0:2',
+    '/sys/block/sda',
+    '/sys/block/sdb',
+    '/sys/devices/platform/host0/session1',
+  ]) {
+    fs.rmSync(f.at(p), { recursive: true, force: true });
+  }
+}
+
+const GLOBAL_MOUNT = (dir: string) => `40 22 8:16 / ${dir} rw,relatime shared:30 - ext4 /dev/sdb rw`;
+
+describe('watcher on a --root fixture', () => {
+  it('starts with a summary and reports each change once, on the next tick', async () => {
+    fixture = new FixtureRoot('single-sysfs.json');
+    const f = fixture;
+    // A node where kubelet has attached iSCSI volumes before: its plugin and pods dirs exist.
+    fs.mkdirSync(f.at(`${KROOT}/plugins/kubernetes.io/iscsi`), { recursive: true });
+    fs.mkdirSync(f.at(`${KROOT}/pods`), { recursive: true });
+    const w = start();
+    await w.ready;
+    const first = await eventMatching(w, /^watching node-a: 1 sessions/);
+    expect(first.kind).toBe('watcher');
+    expect(await w.poll()).toBe(false);
+
+    // Session goes FAILED: a computed sysfs value, seen only by the poll.
+    let after = lastId(w);
+    f.setAttr('/sys/class/iscsi_session/session1/state', 'FAILED\n');
+    expect(await w.poll()).toBe(true);
+    expect((await eventMatching(w, /^session 1 LOGGED_IN→FAILED/, after)).severity).toBe('warn');
+
+    // A device going offline.
+    after = lastId(w);
+    f.setAttr('/sys/block/sdb/device/state', 'offline\n');
+    expect(await w.poll()).toBe(true);
+    await eventMatching(w, /^sdb state running→offline$/, after);
+
+    // kubelet writes iscsi.json: the file watch triggers the refresh, no poll needed.
+    after = lastId(w);
+    const dir = f.fsVolume(P1, IQN1, 2, iscsiJson('pv-x', [P1], IQN1, 2));
+    await eventMatching(w, /^iscsi\.json written for pv-x$/, after);
+
+    // Mount and umount of the global dir.
+    after = lastId(w);
+    f.mountinfo([GLOBAL_MOUNT(dir)]);
+    expect(await w.poll()).toBe(true);
+    await eventMatching(w, new RegExp(`^mounted /dev/sdb \\(ext4\\) on ${dir}`), after);
+    after = lastId(w);
+    f.mountinfo([]);
+    expect(await w.poll()).toBe(true);
+    await eventMatching(w, /^mount of .* gone$/, after);
+
+    // kubelet removes iscsi.json.
+    after = lastId(w);
+    fs.rmSync(f.at(`${dir}/iscsi.json`));
+    await eventMatching(w, /^iscsi\.json removed for pv-x$/, after);
+
+    // Logout: the session and its disks vanish.
+    after = lastId(w);
+    logout(f);
+    expect(await w.poll()).toBe(true);
+    await eventMatching(w, /^session 1 gone/, after);
+    await eventMatching(w, /^sdb gone/, after);
+
+    // Quiet again: nothing more, and nothing was ever said twice.
+    expect(await w.poll()).toBe(false);
+    await w.refreshNow('extra');
+    w.store.flush();
+    const messages = w.store.getState().events.map((e) => e.message);
+    expect(new Set(messages).size).toBe(messages.length);
+    expect(w.store.getState().events.filter((e) => e.severity === 'error')).toEqual([]);
+    expect(w.store.getState().busy).toBe(0);
+  });
+
+  it('reports sources and their health', async () => {
+    const w = start();
+    await w.ready;
+    w.store.flush();
+    const h = w.store.getState().health;
+    const byName = Object.fromEntries(h.sources.map((s) => [s.name, s]));
+    expect(byName['sysfs-poll']?.active).toBe(false);
+    expect(byName.udev?.active).toBe(false);
+    expect(byName.mountinfo?.active).toBe(true);
+    // No kubelet dirs in the fixture yet: absent, re-checked each tick.
+    expect(byName['kubelet-files']).toMatchObject({ active: false });
+    expect(h.refreshCount).toBeGreaterThan(0);
+    expect(h.lastRefreshMs).toBeGreaterThanOrEqual(0);
+    // The plugin dir appears: the next tick starts watching it.
+    fixture!.fsVolume(P1, IQN1, 1);
+    await w.poll();
+    w.store.flush();
+    expect(w.store.getState().health.sources.find((s) => s.name === 'kubelet-files')?.active).toBe(true);
+  });
+
+  it('a session vanishing mid-read produces no error event', async () => {
+    fixture = new FixtureRoot('single-sysfs.json');
+    const f = fixture;
+    const inner = f.host();
+    let vanishOnRead = false;
+    // Logs the session out while the snapshot is reading it (between its state and its devices).
+    const host = new Proxy(inner, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop);
+        if (prop !== 'readText' && prop !== 'readTextOrError')
+          return typeof v === 'function' ? v.bind(target) : v;
+        return (p: string) => {
+          if (vanishOnRead && p.includes('session1/iscsi_session/session1/tpgt')) {
+            vanishOnRead = false;
+            logout(f);
+          }
+          return (v as (p: string) => unknown).call(target, p);
+        };
+      },
+    }) as Host;
+    const w = start(host);
+    await w.ready;
+    const after = lastId(w);
+    vanishOnRead = true;
+    await w.refreshNow('test');
+    await w.poll();
+    w.store.flush();
+    const events = w.store.getState().events.filter((e) => e.id > after);
+    expect(events.filter((e) => e.severity === 'error' || e.kind === 'watcher')).toEqual([]);
+    expect(w.store.getState().health.errors).toEqual([]);
+    await eventMatching(w, /^session 1 gone/, 0);
+  });
+});
