@@ -1,11 +1,26 @@
-// TEMPORARY scratch (replaced once test/helpers/generate-fixture-root.ts lands)
-import { mkdirSync, renameSync } from 'node:fs';
-import { materializeSysfs } from '../test/helpers/materialize-sysfs.js';
+/**
+ * `make-fixture.mjs DIR SESSIONS LUNS` — writes one benchmark fixture root with the project's own
+ * generator (test/helpers/generate-fixture-root.ts: N sessions × L LUNs, half multipath, kubelet
+ * volumes, in the real sysfs layout). Written to DIR.tmp and renamed, so a half-written root (an
+ * interrupted run) is never reused. Run in its own process by bench/lib/fixtures.ts.
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { generateFixtureRoot } from '../test/helpers/generate-fixture-root.js';
+import { FIXTURE_KUBELET_ROOT } from './lib/fixtures.js';
 
 const [dir, sessions, luns] = process.argv.slice(2);
+if (!dir || !sessions || !luns) {
+  process.stderr.write('usage: make-fixture.mjs DIR SESSIONS LUNS\n');
+  process.exit(2);
+}
 const tmp = `${dir}.tmp`;
-mkdirSync(tmp, { recursive: true });
-materializeSysfs('mp-sysfs.json', tmp);
-renameSync(tmp, dir!);
-void sessions;
-void luns;
+rmSync(tmp, { recursive: true, force: true });
+const made = generateFixtureRoot(tmp, {
+  sessions: Number(sessions),
+  luns: Number(luns),
+  kubelet: true,
+  kubeletRoot: FIXTURE_KUBELET_ROOT,
+});
+writeFileSync(`${tmp}.json`, `${JSON.stringify({ ...made, root: dir }, null, 2)}\n`);
+renameSync(tmp, dir);
+renameSync(`${tmp}.json`, `${dir}.json`);

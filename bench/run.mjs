@@ -18,7 +18,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, release } from 'node:os';
+import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, OUT_DIR, PROJECT } from './lib/bundle.mjs';
@@ -56,6 +56,7 @@ if (args.cleanFixtures) {
 }
 
 const started = Date.now();
+const loadAtStart = loadavg().map((l) => Math.round(l * 100) / 100);
 mkdirSync(OUT_DIR, { recursive: true });
 
 // Helpers first: the fixture key is the hash of the generator bundle, so a changed generator
@@ -131,6 +132,8 @@ const machine = {
   cores: cpus().length,
   node: process.version,
   kernel: release(),
+  // The machine is shared: the load says how much to trust absolute times (ratios are interleaved).
+  loadavg: { start: loadAtStart, end: loadavg().map((l) => Math.round(l * 100) / 100) },
   date: new Date().toISOString(),
 };
 const all = {

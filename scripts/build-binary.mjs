@@ -3,12 +3,10 @@
 //
 // Node 22's SEA runs only a CommonJS main script, so this bundles a CJS variant of src/cli.ts
 // (dist/cli.js, the npm entry, stays ESM). What does not survive CJS is handled here:
-//  - yoga-layout (Ink's layout engine) awaits its wasm at top level; CJS has no top-level await, so
-//    its index is replaced by one that exports a Proxy plus a `yogaReady` promise, and the SEA main
-//    awaits that promise before it loads the CLI (Ink only touches Yoga when rendering).
-//  - Ink 8 awaits at top level only inside `if (process.env.DEV === 'true')` (React devtools), which
-//    is dead code here (DEV is defined "false"): those awaits are dropped and devtools.js is emptied.
-//    If an Ink upgrade adds another top-level await, esbuild fails loudly rather than shipping it.
+//  - yoga-layout (Ink's layout engine) awaits its wasm at top level: see yogaWithoutTopLevelAwait
+//    in esbuild-plugins.mjs; the SEA main below awaits `yogaReady` before it loads the CLI.
+//  - Ink 8 awaits at top level only inside `if (process.env.DEV === 'true')` (React devtools), dead
+//    code here (DEV is defined "false"): see inkWithoutDevtools.
 //  - `import.meta.url` becomes the executable's file URL.
 // Usage: node scripts/build-binary.mjs   (npm run build:binary)
 import { spawnSync } from 'node:child_process';
@@ -17,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { inkWithoutDevtools, yogaWithoutTopLevelAwait } from './esbuild-plugins.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
@@ -28,51 +27,14 @@ const output = join(repo, 'dist', 'iscsi-console');
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 if (Number(process.versions.node.split('.')[0]) < 22) {
-  console.error(`build-binary needs the pinned Node 22 (this is ${process.version}); run it as: npm run build:binary`);
+  console.error(
+    `build-binary needs the pinned Node 22 (this is ${process.version}); run it as: npm run build:binary`,
+  );
   process.exit(2);
 }
 const started = performance.now();
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
-
-/** esbuild plugin: yoga-layout's index without top-level await (see the header). */
-const yogaWithoutTopLevelAwait = {
-  name: 'yoga-without-top-level-await',
-  setup(b) {
-    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, () => ({
-      loader: 'js',
-      contents: `
-import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
-import wrapAssembly from './wrapAssembly.js';
-let yoga;
-export const yogaReady = loadYoga().then((assembly) => { yoga = wrapAssembly(assembly); });
-const Yoga = new Proxy({}, {
-  get(_target, key) {
-    if (yoga === undefined) throw new Error('yoga-layout used before yogaReady resolved');
-    return yoga[key];
-  },
-});
-export default Yoga;
-export * from './generated/YGEnums.js';
-`,
-    }));
-  },
-};
-
-/** esbuild plugin: Ink without its DEV-only top-level awaits (see the header). */
-const inkWithoutDevtools = {
-  name: 'ink-without-devtools',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]devtools\.js$/ }, () => ({ loader: 'js', contents: 'export {};' }));
-    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const patched = source
-        .replace("await import('./devtools.js')", "import('./devtools.js')")
-        .replace('await loadPackageJson()', '{}');
-      return { loader: 'js', contents: patched };
-    });
-  },
-};
 
 /** The SEA's main script: wait for Yoga's wasm, then run the normal entry (src/cli.ts). */
 const seaEntry = `
@@ -98,11 +60,9 @@ await build({
     'process.env.DEV': '"false"',
     'import.meta.url': '__seaImportMetaUrl',
   },
-  // Ink pulls react-devtools-core only when DEV=true; keep it out of the bundle.
-  external: ['react-devtools-core'],
   // In the SEA, __filename is the executable itself.
   banner: { js: "var __seaImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [yogaWithoutTopLevelAwait, inkWithoutDevtools],
+  plugins: [yogaWithoutTopLevelAwait(), inkWithoutDevtools({ cjs: true })],
   logLevel: 'warning',
 });
 
@@ -139,6 +99,10 @@ const stripped =
 const require = createRequire(import.meta.url);
 const { inject } = require('postject');
 await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: FUSE });
+
+// package.json "files" ships dist/ to npm; the ~100 MiB executable and its build files must not go
+// with it. A .npmignore inside a listed directory does apply (npm docs, package.json "files").
+writeFileSync(join(repo, 'dist', '.npmignore'), '/iscsi-console\n/sea/\n');
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const mib = (statSync(output).size / 1024 / 1024).toFixed(1);

@@ -2,6 +2,7 @@
 // image and the single executable. Fast (esbuild), so `npm install` runs it as `prepare`.
 import { readFileSync, chmodSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
+import { inkWithoutDevtools } from './esbuild-plugins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 mkdirSync('dist', { recursive: true });
@@ -16,8 +17,8 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   define: { __VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"' },
-  // Ink pulls react-devtools-core only when DEV=true; keep it out of the bundle.
-  external: ['react-devtools-core'],
+  // Ink's devtools hook imports the optional react-devtools-core; emptied (see esbuild-plugins.mjs).
+  plugins: [inkWithoutDevtools()],
   // Bundled CJS dependencies call require(); give ESM output a real one.
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",

@@ -46,8 +46,9 @@ export function printTable(figs, res) {
 export function markdown(all, figs, res) {
   const m = all.machine;
   const out = [
-    `Measured ${m.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, Linux ${m.kernel}, node ${m.node};`,
-    `fixture roots on tmpfs. Reproduce: \`npm install && ${all.command}\` (full numbers in bench/results.json).`,
+    `Measured ${m.date?.slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, Linux ${m.kernel}, node ${m.node},`,
+    `load average ${m.loadavg?.start?.[0] ?? '?'} at start (a shared machine: absolute times are noisy, ratios are measured`,
+    `interleaved in the same process); fixture roots on tmpfs. Reproduce: \`npm install && ${all.command}\` (full numbers in bench/results.json).`,
     '',
     '| Section | Figure | Value | Target | Result |',
     '| --- | --- | --- | --- | --- |',
@@ -58,6 +59,8 @@ export function markdown(all, figs, res) {
   ];
   const notes = figs.filter((f) => f.note).map((f) => `- **${f.label}**: ${f.note}`);
   const missing = res.flatMap((r) => r.notMeasured.map((n) => `- ${r.measurement}: ${n}`));
+  if (res.some((r) => r.measurement === 'peers'))
+    out.push('', 'The peers section runs in the e2e QEMU guest (real kernel, TCG): `npm run bench:vm`.');
   if (notes.length) out.push('', 'How each figure is measured:', '', ...notes);
   if (missing.length) out.push('', 'Not measured:', '', ...missing);
   return `${out.join('\n')}\n`;

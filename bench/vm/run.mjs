@@ -8,7 +8,7 @@
 // into bench/results.json and bench/README-table.md as the "peers" section.
 // Env: BENCH_VM_TIMEOUT (s, default 1500); BENCH_VM_REPS / BENCH_VM_ATTACH_REPS reach the guest
 // only through peers.sh defaults (the kernel command line is the harness's).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundle, OUT_DIR, PROJECT } from '../lib/bundle.mjs';
@@ -31,6 +31,7 @@ if (!existsSync(HARNESS)) {
   const err = await bundle('bench/vm/snapshot-in-guest.ts', join(OUT_DIR, 'vm-snapshot.mjs'));
   if (err)
     notMeasured.push(`in-guest snapshot not measured: cannot build bench/vm/snapshot-in-guest.ts: ${err}`);
+  await waitForOtherGuest();
   rmSync(RESULT, { force: true });
   const rc = await bootAndRun();
   if (existsSync(RESULT)) guest = JSON.parse(readFileSync(RESULT, 'utf8'));
@@ -48,6 +49,19 @@ all.results = [...all.results.filter((r) => r.measurement !== 'peers'), ...resul
 writeReport(PROJECT, all);
 console.log('\nmerged the peers section into bench/results.json and bench/README-table.md');
 
+/**
+ * The e2e harness owns .cache/e2e/results and empties it on every boot: a second guest of this
+ * project (an e2e run) would wipe our result, and two TCG guests on 2 cores skew every timing.
+ */
+async function waitForOtherGuest() {
+  for (let waited = 0; waited < 900; waited += 10) {
+    const ps = spawnSync('pgrep', ['-f', `qemu-system.*${PROJECT}/.cache/e2e`], { encoding: 'utf8' });
+    if (!ps.stdout.trim()) return;
+    if (waited === 0) console.error('[bench:vm] another e2e guest of this project is running; waiting for it to finish');
+    await new Promise((r) => setTimeout(r, 10_000));
+  }
+}
+
 function bootAndRun() {
   return new Promise((resolve) => {
     const log = createWriteStream(LOG);
@@ -58,8 +72,10 @@ function bootAndRun() {
       console.error(`[bench:vm] killing the guest after ${TIMEOUT_S} s`);
       child.kill('SIGTERM');
     }, TIMEOUT_S * 1000);
+    let tail = '';
     const onData = (b) => {
       const text = b.toString('utf8');
+      tail = (tail + text).slice(-2000);
       log.write(text);
       for (const line of text.split(/\r?\n/)) {
         if (/^\[(bench|e2e|guest)/.test(line.trim())) console.error(line.trim());
@@ -78,7 +94,10 @@ function bootAndRun() {
     child.on('exit', (code) => {
       clearTimeout(timer);
       log.end();
-      if (!typed) notMeasured.push(`the guest shell never started (no "${BANNER}" banner; see ${LOG})`);
+      if (!typed) {
+        const why = tail.split('\n').find((l) => /ERROR|error:|failed/i.test(l)) ?? tail.trim().split('\n').at(-1);
+        notMeasured.push(`the guest shell never started (harness exit ${code}: ${why?.trim().slice(0, 200)}; see ${LOG})`);
+      }
       resolve(code);
     });
   });

@@ -247,6 +247,25 @@ export class Kubelet {
     this.volumes.delete(globalPath);
   }
 
+  /** A detach whose logout never ran (iscsiadm timed out, kubelet restarted): dirs gone, session stays. */
+  async detachLeavingSession(globalPath: string): Promise<void> {
+    const v = this.volumes.get(globalPath);
+    if (!v) throw new KubeletError(`no kubelet volume at ${globalPath}`);
+    for (const pod of [...v.pods]) await this.tearDownPod(v, pod);
+    if (this.isMountPoint(globalPath)) await this.run(['umount', globalPath]);
+    this.removeAll(globalPath);
+    this.volumes.delete(globalPath);
+  }
+
+  /** The pod is gone and kubelet died right after UnmountDevice's umount: the global dir stays behind. */
+  async crashAfterUnmount(globalPath: string): Promise<void> {
+    const v = this.volumes.get(globalPath);
+    if (!v) throw new KubeletError(`no kubelet volume at ${globalPath}`);
+    for (const pod of [...v.pods]) await this.tearDownPod(v, pod);
+    if (this.isMountPoint(globalPath)) await this.run(['umount', globalPath]);
+    this.volumes.delete(globalPath);
+  }
+
   /** The pod goes away: its bind mount (or loop + device node) and its volume dir. */
   async tearDownPod(v: KubeletVolumeState, pod: string): Promise<void> {
     if (v.opts.mode === 'block') {

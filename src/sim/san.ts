@@ -1,4 +1,4 @@
-import { parsePortal, portalText } from './kernel/names.js';
+import { parsePortal, portalText, tgtWwid } from './kernel/names.js';
 import type { ChapSecret, Portal, TargetSpec } from './types.js';
 
 /** Result of a login attempt against the SAN: 0 or an iscsiadm exit code (iscsi_err.h). */
@@ -12,8 +12,11 @@ export class San {
   readonly targets: TargetSpec[] = [];
   private readonly down = new Set<string>();
 
+  /** Adds a target; LUNs without a WWID get tgt's (naa.6...e + tid + lun). */
   add(t: TargetSpec): TargetSpec {
-    const spec = { tpgt: 1, ...t, portals: t.portals.map((p) => portalText(parsePortal(p))) };
+    const tid = this.targets.length + 1;
+    const luns = t.luns.map((l) => ({ ...l, wwid: l.wwid ?? tgtWwid(tid, l.lun) }));
+    const spec = { tpgt: 1, ...t, luns, portals: t.portals.map((p) => portalText(parsePortal(p))) };
     this.targets.push(spec);
     return spec;
   }

@@ -4,6 +4,7 @@ import { maskSecrets } from '../engine/host/host.js';
 import { type Clock, createClock } from './clock.js';
 import type { SimContext, ToolResult } from './context.js';
 import { Faults } from './faults.js';
+import { Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
 import { NodeDb } from './iscsid/node-db.js';
 import { Kernel, type SimChange } from './kernel/kernel.js';
 import { MountTable } from './kernel/mounts.js';
@@ -12,6 +13,7 @@ import { SysfsWriter } from './kernel/sysfs-writer.js';
 import { Udev } from './kernel/udev.js';
 import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles } from './node-files.js';
 import { San } from './san.js';
+import { SimHost } from './sim-host.js';
 import { runTool } from './tools/index.js';
 import { Tree } from './tree.js';
 import type { SdevState, SimScsiDevice, SimSession, TargetSpec } from './types.js';
@@ -43,6 +45,8 @@ export class Simulator implements SimContext {
   readonly daemons = { iscsid: true, multipathd: true };
   readonly seed: number;
   readonly hostname: string;
+  /** The node's kubelet (in-tree iSCSI plugin), acting through its own Host like a process. */
+  readonly kubelet: Kubelet;
 
   constructor(o: SimulatorOptions) {
     const root = `${o.dir}/root`;
@@ -66,6 +70,17 @@ export class Simulator implements SimContext {
     this.mounts = new MountTable(this.tree, `${o.dir}/state`);
     this.mountsChanged();
     for (const d of Object.keys(DAEMONS) as DaemonName[]) writeDaemon(this.tree, d, true);
+    this.kubelet = new Kubelet(new SimHost(this));
+  }
+
+  /** kubelet attaches a volume (WaitForAttach, MountDevice, SetUp per pod / block map). */
+  kubeletAttach(o: KubeletAttachOptions): Promise<KubeletVolumeState> {
+    return this.kubelet.attach(o);
+  }
+
+  /** kubelet tears pods down and, when none is left, detaches (DetachDisk / DetachBlockISCSIDisk). */
+  kubeletDetach(globalPath: string, podUIDs?: string[]): Promise<void> {
+    return this.kubelet.detach(globalPath, podUIDs);
   }
 
   get root(): string {

@@ -34,9 +34,13 @@ export class Tree {
     }
   }
 
-  /** A symlink at `hostPath` pointing at `targetHostPath`, expressed relative to the link's directory. */
+  /**
+   * A symlink at `hostPath` pointing at `targetHostPath`, relative like sysfs makes them: up to the
+   * target's parent, then its name — so a link to an ancestor reads `../../../host0`, never `../..`.
+   */
   relLink(hostPath: string, targetHostPath: string): void {
-    this.link(hostPath, posix.relative(posix.dirname(hostPath), targetHostPath));
+    const up = posix.relative(posix.dirname(hostPath), posix.dirname(targetHostPath));
+    this.link(hostPath, posix.join(up, posix.basename(targetHostPath)));
   }
 
   exists(hostPath: string): boolean {

@@ -104,8 +104,8 @@ export function requiredToken(plan: Plan, hostname: string): string | undefined 
 
 /** Why the plan cannot be applied from here, if it cannot. */
 export function blockedReason(s: UiState, plan: Plan): string | undefined {
-  if (plan.refusals.some((r) => !r.overridable)) return 'refused: nothing will run';
   if (!s.write) return 'READ-ONLY: plan only. Start with --write or type :write to allow changes';
+  if (plan.refusals.some((r) => !r.overridable)) return 'refused: nothing will run';
   if (s.dryRun) return 'DRY-RUN: plan only, nothing will run (:dry-run toggles)';
   if (plan.steps.length === 0) return 'nothing to do';
   return undefined;
@@ -116,7 +116,15 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
   ctx.running.controller = controller;
   ctx.ui.setState({
     mode: 'busy',
-    dialog: { kind: 'progress', plan, steps: plan.steps.map((x) => ({ stepId: x.id, status: 'pending' })), stopRequested: false, askQuit: false },
+    dialog: {
+      kind: 'progress',
+      plan,
+      steps: plan.steps.map((x) => ({ stepId: x.id, status: 'pending' })),
+      stopRequested: false,
+      askQuit: false,
+      quitAfter: false,
+      controller,
+    },
   });
   const onProgress = (p: { stepId: string; status: string }) => {
     const d = ctx.ui.getState().dialog;
@@ -138,7 +146,7 @@ function outcome(ctx: DispatchContext, result: import('../engine/actions/types.j
   ctx.running.controller = undefined;
   ctx.backend.refreshNow();
   const d = ctx.ui.getState().dialog;
-  const quitAfter = d?.kind === 'progress' && d.stopRequested && d.askQuit;
+  const quitAfter = d?.kind === 'progress' && d.quitAfter;
   ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'outcome', plan, result }, marks: [] });
   if (quitAfter) ctx.exit();
 }
@@ -280,8 +288,8 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
   if (d.kind === 'progress') {
     if (d.askQuit) {
       if (input === 'y' || input === 'Y') {
-        ctx.running.controller?.abort();
-        ctx.ui.setState({ dialog: { ...d, stopRequested: true } });
+        d.controller.abort();
+        ctx.ui.setState({ dialog: { ...d, stopRequested: true, askQuit: false } });
       } else if (input === 'n' || input === 'N' || key.escape) ctx.ui.setState({ dialog: { ...d, askQuit: false } });
       return;
     }

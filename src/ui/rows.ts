@@ -18,7 +18,7 @@ export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'iface', title: 'IFACE', width: 12, middle: true, hideBelow: 110 },
   { id: 'state', title: 'STATE', width: 9 },
   { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 90 },
-  { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 80 },
+  { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 96 },
   { id: 'verdict', title: 'VERDICT', width: 10 },
   { id: 'health', title: 'HEALTH', width: 10, hideBelow: 72 },
 ];
@@ -72,12 +72,12 @@ export function sessionRow(s: Session): TableRow {
 }
 
 export const TARGET_COLUMNS: readonly Column[] = [
-  { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
+  { id: 'target', title: 'TARGET', width: 36, middle: true },
   { id: 'portal', title: 'PORTAL', width: 22, middle: true },
   { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
-  { id: 'flags', title: 'FLAGS', width: 30, hideBelow: 90 },
+  { id: 'flags', title: 'FLAGS', width: 30, flex: true, hideBelow: 90 },
 ];
 
 /**

@@ -46,8 +46,11 @@ export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
   process.on('unhandledRejection', crash);
   const onAbort = () => {
     const d = ui.getState().dialog;
-    // An action is running: ask instead of leaving it half-way; the app exits when it finishes.
-    if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });
+    // An action is running: stop it between steps (never mid-command) and leave once it has stopped.
+    if (d?.kind === 'progress') {
+      d.controller.abort();
+      ui.setState({ dialog: { ...d, stopRequested: true, quitAfter: true } });
+    }
     else instance.unmount();
   };
   o.signal?.addEventListener('abort', onAbort, { once: true });

@@ -32,7 +32,17 @@ export interface Cursor {
 export type Dialog =
   | { kind: 'help' }
   | { kind: 'plan'; plan: Plan; typed: string; error?: string }
-  | { kind: 'progress'; plan: Plan; steps: StepProgress[]; stopRequested: boolean; askQuit: boolean }
+  | {
+      kind: 'progress';
+      plan: Plan;
+      steps: StepProgress[];
+      stopRequested: boolean;
+      askQuit: boolean;
+      /** Leave the console once the action has stopped (SIGTERM while it ran). */
+      quitAfter: boolean;
+      /** Stops the run between steps (never mid-command). */
+      controller: AbortController;
+    }
   | { kind: 'outcome'; plan: Plan; result: ApplyResult }
   | { kind: 'write'; typed: string }
   | WizardState;

@@ -41,7 +41,11 @@ export interface WatcherOptions {
   store?: NodeStore;
   /** Run the poll on a timer (default true). Tests and benchmarks drive `poll()` themselves. */
   autoPoll?: boolean;
-  /** `udevadm monitor`, or the simulator's emulated uevents (default on). */
+  /**
+   * `udevadm monitor`, or the simulator's emulated uevents. Default: on for a real node and the
+   * simulator; off for a `--root` tree, whose uevents are another machine's unless the commands run
+   * in the host's namespaces (`--exec nsenter|chroot`: the caller then passes true).
+   */
   udev?: boolean;
   /** chokidar on kubelet dirs and the node DB (default true). */
   files?: boolean;
@@ -199,14 +203,14 @@ export function startWatcher(options: WatcherOptions): Watcher {
 
   // --- udev -----------------------------------------------------------------------------------
   let udev: UdevSource | undefined;
-  if (options.udev !== false) {
+  if (options.udev ?? host.kind !== 'root') {
     udev = startUdevSource(
       host,
       (e) => refresher.soon(`uevent ${e.action} ${e.devpath}`),
       (active, detail) => setSource('udev', active, detail),
     );
   } else {
-    setSource('udev', false, 'turned off; add/remove seen by the sysfs poll');
+    setSource('udev', false, 'off for this host; add/remove seen by the sysfs poll');
   }
 
   // --- start ----------------------------------------------------------------------------------

@@ -46,15 +46,22 @@ describe('doctor on a healthy --root tree', () => {
       'kubelet.volumes',
     ]);
     const byId = Object.fromEntries(report.checks.map((c) => [c.id, c.evidence]));
-    expect(byId['iscsid.running']).toBe('pid 612, 613; /run/iscsid.pid 613; socket @ISCSIADM_ABSTRACT_NAMESPACE');
+    expect(byId['iscsid.running']).toBe(
+      'pid 612, 613; /run/iscsid.pid 613; socket @ISCSIADM_ABSTRACT_NAMESPACE',
+    );
     expect(byId['iscsi.versions']).toBe('iscsiadm 2.1.8, iscsid 2.1.8');
     expect(byId['initiator.name']).toBe('iqn.1993-08.org.debian:01:labguest0001');
     expect(byId['root.iscsi']).toBe('/ vda1, /boot vda2');
-    expect(byId['timeouts.replacement']).toBe('iscsid.conf 120; records 120 (1); sessions recovery_tmo 120 (1)');
+    expect(byId['timeouts.replacement']).toBe(
+      'iscsid.conf 120; records 120 (1); sessions recovery_tmo 120 (1)',
+    );
   });
 
   it('never puts a CHAP secret from a node record into the report', async () => {
-    node.nodeRecord(TARGET, '127.0.0.1,3260,1', { 'node.startup': 'automatic', 'node.session.auth.password': SECRET });
+    node.nodeRecord(TARGET, '127.0.0.1,3260,1', {
+      'node.startup': 'automatic',
+      'node.session.auth.password': SECRET,
+    });
     const text = JSON.stringify(await doctor());
     expect(text).toContain('node.startup=automatic');
     expect(text).not.toContain(SECRET);
@@ -76,6 +83,13 @@ describe('each doctor check failing', () => {
     c = await check('iscsid.running');
     expect(c.status).toBe('warn');
     expect(c.evidence).toContain('socket @ISCSIADM_ABSTRACT_NAMESPACE not found');
+    // A tree without the socket tables cannot tell: not claimed missing.
+    node.remove('/proc/700/net');
+    c = await check('iscsid.running');
+    expect(c).toMatchObject({
+      status: 'pass',
+      evidence: 'pid 700; /run/iscsid.pid 613 (stale); socket not checked (no /proc/<pid>/net/unix)',
+    });
   });
 
   it('iscsiadm and iscsid versions differ: fail; iscsiadm missing: fail; iscsid silent: warn', async () => {
@@ -92,7 +106,11 @@ describe('each doctor check failing', () => {
   it('modules: missing iscsi_tcp warns; missing with no /lib/modules for the kernel fails; builtin passes', async () => {
     node.remove('/sys/module/iscsi_tcp');
     let c = await check('module.iscsi_tcp');
-    expect(c).toMatchObject({ status: 'warn', evidence: 'no /sys/module/iscsi_tcp (not loaded)', hint: expect.stringContaining('modprobe iscsi_tcp') });
+    expect(c).toMatchObject({
+      status: 'warn',
+      evidence: 'no /sys/module/iscsi_tcp (not loaded)',
+      hint: expect.stringContaining('modprobe iscsi_tcp'),
+    });
     node.write(`/lib/modules/6.1.0-57-amd64/modules.builtin`, 'kernel/drivers/scsi/iscsi_tcp.ko\n');
     c = await check('module.iscsi_tcp');
     expect(c.status).toBe('pass');
@@ -106,11 +124,17 @@ describe('each doctor check failing', () => {
 
   it('initiator name: missing, GenerateName=yes, malformed fail; upper case warns', async () => {
     node.remove('/etc/iscsi/initiatorname.iscsi');
-    expect(await check('initiator.name')).toMatchObject({ status: 'fail', evidence: '/etc/iscsi/initiatorname.iscsi missing' });
+    expect(await check('initiator.name')).toMatchObject({
+      status: 'fail',
+      evidence: '/etc/iscsi/initiatorname.iscsi missing',
+    });
     node.write('/etc/iscsi/initiatorname.iscsi', 'GenerateName=yes\n');
     expect((await check('initiator.name')).evidence).toContain('GenerateName=yes (not generated yet)');
     node.write('/etc/iscsi/initiatorname.iscsi', 'InitiatorName=iqn.93-08.debian\n');
-    expect(await check('initiator.name')).toMatchObject({ status: 'fail', evidence: expect.stringContaining('iqn.YYYY-MM') });
+    expect(await check('initiator.name')).toMatchObject({
+      status: 'fail',
+      evidence: expect.stringContaining('iqn.YYYY-MM'),
+    });
     node.write('/etc/iscsi/initiatorname.iscsi', 'InitiatorName=eui.02004567A425678D\n');
     expect((await check('initiator.name')).status).toBe('pass');
     node.write('/etc/iscsi/initiatorname.iscsi', 'InitiatorName=iqn.1993-08.org.debian:01:LabGuest\n');
@@ -119,8 +143,14 @@ describe('each doctor check failing', () => {
 
   it('multipathd missing warns; udevd missing fails; plain udevd (eudev) passes', async () => {
     node.remove('/proc/640').remove('/proc/301');
-    expect(await check('multipathd.running')).toMatchObject({ status: 'warn', evidence: 'no multipathd in /proc/*/comm' });
-    expect(await check('udevd.running')).toMatchObject({ status: 'fail', hint: expect.stringContaining('by-path') });
+    expect(await check('multipathd.running')).toMatchObject({
+      status: 'warn',
+      evidence: 'no multipathd in /proc/*/comm',
+    });
+    expect(await check('udevd.running')).toMatchObject({
+      status: 'fail',
+      hint: expect.stringContaining('by-path'),
+    });
     node.process(302, 'udevd', ['/sbin/udevd', '--daemon']);
     expect(await check('udevd.running')).toMatchObject({ status: 'pass', evidence: 'udevd pid 302' });
   });
@@ -128,7 +158,10 @@ describe('each doctor check failing', () => {
   it('foreign network namespace: fails unless commands go through nsenter; unreadable: skip', async () => {
     node.link('/proc/self/ns/net', 'net:[4026532999]');
     const c = await check('netns.host');
-    expect(c).toMatchObject({ status: 'fail', evidence: 'console net:[4026532999], host net:[4026531840] (--exec direct)' });
+    expect(c).toMatchObject({
+      status: 'fail',
+      evidence: 'console net:[4026532999], host net:[4026531840] (--exec direct)',
+    });
     expect(c.hint).toContain('--exec nsenter');
     expect((await check('netns.host', undefined, 'nsenter')).status).toBe('pass');
     node.remove('/proc/1/ns');
@@ -137,8 +170,15 @@ describe('each doctor check failing', () => {
 
   it('kubelet root: missing fails while kubelet runs; a different --root-dir fails with the flag to pass', async () => {
     node.remove('/var/lib/kubelet');
-    expect(await check('kubelet.root')).toMatchObject({ status: 'fail', evidence: '/var/lib/kubelet missing' });
-    node.process(900, 'kubelet', ['/usr/bin/kubelet', '--root-dir', '/var/lib/origin/openshift.local.volumes']);
+    expect(await check('kubelet.root')).toMatchObject({
+      status: 'fail',
+      evidence: '/var/lib/kubelet missing',
+    });
+    node.process(900, 'kubelet', [
+      '/usr/bin/kubelet',
+      '--root-dir',
+      '/var/lib/origin/openshift.local.volumes',
+    ]);
     expect(await check('kubelet.root')).toMatchObject({
       status: 'fail',
       hint: 'pass --kubelet-root /var/lib/origin/openshift.local.volumes',
@@ -154,17 +194,24 @@ describe('each doctor check failing', () => {
   });
 
   it('automatic node records warn with the update command; empty record files warn', async () => {
-    node.nodeRecord('iqn.2024-01.lab.example:storage.target2', '127.0.0.2,3260,1', { 'node.startup': 'automatic' });
+    node.nodeRecord('iqn.2024-01.lab.example:storage.target2', '127.0.0.2,3260,1', {
+      'node.startup': 'automatic',
+    });
     const c = await check('node-records.startup');
     expect(c.status).toBe('warn');
-    expect(c.evidence).toBe('1 record with node.startup=automatic: iqn.2024-01.lab.example:storage.target2 127.0.0.2:3260');
+    expect(c.evidence).toBe(
+      '1 record with node.startup=automatic: iqn.2024-01.lab.example:storage.target2 127.0.0.2:3260',
+    );
     expect(c.hint).toBe(
       'iscsiadm -m node -T iqn.2024-01.lab.example:storage.target2 -p 127.0.0.2:3260 -o update -n node.startup -v manual (or delete unused records)',
     );
     // The old flat layout (`nodes/<iqn>/<addr>,<port>` file) and /var/lib/iscsi (RHEL) are read too.
     node.write('/var/lib/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260', '');
     const e = await check('node-records.intact');
-    expect(e).toMatchObject({ status: 'warn', evidence: '1 empty record file: /var/lib/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260' });
+    expect(e).toMatchObject({
+      status: 'warn',
+      evidence: '1 empty record file: /var/lib/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260',
+    });
   });
 
   it('replacement_timeout: records differing from iscsid.conf warn; negative and zero warn', async () => {
@@ -194,7 +241,10 @@ describe('each doctor check failing', () => {
     // A multipath map over the iSCSI disk: followed through slaves/.
     node.link('/sys/dev/block/253:0', '../../devices/virtual/block/dm-0');
     node.link('/sys/class/block/dm-0', '../../devices/virtual/block/dm-0');
-    node.link('/sys/devices/virtual/block/dm-0/slaves/sda1', '../../../../platform/host0/session1/target0:0:0/0:0:0:1/block/sda/sda1');
+    node.link(
+      '/sys/devices/virtual/block/dm-0/slaves/sda1',
+      '../../../../platform/host0/session1/target0:0:0/0:0:0:1/block/sda/sda1',
+    );
     node.write('/proc/1/mountinfo', '22 1 253:0 / / rw - xfs /dev/mapper/mpatha rw\n');
     expect(await check('root.iscsi')).toMatchObject({ status: 'warn', evidence: '/ on dm-0 (session1)' });
     node.remove('/proc/1/mountinfo');

@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import type { Output } from '../../src/cli/command.js';
+import { main } from '../../src/cli/main.js';
 import type { DoctorReport } from '../../src/engine/doctor/types.js';
 import { FixtureNode } from './fixture-node.js';
 
@@ -63,9 +63,13 @@ describe('iscsi-console doctor', () => {
     expect(Object.keys(report)).toEqual(['schemaVersion', 'checks', 'summary']);
     expect(report.schemaVersion).toBe(1);
     expect(report.summary.ok).toBe(true);
-    expect(report.checks.find((c) => c.id === 'iscsi.versions')?.evidence).toBe('iscsiadm 2.1.8, iscsid 2.1.8');
+    expect(report.checks.find((c) => c.id === 'iscsi.versions')?.evidence).toBe(
+      'iscsiadm 2.1.8, iscsid 2.1.8',
+    );
     for (const c of report.checks) {
-      expect(Object.keys(c).sort()).toEqual(c.hint ? ['evidence', 'hint', 'id', 'status', 'title'] : ['evidence', 'id', 'status', 'title']);
+      expect(Object.keys(c).sort()).toEqual(
+        c.hint ? ['evidence', 'hint', 'id', 'status', 'title'] : ['evidence', 'id', 'status', 'title'],
+      );
     }
   });
 
@@ -79,7 +83,9 @@ describe('iscsi-console doctor', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines.at(-1)).toBe('doctor: 15 ok, 0 warnings, 1 failed, 0 skipped');
     const versions = lines.find((l) => l.includes('versions equal'));
-    expect(versions).toMatch(/^✗ iscsiadm and iscsid versions equal +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /);
+    expect(versions).toMatch(
+      /^✗ iscsiadm and iscsid versions equal +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /,
+    );
     expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(15);
   });
 
@@ -100,7 +106,10 @@ describe('iscsi-console doctor', () => {
       const code = await main(['doctor', '--root', node.root, '--json'], out);
       expect(code).toBe(3);
       const versions = (JSON.parse(out.text()) as DoctorReport).checks.find((c) => c.id === 'iscsi.versions');
-      expect(versions).toMatchObject({ status: 'fail', evidence: 'iscsiadm not found (ENOENT), iscsid 2.1.8' });
+      expect(versions).toMatchObject({
+        status: 'fail',
+        evidence: 'iscsiadm not found (ENOENT), iscsid 2.1.8',
+      });
       expect(versions?.hint).toContain('--root /host --exec nsenter');
     } finally {
       process.env.PATH = `${bin}:${savedPath}`;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RunOptions, RunResult } from '../../src/engine/host/host.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
+import type { RunOptions, RunResult } from '../../src/engine/host/host.js';
 
 export const INITIATOR = 'iqn.1993-08.org.debian:01:labguest0001';
 export const TARGET = 'iqn.2024-01.lab.example:storage.target1';
@@ -56,7 +56,9 @@ export class FixtureNode {
     this.write(`/proc/${pid}/comm`, `${comm}\n`);
     this.write(`/proc/${pid}/cmdline`, `${argv.join('\0')}\0`);
     const header = 'Num       RefCount Protocol Flags    Type St Inode Path\n';
-    const lines = unixSockets.map((s, i) => `0000000000000000: 00000002 00000000 00010000 0001 01 ${2000 + i} ${s}\n`);
+    const lines = unixSockets.map(
+      (s, i) => `0000000000000000: 00000002 00000000 00010000 0001 01 ${2000 + i} ${s}\n`,
+    );
     this.write(`/proc/${pid}/net/unix`, header + lines.join(''));
     return this;
   }
@@ -65,7 +67,10 @@ export class FixtureNode {
     const body = Object.entries(fields)
       .map(([k, v]) => `${k} = ${v}\n`)
       .join('');
-    return this.write(`/etc/iscsi/nodes/${iqn}/${portalDir}/default`, `# BEGIN RECORD 2.1.8\nnode.name = ${iqn}\n${body}# END RECORD\n`);
+    return this.write(
+      `/etc/iscsi/nodes/${iqn}/${portalDir}/default`,
+      `# BEGIN RECORD 2.1.8\nnode.name = ${iqn}\n${body}# END RECORD\n`,
+    );
   }
 
   private healthy(): void {
@@ -78,7 +83,8 @@ export class FixtureNode {
     this.write('/run/iscsid.pid', '613\n');
     this.link('/proc/self/ns/net', 'net:[4026531840]');
     this.link('/proc/1/ns/net', 'net:[4026531840]');
-    for (const m of ['iscsi_tcp', 'scsi_transport_iscsi', 'dm_multipath']) this.mkdir(`/sys/module/${m}/parameters`);
+    for (const m of ['iscsi_tcp', 'scsi_transport_iscsi', 'dm_multipath'])
+      this.mkdir(`/sys/module/${m}/parameters`);
     this.write('/proc/sys/kernel/osrelease', `${RELEASE}\n`);
     this.write(`/lib/modules/${RELEASE}/modules.builtin`, 'kernel/drivers/block/loop.ko\n');
     this.write(
@@ -97,7 +103,9 @@ export class FixtureNode {
       'node.session.auth.password': SECRET,
       'node.session.timeo.replacement_timeout': '120',
     });
-    this.mkdir('/var/lib/kubelet/pods/0b7e8c1e-0000-4000-8000-000000000001/volumes/kubernetes.io~empty-dir/x');
+    this.mkdir(
+      '/var/lib/kubelet/pods/0b7e8c1e-0000-4000-8000-000000000001/volumes/kubernetes.io~empty-dir/x',
+    );
     // Root on a virtio disk, /boot on its first partition: not iSCSI.
     this.write(
       '/proc/1/mountinfo',
@@ -122,7 +130,10 @@ export class FixtureNode {
     this.link('/sys/dev/block/8:1', `${dev}/sda1`);
     this.link('/sys/class/block/sda1', `${dev}/sda1`);
     const text = `22 1 8:1 / ${mountPoint} rw,relatime shared:1 - ext4 /dev/sda1 rw\n`;
-    return this.write('/proc/1/mountinfo', mountPoint === '/' ? text : `21 1 254:1 / / rw - ext4 /dev/vda1 rw\n${text}`);
+    return this.write(
+      '/proc/1/mountinfo',
+      mountPoint === '/' ? text : `21 1 254:1 / / rw - ext4 /dev/vda1 rw\n${text}`,
+    );
   }
 
   cleanup(): void {
@@ -150,7 +161,14 @@ export class FixtureHost extends FsHost {
     this.ran.push([...argv]);
     const tool = argv[0] as 'iscsiadm' | 'iscsid';
     const v = this.versions[tool];
-    const result: RunResult = { argv: [...argv], exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 1 };
+    const result: RunResult = {
+      argv: [...argv],
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+      timedOut: false,
+      durationMs: 1,
+    };
     if (v === undefined || v === null) return { ...result, exitCode: null, spawnError: 'ENOENT' };
     return { ...result, stdout: `${tool} version ${v}\n` };
   }

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
 import type { Host } from '../../src/engine/host/host.js';
 import type { NodeEvent } from '../../src/watchers/types.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
@@ -168,5 +169,60 @@ describe('watcher on a --root fixture', () => {
     expect(events.filter((e) => e.severity === 'error' || e.kind === 'watcher')).toEqual([]);
     expect(w.store.getState().health.errors).toEqual([]);
     await eventMatching(w, /^session 1 gone/, 0);
+  });
+});
+
+describe('runAction', () => {
+  it('tracks step progress in the store and refreshes after each applied step', async () => {
+    fixture = new FixtureRoot('single-sysfs.json');
+    const f = fixture;
+    const plan = {
+      action: 'delete-device',
+      title: 'Offline sdb',
+      subject: 'sdb',
+      steps: [
+        { id: 'offline', why: 'test', write: { path: '/sys/block/sdb/device/state', data: 'offline' }, preconditions: [] },
+        { id: 'check', why: 'test', preconditions: [] },
+      ],
+      refusals: [],
+      warnings: [],
+      blastRadius: { sessions: [], devices: [], maps: [], mounts: [], kubeletVolumes: [], pods: [], nodeRecords: [] },
+      risk: 'low',
+      confirm: 'none',
+      undo: [],
+      before: [],
+    } satisfies Plan;
+    let seenOfflineBeforeStep2 = false;
+    const applyPlan = async (p: Plan, _ctx: ActionContext, o: ApplyOptions = {}): Promise<ApplyResult> => {
+      o.onProgress?.({ stepId: 'offline', status: 'running' });
+      f.setAttr('/sys/block/sdb/device/state', 'offline\n');
+      o.onProgress?.({ stepId: 'offline', status: 'done', durationMs: 1 });
+      // The refresh the finished step asked for lands before the next step runs.
+      const s = await waitFor(w.store, (st) => st.events.some((e) => /sdb state running→offline/.test(e.message)));
+      seenOfflineBeforeStep2 = s.actions[0]?.steps[0]?.status === 'done';
+      o.onProgress?.({ stepId: 'check', status: 'done' });
+      return {
+        ok: true,
+        steps: p.steps.map((x) => ({ stepId: x.id, status: 'done' as const })),
+        verified: true,
+        verification: [],
+      };
+    };
+    watcher = startWatcher({ host: f.host(), kubeletRoot: KROOT, autoPoll: false, udev: false, applyPlan });
+    const w = watcher;
+    await w.ready;
+    const ctx = {} as ActionContext;
+    const result = await w.runAction(plan, ctx);
+    expect(result.ok).toBe(true);
+    expect(seenOfflineBeforeStep2).toBe(true);
+    w.store.flush();
+    const st = w.store.getState();
+    expect(st.actions).toHaveLength(1);
+    expect(st.actions[0]).toMatchObject({ plan, finishedAt: expect.any(Number), result });
+    expect(st.events.filter((e) => e.kind === 'action').map((e) => e.message)).toEqual([
+      'Offline sdb: started',
+      'Offline sdb: done',
+    ]);
+    expect(st.busy).toBe(0);
   });
 });

@@ -18,7 +18,10 @@ export const doctorCommand: Command = {
     'iscsi-console doctor --root /host --exec nsenter   # from a debug pod',
   ],
   async run(ctx) {
-    const report = await runDoctor(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot, exec: ctx.globals.exec });
+    const report = await runDoctor(ctx.host, {
+      kubeletRoot: ctx.globals.kubeletRoot,
+      exec: ctx.globals.exec,
+    });
     // One line per document, like `status --json`: log collectors (DaemonSet output) take it as one record.
     if (ctx.globals.json) ctx.out.stdout(`${JSON.stringify(report)}\n`);
     else ctx.out.stdout(formatDoctorReport(report, { noColor: ctx.globals.noColor || !ctx.out.isTTY }));

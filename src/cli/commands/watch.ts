@@ -26,7 +26,13 @@ export const watchCommand: Command = {
   async run(ctx) {
     const { host, globals, out, signal } = ctx;
     const format = globals.json ? formatEventJson : formatEventLine;
-    const watcher = startWatcher({ host, kubeletRoot: globals.kubeletRoot, refreshMs: globals.refreshMs });
+    const watcher = startWatcher({
+      host,
+      kubeletRoot: globals.kubeletRoot,
+      refreshMs: globals.refreshMs,
+      // A --root tree sees the host's uevents only when commands run in the host's namespaces.
+      udev: host.kind !== 'root' || globals.exec !== 'direct',
+    });
     let lastId = 0;
     const print = (state: NodeState) => {
       const fresh: NodeEvent[] = [];

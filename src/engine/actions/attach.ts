@@ -4,27 +4,18 @@
  * Beyond kubelet: IPv6 portals normalised, LUN ≥ 256 by-path names, hostname portals resolved (and
  * warned about), a timeout on every command, event-driven waits instead of 1 s sleeps.
  */
+import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
 import { byPathName, formatPortal, isValidTargetName, kubeletGlobalPath, parsePortal } from './deps.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
+import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { parseLun } from './scan.js';
 import type { ActionDef, Plan, PlanStep } from './types.js';
 
-/** CHAP keys kubelet copies from the Secret (§1.15); the Secret's data names are the DB keys. */
-export const DISCOVERY_CHAP_KEYS = [
-  'discovery.sendtargets.auth.username',
-  'discovery.sendtargets.auth.password',
-  'discovery.sendtargets.auth.username_in',
-  'discovery.sendtargets.auth.password_in',
-] as const;
-export const SESSION_CHAP_KEYS = [
-  'node.session.auth.username',
-  'node.session.auth.password',
-  'node.session.auth.username_in',
-  'node.session.auth.password_in',
-] as const;
+export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
 
 export interface AttachInput {
   /** PV name or inline volume name (kubelet spec.Name()). */
@@ -295,7 +286,10 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     preconditions: [],
     doneIf: [pre('mounted', `${globalPath} is already mounted (the file would be hidden)`, globalPath)],
   });
-  plan.expect!.push(pre('path-present', 'iscsi.json is written', `${globalPath}/iscsi.json`));
+  // A mounted FS volume hides its iscsi.json under the mount (§1.9): verified only when not mounting.
+  if (!(input.mode === 'filesystem' && input.mount)) {
+    plan.expect!.push(pre('path-present', 'iscsi.json is written', `${globalPath}/iscsi.json`));
+  }
   if (input.mode === 'filesystem' && input.mount) {
     const opts = [...(input.readOnly ? ['ro'] : []), ...input.mountOptions, 'defaults'].join(',');
     addStep(plan, {
@@ -323,3 +317,102 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   }
   return plan;
 }
+
+function optString(o: Record<string, unknown>, name: string): string | undefined {
+  const v = o[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+function optList(o: Record<string, unknown>, name: string): string[] {
+  const v = o[name];
+  return Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : [];
+}
+
+/** Reads a manifest file named on the command line (an admin's local file, not a host path). */
+function readLocalFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UserError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+function secretsFromOptions(o: Record<string, unknown>, secretName?: string): Record<string, string> {
+  const file = optString(o, 'secret');
+  return file ? chapFromSecret(readLocalFile(file), file, secretName) : {};
+}
+
+export const attachAction: ActionDef<AttachInput> = {
+  id: 'attach',
+  title: 'Attach volume',
+  key: 'a',
+  scopes: ['node'],
+  destructive: false,
+  summary: "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
+  usage:
+    'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT]',
+  cliOptions: [
+    { name: 'manifest', type: 'string', valueName: 'FILE', description: 'attach: Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume' },
+    { name: 'secret', type: 'string', valueName: 'FILE', description: 'attach: Secret manifest with the CHAP keys (values never shown)' },
+    { name: 'portal', type: 'string', multiple: true, valueName: 'ADDR[:PORT]', description: 'attach: target portal (repeat for multipath; IPv6 as [ADDR]:PORT)' },
+    { name: 'iqn', type: 'string', valueName: 'IQN', description: 'attach: target IQN' },
+    { name: 'lun', type: 'string', valueName: 'N', description: 'attach: LUN number' },
+    { name: 'volume-name', type: 'string', valueName: 'NAME', description: 'attach: PV / volume name (kubelet VolName)' },
+    { name: 'fs-type', type: 'string', valueName: 'FS', description: 'attach: filesystem type', default: 'ext4' },
+    { name: 'read-only', type: 'boolean', description: 'attach: mount read-only (never formats)' },
+    { name: 'block', type: 'boolean', description: 'attach: block volume (volumeDevices path, no mount)' },
+    { name: 'iface', type: 'string', valueName: 'NAME', description: 'attach: iscsiInterface', default: 'default' },
+    { name: 'initiator-name', type: 'string', valueName: 'IQN', description: 'attach: custom initiator name (clones the iface as <portal>:<volume>)' },
+    { name: 'chap-discovery', type: 'boolean', description: 'attach: CHAP for discovery (keys from --secret)' },
+    { name: 'chap-session', type: 'boolean', description: 'attach: CHAP for the session (keys from --secret)' },
+    { name: 'no-mount', type: 'boolean', description: 'attach: log in and write iscsi.json but do not format/mount' },
+    { name: 'mount-option', type: 'string', multiple: true, valueName: 'OPT', description: 'attach: extra mount option' },
+  ],
+  examples: [
+    'iscsi-console attach --manifest pv.yaml --secret chap-secret.yaml --write',
+    'iscsi-console attach --portal 10.0.0.1:3260 --iqn iqn.2024-01.lab.example:t1 --lun 1 --volume-name pv1 --dry-run',
+    'iscsi-console attach --portal [fd00::1]:3260 --iqn iqn.2024-01.lab.example:t1 --lun 300 --volume-name pv6 --block --write',
+  ],
+  inputFromCli(positionals, o) {
+    if (positionals.length > 0) throw new UserError(`attach takes no positional arguments (got ${positionals.join(' ')})`);
+    const file = optString(o, 'manifest');
+    let input: AttachInput;
+    if (file) {
+      input = attachFromManifest(readLocalFile(file), file, optString(o, 'volume-name')).input;
+      if (o['no-mount'] === true) input.mount = false;
+    } else {
+      const portals = optList(o, 'portal');
+      const iqn = optString(o, 'iqn');
+      const lun = optString(o, 'lun');
+      const volName = optString(o, 'volume-name');
+      if (portals.length === 0 || !iqn || lun === undefined || !volName) {
+        throw new UserError('attach needs --manifest FILE, or --portal, --iqn, --lun and --volume-name', 'see iscsi-console attach --help');
+      }
+      const block = o.block === true;
+      const initiatorName = optString(o, 'initiator-name');
+      input = {
+        volName,
+        portals,
+        iqn,
+        lun: parseLun(lun),
+        mode: block ? 'block' : 'filesystem',
+        fsType: optString(o, 'fs-type') ?? 'ext4',
+        readOnly: o['read-only'] === true,
+        initIface: optString(o, 'iface') ?? 'default',
+        ...(initiatorName ? { initiatorName } : {}),
+        chapDiscovery: o['chap-discovery'] === true,
+        chapSession: o['chap-session'] === true,
+        secretKeys: [],
+        mount: !block && o['no-mount'] !== true,
+        mountOptions: optList(o, 'mount-option'),
+      };
+    }
+    input.secretKeys = Object.keys(secretsFromOptions(o));
+    validateAttach(input);
+    return input;
+  },
+  secretsFromCli(_positionals, o) {
+    return secretsFromOptions(o);
+  },
+  plan: planAttach,
+};

@@ -6,7 +6,8 @@
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
-import { type AttachInput, DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './attach.js';
+import type { AttachInput } from './attach.js';
+import { CHAP_KEYS } from './chap-keys.js';
 
 const IscsiSource = z.object({
   targetPortal: z.string().min(1),
@@ -44,7 +45,6 @@ const Secret = z.object({
   stringData: z.record(z.string(), z.string()).optional(),
 });
 
-const CHAP_KEYS: readonly string[] = [...DISCOVERY_CHAP_KEYS, ...SESSION_CHAP_KEYS];
 
 export interface ManifestAttach {
   input: AttachInput;

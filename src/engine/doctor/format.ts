@@ -3,7 +3,12 @@ import type { DoctorCheck, DoctorReport, DoctorStatus } from './types.js';
 /** Symbol per status: the same set the Doctor view uses. */
 export const STATUS_SYMBOL: Record<DoctorStatus, string> = { pass: '✓', warn: '!', fail: '✗', skip: '-' };
 
-const ANSI: Record<DoctorStatus, string> = { pass: '\u001b[32m', warn: '\u001b[33m', fail: '\u001b[31m', skip: '\u001b[2m' };
+const ANSI: Record<DoctorStatus, string> = {
+  pass: '\u001b[32m',
+  warn: '\u001b[33m',
+  fail: '\u001b[31m',
+  skip: '\u001b[2m',
+};
 const RESET = '\u001b[0m';
 const DIM = '\u001b[2m';
 
@@ -15,7 +20,8 @@ export interface FormatOptions {
 /** One line per check: symbol, title, evidence, and the hint when there is something to do. */
 export function formatDoctorLine(c: DoctorCheck, width: number, o: FormatOptions): string {
   const sym = o.noColor ? STATUS_SYMBOL[c.status] : `${ANSI[c.status]}${STATUS_SYMBOL[c.status]}${RESET}`;
-  const hint = c.hint && c.status !== 'pass' ? `  ${o.noColor ? '' : DIM}hint: ${c.hint}${o.noColor ? '' : RESET}` : '';
+  const hint =
+    c.hint && c.status !== 'pass' ? `  ${o.noColor ? '' : DIM}hint: ${c.hint}${o.noColor ? '' : RESET}` : '';
   return `${sym} ${c.title.padEnd(width)}  ${c.evidence}${hint}`;
 }
 
@@ -24,6 +30,9 @@ export function formatDoctorReport(report: DoctorReport, o: FormatOptions): stri
   const width = Math.max(...report.checks.map((c) => c.title.length), 0);
   const lines = report.checks.map((c) => formatDoctorLine(c, width, o));
   const s = report.summary;
-  lines.push('', `doctor: ${s.pass} ok, ${s.warn} warning${s.warn === 1 ? '' : 's'}, ${s.fail} failed, ${s.skip} skipped`);
+  lines.push(
+    '',
+    `doctor: ${s.pass} ok, ${s.warn} warning${s.warn === 1 ? '' : 's'}, ${s.fail} failed, ${s.skip} skipped`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,14 @@
 import type { Host } from '../host/host.js';
 import { DOCTOR_CHECKS } from './checks/index.js';
 import { readProcessTable } from './processes.js';
-import type { DoctorCheck, DoctorCheckFn, DoctorContext, DoctorOptions, DoctorReport, DoctorSummary } from './types.js';
+import type {
+  DoctorCheck,
+  DoctorCheckFn,
+  DoctorContext,
+  DoctorOptions,
+  DoctorReport,
+  DoctorSummary,
+} from './types.js';
 
 export type { DoctorCheck, DoctorOptions, DoctorReport, DoctorStatus, DoctorSummary } from './types.js';
 

@@ -22,7 +22,13 @@ export interface NodeRecordFile {
   empty: boolean;
 }
 
-function readRecord(host: Host, path: string, targetIqn: string, portal: string, iface?: string): NodeRecordFile {
+function readRecord(
+  host: Host,
+  path: string,
+  targetIqn: string,
+  portal: string,
+  iface?: string,
+): NodeRecordFile {
   const text = host.readText(path) ?? '';
   const kv = parseRecord(text);
   const rec: NodeRecordFile = { path, targetIqn, portal, empty: text.trim() === '' };
@@ -49,7 +55,8 @@ export function readNodeRecordFiles(host: Host): NodeRecordFile[] {
         const kind = host.stat(p);
         if (kind === 'file') out.push(readRecord(host, p, iqn, portal));
         else if (kind === 'dir') {
-          for (const iface of host.readDir(p).sort()) out.push(readRecord(host, `${p}/${iface}`, iqn, portal, iface));
+          for (const iface of host.readDir(p).sort())
+            out.push(readRecord(host, `${p}/${iface}`, iqn, portal, iface));
         }
       }
     }

@@ -134,6 +134,8 @@ export function blockAttrs(
   return [
     ['capability', capability],
     ['dev', `${devt.major}:${devt.minor}`],
+    // I/O in flight (reads, writes), as %8u %8u: a busy-device signal.
+    ['inflight', '       0        0'],
     ['removable', '0'],
     ['ro', ro ? '1' : '0'],
     ['size', String(sectors)],

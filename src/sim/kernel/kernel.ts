@@ -2,7 +2,7 @@ import { HostIoError } from '../../engine/host/host.js';
 import type { Clock } from '../clock.js';
 import type { Tree } from '../tree.js';
 import type { LunSpec, Portal, SdevState, SimDmMap, SimLoop, SimScsiDevice, SimSession } from '../types.js';
-import { mpathName, multipathWwid, samePortal, sdIndex as parseSdIndex, sdName } from './names.js';
+import { mpathName, multipathWwid, samePortal, sdIndex as parseSdIndex, sdName, tgtWwid } from './names.js';
 import { SYSFS_WRITE_PATTERNS } from './paths.js';
 import type { SysfsWriter } from './sysfs-writer.js';
 import type { Udev } from './udev.js';
@@ -48,6 +48,8 @@ export class Kernel {
   readonly loops = new Map<number, SimLoop>();
   /** multipathd running: paths sharing a WWID get a map. */
   multipathd = true;
+  /** Bulk materialisation (scale scenario): multipath is reconciled once at the end. */
+  deferMultipath = false;
   private nextSid = 1;
   private readonly sdInUse = new Set<number>();
   private readonly listeners = new Set<(c: SimChange) => void>();
@@ -125,7 +127,7 @@ export class Kernel {
     const wanted: { lun: number; spec: LunSpec; type: number; wwid: string }[] = [];
     const controller: LunSpec = { lun: 0, sizeBytes: 0 };
     if (lun === undefined || lun === 0) {
-      wanted.push({ lun: 0, spec: controller, type: 12, wwid: `naa.60000000000000000e0000000${info.tid.toString(16).padStart(3, '0')}0000` });
+      wanted.push({ lun: 0, spec: controller, type: 12, wwid: tgtWwid(info.tid, 0) });
     }
     for (const spec of info.luns) {
       if (lun === undefined || spec.lun === lun) wanted.push({ lun: spec.lun, spec, type: 0, wwid: spec.wwid! });
@@ -321,7 +323,7 @@ export class Kernel {
 
   /** multipathd: a map for every WWID with two or more sd paths; new paths join existing maps. */
   reconcileMultipath(): void {
-    if (!this.multipathd) return;
+    if (!this.multipathd || this.deferMultipath) return;
     const byWwid = new Map<string, string[]>();
     const specs = new Map<string, LunSpec>();
     for (const [name, { device }] of this.sdDevices()) {

@@ -40,9 +40,11 @@ export function mount(ctx: SimContext, args: readonly string[]): ToolResult {
       ctx.mountsChanged();
       return ok();
     }
-    if (!ctx.tree.exists(src)) return fail(32, `mount: ${target}: special device ${src} does not exist.\n`);
-    const parent = containing(ctx, src);
-    const rel = src === parent.mountpoint ? '' : src.slice(parent.mountpoint === '/' ? 0 : parent.mountpoint.length);
+    // mount(8) canonicalises the source: a bind of /dev/disk/by-path/... shows root /sdX.
+    const real = ctx.tree.realpath(src);
+    if (!real) return fail(32, `mount: ${target}: special device ${src} does not exist.\n`);
+    const parent = containing(ctx, real);
+    const rel = real === parent.mountpoint ? '' : real.slice(parent.mountpoint === '/' ? 0 : parent.mountpoint.length);
     ctx.mounts.mount(
       {
         devt: parent.devt,
@@ -55,7 +57,7 @@ export function mount(ctx: SimContext, args: readonly string[]): ToolResult {
         bind: true,
       },
       undefined,
-      targetKind === 'dir' ? src : undefined,
+      targetKind === 'dir' ? real : undefined,
     );
     ctx.mountsChanged();
     return ok();

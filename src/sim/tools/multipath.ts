@@ -34,14 +34,18 @@ function topology(ctx: SimContext, maps: readonly SimDmMap[]): ToolResult {
     // multipath -ll waits on blocked paths' I/O: it hangs until they recover (shared/README.md).
     if (paths.some((p) => p.hit!.device.state === 'blocked')) return { hang: true };
     out += `${m.name} (${m.wwid}) dm-${m.minor} IET,VIRTUAL-DISK\nsize=${size(m.sizeBytes)} features='0' hwhandler='0' wp=rw\n`;
+    const devts = paths.map((p) => {
+      const t = sdDevt(p.hit!.device.sdIndex!);
+      return `${t.major}:${t.minor}`;
+    });
+    const width = Math.max(...devts.map((d) => d.length));
     paths.forEach((p, i) => {
       const last = i === paths.length - 1;
       const d = p.hit!.device;
-      const devt = sdDevt(d.sdIndex!);
       const st = d.state === 'running' ? 'active ready running' : `failed faulty ${d.state}`;
       const group = i === 0 && d.state === 'running' ? 'active' : 'enabled';
       out += `${last ? '`' : '|'}-+- policy='service-time 0' prio=1 status=${group}\n`;
-      out += `${last ? ' ' : '|'} \`- ${d.host}:0:0:${d.lun} ${p.name} ${`${devt.major}:${devt.minor}`.padEnd(5)} ${st}\n`;
+      out += `${last ? ' ' : '|'} \`- ${d.host}:0:0:${d.lun} ${p.name} ${devts[i]!.padEnd(width)} ${st}\n`;
     });
   }
   return ok(out);

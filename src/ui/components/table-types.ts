@@ -6,7 +6,7 @@ import type { Tone } from '../theme.js';
 export interface Column {
   id: string;
   title: string;
-  /** Fixed width in cells; the `flex` column takes what is left. */
+  /** Fixed width in cells; the `flex` column takes what is left (never under 8). */
   width: number;
   flex?: boolean;
   align?: 'left' | 'right';
@@ -36,6 +36,6 @@ export function layoutColumns(columns: readonly Column[], width: number): { cols
   // 2 cells for the mark/cursor gutter, 1 between columns.
   const fixed = cols.reduce((n, c) => n + (c.flex ? 0 : c.width), 0) + cols.length - 1 + 2;
   const flexCount = cols.filter((c) => c.flex).length || 1;
-  const widths = cols.map((c) => (c.flex ? Math.max(c.width, Math.floor((width - fixed) / flexCount)) : c.width));
+  const widths = cols.map((c) => (c.flex ? Math.max(8, Math.floor((width - fixed) / flexCount)) : c.width));
   return { cols, widths };
 }

@@ -17,9 +17,7 @@ export interface DoctorViewProps {
   offset?: number;
 }
 
-type Line =
-  | { kind: 'check'; check: DoctorCheck; titleWidth: number }
-  | { kind: 'hint'; check: DoctorCheck };
+type Line = { kind: 'check'; check: DoctorCheck; titleWidth: number } | { kind: 'hint'; check: DoctorCheck };
 
 /** The report as display lines: one per check, plus one hint line under each warn/fail. */
 export function doctorLines(report: DoctorReport): Line[] {
@@ -27,7 +25,8 @@ export function doctorLines(report: DoctorReport): Line[] {
   const lines: Line[] = [];
   for (const check of report.checks) {
     lines.push({ kind: 'check', check, titleWidth });
-    if (check.hint && (check.status === 'warn' || check.status === 'fail')) lines.push({ kind: 'hint', check });
+    if (check.hint && (check.status === 'warn' || check.status === 'fail'))
+      lines.push({ kind: 'hint', check });
   }
   return lines;
 }
@@ -72,13 +71,19 @@ export function DoctorView({ report, height, width, theme = COLOR_THEME, offset 
             <Text color={toneColor(theme, 'dim')}>{line.check.evidence}</Text>
           </Text>
         ) : (
-          <Text key={`h:${line.check.id}`} wrap="truncate-end" color={toneColor(theme, STATUS_TONE[line.check.status])}>
+          <Text
+            key={`h:${line.check.id}`}
+            wrap="truncate-end"
+            color={toneColor(theme, STATUS_TONE[line.check.status])}
+          >
             {'    hint: '}
             {line.check.hint}
           </Text>
         ),
       )}
-      {!fits && below > 0 ? <Text color={toneColor(theme, 'dim')}>{`  … ${below} more line${below === 1 ? '' : 's'}`}</Text> : null}
+      {!fits && below > 0 ? (
+        <Text color={toneColor(theme, 'dim')}>{`  … ${below} more line${below === 1 ? '' : 's'}`}</Text>
+      ) : null}
     </Box>
   );
 }

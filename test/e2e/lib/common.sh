@@ -41,19 +41,17 @@ run_cli() {
 # show 'command' : run a diagnostic command and put it in the log
 show() { echo "\$ $1"; eval "$1" 2>&1 | sed "s/^/  | /"; }
 
+help_of() { [ -f "/run/e2e-help-$1" ] || cli "$1" --help > "/run/e2e-help-$1" 2>&1; cat "/run/e2e-help-$1"; }
 # Subcommands the current build offers, from its generated --help ("Commands" section).
 cli_commands() {
   [ -f /run/e2e-commands ] || cli --help 2>/dev/null \
     | awk '/^Commands/{on=1; next} on && /^$/{exit} on && /^  [a-z]/{print $1}' > /run/e2e-commands
   cat /run/e2e-commands
 }
-# A subcommand exists iff `iscsi-console NAME --help` succeeds (an unknown one exits 2, usage).
+# A subcommand exists iff `iscsi-console NAME --help` shows that command's own usage line
+# (an unknown name falls through to the top-level help, which also exits 0).
 # Cached for the whole boot in /run: every node start costs seconds under TCG.
-has_cmd() {
-  local f="/run/e2e-has-cmd-$1"
-  [ -f "$f" ] || { cli "$1" --help >/dev/null 2>&1; echo $? > "$f"; }
-  [ "$(cat "$f")" = 0 ]
-}
+has_cmd() { help_of "$1" | grep -qE "^  iscsi-console $1( |\$)"; }
 # require_cmds NAME... : skip the scenario naming every missing subcommand.
 require_cmds() {
   local missing=() c
@@ -112,7 +110,6 @@ dm_of() { ls "/sys/block/$1/holders" 2>/dev/null | grep -m1 '^dm-'; }
 nsessions() { ls /sys/class/iscsi_session 2>/dev/null | wc -l; }
 
 # ---- the documented CLI surface (issue 4), discovered from the build's own --help ----
-help_of() { [ -f "/run/e2e-help-$1" ] || cli "$1" --help > "/run/e2e-help-$1" 2>&1; cat "/run/e2e-help-$1"; }
 # opt_of CMD NAME... : the first --NAME that `iscsi-console CMD --help` lists
 opt_of() {
   local c=$1 o; shift

@@ -8,9 +8,11 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
 export const ISCSID_ABSTRACT_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
 export const ISCSID_PID_FILE = '/run/iscsid.pid';
 
-function hasIscsidSocket(ctx: DoctorContext, pid: number): boolean {
+/** Whether a process's network namespace has iscsid's socket; undefined when its table is unreadable. */
+function hasIscsidSocket(ctx: DoctorContext, pid: number): boolean | undefined {
   const table = ctx.host.readText(`/proc/${pid}/net/unix`);
-  return table?.split('\n').some((l) => l.trimEnd().endsWith(` ${ISCSID_ABSTRACT_SOCKET}`)) ?? false;
+  if (table === undefined) return undefined;
+  return table.split('\n').some((l) => l.trimEnd().endsWith(` ${ISCSID_ABSTRACT_SOCKET}`));
 }
 
 /** iscsid running: pid from /proc/*\/comm (and /run/iscsid.pid), listening socket. */
@@ -20,7 +22,7 @@ export function iscsidRunning(ctx: DoctorContext): DoctorCheck {
   const pidFile = ctx.host.readText(ISCSID_PID_FILE)?.trim();
   if (pids.length === 0) {
     // systemd socket activation: PID 1 holds the socket and starts iscsid on the first iscsiadm call.
-    if (hasIscsidSocket(ctx, 1)) {
+    if (hasIscsidSocket(ctx, 1) === true) {
       return {
         ...base,
         status: 'warn',
@@ -37,9 +39,11 @@ export function iscsidRunning(ctx: DoctorContext): DoctorCheck {
   }
   const parts = [`pid ${pids.join(', ')}`];
   if (pidFile) parts.push(`${ISCSID_PID_FILE} ${pidFile}${pids.includes(Number(pidFile)) ? '' : ' (stale)'}`);
-  const socket = pids.some((pid) => hasIscsidSocket(ctx, pid));
-  parts.push(socket ? `socket ${ISCSID_ABSTRACT_SOCKET}` : `socket ${ISCSID_ABSTRACT_SOCKET} not found`);
-  if (!socket) {
+  const seen = pids.map((pid) => hasIscsidSocket(ctx, pid));
+  const socket = seen.includes(true) ? true : seen.includes(false) ? false : undefined;
+  if (socket === undefined) parts.push('socket not checked (no /proc/<pid>/net/unix)');
+  else parts.push(socket ? `socket ${ISCSID_ABSTRACT_SOCKET}` : `socket ${ISCSID_ABSTRACT_SOCKET} not found`);
+  if (socket === false) {
     return {
       ...base,
       status: 'warn',

@@ -20,14 +20,20 @@ export function initiatorName(ctx: DoctorContext): DoctorCheck {
     };
   }
   const lines = text.split('\n').map((l) => l.trim());
-  const value = lines.filter((l) => l.startsWith('InitiatorName=')).pop()?.slice('InitiatorName='.length).trim();
+  const value = lines
+    .filter((l) => l.startsWith('InitiatorName='))
+    .pop()
+    ?.slice('InitiatorName='.length)
+    .trim();
   if (!value) {
     // Debian/Ubuntu ship `GenerateName=yes`; the package's start script replaces it on first start.
     const pending = lines.some((l) => l === 'GenerateName=yes');
     return {
       ...base,
       status: 'fail',
-      evidence: pending ? `${INITIATOR_NAME_FILE}: GenerateName=yes (not generated yet)` : `${INITIATOR_NAME_FILE}: no InitiatorName=`,
+      evidence: pending
+        ? `${INITIATOR_NAME_FILE}: GenerateName=yes (not generated yet)`
+        : `${INITIATOR_NAME_FILE}: no InitiatorName=`,
       hint: `echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid`,
     };
   }

@@ -78,7 +78,7 @@ export function kubeletRunning(ctx: DoctorContext): DoctorCheck {
  * volumes races it. Counts the global dirs kubelet's getVolCount counts plus pod volume dirs.
  */
 export function kubeletOwnsVolumes(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'kubelet.volumes', title: 'kubelet owns no iSCSI volumes' };
+  const base = { id: 'kubelet.volumes', title: 'no running kubelet owns iSCSI volumes' };
   const problems: string[] = [];
   const mounts = readMountinfo(ctx.host, problems);
   const globals = readKubeletVolumes(ctx.host, ctx.kubeletRoot, mounts).volumes;
@@ -91,7 +91,12 @@ export function kubeletOwnsVolumes(ctx: DoctorContext): DoctorCheck {
     }
   }
   const kubelet = findKubelet(ctx);
-  const owned = `${plural(globals.length, 'global dir')} (${listSome(globals.map((v) => `${v.iqn} lun ${v.lun}`), 2) || 'none'}), ${plural(podDirs.length, 'pod volume')}`;
+  const owned = `${plural(globals.length, 'global dir')} (${
+    listSome(
+      globals.map((v) => `${v.iqn} lun ${v.lun}`),
+      2,
+    ) || 'none'
+  }), ${plural(podDirs.length, 'pod volume')}`;
   if (globals.length === 0 && podDirs.length === 0) {
     return { ...base, status: 'pass', evidence: `no iSCSI volumes under ${ctx.kubeletRoot}` };
   }

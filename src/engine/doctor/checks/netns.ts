@@ -14,7 +14,8 @@ export function networkNamespace(ctx: DoctorContext): DoctorCheck {
     return {
       ...base,
       status: 'skip',
-      evidence: `cannot read ${self ? '' : '/proc/self/ns/net '}${init ? '' : '/proc/1/ns/net '}(not root?)`.trim(),
+      evidence:
+        `cannot read ${self ? '' : '/proc/self/ns/net '}${init ? '' : '/proc/1/ns/net '}(not root?)`.trim(),
       hint: 'run as root to compare namespaces',
     };
   }

@@ -36,11 +36,15 @@ export function emptyRecords(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'node-records.intact', title: 'node record files intact' };
   const records = readNodeRecordFiles(ctx.host);
   const empty = records.filter((r) => r.empty);
-  if (empty.length === 0) return { ...base, status: 'pass', evidence: `${plural(records.length, 'node record')}` };
+  if (empty.length === 0)
+    return { ...base, status: 'pass', evidence: `${plural(records.length, 'node record')}` };
   return {
     ...base,
     status: 'warn',
-    evidence: `${plural(empty.length, 'empty record file')}: ${listSome(empty.map((r) => r.path), 2)}`,
+    evidence: `${plural(empty.length, 'empty record file')}: ${listSome(
+      empty.map((r) => r.path),
+      2,
+    )}`,
     hint: `remove the empty file(s), then rediscover: rm ${empty[0]!.path}`,
   };
 }

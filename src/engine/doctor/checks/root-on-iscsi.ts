@@ -1,5 +1,5 @@
-import { resolveLink } from '../../host/path.js';
 import type { Host } from '../../host/host.js';
+import { resolveLink } from '../../host/path.js';
 import { readMountinfo } from '../../snapshot/mountinfo.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 

@@ -52,7 +52,10 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
       ...base,
       status: 'warn',
       evidence,
-      hint: `${plural(differing.length, 'record')} differ from iscsid.conf (${listSome(differing.map((r) => r.targetIqn), 2)}): iscsiadm -m node -T <iqn> -o update -n ${KEY} -v ${confValue}`,
+      hint: `${plural(differing.length, 'record')} differ from iscsid.conf (${listSome(
+        differing.map((r) => r.targetIqn),
+        2,
+      )}): iscsiadm -m node -T <iqn> -o update -n ${KEY} -v ${confValue}`,
     };
   }
   return { ...base, status: 'pass', evidence };

@@ -1,0 +1,58 @@
+// esbuild plugins shared by scripts/build.mjs (ESM bundle) and scripts/build-binary.mjs (CJS for the SEA).
+import { readFileSync } from 'node:fs';
+
+/**
+ * Ink's React-devtools hook (ink/build/devtools.js) statically imports `react-devtools-core`, an
+ * optional package that is not installed. Ink loads the hook only when DEV=true, which the bundles
+ * define as "false". If the hook stayed in the bundle, its static import would still be resolved when
+ * dist/cli.js loads, and it would fail (ERR_MODULE_NOT_FOUND), so the hook is emptied.
+ * `cjs: true` also drops the DEV-only top-level awaits in ink/build/reconciler.js, which CommonJS
+ * cannot express. If an Ink upgrade adds another top-level await, esbuild fails loudly rather than
+ * shipping it.
+ */
+export function inkWithoutDevtools({ cjs = false } = {}) {
+  return {
+    name: 'ink-without-devtools',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]devtools\.js$/ }, () => ({ loader: 'js', contents: 'export {};' }));
+      if (!cjs) return;
+      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const patched = source
+          .replace("await import('./devtools.js')", "import('./devtools.js')")
+          .replace('await loadPackageJson()', '{}');
+        return { loader: 'js', contents: patched };
+      });
+    },
+  };
+}
+
+/**
+ * yoga-layout (Ink's layout engine) awaits its wasm at top level, which CommonJS cannot express.
+ * This replaces its index with one that exports a Proxy plus a `yogaReady` promise. The SEA main
+ * awaits that promise before it loads the CLI; Ink only touches Yoga when it renders.
+ */
+export function yogaWithoutTopLevelAwait() {
+  return {
+    name: 'yoga-without-top-level-await',
+    setup(b) {
+      b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, () => ({
+        loader: 'js',
+        contents: `
+import loadYoga from '../binaries/yoga-wasm-base64-esm.js';
+import wrapAssembly from './wrapAssembly.js';
+let yoga;
+export const yogaReady = loadYoga().then((assembly) => { yoga = wrapAssembly(assembly); });
+const Yoga = new Proxy({}, {
+  get(_target, key) {
+    if (yoga === undefined) throw new Error('yoga-layout used before yogaReady resolved');
+    return yoga[key];
+  },
+});
+export default Yoga;
+export * from './generated/YGEnums.js';
+`,
+      }));
+    },
+  };
+}

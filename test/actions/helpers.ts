@@ -1,0 +1,51 @@
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyPlan } from '../../src/engine/actions/apply.js';
+import { findAction } from '../../src/engine/actions/registry.js';
+import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
+import type { Snapshot } from '../../src/engine/model.js';
+import { takeSnapshot } from '../../src/engine/snapshot/index.js';
+import { openSimHost, type SimHost } from '../../src/sim/index.js';
+
+export const KUBELET_ROOT = '/var/lib/kubelet';
+export const STATE_DIR = '/var/log/iscsi-console';
+
+export interface SimEnv {
+  host: SimHost;
+  ctx: ActionContext;
+  snap: () => Snapshot;
+  close: () => Promise<void>;
+  /** Plans an action from CLI-style arguments on a fresh snapshot. */
+  plan: (id: string, positionals: string[], options?: Record<string, unknown>) => Plan;
+  /** Plans and applies with write enabled (and --yes semantics). */
+  run: (id: string, positionals: string[], options?: Record<string, unknown>, apply?: ApplyOptions) => Promise<{ plan: Plan; result: ApplyResult }>;
+}
+
+export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'actions-test-'));
+  const opened = await openSimHost({ scenario, clock: 'manual', dir });
+  const host = opened.host;
+  const snap = () => takeSnapshot(host, { kubeletRoot: KUBELET_ROOT });
+  const ctx: ActionContext = { host, kubeletRoot: KUBELET_ROOT, stateDir: STATE_DIR, write, takeSnapshot: snap };
+  const plan = (id: string, positionals: string[], options: Record<string, unknown> = {}) => {
+    const def = findAction(id);
+    const s = snap();
+    return def.plan(def.inputFromCli(positionals, options, s), s, ctx);
+  };
+  return {
+    host,
+    ctx,
+    snap,
+    plan,
+    async run(id, positionals, options = {}, apply = {}) {
+      const p = plan(id, positionals, options);
+      const result = await applyPlan(p, ctx, apply);
+      return { plan: p, result };
+    },
+    close: async () => {
+      await opened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
