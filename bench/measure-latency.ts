@@ -27,7 +27,13 @@ const reps = args.quick ? 2 : 5;
 interface Change {
   name: string;
   /** Prepares one repetition; returns the change and the event that proves it was seen. */
-  prepare(i: number): Promise<{ change: () => Promise<void> | void; match: (e: NodeEvent) => boolean; undo?: () => Promise<void> | void }>;
+  prepare(
+    i: number,
+  ): Promise<{
+    change: () => Promise<void> | void;
+    match: (e: NodeEvent) => boolean;
+    undo?: () => Promise<void> | void;
+  }>;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -107,7 +113,11 @@ function changes(host: SimHost, w: Watcher): Change[] {
         const t = sim.addTarget(target(`bench-latency-out-${process.pid}-${i}`, [p], [1]));
         await run(['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', p]);
         await run(['iscsiadm', '-m', 'node', '-T', t.iqn, '-p', p, '--login']);
-        await waitFor(w.store, (s) => s.snapshot?.sessions.some((x) => x.targetIqn === t.iqn) ?? false, 10_000);
+        await waitFor(
+          w.store,
+          (s) => s.snapshot?.sessions.some((x) => x.targetIqn === t.iqn) ?? false,
+          10_000,
+        );
         return {
           change: () => run(['iscsiadm', '-m', 'node', '-T', t.iqn, '-p', p, '--logout']),
           match: (e) => e.kind === 'session' && e.subject.startsWith(`${t.iqn}|`),

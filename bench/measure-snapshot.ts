@@ -16,7 +16,7 @@ import { compileFloor } from './lib/floor.js';
 import { log, Output } from './lib/output.js';
 import { type RecordedRead, RecordingHost } from './lib/recording-host.js';
 import { median, round, summarise } from './lib/stats.js';
-import { countSyscalls } from './lib/strace.js';
+import { countSyscalls, countSyscallsPerf } from './lib/strace.js';
 
 const LUNS = 4;
 const RATIO_TARGET = 1.5;
@@ -157,28 +157,35 @@ async function measureSize(sessions: number): Promise<void> {
     }),
   );
 
-  // Syscalls: strace the one timed region in a separate process (skipped at 4,000: ~1M lines).
-  if (sessions <= 1000) {
-    const sys = countSyscalls(root, sessions);
-    if ('error' in sys) out.skip(`syscalls at ${label}: ${sys.error}`);
+  // Syscalls: counted by the kernel (perf) at every size ≤ 1,000; the per-syscall breakdown by
+  // strace (slow: ptrace stops on every call) at 100 only. Not under --profile (the parent would only
+  // show time waiting in spawnSync).
+  if (sessions <= 1000 && !args.profile) {
+    const perf = countSyscallsPerf(root);
+    const trace = sessions === 100 ? countSyscalls(root, sessions) : undefined;
+    if (trace && 'error' in trace) out.skip(`syscall breakdown (strace): ${trace.error}`);
+    const breakdown =
+      trace && !('error' in trace) ? { snapshot: trace.snapshot, floor: trace.floor } : undefined;
+    if ('error' in perf) out.skip(`syscalls at ${label}: ${perf.error}`);
     else
       out.add(
         figure({
           id: `snapshot.${sessions}.syscalls`,
           section: 'snapshot',
           label: `${label}: syscalls snapshot / floor`,
-          value: sys.snapshot.total,
-          unit: `/ ${sys.floor.total.toLocaleString('en-US')}`,
+          value: perf.snapshot,
+          unit: `/ ${perf.floor.toLocaleString('en-US')}`,
           note:
             sessions === sizes[0]
-              ? 'strace -f of one snapshot (and one floor loop) in a fresh process, between marker syscalls, after one warm-up'
+              ? 'perf stat -e raw_syscalls:sys_enter (all threads) of a process that warms up and runs one snapshot (one floor loop), minus one that only warms up; per-syscall breakdown (strace -f at 100 sessions) in results.json'
               : undefined,
-          detail: { snapshot: sys.snapshot.top, floor: sys.floor.top },
+          detail: { perSyscallAt100: breakdown, perHostCall: round(perf.snapshot / reads.length) },
         }),
       );
   }
 
   // The fs/promises read path for the same reads (issue 9: "about eight times longer"): no target.
+  if (args.profile) return;
   if (sessions === 1000 || (args.quick && sessions === Math.max(...sizes.filter((x) => x <= 1000)))) {
     await promisesFloor(root, reads);
     const pms: number[] = [];

@@ -1,7 +1,8 @@
 /**
- * Traced child of bench/lib/strace.ts: `syscalls-child.mjs ROOT snapshot|floor`. Warms up with one
+ * Counted child of bench/lib/strace.ts: `syscalls-child.mjs ROOT snapshot|floor|warm`. Warms up with one
  * recorded snapshot (which also yields the floor's read list), then runs the measured thing once
- * between two marker syscalls that the parent finds in the strace log.
+ * between two marker syscalls that the parent finds in the strace log (`warm`: nothing; perf's
+ * counts subtract it).
  */
 import { accessSync } from 'node:fs';
 import { FsHost } from '../src/engine/host/fs-host.js';
@@ -12,8 +13,8 @@ import { RecordingHost } from './lib/recording-host.js';
 import { MARK_END, MARK_START } from './lib/strace.js';
 
 const [root, mode] = process.argv.slice(2);
-if (!root || (mode !== 'snapshot' && mode !== 'floor')) {
-  process.stderr.write('usage: syscalls-child.mjs ROOT snapshot|floor\n');
+if (!root || (mode !== 'snapshot' && mode !== 'floor' && mode !== 'warm')) {
+  process.stderr.write('usage: syscalls-child.mjs ROOT snapshot|floor|warm\n');
   process.exit(2);
 }
 const host = new FsHost({ root, runner: { mode: 'direct' } });
@@ -32,5 +33,5 @@ function mark(path: string): void {
 
 mark(MARK_START);
 if (mode === 'snapshot') takeSnapshot(host, { kubeletRoot: FIXTURE_KUBELET_ROOT });
-else floor();
+else if (mode === 'floor') floor();
 mark(MARK_END);

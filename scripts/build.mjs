@@ -1,6 +1,6 @@
 // Bundles the CLI into one ESM file (dist/cli.js) with its dependencies, for npm, the container
 // image and the single executable. Fast (esbuild), so `npm install` runs it as `prepare`.
-import { readFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { inkWithoutDevtools } from './esbuild-plugins.mjs';
 

@@ -14,7 +14,10 @@ export function inkWithoutDevtools({ cjs = false } = {}) {
   return {
     name: 'ink-without-devtools',
     setup(b) {
-      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]devtools\.js$/ }, () => ({ loader: 'js', contents: 'export {};' }));
+      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]devtools\.js$/ }, () => ({
+        loader: 'js',
+        contents: 'export {};',
+      }));
       if (!cjs) return;
       b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
         const source = readFileSync(args.path, 'utf8');

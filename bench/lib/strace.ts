@@ -47,6 +47,34 @@ export function countSyscalls(
   return { snapshot: result.snapshot!, floor: result.floor! };
 }
 
+/**
+ * Syscall totals of one snapshot and one floor loop, counted by the kernel (perf's
+ * raw_syscalls:sys_enter tracepoint, all threads, no ptrace slow-down): each count is a process that
+ * warms up and then runs it once, minus a process that only warms up. Start-up noise (a few dozen
+ * futex/mmap calls) stays in the figure; it is small next to tens of thousands of reads.
+ */
+export function countSyscallsPerf(root: string): { snapshot: number; floor: number } | { error: string } {
+  const child = process.env.BENCH_HELPER_SYSCALLS;
+  if (!child) return { error: process.env.BENCH_HELPER_ERR_SYSCALLS ?? 'syscalls helper not built' };
+  const counts: Record<string, number> = {};
+  for (const mode of ['warm', 'snapshot', 'floor']) {
+    const r = spawnSync(
+      'perf',
+      ['stat', '-x', ',', '-e', 'raw_syscalls:sys_enter', '--', nodeBin(), child, root, mode],
+      { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: process.env },
+    );
+    const line = r.stderr?.split('\n').find((l) => l.includes('raw_syscalls:sys_enter'));
+    const n = Number(line?.split(',')[0]);
+    if (r.status !== 0 || !Number.isFinite(n)) {
+      return {
+        error: `perf stat (${mode}) failed: ${(r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-2).join(' | ')}`,
+      };
+    }
+    counts[mode] = n;
+  }
+  return { snapshot: counts.snapshot! - counts.warm!, floor: counts.floor! - counts.warm! };
+}
+
 /** Counts syscalls between the markers; a call split by `<unfinished ...>`/`resumed>` counts once. */
 export function parseStrace(text: string): SyscallCount {
   const counts = new Map<string, number>();

@@ -57,7 +57,8 @@ async function waitForOtherGuest() {
   for (let waited = 0; waited < 900; waited += 10) {
     const ps = spawnSync('pgrep', ['-f', `qemu-system.*${PROJECT}/.cache/e2e`], { encoding: 'utf8' });
     if (!ps.stdout.trim()) return;
-    if (waited === 0) console.error('[bench:vm] another e2e guest of this project is running; waiting for it to finish');
+    if (waited === 0)
+      console.error('[bench:vm] another e2e guest of this project is running; waiting for it to finish');
     await new Promise((r) => setTimeout(r, 10_000));
   }
 }
@@ -95,8 +96,11 @@ function bootAndRun() {
       clearTimeout(timer);
       log.end();
       if (!typed) {
-        const why = tail.split('\n').find((l) => /ERROR|error:|failed/i.test(l)) ?? tail.trim().split('\n').at(-1);
-        notMeasured.push(`the guest shell never started (harness exit ${code}: ${why?.trim().slice(0, 200)}; see ${LOG})`);
+        const why =
+          tail.split('\n').find((l) => /ERROR|error:|failed/i.test(l)) ?? tail.trim().split('\n').at(-1);
+        notMeasured.push(
+          `the guest shell never started (harness exit ${code}: ${why?.trim().slice(0, 200)}; see ${LOG})`,
+        );
       }
       resolve(code);
     });

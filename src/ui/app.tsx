@@ -92,7 +92,8 @@ const noop = () => Date.now();
 
 export function ConsoleApp(props: ConsoleAppProps) {
   const { backend, ui, theme, hostname } = props;
-  const clock = props.clock ?? noop;
+  // The host's clock: the simulator's runs ahead of the wall clock, and refresh ages use it.
+  const clock = props.clock ?? backend.now ?? noop;
   const { exit } = useApp();
   const { columns: width, rows: height } = useWindowSize();
   const s = useStore(ui);
@@ -250,14 +251,14 @@ function DialogPane(props: BodyProps) {
   const d = s.dialog!;
   const inner = Math.max(1, height - 2);
   const frame = (title: string, tone: 'accent' | 'warn' | 'bad' | 'ok', body: ReactNode, footer: ReactNode) => (
-    <Box flexDirection="column" borderStyle="round" borderColor={toneColor(theme, tone)} height={height} width={width} overflow="hidden">
+    <Box flexDirection="column" borderStyle="round" borderColor={toneColor(theme, tone)} height={height} width={width} paddingX={1} overflow="hidden">
       <Text bold wrap="truncate" color={toneColor(theme, tone)}>{title}</Text>
       <Box height={Math.max(1, inner - 2)} flexDirection="column" overflow="hidden">{body}</Box>
       <Box height={1}>{footer}</Box>
     </Box>
   );
   const bodyH = Math.max(1, inner - 2);
-  const w = width - 2;
+  const w = width - 4;
   switch (d.kind) {
     case 'help':
       return frame(' Help ', 'accent', <ScrollText lines={helpLines(props.backend.actions, s.write)} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, <Text color={toneColor(theme, 'dim')}>↑↓ scroll · esc closes</Text>);

@@ -53,6 +53,10 @@ export interface ConsoleBackend {
   discover?(portal: string, options: Record<string, unknown>): Promise<DiscoveredTarget[]>;
   /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
   loadManifest?(path: string, secretPath?: string): Record<string, string>;
+  /** The node's clock (ms since the epoch): refresh ages are measured against it. */
+  now?(): number;
+  /** iscsid up/down for the status bar (cached by the backend; called every second). */
+  iscsidState?(): 'up' | 'down' | 'socket' | '?';
   /** Runs the doctor engine's checks (the Doctor view), as `iscsi-console doctor` does. */
   runDoctor?(): Promise<DoctorReport>;
 }

@@ -308,8 +308,36 @@ function scroll(ctx: DispatchContext, key: Key): void {
   if (step) ctx.ui.setState({ detailScroll: Math.max(0, s.detailScroll + step) });
 }
 
-/** Handles one key press. */
+/** True while keys are text for a field (filter, palette, typed confirmation, wizard). */
+function typing(s: UiState): boolean {
+  if (s.mode === 'filter' || s.mode === 'command') return true;
+  return s.dialog?.kind === 'write' || s.dialog?.kind === 'wizard' || s.dialog?.kind === 'plan';
+}
+
+/**
+ * Handles one read from the terminal. Over SSH (and from tmux send-keys) several keys can arrive in
+ * one read: outside a text field each character is its own key, so `/state=FAILED` typed fast
+ * still opens the filter first; inside a text field the chunk is text (a paste).
+ */
 export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void {
+  if (input.length > 1 && !key.ctrl && !key.meta && !typing(ctx.ui.getState())) {
+    const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+    const first = [...input][0]!;
+    if (first === '\r') dispatchOne(ctx, '', { ...plain, return: true });
+    else dispatchOne(ctx, first, plain);
+    dispatchKey(ctx, input.slice(first.length), plain);
+    return;
+  }
+  if (input.length > 1 && input.endsWith('\r') && !key.ctrl && !key.meta) {
+    const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+    dispatchKey(ctx, input.slice(0, -1), plain);
+    dispatchOne(ctx, '', { ...plain, return: true });
+    return;
+  }
+  dispatchOne(ctx, input, key);
+}
+
+function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
   const s = ctx.ui.getState();
   if (s.dialog) return dialogKey(ctx, s.dialog, input, key);
   if (s.mode === 'filter' || s.mode === 'command') return textMode(ctx, input, key);

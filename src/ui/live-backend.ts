@@ -9,7 +9,9 @@ import { planAttach, type AttachInput } from '../engine/actions/attach.js';
 import { runCommand } from '../engine/actions/iscsiadm.js';
 import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
+import { iscsidRunning } from '../engine/doctor/checks/daemons.js';
 import { runDoctor } from '../engine/doctor/index.js';
+import { readProcessTable } from '../engine/doctor/processes.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import { UserError } from '../engine/errors.js';
 import type { ExecMode } from '../engine/host/runner.js';
@@ -77,6 +79,21 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
     write,
     takeSnapshot: () => takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot }),
   });
+  // iscsid state for the status bar: the doctor's own check, at most every 5 s (it scans /proc).
+  let iscsid: { at: number; state: 'up' | 'down' | 'socket' | '?' } | undefined;
+  const iscsidState = () => {
+    const now = Date.now();
+    if (iscsid && now - iscsid.at < 5000) return iscsid.state;
+    let state: 'up' | 'down' | 'socket' | '?' = '?';
+    try {
+      const c = iscsidRunning({ host: o.host, processes: readProcessTable(o.host), kubeletRoot: o.kubeletRoot, exec: o.exec, timeoutMs: 1000 });
+      state = c.status === 'pass' ? 'up' : c.status === 'fail' ? 'down' : c.evidence.includes('socket activation') ? 'socket' : 'up';
+    } catch {
+      state = '?';
+    }
+    iscsid = { at: now, state };
+    return state;
+  };
   const current = (): Snapshot => watcher.store.getState().snapshot ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
   return {
     watcher,
@@ -107,6 +124,8 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
       if (!r.ok) throw new UserError(`iscsiadm exited ${r.exitName}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
       return parseSendTargets(r.stdout);
     },
+    iscsidState,
+    now: () => o.host.now(),
     runDoctor: () => runDoctor(o.host, { kubeletRoot: o.kubeletRoot, exec: o.exec }),
   };
 }

@@ -11,13 +11,22 @@ import { formatAge, truncateMiddle } from './format.js';
 import { type Theme, toneColor } from './theme.js';
 import type { UiStore } from './view-store.js';
 
-/** iscsid up/down from the watcher's health sources, else unknown (never guessed). */
-function iscsidState(sources: { name: string; active: boolean; detail?: string }[], loaded: boolean | undefined): 'up' | 'down' | '?' {
+type DaemonState = 'up' | 'down' | 'socket' | '?';
+
+/** iscsid up/down: the backend's check, else a watcher source named iscsid, else unknown (never guessed). */
+function iscsidState(backend: ConsoleBackend, sources: { name: string; active: boolean }[]): DaemonState {
+  const fromBackend = backend.iscsidState?.();
+  if (fromBackend) return fromBackend;
   const src = sources.find((x) => x.name === 'iscsid');
-  if (src) return src.active ? 'up' : 'down';
-  if (loaded === false) return 'down';
-  return '?';
+  return src ? (src.active ? 'up' : 'down') : '?';
 }
+
+const ISCSID_LOOK: Record<DaemonState, { text: string; tone: 'ok' | 'bad' | 'warn' | 'dim' }> = {
+  up: { text: 'iscsid ● up', tone: 'ok' },
+  down: { text: 'iscsid ✗ down', tone: 'bad' },
+  socket: { text: 'iscsid ○ socket-activated', tone: 'warn' },
+  '?': { text: 'iscsid ?', tone: 'dim' },
+};
 
 export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: Theme; width: number; clock: () => number }) {
   const { theme, width } = props;
@@ -26,7 +35,6 @@ export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: 
     useShallow((s) => ({
       hostname: s.snapshot?.node.hostname,
       initiator: s.snapshot?.node.initiatorName,
-      loaded: s.snapshot?.node.iscsiLoaded,
       kind: s.snapshot?.node.kind,
       last: s.health.lastRefreshAt,
       busy: s.busy > 0,
@@ -44,7 +52,7 @@ export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: 
     const t = setInterval(() => setNow(props.clock()), 1000);
     return () => clearInterval(t);
   }, [props.clock]);
-  const iscsid = iscsidState(node.sources, node.loaded);
+  const iscsid = ISCSID_LOOK[iscsidState(props.backend, node.sources)];
   const age = node.last ? `${formatAge(now - node.last)} ago` : 'never';
   const initiator = truncateMiddle(node.initiator ?? 'no initiator name', Math.max(12, Math.floor(width / 4)));
   const badge = (text: string, bg: string | undefined) => (
@@ -55,9 +63,7 @@ export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: 
       <Text bold color={toneColor(theme, 'accent')}>{node.hostname ?? '…'}</Text>
       {node.kind === 'sim' ? <Text color={toneColor(theme, 'warn')}> [demo]</Text> : null}
       <Text color={toneColor(theme, 'dim')}>{` ${initiator} `}</Text>
-      <Text color={toneColor(theme, iscsid === 'up' ? 'ok' : iscsid === 'down' ? 'bad' : 'dim')}>
-        {`iscsid ${iscsid === 'up' ? '●' : iscsid === 'down' ? '✗' : '?'} ${iscsid} `}
-      </Text>
+      <Text color={toneColor(theme, iscsid.tone)}>{`${iscsid.text} `}</Text>
       {ui.write ? badge('WRITE', theme.writeBg) : badge('READ-ONLY', theme.readOnlyBg)}
       {ui.dryRun ? <Text> {badge('DRY-RUN', theme.warn)}</Text> : null}
       <Text color={toneColor(theme, 'dim')}>{` ⟳ ${age}${node.busy ? ' ◐' : ''}`}</Text>

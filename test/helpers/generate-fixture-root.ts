@@ -90,10 +90,19 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
   const N = options.sessions;
   const L = options.luns;
   const single = Math.ceil(N / 2);
-  for (const d of ['iscsi_session', 'iscsi_connection', 'iscsi_host', 'scsi_host', 'scsi_device', 'scsi_disk', 'scsi_generic']) {
+  for (const d of [
+    'iscsi_session',
+    'iscsi_connection',
+    'iscsi_host',
+    'scsi_host',
+    'scsi_device',
+    'scsi_disk',
+    'scsi_generic',
+  ]) {
     w.dir(`/sys/class/${d}`);
   }
   w.dir('/sys/block');
+  w.dir('/sys/class/block');
   w.dir('/sys/bus/scsi/devices');
 
   interface Target {
@@ -113,10 +122,18 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
     const pair = Math.floor((i - single) / 2);
     let target: Target;
     if (!multi) {
-      target = { iqn: `${IQN_PREFIX}.t${String(i).padStart(5, '0')}`, portals: [`${portalOf(i, 0)}`], paths: new Map() };
+      target = {
+        iqn: `${IQN_PREFIX}.t${String(i).padStart(5, '0')}`,
+        portals: [`${portalOf(i, 0)}`],
+        paths: new Map(),
+      };
       targets.push(target);
     } else if ((i - single) % 2 === 0) {
-      target = { iqn: `${IQN_PREFIX}.mp${String(pair).padStart(5, '0')}`, portals: [portalOf(pair, 1), portalOf(pair, 2)], paths: new Map() };
+      target = {
+        iqn: `${IQN_PREFIX}.mp${String(pair).padStart(5, '0')}`,
+        portals: [portalOf(pair, 1), portalOf(pair, 2)],
+        paths: new Map(),
+      };
       targets.push(target);
     } else target = targets[targets.length - 1]!;
     const addr = multi ? target.portals[(i - single) % 2]! : target.portals[0]!;
@@ -130,7 +147,12 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
       uevent: '',
     });
     w.link(`${hostDir}/iscsi_host/host${h}/device`, `../../../host${h}`);
-    w.attrs(`${hostDir}/scsi_host/host${h}`, { proc_name: 'iscsi_tcp\n', state: 'running\n', can_queue: '113\n', uevent: '' });
+    w.attrs(`${hostDir}/scsi_host/host${h}`, {
+      proc_name: 'iscsi_tcp\n',
+      state: 'running\n',
+      can_queue: '113\n',
+      uevent: '',
+    });
     w.link(`${hostDir}/scsi_host/host${h}/device`, `../../../host${h}`);
     w.file(`${hostDir}/uevent`, 'DEVTYPE=scsi_host\n');
     w.link(`/sys/class/iscsi_host/host${h}`, `../../devices/platform/host${h}/iscsi_host/host${h}`);
@@ -152,7 +174,10 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
       uevent: '',
     });
     w.link(`${sessDir}/iscsi_session/session${sid}/device`, `../../../session${sid}`);
-    w.link(`/sys/class/iscsi_session/session${sid}`, `../../devices/platform/host${h}/session${sid}/iscsi_session/session${sid}`);
+    w.link(
+      `/sys/class/iscsi_session/session${sid}`,
+      `../../devices/platform/host${h}/session${sid}/iscsi_session/session${sid}`,
+    );
     const conn = `connection${sid}:0`;
     w.attrs(`${sessDir}/${conn}/iscsi_connection/${conn}`, {
       address: `${addr}\n`,
@@ -164,11 +189,17 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
       uevent: '',
     });
     w.link(`${sessDir}/${conn}/iscsi_connection/${conn}/device`, `../../../${conn}`);
-    w.link(`/sys/class/iscsi_connection/${conn}`, `../../devices/platform/host${h}/session${sid}/${conn}/iscsi_connection/${conn}`);
+    w.link(
+      `/sys/class/iscsi_connection/${conn}`,
+      `../../devices/platform/host${h}/session${sid}/${conn}/iscsi_connection/${conn}`,
+    );
 
     const tdir = `${sessDir}/target${h}:0:0`;
     w.file(`${tdir}/uevent`, 'DEVTYPE=scsi_target\n');
-    w.link(`/sys/bus/scsi/devices/target${h}:0:0`, `../../../devices/platform/host${h}/session${sid}/target${h}:0:0`);
+    w.link(
+      `/sys/bus/scsi/devices/target${h}:0:0`,
+      `../../../devices/platform/host${h}/session${sid}/target${h}:0:0`,
+    );
     for (let lun = 0; lun <= L; lun++) {
       const hctl = `${h}:0:0:${lun}`;
       const ldir = `${tdir}/${hctl}`;
@@ -199,11 +230,18 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
       const mm = sdMajMin(disk);
       disk++;
       const bdir = `${ldir}/block/${name}`;
-      w.attrs(bdir, { dev: `${mm}\n`, size: `${131072 >> (lun % 3)}\n`, ro: '0\n', removable: '0\n', uevent: `MAJOR=${mm.split(':')[0]}\nMINOR=${mm.split(':')[1]}\nDEVNAME=${name}\nDEVTYPE=disk\n` });
+      w.attrs(bdir, {
+        dev: `${mm}\n`,
+        size: `${131072 >> (lun % 3)}\n`,
+        ro: '0\n',
+        removable: '0\n',
+        uevent: `MAJOR=${mm.split(':')[0]}\nMINOR=${mm.split(':')[1]}\nDEVNAME=${name}\nDEVTYPE=disk\n`,
+      });
       w.dir(`${bdir}/holders`);
       w.dir(`${bdir}/slaves`);
       w.link(`${bdir}/device`, `../../../${hctl}`);
       w.link(`/sys/block/${name}`, `../${rel}/block/${name}`);
+      w.link(`/sys/class/block/${name}`, `../../${rel}/block/${name}`);
       w.dir(`${ldir}/scsi_disk/${hctl}`);
       w.link(`/sys/class/scsi_disk/${hctl}`, `../../${rel}/scsi_disk/${hctl}`);
       const list = target.paths.get(lun) ?? [];
@@ -231,10 +269,20 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
         const alias = `mpath${sdName(k).slice(2)}`;
         source = `/dev/mapper/${alias}`;
         const ddir = `/sys/devices/virtual/block/dm-${k}`;
-        w.attrs(ddir, { dev: `${majMin}\n`, size: '131072\n', ro: '0\n', uevent: `MAJOR=254\nMINOR=${k}\nDEVNAME=dm-${k}\nDEVTYPE=disk\n` });
-        w.attrs(`${ddir}/dm`, { name: `${alias}\n`, uuid: `mpath-360000000000000000e${String(k).padStart(11, '0')}\n`, suspended: '0\n' });
+        w.attrs(ddir, {
+          dev: `${majMin}\n`,
+          size: '131072\n',
+          ro: '0\n',
+          uevent: `MAJOR=254\nMINOR=${k}\nDEVNAME=dm-${k}\nDEVTYPE=disk\n`,
+        });
+        w.attrs(`${ddir}/dm`, {
+          name: `${alias}\n`,
+          uuid: `mpath-360000000000000000e${String(k).padStart(11, '0')}\n`,
+          suspended: '0\n',
+        });
         w.dir(`${ddir}/holders`);
         w.link(`/sys/block/dm-${k}`, `../devices/virtual/block/dm-${k}`);
+        w.link(`/sys/class/block/dm-${k}`, `../../devices/virtual/block/dm-${k}`);
         for (const p of paths) {
           const name = path.posix.basename(p);
           // From <disk>/holders/ up eight levels is /sys/devices (captures mp-holders.txt).
@@ -258,7 +306,9 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
         const pod = `${kroot}/pods/pod-${String(kubeletVolumes).padStart(6, '0')}/volumes/kubernetes.io~iscsi/${volName}`;
         w.dir(pod);
         mounts.push(`${mountId++} 22 ${majMin} / ${g} rw,relatime shared:${mountId} - ext4 ${source} rw`);
-        mounts.push(`${mountId++} 22 ${majMin} / ${pod} rw,relatime shared:${mountId - 1} - ext4 ${source} rw`);
+        mounts.push(
+          `${mountId++} 22 ${majMin} / ${pod} rw,relatime shared:${mountId - 1} - ext4 ${source} rw`,
+        );
       } else {
         const json = {
           VolName: volName,

@@ -54,12 +54,19 @@ describe('reads that must survive a live node', () => {
   it('falls back to persistent_* while a connection is down (ENOTCONN) and leaves it out of kubelet’s map', () => {
     const f = fixture('single-sysfs.json');
     const host = wrapHost(f.host(), (p) =>
-      /connection1:0\/(address|port)$/.test(p) || p.endsWith('/iscsi_host/host0/ipaddress') ? 'ENOTCONN' : undefined,
+      /connection1:0\/(address|port)$/.test(p) || p.endsWith('/iscsi_host/host0/ipaddress')
+        ? 'ENOTCONN'
+        : undefined,
     );
     const snap = takeSnapshot(host, { kubeletRoot: KROOT });
     const s = snap.sessions[0]!;
     expect(s.portal).toBe(P1);
-    expect(s.connections[0]).toEqual({ name: 'connection1:0', persistentAddress: '127.0.0.1', persistentPort: 3260, state: 'up' });
+    expect(s.connections[0]).toEqual({
+      name: 'connection1:0',
+      persistentAddress: '127.0.0.1',
+      persistentPort: 3260,
+      state: 'up',
+    });
     expect(s.ipaddress).toBeUndefined();
     // kubelet skips a connection on any read error (PR #74306): no key, so it would log in again.
     expect(snap.portalHostMap).toEqual({});
@@ -67,7 +74,8 @@ describe('reads that must survive a live node', () => {
 
   it('reads IPv6 portals bracketed and keys the portal→host map in both forms', () => {
     const f = fixture('single-sysfs.json');
-    for (const a of ['address', 'persistent_address']) f.setAttr(`/sys/class/iscsi_connection/connection1:0/${a}`, 'fd00::1\n');
+    for (const a of ['address', 'persistent_address'])
+      f.setAttr(`/sys/class/iscsi_connection/connection1:0/${a}`, 'fd00::1\n');
     const g = f.fsVolume('[fd00::1]:3260', IQN1, 1, iscsiJson('pv6', ['[fd00::1]:3260'], IQN1, 1));
     const snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
     const s = snap.sessions[0]!;
@@ -84,7 +92,9 @@ describe('reads that must survive a live node', () => {
     f.setAttr('/sys/class/iscsi_session/session1/recovery_tmo', '\n');
     f.setAttr('/sys/block/sda/size', '-12x\n');
     f.setAttr('/sys/block/sdb/device/state', '  running  \n');
-    const host = wrapHost(f.host(), (p) => (p.endsWith('/0:0:0:1/vendor') || p.endsWith('/ifacename') ? 'EACCES' : undefined));
+    const host = wrapHost(f.host(), (p) =>
+      p.endsWith('/0:0:0:1/vendor') || p.endsWith('/ifacename') ? 'EACCES' : undefined,
+    );
     const s = takeSnapshot(host, { kubeletRoot: KROOT }).sessions[0]!;
     expect(s.tpgt).toBe(-1);
     expect(s.recoveryTmo).toBeUndefined();
@@ -113,11 +123,15 @@ describe('reads that must survive a live node', () => {
     const byPath = new Map(snap.kubelet.volumes.map((v) => [v.path, v]));
     expect(byPath.get(bad)).toMatchObject({ metadataSource: 'path', portal: P1, iqn: IQN1, lun: '1' });
     expect(byPath.get(bad)!.problems[0]).toMatch(/^iscsi.json is not valid JSON/);
-    expect(byPath.get(typed)!.problems[0]).toMatch(/^iscsi.json has unexpected field types \(Portals: .*Iqn: /);
+    expect(byPath.get(typed)!.problems[0]).toMatch(
+      /^iscsi.json has unexpected field types \(Portals: .*Iqn: /,
+    );
     expect(byPath.get(arr)!.problems[0]).toBe('iscsi.json is not a JSON object');
     expect(byPath.get(weird)!.problems[0]).toBe('iscsi.json names no Iqn');
     const nv = snap.kubelet.volumes.find((v) => v.path.endsWith('/not-a-volume--lun-'))!;
-    expect(nv.problems).toContain('dir name is not <portal>-<iqn>-lun-<n>: kubelet cannot identify this volume');
+    expect(nv.problems).toContain(
+      'dir name is not <portal>-<iqn>-lun-<n>: kubelet cannot identify this volume',
+    );
     expect(snap.sessions[0]!.verdict).toBe('orphaned');
   });
 
@@ -165,7 +179,9 @@ describe('text parsers', () => {
 
   it('parses /proc/swaps', () => {
     expect(
-      parseSwaps('Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/sdb1                               partition\t1020\t\t0\t\t-2\n/swap\\040file file 100 0 -3\n'),
+      parseSwaps(
+        'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/sdb1                               partition\t1020\t\t0\t\t-2\n/swap\\040file file 100 0 -3\n',
+      ),
     ).toEqual(['/dev/sdb1', '/swap file']);
     expect(parseSwaps('Filename\tType\tSize\tUsed\tPriority\n')).toEqual([]);
   });

@@ -4,7 +4,13 @@ import * as path from 'node:path';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import type { Host } from '../../src/engine/host/host.js';
 import { makePDName, makeVDPDName, podDeviceDir, podVolumeDir } from '../../src/engine/kubelet/paths.js';
-import { linkHost, materializeSysfs, mkHostDir, tempRoot, writeHostFile } from '../helpers/materialize-sysfs.js';
+import {
+  linkHost,
+  materializeSysfs,
+  mkHostDir,
+  tempRoot,
+  writeHostFile,
+} from '../helpers/materialize-sysfs.js';
 
 export const KROOT = '/var/lib/kubelet';
 export const IQN1 = 'iqn.2024-01.lab.example:storage.target1';
@@ -63,15 +69,29 @@ export class FixtureRoot {
   }
 
   /** A filesystem global dir (optionally with iscsi.json text). Returns its host path. */
-  fsVolume(portal: string, iqn: string, lun: number | string, json?: string | object, iface = 'default'): string {
+  fsVolume(
+    portal: string,
+    iqn: string,
+    lun: number | string,
+    json?: string | object,
+    iface = 'default',
+  ): string {
     const p = makePDName(KROOT, iface, portal, iqn, lun);
     mkHostDir(this.root, p);
-    if (json !== undefined) this.write(`${p}/iscsi.json`, typeof json === 'string' ? json : `${JSON.stringify(json)}\n`);
+    if (json !== undefined)
+      this.write(`${p}/iscsi.json`, typeof json === 'string' ? json : `${JSON.stringify(json)}\n`);
     return p;
   }
 
   /** A block global map path with iscsi.json and per-pod device node files. */
-  blockVolume(portal: string, iqn: string, lun: number, json: object | undefined, podUids: string[], iface = 'default'): string {
+  blockVolume(
+    portal: string,
+    iqn: string,
+    lun: number,
+    json: object | undefined,
+    podUids: string[],
+    iface = 'default',
+  ): string {
     const p = makeVDPDName(KROOT, iface, portal, iqn, lun);
     mkHostDir(this.root, p);
     if (json) this.write(`${p}/iscsi.json`, `${JSON.stringify(json)}\n`);
@@ -105,6 +125,16 @@ export class FixtureRoot {
     fs.mkdirSync(path.join(diskDir, part, 'holders'), { recursive: true });
     fs.writeFileSync(path.join(diskDir, part, 'dev'), `${majMin}\n`);
     fs.writeFileSync(path.join(diskDir, part, 'partition'), `${part.slice(disk.length)}\n`);
+    return this;
+  }
+
+  /** Adds /sys/class/block links (the captures only have /sys/block) for disks and partitions. */
+  classBlock(names: string[]): this {
+    for (const n of names) {
+      const disk = n.replace(/\d+$/, '');
+      const target = fs.readlinkSync(this.at(`/sys/block/${disk}`)).replace(/^\.\.\//, '../../');
+      linkHost(this.root, `/sys/class/block/${n}`, n === disk ? target : `${target}/${n}`);
+    }
     return this;
   }
 

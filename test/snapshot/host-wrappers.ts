@@ -32,7 +32,13 @@ export function recordingHost(inner: Host): { host: Host; reads: { op: string; p
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function') return v;
-      if (prop === 'readText' || prop === 'readTextOrError' || prop === 'readDir' || prop === 'readLink' || prop === 'lstat') {
+      if (
+        prop === 'readText' ||
+        prop === 'readTextOrError' ||
+        prop === 'readDir' ||
+        prop === 'readLink' ||
+        prop === 'lstat'
+      ) {
         return (p: string) => {
           reads.push({ op: String(prop), path: p });
           return v.call(target, p);

@@ -16,10 +16,25 @@ describe('open-iscsi DB read directly (no iscsiadm)', () => {
     fixtures.push(f);
     f.write(`/etc/iscsi/nodes/${IQN1}/127.0.0.1,3260,1/default`, captureStdout('node-show.txt'));
     // The DB holds the real secret (iscsiadm masks it when printing): it must never reach the snapshot.
-    f.write(`/etc/iscsi/nodes/${IQN2}/127.0.0.1,3260,1/default`, captureStdout('node-show-chap.txt').replace('********', SECRET));
-    f.write(`/etc/iscsi/nodes/${IQN2}/fd00::1,3260,1/iface0`, 'node.name = ' + IQN2 + '\nnode.startup = automatic\n');
-    f.write('/etc/iscsi/ifaces/iface0', captureStdout('iface-default-show.txt').replace('iface.iscsi_ifacename = default', 'iface.iscsi_ifacename = iface0'));
-    f.write('/etc/iscsi/initiatorname.iscsi', '## DO NOT EDIT\n# InitiatorName=iqn.commented:out\nInitiatorName=iqn.1993-08.org.debian:01:labguest0001\n');
+    f.write(
+      `/etc/iscsi/nodes/${IQN2}/127.0.0.1,3260,1/default`,
+      captureStdout('node-show-chap.txt').replace('********', SECRET),
+    );
+    f.write(
+      `/etc/iscsi/nodes/${IQN2}/fd00::1,3260,1/iface0`,
+      'node.name = ' + IQN2 + '\nnode.startup = automatic\n',
+    );
+    f.write(
+      '/etc/iscsi/ifaces/iface0',
+      captureStdout('iface-default-show.txt').replace(
+        'iface.iscsi_ifacename = default',
+        'iface.iscsi_ifacename = iface0',
+      ),
+    );
+    f.write(
+      '/etc/iscsi/initiatorname.iscsi',
+      '## DO NOT EDIT\n# InitiatorName=iqn.commented:out\nInitiatorName=iqn.1993-08.org.debian:01:labguest0001\n',
+    );
     const snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
     expect(snap.node.initiatorName).toBe('iqn.1993-08.org.debian:01:labguest0001');
     expect(snap.nodeRecords).toEqual([
@@ -77,11 +92,15 @@ describe('open-iscsi DB read directly (no iscsiadm)', () => {
         path: `/var/lib/iscsi/nodes/${IQN1}/127.0.0.1,3260`,
       },
     ]);
-    expect(snap.problems).toContain(`/var/lib/iscsi/nodes/${IQN1}/bogus: not an <address>,<port>,<tpgt> node record entry`);
+    expect(snap.problems).toContain(
+      `/var/lib/iscsi/nodes/${IQN1}/bogus: not an <address>,<port>,<tpgt> node record entry`,
+    );
   });
 
   it('parses record lines and portal entries', () => {
-    const r = parseRecord('# BEGIN RECORD 2.1.8\nnode.name = iqn.x\nnode.session.auth.password = p\niface.ipaddress = <empty>\n');
+    const r = parseRecord(
+      '# BEGIN RECORD 2.1.8\nnode.name = iqn.x\nnode.session.auth.password = p\niface.ipaddress = <empty>\n',
+    );
     expect([...r]).toEqual([['node.name', 'iqn.x']]);
     expect(parsePortalEntry('fd00::1,3260,1')).toEqual({ address: 'fd00::1', port: 3260, tpgt: 1 });
     expect(parsePortalEntry('10.0.0.1,3260,-1')).toEqual({ address: '10.0.0.1', port: 3260, tpgt: -1 });

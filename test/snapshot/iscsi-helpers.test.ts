@@ -13,16 +13,40 @@ import {
 describe('portal parse/format', () => {
   it('parses every form the stack uses', () => {
     expect(parsePortal('127.0.0.1:3260')).toEqual({ address: '127.0.0.1', port: 3260, family: 'ipv4' });
-    expect(parsePortal('127.0.0.1:3260,1')).toEqual({ address: '127.0.0.1', port: 3260, tpgt: 1, family: 'ipv4' });
+    expect(parsePortal('127.0.0.1:3260,1')).toEqual({
+      address: '127.0.0.1',
+      port: 3260,
+      tpgt: 1,
+      family: 'ipv4',
+    });
     expect(parsePortal('10.0.0.1')).toEqual({ address: '10.0.0.1', port: undefined, family: 'ipv4' });
     expect(parsePortal('[fd00::1]:3260')).toEqual({ address: 'fd00::1', port: 3260, family: 'ipv6' });
     expect(parsePortal('[fd00::1]')).toEqual({ address: 'fd00::1', port: undefined, family: 'ipv6' });
     expect(parsePortal('fd00::1')).toEqual({ address: 'fd00::1', port: undefined, family: 'ipv6' });
-    expect(parsePortal('[fe80::1%eth0]:3260,-1')).toEqual({ address: 'fe80::1%eth0', port: 3260, tpgt: -1, family: 'ipv6' });
-    expect(parsePortal('san-a.example.com:860')).toEqual({ address: 'san-a.example.com', port: 860, family: 'hostname' });
+    expect(parsePortal('[fe80::1%eth0]:3260,-1')).toEqual({
+      address: 'fe80::1%eth0',
+      port: 3260,
+      tpgt: -1,
+      family: 'ipv6',
+    });
+    expect(parsePortal('san-a.example.com:860')).toEqual({
+      address: 'san-a.example.com',
+      port: 860,
+      family: 'hostname',
+    });
   });
   it('rejects garbage', () => {
-    for (const bad of ['', '1.2.3.4:0', '1.2.3.4:70000', '[fd00::1', '[fd00::1]3260', 'a b:3260', '1.2.3.4:x', '[10.0.0.1]:3260', 'x,y']) {
+    for (const bad of [
+      '',
+      '1.2.3.4:0',
+      '1.2.3.4:70000',
+      '[fd00::1',
+      '[fd00::1]3260',
+      'a b:3260',
+      '1.2.3.4:x',
+      '[10.0.0.1]:3260',
+      'x,y',
+    ]) {
       expect(parsePortal(bad), bad).toBeUndefined();
     }
   });
@@ -76,8 +100,15 @@ describe('by-path LUN naming (udev path_id format_lun_number)', () => {
   it('builds and parses the whole link name (IPv6 unbracketed, as sysfs shows it)', () => {
     const iqn = 'iqn.2024-01.lab.example:storage.target1';
     expect(byPathName('127.0.0.1', 3260, iqn, 1)).toBe(`ip-127.0.0.1:3260-iscsi-${iqn}-lun-1`);
-    expect(byPathName('[fd00::1]', 3260, iqn, 300)).toBe(`ip-fd00::1:3260-iscsi-${iqn}-lun-0x012c000000000000`);
-    expect(parseByPathName(`ip-fd00::1:3260-iscsi-${iqn}-lun-0x012c000000000000`)).toEqual({ address: 'fd00::1', port: 3260, iqn, lun: 300 });
+    expect(byPathName('[fd00::1]', 3260, iqn, 300)).toBe(
+      `ip-fd00::1:3260-iscsi-${iqn}-lun-0x012c000000000000`,
+    );
+    expect(parseByPathName(`ip-fd00::1:3260-iscsi-${iqn}-lun-0x012c000000000000`)).toEqual({
+      address: 'fd00::1',
+      port: 3260,
+      iqn,
+      lun: 300,
+    });
     expect(parseByPathName(`pci-0000:00:00.0-ip-10.0.0.1:3260-iscsi-${iqn}-lun-2-part1`)).toEqual({
       pci: 'pci-0000:00:00.0',
       address: '10.0.0.1',

@@ -17,19 +17,25 @@ const IQN = 'iqn.2003-01.io.k8s:e2e.volume-1';
 
 describe('kubelet path naming (iscsi_util.go makePDNameInternal / makeVDPDNameInternal)', () => {
   it('builds the FS global dir and block map path like kubelet', () => {
-    expect(makePDName('/var/lib/kubelet', 'default', '178.104.163.35:3260', 'iqn.2020-09.com.test:lv1', 0)).toBe(
+    expect(
+      makePDName('/var/lib/kubelet', 'default', '178.104.163.35:3260', 'iqn.2020-09.com.test:lv1', 0),
+    ).toBe(
       '/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/178.104.163.35:3260-iqn.2020-09.com.test:lv1-lun-0',
     );
     expect(makePDName('/var/lib/kubelet/', '127.0.0.1:3260:pv1', '127.0.0.1:3260', IQN, '3')).toBe(
       `/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-127.0.0.1:3260:pv1/127.0.0.1:3260-${IQN}-lun-3`,
     );
-    expect(makeVDPDName('/var/lib/kubelet', 'default', '178.104.163.35:3260', 'iqn.2020-09.com.test:lv1', 0)).toBe(
+    expect(
+      makeVDPDName('/var/lib/kubelet', 'default', '178.104.163.35:3260', 'iqn.2020-09.com.test:lv1', 0),
+    ).toBe(
       '/var/lib/kubelet/plugins/kubernetes.io/iscsi/volumeDevices/iface-default/178.104.163.35:3260-iqn.2020-09.com.test:lv1-lun-0',
     );
   });
 
   it('clones the iface as <portal>:<volName> when an initiatorName is set (PR #79977)', () => {
-    expect(kubeletIfaceName('default', '10.0.0.1', 'pv0001', 'iqn.2024-01.x:init')).toBe('10.0.0.1:3260:pv0001');
+    expect(kubeletIfaceName('default', '10.0.0.1', 'pv0001', 'iqn.2024-01.x:init')).toBe(
+      '10.0.0.1:3260:pv0001',
+    );
     expect(kubeletIfaceName('default', '10.0.0.1:3260', 'pv0001')).toBe('default');
   });
 });
@@ -37,9 +43,14 @@ describe('kubelet path naming (iscsi_util.go makePDNameInternal / makeVDPDNameIn
 describe('dir-name parsing', () => {
   it('mirrors kubelet exactly, including where it goes wrong', () => {
     const dev = `127.0.0.1:3260-${IQN}-lun-3`;
-    expect(extractDeviceAndPrefix(`/x/iface-default/${dev}`)).toEqual({ device: dev, prefix: `127.0.0.1:3260-${IQN}` });
+    expect(extractDeviceAndPrefix(`/x/iface-default/${dev}`)).toEqual({
+      device: dev,
+      prefix: `127.0.0.1:3260-${IQN}`,
+    });
     expect(extractPortalAndIqnKubelet(dev)).toEqual({ portal: '127.0.0.1:3260', iqn: IQN });
-    expect(extractIface(`/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-127.0.0.1:3260:pv1/${dev}`)).toBe('127.0.0.1:3260:pv1');
+    expect(extractIface(`/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-127.0.0.1:3260:pv1/${dev}`)).toBe(
+      '127.0.0.1:3260:pv1',
+    );
     expect(extractIface('/no/iface/here')).toBeUndefined();
     // A hostname with '-' breaks kubelet's first-dash split (kubelet-iscsi-engine.md §1.18 #6).
     expect(extractPortalAndIqnKubelet(`san-a.example.com:3260-${IQN}-lun-0`)?.portal).toBe('san');
@@ -47,7 +58,11 @@ describe('dir-name parsing', () => {
   });
 
   it('parses IPv6 and hyphenated hostnames correctly', () => {
-    expect(parseGlobalDirName(`[fd00::1]:3260-${IQN}-lun-0`)).toEqual({ portal: '[fd00::1]:3260', iqn: IQN, lun: '0' });
+    expect(parseGlobalDirName(`[fd00::1]:3260-${IQN}-lun-0`)).toEqual({
+      portal: '[fd00::1]:3260',
+      iqn: IQN,
+      lun: '0',
+    });
     expect(parseGlobalDirName(`[fd00::1]-${IQN}-lun-7`)).toEqual({ portal: '[fd00::1]', iqn: IQN, lun: '7' });
     expect(parseGlobalDirName(`san-a.example-corp.com:3260-${IQN}-lun-12`)).toEqual({
       portal: 'san-a.example-corp.com:3260',
@@ -86,7 +101,10 @@ describe('dir-name parsing', () => {
 
 describe('getVolCount / isSessionBusy (PR #80091)', () => {
   const fs = new Map<string, string[]>([
-    ['iface-default', [`10.0.0.1:3260-${IQN}-lun-0`, `10.0.0.1:3260-${IQN}-lun-1`, `10.0.0.1:3260-${IQN}0-lun-0`]],
+    [
+      'iface-default',
+      [`10.0.0.1:3260-${IQN}-lun-0`, `10.0.0.1:3260-${IQN}-lun-1`, `10.0.0.1:3260-${IQN}0-lun-0`],
+    ],
     ['iface-other', [`10.0.0.2:3260-${IQN}-lun-0`]],
     ['volumeDevices', [`10.0.0.1:3260-${IQN}-lun-9`]],
   ]);

@@ -77,7 +77,9 @@ describe('snapshot of the multipath capture (two portals, dm-0/dm-1)', () => {
       expect(s.verdict).toBe('foreign');
       const lun1 = s.devices.find((d) => d.lun === 1)!;
       expect(lun1.mountpoints).toEqual(['/mnt/mp1']);
-      expect(s.reasons[0]).toBe(`dm-0 (mpatha) → ${lun1.name} is mounted at /mnt/mp1 (outside the kubelet root)`);
+      expect(s.reasons[0]).toBe(
+        `dm-0 (mpatha) → ${lun1.name} is mounted at /mnt/mp1 (outside the kubelet root)`,
+      );
       expect(s.devices.find((d) => d.lun === 2)!.mountpoints).toEqual([]);
     }
     expect(snap.multipath[0]!.mountpoints).toEqual(['/mnt/mp1']);
@@ -127,6 +129,8 @@ describe('snapshot of the multipath capture (two portals, dm-0/dm-1)', () => {
     const s8 = snap.sessions.find((s) => s.sid === 8)!;
     expect(s8.verdict).toBe('in-use');
     expect(s8.kubeletBusy).toBe(false);
-    expect(s8.kubeletDisagreement).toMatch(/would log out when one volume detaches, though 2 volumes use this session/);
+    expect(s8.kubeletDisagreement).toMatch(
+      /would log out when one volume detaches, though 2 volumes use this session/,
+    );
   });
 });

@@ -9,7 +9,9 @@ import { recordingHost } from './host-wrappers.js';
 const roots: string[] = [];
 afterAll(() => {
   for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-});
+}, 300_000);
+/** RAM-backed when available: 80,000 small files, and the figure should not measure a disk. */
+const SCALE_TMP = fs.existsSync('/dev/shm') ? '/dev/shm' : undefined;
 
 describe('generated fixture roots', () => {
   it('names and numbers sd devices as sd.c does', () => {
@@ -21,19 +23,28 @@ describe('generated fixture roots', () => {
     const root = tempRoot('iscsi-gen-');
     roots.push(root);
     const g = generateFixtureRoot(root, { sessions: 6, luns: 2 });
-    const snap = takeSnapshot(new FsHost({ root, runner: { mode: 'direct' } }), { kubeletRoot: '/var/lib/kubelet' });
+    const snap = takeSnapshot(new FsHost({ root, runner: { mode: 'direct' } }), {
+      kubeletRoot: '/var/lib/kubelet',
+    });
     expect(snap.problems).toEqual([]);
     expect(snap.sessions).toHaveLength(6);
     expect(snap.sessions.flatMap((s) => s.devices).filter((d) => d.name)).toHaveLength(g.disks);
     expect(snap.multipath).toHaveLength(g.multipathMaps);
     expect(snap.multipath.every((m) => m.slaves.length === 2 && m.failedSlaves.length === 0)).toBe(true);
     expect(snap.kubelet.volumes).toHaveLength(g.kubeletVolumes);
-    expect(snap.sessions.map((s) => s.verdict)).toEqual(['in-use', 'in-use', 'in-use', 'in-use', 'in-use', 'in-use']);
+    expect(snap.sessions.map((s) => s.verdict)).toEqual([
+      'in-use',
+      'in-use',
+      'in-use',
+      'in-use',
+      'in-use',
+      'in-use',
+    ]);
     expect(snap.sessions.every((s) => s.health === 'ok')).toBe(true);
   });
 
   it('snapshots 1,000 sessions × 4 LUNs (prints the time; asserts the counts)', () => {
-    const root = tempRoot('iscsi-scale-');
+    const root = SCALE_TMP ? fs.mkdtempSync(`${SCALE_TMP}/iscsi-scale-`) : tempRoot('iscsi-scale-');
     roots.push(root);
     const t0 = performance.now();
     const g = generateFixtureRoot(root, { sessions: 1000, luns: 4 });
@@ -64,7 +75,13 @@ describe('generated fixture roots', () => {
         `${rec.reads.length} reads; read-only floor ${floorMs.toFixed(0)} ms (ratio ${(best / floorMs).toFixed(2)}); ` +
         `fixture generated in ${genMs.toFixed(0)} ms`,
     );
-    expect(g).toMatchObject({ sessions: 1000, disks: 4000, scsiDevices: 5000, multipathMaps: 1000, targets: 750 });
+    expect(g).toMatchObject({
+      sessions: 1000,
+      disks: 4000,
+      scsiDevices: 5000,
+      multipathMaps: 1000,
+      targets: 750,
+    });
     expect(snap.sessions).toHaveLength(1000);
     expect(snap.sessions.reduce((n, s) => n + s.devices.length, 0)).toBe(5000);
     expect(snap.sessions.reduce((n, s) => n + s.devices.filter((d) => d.name).length, 0)).toBe(4000);

@@ -19,7 +19,13 @@ describe('snapshot of the single-session capture', () => {
     const f = single();
     const snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
     expect(snap.schemaVersion).toBe(1);
-    expect(snap.node).toMatchObject({ hostname: 'node-a', root: f.root, kind: 'root', kubeletRoot: KROOT, iscsiLoaded: true });
+    expect(snap.node).toMatchObject({
+      hostname: 'node-a',
+      root: f.root,
+      kind: 'root',
+      kubeletRoot: KROOT,
+      iscsiLoaded: true,
+    });
     expect(snap.sessions).toHaveLength(1);
     const s = snap.sessions[0]!;
     expect(s).toMatchObject({
@@ -39,7 +45,14 @@ describe('snapshot of the single-session capture', () => {
     });
     expect(s.netdev).toBeUndefined(); // "(null)" in sysfs
     expect(s.connections).toEqual([
-      { name: 'connection1:0', persistentAddress: '127.0.0.1', persistentPort: 3260, address: '127.0.0.1', port: 3260, state: 'up' },
+      {
+        name: 'connection1:0',
+        persistentAddress: '127.0.0.1',
+        persistentPort: 3260,
+        address: '127.0.0.1',
+        port: 3260,
+        state: 'up',
+      },
     ]);
     expect(s.devices.map((d) => [d.hctl, d.lun, d.name, d.state, d.majMin, d.sizeBytes])).toEqual([
       ['0:0:0:0', 0, undefined, 'running', undefined, undefined],
@@ -48,7 +61,13 @@ describe('snapshot of the single-session capture', () => {
     ]);
     const lun0 = s.devices[0]!;
     expect(lun0).toMatchObject({ vendor: 'IET', model: 'Controller', type: 12, holders: [], partitions: [] });
-    expect(s.devices[1]).toMatchObject({ vendor: 'IET', model: 'VIRTUAL-DISK', rev: '0001', type: 0, wwid: 'naa.60000000000000000e00000000010001' });
+    expect(s.devices[1]).toMatchObject({
+      vendor: 'IET',
+      model: 'VIRTUAL-DISK',
+      rev: '0001',
+      type: 0,
+      wwid: 'naa.60000000000000000e00000000010001',
+    });
     expect(s.devices[1]!.key).toBe(`${IQN1}|${P1}|default|1`);
     expect(snap.portalHostMap).toEqual({ [IQN1]: { '127.0.0.1:3260': 0 } });
     expect(snap.multipath).toEqual([]);
@@ -84,6 +103,14 @@ describe('snapshot of the single-session capture', () => {
     expect(snap.sessions[0]!.reasons).toContain('sdb1 → sdb is swap (/dev/sdb1) (outside the kubelet root)');
   });
 
+  it('finds partitions through /sys/class/block when present (one listing instead of one per disk)', () => {
+    const f = single().partition('sdb', 'sdb1', '8:17').classBlock(['sda', 'sdb', 'sdb1']);
+    f.mountinfo(['40 22 8:17 / /p1 rw - ext4 /dev/sdb1 rw']);
+    const snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
+    expect(snap.sessions[0]!.devices[2]!).toMatchObject({ partitions: ['sdb1'], mountpoints: ['/p1'] });
+    expect(snap.sessions[0]!.devices[1]!.partitions).toEqual([]);
+  });
+
   it('is in-use through kubelet FS and block volumes, pods and a loop device; iscsi.json hidden under the mount', () => {
     const f = single();
     const g1 = f.fsVolume(P1, IQN1, 1, iscsiJson('pv-a', [P1], IQN1, 1));
@@ -115,12 +142,36 @@ describe('snapshot of the single-session capture', () => {
 
     const vols = snap.kubelet.volumes;
     const fsVol = vols.find((v) => v.path === g1)!;
-    expect(fsVol).toMatchObject({ mode: 'filesystem', iface: 'default', portal: P1, iqn: IQN1, lun: '1', metadataSource: 'hidden', mounted: true, sessions: [1], pods: ['uid-a'], problems: [] });
+    expect(fsVol).toMatchObject({
+      mode: 'filesystem',
+      iface: 'default',
+      portal: P1,
+      iqn: IQN1,
+      lun: '1',
+      metadataSource: 'hidden',
+      mounted: true,
+      sessions: [1],
+      pods: ['uid-a'],
+      problems: [],
+    });
     expect(fsVol.metadata).toBeUndefined();
     expect(fsVol.notes?.[0]).toMatch(/hidden under the mount/);
     const blockVol = vols.find((v) => v.path === g2)!;
-    expect(blockVol).toMatchObject({ mode: 'block', metadataSource: 'iscsi.json', mounted: false, podDevices: ['uid-b'], sessions: [1], pods: ['uid-b'] });
-    expect(blockVol.metadata).toMatchObject({ VolName: 'pv-b', Portals: [P1], Iqn: IQN1, Lun: '2', Iface: 'default' });
+    expect(blockVol).toMatchObject({
+      mode: 'block',
+      metadataSource: 'iscsi.json',
+      mounted: false,
+      podDevices: ['uid-b'],
+      sessions: [1],
+      pods: ['uid-b'],
+    });
+    expect(blockVol.metadata).toMatchObject({
+      VolName: 'pv-b',
+      Portals: [P1],
+      Iqn: IQN1,
+      Lun: '2',
+      Iface: 'default',
+    });
     expect(snap.kubelet.podVolumes).toEqual([
       { podUid: 'uid-a', volName: 'pv-a', path: podA, mode: 'filesystem', mounted: true, globalPath: g1 },
       { podUid: 'uid-b', volName: 'pv-b', path: podB, mode: 'block', mounted: true, globalPath: g2 },
@@ -165,7 +216,8 @@ describe('snapshot of the single-session capture', () => {
 
     // Target lost: session FAILED, devices blocked (README "Facts observed on the real kernel").
     f.setAttr('/sys/class/iscsi_session/session1/state', 'FAILED\n');
-    for (const d of ['0:0:0:0', '0:0:0:1', '0:0:0:2']) f.setAttr(`/sys/class/scsi_device/${d}/device/state`, 'blocked\n');
+    for (const d of ['0:0:0:0', '0:0:0:1', '0:0:0:2'])
+      f.setAttr(`/sys/class/scsi_device/${d}/device/state`, 'blocked\n');
     s = takeSnapshot(f.host(), { kubeletRoot: KROOT }).sessions[0]!;
     expect(s.health).toBe('failed');
     expect(s.reasons).toContain('session state is FAILED, not LOGGED_IN');

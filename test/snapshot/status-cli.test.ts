@@ -86,7 +86,9 @@ describe('iscsi-console status', () => {
     expect(text).toContain('  - dm-0 (mpatha) → sdb is mounted at /mnt/mp1 (outside the kubelet root)');
     expect(text).toContain('KUBELET VOLUMES (2)');
     expect(text).toMatch(/iscsi.json is not valid JSON/);
-    expect(text).toMatch(/dm-0\s+mpatha\s+360000000000000000e00000000010001\s+64MiB\s+sda,sdb\s+-\s+\/mnt\/mp1/);
+    expect(text).toMatch(
+      /dm-0\s+mpatha\s+360000000000000000e00000000010001\s+64MiB\s+sda,sdb\s+-\s+\/mnt\/mp1/,
+    );
     expect(text).toContain('PROBLEMS (0)');
   });
 

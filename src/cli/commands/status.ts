@@ -1,15 +1,32 @@
-import { takeSnapshot } from '../../engine/snapshot/index.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
+import { takeSnapshot } from '../../engine/snapshot/index.js';
 import type { Command } from '../command.js';
 
-const ANSI = { red: '\x1b[31m', yellow: '\x1b[33m', green: '\x1b[32m', cyan: '\x1b[36m', bold: '\x1b[1m', reset: '\x1b[0m' };
+const ANSI = {
+  red: '\x1b[31m',
+  yellow: '\x1b[33m',
+  green: '\x1b[32m',
+  cyan: '\x1b[36m',
+  bold: '\x1b[1m',
+  reset: '\x1b[0m',
+};
 type Paint = (text: string, color: keyof typeof ANSI) => string;
 
-const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = { 'in-use': 'green', foreign: 'yellow', orphaned: 'red', stale: 'red' };
+const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
+  'in-use': 'green',
+  foreign: 'yellow',
+  orphaned: 'red',
+  stale: 'red',
+};
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
 
 /** Aligns rows into columns (two spaces apart); `paint` runs after padding so escapes never skew widths. */
-function table(header: string[], rows: string[][], colorOf?: (row: number, col: number) => keyof typeof ANSI | undefined, paint?: Paint): string[] {
+function table(
+  header: string[],
+  rows: string[][],
+  colorOf?: (row: number, col: number) => keyof typeof ANSI | undefined,
+  paint?: Paint,
+): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[], row: number) =>
     cells
@@ -55,7 +72,9 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
       s.iface,
       s.state,
       s.hostNumber === undefined ? '-' : String(s.hostNumber),
-      s.devices.map((d) => `${d.name ?? `lun${d.lun}`}${d.state === 'running' ? '' : `(${d.state ?? '?'})`}`).join(',') || '-',
+      s.devices
+        .map((d) => `${d.name ?? `lun${d.lun}`}${d.state === 'running' ? '' : `(${d.state ?? '?'})`}`)
+        .join(',') || '-',
       s.verdict,
       s.health,
     ]);
@@ -63,7 +82,12 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
       ...table(
         ['SID', 'TARGET', 'PORTAL', 'IFACE', 'STATE', 'HOST', 'DEVICES', 'VERDICT', 'HEALTH'],
         rows,
-        (r, c) => (c === 7 ? VERDICT_COLOR[snap.sessions[r]!.verdict] : c === 8 ? HEALTH_COLOR[snap.sessions[r]!.health] : undefined),
+        (r, c) =>
+          c === 7
+            ? VERDICT_COLOR[snap.sessions[r]!.verdict]
+            : c === 8
+              ? HEALTH_COLOR[snap.sessions[r]!.health]
+              : undefined,
         paint,
       ),
     );
@@ -82,7 +106,9 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
           d.swap ? 'swap' : undefined,
         ].filter(Boolean);
-        out.push(`    ${d.hctl} lun ${d.lun} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd());
+        out.push(
+          `    ${d.hctl} lun ${d.lun} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
+        );
       }
     }
   }
@@ -107,7 +133,13 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
   if (snap.kubelet.podVolumes.length > 0) {
     out.push('');
     out.push(paint(`POD VOLUMES (${snap.kubelet.podVolumes.length})`, 'bold'));
-    const rows = snap.kubelet.podVolumes.map((p) => [p.podUid, p.volName, p.mode === 'block' ? 'block' : 'fs', p.mounted ? 'yes' : 'no', p.globalPath ?? '-']);
+    const rows = snap.kubelet.podVolumes.map((p) => [
+      p.podUid,
+      p.volName,
+      p.mode === 'block' ? 'block' : 'fs',
+      p.mounted ? 'yes' : 'no',
+      p.globalPath ?? '-',
+    ]);
     out.push(...table(['POD', 'VOLUME', 'MODE', 'MOUNTED', 'GLOBAL DIR'], rows));
   }
   out.push('');
@@ -145,7 +177,11 @@ export const statusCommand: Command = {
   summary: "Show every iSCSI session, its devices, kubelet's view and a verdict",
   usage: 'status [--json]',
   options: [],
-  examples: ['iscsi-console status', 'iscsi-console status --json --root /host', 'iscsi-console status --json | jq .sessions'],
+  examples: [
+    'iscsi-console status',
+    'iscsi-console status --json --root /host',
+    'iscsi-console status --json | jq .sessions',
+  ],
   description:
     'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
     'verdict in-use | foreign | orphaned | stale and health ok | degraded | failed, with reasons. ' +

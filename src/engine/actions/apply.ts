@@ -181,6 +181,7 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
     }
     const groups = new Set(plan.steps.map((s) => s.group).filter((g): g is string => g !== undefined));
     const failedGroups = new Set<string>();
+    let lastGroupFailure: Failure | undefined;
     for (let i = 0; i < plan.steps.length; i++) {
       const step = plan.steps[i]!;
       const js: JournalStep = { id: step.id, status: 'pending', commands: [] };
@@ -196,7 +197,10 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
       }
       if (!step.group && groups.size > 0 && failedGroups.size === groups.size) {
         // kubelet: "failed to get any path for iscsi disk, last err seen" — every portal failed.
-        error = { message: `every portal failed; last error: ${rt.lastErr ?? 'unknown'}`, exitCode: ExitCode.externalFailed, kind: 'external' };
+        error = {
+          ...(lastGroupFailure ?? { exitCode: ExitCode.externalFailed, kind: 'external' }),
+          message: `failed to get any path for iscsi disk, last err seen: ${rt.lastErr ?? 'unknown'}`,
+        };
         for (const f of step.onFailure ?? []) await record(rt, f.argv);
         break;
       }
@@ -232,6 +236,7 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
         } else if (step.group && f.kind !== 'refused' && f.kind !== 'interrupted') {
           failedGroups.add(step.group);
           rt.lastErr = f.message;
+          lastGroupFailure = f;
           rt.warnings.push(`portal ${step.group}: ${f.message}`);
           emit(i, { status: 'failed', detail: f.message, durationMs });
           Object.assign(js, { status: 'failed', detail: f.message, durationMs });

@@ -96,11 +96,11 @@ export function commandError(r: IscsiadmResult): ExternalCommandError {
   }
   const code = r.exitCode ?? -1;
   const d = isIscsiadm ? describeIscsiadmExit(code) : undefined;
-  const what = d ? `${d.name}${d.message ? ` (${d.message})` : ''}` : `exit ${code}`;
+  const what = d ? ` ${d.name}${d.message ? ` (${d.message})` : ''}` : '';
   const tail = stderrSummary(r.stderr);
   const retried = r.attempts > 1 ? ` after ${r.attempts} attempts` : '';
   return new ExternalCommandError(
-    `${shown} failed${retried}: exit ${code} ${what}${tail ? ` — ${tail}` : ''}`,
+    `${shown} failed${retried}: exit ${code}${what}${tail ? ` — ${tail}` : ''}`,
     r.argv,
     code,
     d?.name,

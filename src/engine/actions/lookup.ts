@@ -117,13 +117,14 @@ export function deviceUse(
 ): string[] {
   const why: string[] = [];
   const n = d.name ?? d.hctl;
-  const mps = d.mountpoints.filter((m) => !unmounting.has(m));
+  // A path's mountpoints include its dm map's: those are the map's to answer for (mapUse).
+  const viaMaps = new Set(mapsOf(s, d).flatMap((m) => m.mountpoints));
+  const mps = d.mountpoints.filter((m) => !unmounting.has(m) && !viaMaps.has(m));
   if (mps.length > 0) why.push(`${n} is mounted at ${mps.join(', ')}`);
   if (d.swap) why.push(`${n} is used as swap`);
   if (d.loops.length > 0) why.push(`${n} is open by loop device ${d.loops.join(', ')} (kubelet block volume)`);
   const holders = d.holders.filter((h) => !ignoreHolders.includes(h));
   if (holders.length > 0) why.push(`${n} is held by ${holders.join(', ')}`);
-  void s;
   return why;
 }
 

@@ -128,7 +128,8 @@ export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanSte
     : pre('device-unused', `${name} is not mounted, held, swap or open`, d.key);
   const gone = pre('device-absent', `${name} is gone`, d.key);
   const steps: PlanStep[] = [];
-  if (d.name) {
+  // A path that is not running cannot write anything back (blockdev answers EIO): skip the flush.
+  if (d.name && (d.state === undefined || d.state === 'running')) {
     steps.push({
       id: `flushbufs:${d.name}`,
       why: `write back ${d.name}'s buffers before removing it`,

@@ -64,7 +64,8 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
         );
       }
     }
-    for (const w of deviceUse(s, d, ignoreHolders, unmounting)) {
+    const mapRefused = maps.some((m) => !ignoreHolders.includes(m.name));
+    for (const w of deviceUse(s, d, mapRefused ? maps.map((m) => m.name) : ignoreHolders, unmounting)) {
       plan.refusals.push(refusalFor(w, `unmount it / release it first; see iscsi-console status for ${deviceName(d)}`));
     }
   }

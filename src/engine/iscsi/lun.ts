@@ -43,7 +43,10 @@ export interface ParsedByPath {
 
 /** Parses a by-path link name of an iSCSI LUN (or partition of one); undefined for other links. */
 export function parseByPathName(name: string): ParsedByPath | undefined {
-  const m = /^(?:(pci-[^-]+(?:-[^-]+)*?)-)?ip-(.+):(\d+)-iscsi-(.+)-(lun-(?:\d+|0x[0-9a-f]{16}))(?:-part(\d+))?$/.exec(name);
+  const m =
+    /^(?:(pci-[^-]+(?:-[^-]+)*?)-)?ip-(.+):(\d+)-iscsi-(.+)-(lun-(?:\d+|0x[0-9a-f]{16}))(?:-part(\d+))?$/.exec(
+      name,
+    );
   if (!m) return undefined;
   const lun = parseByPathLun(m[5]!);
   if (lun === undefined) return undefined;

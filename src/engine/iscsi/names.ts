@@ -5,7 +5,8 @@
 
 export type IscsiNameKind = 'iqn' | 'eui' | 'naa';
 
-const IQN = /^iqn\.\d{4}-(0[1-9]|1[0-2])\.[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[^\s]*)?$/i;
+const IQN =
+  /^iqn\.\d{4}-(0[1-9]|1[0-2])\.[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[^\s]*)?$/i;
 const EUI = /^eui\.[0-9A-Fa-f]{16}$/;
 const NAA = /^naa\.([0-9A-Fa-f]{16}|[0-9A-Fa-f]{32})$/;
 /** RFC 3720 §3.2.6.1: iSCSI names are at most 223 bytes (UTF-8). */
@@ -29,11 +30,14 @@ export function isValidIscsiName(name: string): boolean {
 export function iscsiNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'the iSCSI name is empty';
   if (/\s/.test(name)) return 'an iSCSI name contains no whitespace';
-  if (Buffer.byteLength(name, 'utf8') > MAX_ISCSI_NAME_BYTES) return `an iSCSI name is at most ${MAX_ISCSI_NAME_BYTES} bytes`;
+  if (Buffer.byteLength(name, 'utf8') > MAX_ISCSI_NAME_BYTES)
+    return `an iSCSI name is at most ${MAX_ISCSI_NAME_BYTES} bytes`;
   const lower = name.toLowerCase();
-  if (lower.startsWith('iqn.') && !IQN.test(name)) return 'an iqn. name looks like iqn.YYYY-MM.reversed.domain[:suffix]';
+  if (lower.startsWith('iqn.') && !IQN.test(name))
+    return 'an iqn. name looks like iqn.YYYY-MM.reversed.domain[:suffix]';
   if (lower.startsWith('eui.') && !EUI.test(name)) return 'an eui. name is eui. followed by 16 hex digits';
-  if (lower.startsWith('naa.') && !NAA.test(name)) return 'a naa. name is naa. followed by 16 or 32 hex digits';
+  if (lower.startsWith('naa.') && !NAA.test(name))
+    return 'a naa. name is naa. followed by 16 or 32 hex digits';
   if (!isValidIscsiName(name)) return 'an iSCSI name starts with iqn., eui. or naa.';
   return undefined;
 }

@@ -32,12 +32,24 @@ export function globalDirName(portal: string, iqn: string, lun: string | number)
 }
 
 /** kubelet `makePDNameInternal`: the filesystem volume's global mount dir. */
-export function makePDName(kubeletRoot: string, iface: string, portal: string, iqn: string, lun: string | number): string {
+export function makePDName(
+  kubeletRoot: string,
+  iface: string,
+  portal: string,
+  iqn: string,
+  lun: string | number,
+): string {
   return `${pluginDir(kubeletRoot)}/iface-${iface}/${globalDirName(portal, iqn, lun)}`;
 }
 
 /** kubelet `makeVDPDNameInternal`: the block volume's global map path. */
-export function makeVDPDName(kubeletRoot: string, iface: string, portal: string, iqn: string, lun: string | number): string {
+export function makeVDPDName(
+  kubeletRoot: string,
+  iface: string,
+  portal: string,
+  iqn: string,
+  lun: string | number,
+): string {
   return `${volumeDevicesDir(kubeletRoot)}/iface-${iface}/${globalDirName(portal, iqn, lun)}`;
 }
 
@@ -45,7 +57,12 @@ export function makeVDPDName(kubeletRoot: string, iface: string, portal: string,
  * kubelet's iface for a volume: `InitIface`, except when the spec sets `initiatorName`, then
  * `<Portals[0]>:<volName>` (a cloned iface; kubernetes PR #79977). Portal gets kubelet's `:3260` rule.
  */
-export function kubeletIfaceName(initIface: string, portal: string, volName: string, initiatorName?: string): string {
+export function kubeletIfaceName(
+  initIface: string,
+  portal: string,
+  volName: string,
+  initiatorName?: string,
+): string {
   return initiatorName ? `${kubeletPortal(portal)}:${volName}` : initIface;
 }
 
@@ -179,4 +196,29 @@ export function getVolCount(listing: PluginListing, portal: string, iqn: string)
  */
 export function isSessionBusy(fs: PluginListing, block: PluginListing, portal: string, iqn: string): boolean {
   return getVolCount(fs, portal, iqn) + getVolCount(block, portal, iqn) > 1;
+}
+
+/**
+ * getVolCount over many sessions at once: the entry names of both trees (subdirs except
+ * `volumeDevices`, as getVolCount skips it) sorted once, so each `<portal>-<iqn>` prefix count is a
+ * binary search instead of a scan — same answer as getVolCount(fs) + getVolCount(block).
+ */
+export function makeVolCounter(...listings: PluginListing[]): (portal: string, iqn: string) => number {
+  const names: string[] = [];
+  for (const l of listings)
+    for (const [sub, entries] of l) if (sub !== 'volumeDevices') names.push(...entries);
+  names.sort();
+  return (portal, iqn) => {
+    const prefix = `${portal}-${iqn}`;
+    let lo = 0;
+    let hi = names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (names[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    let n = 0;
+    for (let i = lo; i < names.length && names[i]!.startsWith(prefix); i++) n++;
+    return n;
+  };
 }

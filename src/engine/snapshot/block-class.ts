@@ -31,7 +31,11 @@ export function readBlockClass(host: Host): BlockClassRead {
   for (const name of host.readDir('/sys/block')) {
     if (name.startsWith('dm-')) {
       const dir = `/sys/block/${name}`;
-      const d: DmDevice = { name, slaves: host.readDir(`${dir}/slaves`), holders: host.readDir(`${dir}/holders`) };
+      const d: DmDevice = {
+        name,
+        slaves: host.readDir(`${dir}/slaves`),
+        holders: host.readDir(`${dir}/holders`),
+      };
       const n = readAttr(host, `${dir}/dm/name`);
       if (n !== undefined) d.dmName = n;
       const u = readAttr(host, `${dir}/dm/uuid`);

@@ -9,8 +9,8 @@ import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
-import { buildPortalHostMap } from './portal-host-map.js';
 import { readPodVolumes } from './pod-volumes.js';
+import { buildPortalHostMap } from './portal-host-map.js';
 import { readSessions } from './sessions.js';
 import { readSwaps } from './swaps.js';
 import { linkUsage } from './usage.js';
@@ -33,10 +33,16 @@ export {
 export { type IscsiJsonResult, parseIscsiJson } from './iscsi-json.js';
 export { type KubeletVolumesRead, readKubeletVolumes } from './kubelet-volumes.js';
 export { decodeOctal, MOUNTINFO_PATH, parseMountinfo, readMountinfo } from './mountinfo.js';
-export { buildPortalHostMap, type PortalHostMap, readPortalHostMapForTarget } from './portal-host-map.js';
 export { readPodVolumes } from './pod-volumes.js';
-export { type DeviceExtras, type PartitionInfo, readScsiDevice } from './scsi-devices.js';
-export { ISCSI_SESSION_CLASS, readSession, readSessions, type SessionsRead, type SysfsSession } from './sessions.js';
+export { buildPortalHostMap, type PortalHostMap, readPortalHostMapForTarget } from './portal-host-map.js';
+export { type DeviceExtras, type PartitionInfo, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
+export {
+  ISCSI_SESSION_CLASS,
+  readSession,
+  readSessions,
+  type SessionsRead,
+  type SysfsSession,
+} from './sessions.js';
 export { parseSwaps, readSwaps, SWAPS_PATH } from './swaps.js';
 export { type DeviceUse, linkUsage, type UsageInput, type UsageResult } from './usage.js';
 export { computeVerdicts, type VerdictInput, volumePortals } from './verdicts.js';
@@ -53,7 +59,8 @@ export interface SnapshotOptions {
 export function takeSnapshot(host: Host, options: SnapshotOptions): Snapshot {
   const started = performance.now();
   const takenAt = new Date(host.now()).toISOString();
-  const kubeletRoot = options.kubeletRoot.length > 1 ? options.kubeletRoot.replace(/\/+$/, '') : options.kubeletRoot;
+  const kubeletRoot =
+    options.kubeletRoot.length > 1 ? options.kubeletRoot.replace(/\/+$/, '') : options.kubeletRoot;
   const problems: string[] = [];
 
   // Modules not loaded: no iscsi_host class at all. That is an empty node, not an error (kubernetes #74640).
@@ -64,7 +71,18 @@ export function takeSnapshot(host: Host, options: SnapshotOptions): Snapshot {
   const swaps = readSwaps(host);
   const byPath = readByPathLinks(host);
   const mapperNames = readMapperNames(host);
-  const usage = linkUsage({ host, kubeletRoot, sessions: raw, extras, dm, mounts, swaps, loops, byPath, mapperNames });
+  const usage = linkUsage({
+    host,
+    kubeletRoot,
+    sessions: raw,
+    extras,
+    dm,
+    mounts,
+    swaps,
+    loops,
+    byPath,
+    mapperNames,
+  });
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
   const sessions = computeVerdicts({

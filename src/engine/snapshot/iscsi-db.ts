@@ -40,7 +40,9 @@ export function parseRecord(text: string): Map<string, string> {
 }
 
 /** Splits a node DB portal entry `<addr>,<port>[,<tpgt>]` (IPv6 unbracketed: split from the right). */
-export function parsePortalEntry(entry: string): { address: string; port: number; tpgt?: number } | undefined {
+export function parsePortalEntry(
+  entry: string,
+): { address: string; port: number; tpgt?: number } | undefined {
   // Addresses hold no commas, so the entry has exactly two or three comma-separated parts.
   const m = /^([^,]+),(\d+)(?:,(-?\d+))?$/.exec(entry);
   if (!m) return undefined;

@@ -1,5 +1,12 @@
 import type { Host } from '../host/host.js';
-import { extractIface, extractPortalAndIqnKubelet, type PluginListing, parseGlobalDirName, pluginDir, volumeDevicesDir } from '../kubelet/paths.js';
+import {
+  extractIface,
+  extractPortalAndIqnKubelet,
+  type PluginListing,
+  parseGlobalDirName,
+  pluginDir,
+  volumeDevicesDir,
+} from '../kubelet/paths.js';
 import type { KubeletVolume, Mount } from '../model.js';
 import { parseIscsiJson } from './iscsi-json.js';
 
@@ -80,7 +87,10 @@ function readVolume(
     if (md.Iface && vol.iface && md.Iface !== vol.iface) {
       problems.push(`iscsi.json Iface "${md.Iface}" differs from the dir's iface "${vol.iface}"`);
     }
-    if (fromName && (fromName.iqn !== md.Iqn || (md.Portals?.[0] !== undefined && fromName.portal !== md.Portals[0]))) {
+    if (
+      fromName &&
+      (fromName.iqn !== md.Iqn || (md.Portals?.[0] !== undefined && fromName.portal !== md.Portals[0]))
+    ) {
       problems.push('iscsi.json and the dir name name different portal/IQN');
     }
   } else if (fromName) {
@@ -99,7 +109,11 @@ function readVolume(
  * Reads kubelet's iSCSI global dirs: `<root>/plugins/kubernetes.io/iscsi/iface-*\/<portal>-<iqn>-lun-<n>`
  * (filesystem) and `.../volumeDevices/iface-*\/...` (block), each with its iscsi.json.
  */
-export function readKubeletVolumes(host: Host, kubeletRoot: string, mounts: readonly Mount[]): KubeletVolumesRead {
+export function readKubeletVolumes(
+  host: Host,
+  kubeletRoot: string,
+  mounts: readonly Mount[],
+): KubeletVolumesRead {
   const mountPoints = new Set(mounts.map((m) => m.mountPoint));
   const fsDir = pluginDir(kubeletRoot);
   const blockDir = volumeDevicesDir(kubeletRoot);

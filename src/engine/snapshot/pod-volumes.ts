@@ -15,15 +15,12 @@ function globalForFs(
   podPath: string,
   volName: string,
   mountAt: ReadonlyMap<string, Mount>,
+  globalByFs: ReadonlyMap<string, string>,
   fsVolumes: readonly KubeletVolume[],
 ): string | undefined {
   const m = mountAt.get(podPath);
-  if (m) {
-    for (const v of fsVolumes) {
-      const gm = mountAt.get(v.path);
-      if (gm && gm.majMin === m.majMin && gm.root === m.root) return v.path;
-    }
-  }
+  const g = m ? globalByFs.get(`${m.majMin}|${m.root}`) : undefined;
+  if (g) return g;
   const byName = fsVolumes.filter((v) => v.metadata?.VolName === volName);
   return byName.length === 1 ? byName[0]!.path : undefined;
 }
@@ -32,7 +29,11 @@ function globalForFs(
  * Finds the block map path of a pod's block volume: kubelet keeps a per-pod device node named by
  * the pod UID inside the map path; when several volumes have one, iscsi.json's VolName decides.
  */
-function globalForBlock(podUid: string, volName: string, blockVolumes: readonly KubeletVolume[]): string | undefined {
+function globalForBlock(
+  podUid: string,
+  volName: string,
+  blockVolumes: readonly KubeletVolume[],
+): string | undefined {
   const withPod = blockVolumes.filter((v) => v.podDevices.includes(podUid));
   if (withPod.length === 1) return withPod[0]!.path;
   const pool = withPod.length > 0 ? withPod : blockVolumes;
@@ -57,13 +58,19 @@ export function readPodVolumes(
   const fsVolumes = volumes.filter((v) => v.mode === 'filesystem');
   const blockVolumes = volumes.filter((v) => v.mode === 'block');
   const byPath = new Map(volumes.map((v) => [v.path, v]));
+  // Mounted global dirs by filesystem identity (maj:min + root), for matching pod bind mounts.
+  const globalByFs = new Map<string, string>();
+  for (const v of fsVolumes) {
+    const gm = mountAt.get(v.path);
+    if (gm) globalByFs.set(`${gm.majMin}|${gm.root}`, v.path);
+  }
   const out: PodVolume[] = [];
   for (const podUid of host.readDir(`${root}/pods`)) {
     const fsDir = `${root}/pods/${podUid}/volumes/${ISCSI_POD_PLUGIN}`;
     for (const volName of host.readDir(fsDir)) {
       const path = `${fsDir}/${volName}`;
       const pv: PodVolume = { podUid, volName, path, mode: 'filesystem', mounted: mountAt.has(path) };
-      const g = globalForFs(path, volName, mountAt, fsVolumes);
+      const g = globalForFs(path, volName, mountAt, globalByFs, fsVolumes);
       if (g) pv.globalPath = g;
       out.push(pv);
     }
@@ -71,7 +78,13 @@ export function readPodVolumes(
     for (const volName of host.readDir(blockDir)) {
       const path = `${blockDir}/${volName}`;
       // A block pod volume is a symlink to the device; "mounted" means the link is present.
-      const pv: PodVolume = { podUid, volName, path, mode: 'block', mounted: host.readLink(path) !== undefined };
+      const pv: PodVolume = {
+        podUid,
+        volName,
+        path,
+        mode: 'block',
+        mounted: host.readLink(path) !== undefined,
+      };
       const g = globalForBlock(podUid, volName, blockVolumes);
       if (g) pv.globalPath = g;
       out.push(pv);

@@ -12,7 +12,9 @@ export type PortalHostMap = Record<string, Record<string, number>>;
  * whose address answers ENOTCONN, contributes no key and kubelet will try to log in again), keys
  * `addr:port` and `persistent_addr:persistent_port`, plus `[addr]:port` forms for IPv6.
  */
-export function buildPortalHostMap(sessions: readonly Pick<Session, 'targetIqn' | 'hostNumber' | 'connections'>[]): PortalHostMap {
+export function buildPortalHostMap(
+  sessions: readonly Pick<Session, 'targetIqn' | 'hostNumber' | 'connections'>[],
+): PortalHostMap {
   const map: PortalHostMap = {};
   for (const s of sessions) {
     if (s.hostNumber === undefined || s.targetIqn === '') continue;
@@ -55,7 +57,9 @@ export function readPortalHostMapForTarget(host: Host, iqn: string): Record<stri
       for (const conn of host.readDir(sd)) {
         if (!conn.startsWith('connection')) continue;
         const cd = `${sd}/${conn}/iscsi_connection/${conn}`;
-        const vals = ['address', 'port', 'persistent_address', 'persistent_port'].map((a) => host.readText(`${cd}/${a}`)?.trim());
+        const vals = ['address', 'port', 'persistent_address', 'persistent_port'].map((a) =>
+          host.readText(`${cd}/${a}`)?.trim(),
+        );
         if (vals.some((v) => v === undefined)) continue;
         const [addr, port, paddr, pport] = vals as string[];
         for (const k of portalHostMapKeys(addr!, port!)) out[k] = n;

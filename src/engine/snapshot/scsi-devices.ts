@@ -29,6 +29,7 @@ export function readScsiDevice(
   key: LunKey,
   problems: string[],
   extras: Map<string, DeviceExtras>,
+  partitionIndex?: ReadonlyMap<string, string[]>,
 ): ScsiDevice | undefined {
   const m = HCTL.exec(hctl);
   if (!m) return undefined;
@@ -74,7 +75,8 @@ export function readScsiDevice(
     if (sectors !== undefined) dev.sizeBytes = sectors * 512;
     dev.holders = host.readDir(`${bd}/holders`);
     const parts: PartitionInfo[] = [];
-    for (const entry of host.readDir(bd)) {
+    const candidates = partitionIndex ? (partitionIndex.get(name) ?? []) : host.readDir(bd);
+    for (const entry of candidates) {
       if (entry.length <= name.length || !entry.startsWith(name)) continue;
       const pdir = `${bd}/${entry}`;
       const p: PartitionInfo = { name: entry, holders: host.readDir(`${pdir}/holders`) };
@@ -86,4 +88,24 @@ export function readScsiDevice(
     extras.set(name, { partitions: parts });
   }
   return dev;
+}
+
+/**
+ * Partitions of every disk from one listing of /sys/class/block (which, unlike /sys/block, lists
+ * partitions too: `sdb1`). Undefined when the class dir is absent (captures and older fixtures only
+ * have /sys/block), so callers fall back to listing each disk's dir.
+ */
+export function readPartitionIndex(host: Host): Map<string, string[]> | undefined {
+  const names = host.readDir('/sys/class/block');
+  if (names.length === 0) return undefined;
+  const out = new Map<string, string[]>();
+  for (const n of names) {
+    // sd names never end in a digit, so the partition number follows the disk name directly.
+    const m = /^(sd[a-z]+)\d+$/.exec(n);
+    if (!m) continue;
+    const l = out.get(m[1]!);
+    if (l) l.push(n);
+    else out.set(m[1]!, [n]);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import { basename, dirname, resolveLink } from '../host/path.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
 import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
-import { type DeviceExtras, readScsiDevice } from './scsi-devices.js';
+import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
 
 export const ISCSI_SESSION_CLASS = '/sys/class/iscsi_session';
 
@@ -52,7 +52,13 @@ function cid(name: string): number {
  * resolving it by hand (no realpath) gives the session's device dir, whose parent is the SCSI host.
  * Returns undefined when the session vanished (logout during the read).
  */
-export function readSession(host: Host, name: string, problems: string[], extras: Map<string, DeviceExtras>): SysfsSession | undefined {
+export function readSession(
+  host: Host,
+  name: string,
+  problems: string[],
+  extras: Map<string, DeviceExtras>,
+  partitionIndex?: ReadonlyMap<string, string[]>,
+): SysfsSession | undefined {
   const sid = Number(SESSION.exec(name)?.[1]);
   if (!Number.isInteger(sid)) return undefined;
   const classPath = `${ISCSI_SESSION_CLASS}/${name}`;
@@ -119,7 +125,8 @@ export function readSession(host: Host, name: string, problems: string[], extras
     for (const hctl of host.readDir(tdir)) {
       if (!HCTL.test(hctl)) continue;
       const lun = Number(hctl.slice(hctl.lastIndexOf(':') + 1));
-      const d = readScsiDevice(host, `${tdir}/${hctl}`, hctl, lunKey(targetIqn, portal, iface, lun), problems, extras);
+      const key = lunKey(targetIqn, portal, iface, lun);
+      const d = readScsiDevice(host, `${tdir}/${hctl}`, hctl, key, problems, extras, partitionIndex);
       if (d) devices.push(d);
     }
   }
@@ -135,9 +142,11 @@ export function readSession(host: Host, name: string, problems: string[], extras
 export function readSessions(host: Host, problems: string[]): SessionsRead {
   const extras = new Map<string, DeviceExtras>();
   const sessions: SysfsSession[] = [];
-  for (const name of host.readDir(ISCSI_SESSION_CLASS)) {
+  const names = host.readDir(ISCSI_SESSION_CLASS);
+  const partitionIndex = names.length > 0 ? readPartitionIndex(host) : undefined;
+  for (const name of names) {
     if (!SESSION.test(name)) continue;
-    const s = readSession(host, name, problems, extras);
+    const s = readSession(host, name, problems, extras, partitionIndex);
     if (s) sessions.push(s);
     else problems.push(`${name} vanished while being read (logged out?)`);
   }

@@ -1,6 +1,6 @@
 import type { Host } from '../host/host.js';
 import { parseGlobalPath } from '../kubelet/paths.js';
-import type { MultipathMap, Mount, ScsiDevice } from '../model.js';
+import type { Mount, MultipathMap, ScsiDevice } from '../model.js';
 import { readAttr } from './attr.js';
 import type { DmDevice } from './block-class.js';
 import type { DeviceExtras } from './scsi-devices.js';
@@ -115,8 +115,10 @@ export function linkUsage(input: UsageInput): UsageResult {
   for (const m of mounts) {
     let name = byMajMin.get(m.majMin);
     // A block volume's device node bind-mounted by kubelet shows devtmpfs with root `/sdX`.
-    if (!name && m.fsType === 'devtmpfs' && m.root.length > 1 && !m.root.includes('/', 1)) name = m.root.slice(1);
-    if (name) addUse(name, { kind: 'mount', where: m.mountPoint, kubelet: isUnder(m.mountPoint, kubeletRoot) });
+    if (!name && m.fsType === 'devtmpfs' && m.root.length > 1 && !m.root.includes('/', 1))
+      name = m.root.slice(1);
+    if (name)
+      addUse(name, { kind: 'mount', where: m.mountPoint, kubelet: isUnder(m.mountPoint, kubeletRoot) });
   }
   for (const sw of swaps) {
     let name: string | undefined;
@@ -133,7 +135,9 @@ export function linkUsage(input: UsageInput): UsageResult {
     // `losetup /dev/sdX` directly: the backing file is the device node itself.
     if (!name && !m && bf.startsWith('/dev/') && !bf.includes('/', 5)) name = bf.slice(5);
     const underKubelet = isUnder(bf, kubeletRoot);
-    const found = name ? addUse(name, { kind: 'loop', where: loop, backingFile: bf, kubelet: underKubelet }) : false;
+    const found = name
+      ? addUse(name, { kind: 'loop', where: loop, backingFile: bf, kubelet: underKubelet })
+      : false;
     if (!found) {
       const g = parseGlobalPath(kubeletRoot, bf);
       if (g) unresolvedKubeletLoops.push({ loop, backingFile: bf, portal: g.portal, iqn: g.iqn, lun: g.lun });

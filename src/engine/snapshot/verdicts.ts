@@ -1,6 +1,6 @@
-import { type PluginListing, getVolCount } from '../kubelet/paths.js';
-import { normalizePortal } from '../iscsi/portal.js';
 import { dirname } from '../host/path.js';
+import { normalizePortal } from '../iscsi/portal.js';
+import { makeVolCounter, type PluginListing } from '../kubelet/paths.js';
 import type { Health, KubeletVolume, MultipathMap, PodVolume, Session, Verdict } from '../model.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
@@ -72,6 +72,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
   for (const m of multipath) for (const s of m.slaves) mapsBySlave.set(s, m);
 
   const volByPath = new Map(volumes.map((v) => [v.path, v]));
+  const volCount = makeVolCounter(fsListing, blockListing);
 
   return sessions.map((s) => {
     const k = ref(s.portal, s.targetIqn);
@@ -100,7 +101,8 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       if (!d.name) continue;
       for (const u of uses.get(d.name) ?? []) {
         const text = describeUse(u, d.name);
-        if (u.kind === 'swap' || (u.kind === 'mount' && !u.kubelet)) foreign.push(`${text} (outside the kubelet root)`);
+        if (u.kind === 'swap' || (u.kind === 'mount' && !u.kubelet))
+          foreign.push(`${text} (outside the kubelet root)`);
         else if (u.kubelet) kubeletUse.push(text);
         else foreign.push(`${text} (not a kubelet block volume)`);
       }
@@ -120,7 +122,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     } else if (vols.length > 0) {
       verdict = 'orphaned';
       for (const v of vols) {
-        reasons.push(`kubelet global dir ${v.path} refers to ${s.portal} ${s.targetIqn} but no pod or mount uses it`);
+        reasons.push(
+          `kubelet global dir ${v.path} refers to ${s.portal} ${s.targetIqn} but no pod or mount uses it`,
+        );
       }
       reasons.push("kubelet's refcount counts these dirs, so kubelet will never log this session out");
     } else {
@@ -137,7 +141,11 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     }
     if (running.length === 0) {
       health = 'failed';
-      reasons.push(s.devices.length === 0 ? 'the session has no SCSI devices' : 'no SCSI device of the session is running');
+      reasons.push(
+        s.devices.length === 0
+          ? 'the session has no SCSI devices'
+          : 'no SCSI device of the session is running',
+      );
     }
     for (const d of s.devices) {
       if (d.state !== 'running') {
@@ -151,7 +159,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       if (!m || seenMaps.has(m.name) || m.failedSlaves.length === 0) continue;
       seenMaps.add(m.name);
       if (health === 'ok') health = 'degraded';
-      reasons.push(`multipath map ${m.alias} (${m.name}) lost a path: ${m.failedSlaves.join(', ')} not running`);
+      reasons.push(
+        `multipath map ${m.alias} (${m.name}) lost a path: ${m.failedSlaves.join(', ')} not running`,
+      );
     }
 
     // kubelet's own answer: isSessionBusy with Portals[0] of each volume referring to this session
@@ -159,7 +169,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     const portals = new Set([s.portal, ...vols.map((v) => v.portal)].filter((p) => p !== ''));
     let count = 0;
     for (const p of portals) {
-      count = Math.max(count, getVolCount(fsListing, p, s.targetIqn) + getVolCount(blockListing, p, s.targetIqn));
+      count = Math.max(count, volCount(p, s.targetIqn));
     }
     const kubeletBusy = count > 1;
     const usingVols = vols.filter(
@@ -171,7 +181,8 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     } else if (!kubeletBusy && verdict === 'in-use' && usingVols > 1) {
       kubeletDisagreement = `kubelet counts ${count} global dir(s) and would log out when one volume detaches, though ${usingVols} volumes use this session`;
     } else if (!kubeletBusy && verdict === 'foreign' && count === 1) {
-      kubeletDisagreement = 'kubelet would log this session out when its one volume detaches, though a device is used outside kubelet';
+      kubeletDisagreement =
+        'kubelet would log this session out when its one volume detaches, though a device is used outside kubelet';
     }
 
     const out: Session = {

@@ -22,6 +22,7 @@ wait_for() { _wait "$1" "$2"; }
 # The scenario ends: 0 if every check held.
 finish() { log "$SCEN: $FAILS failed check(s)"; [ "$FAILS" = 0 ] && exit 0; exit 1; }
 # Skipped, not passed: the behaviour could not be checked (e.g. the command is not written yet).
+# guest-run.sh only resets the node after a skip if the scenario had already changed it (target_new).
 skip() { echo "$*" > "$RESULTS/$SCEN.skip"; echo "SKIP $*"; exit 77; }
 
 # The CLI under test: the project's own build, on the project's pinned node.
@@ -48,10 +49,14 @@ cli_commands() {
     | awk '/^Commands/{on=1; next} on && /^$/{exit} on && /^  [a-z]/{print $1}' > /run/e2e-commands
   cat /run/e2e-commands
 }
-# A subcommand exists iff `iscsi-console NAME --help` shows that command's own usage line
-# (an unknown name falls through to the top-level help, which also exits 0).
-# Cached for the whole boot in /run: every node start costs seconds under TCG.
-has_cmd() { help_of "$1" | grep -qE "^  iscsi-console $1( |\$)"; }
+# A subcommand exists iff the top-level --help lists it (one node start per boot, cached in /run;
+# every node start costs seconds under TCG). If that list is empty (help broken), fall back to
+# `iscsi-console NAME --help` showing that command's own usage line (an unknown name falls through
+# to the top-level help, which also exits 0).
+has_cmd() {
+  if [ -s /run/e2e-commands ] || [ -n "$(cli_commands)" ]; then cli_commands | grep -qx "$1"
+  else help_of "$1" | grep -qE "^  iscsi-console $1( |\$)"; fi
+}
 # require_cmds NAME... : skip the scenario naming every missing subcommand.
 require_cmds() {
   local missing=() c
@@ -72,6 +77,7 @@ iqn() { echo "$IQN_PREFIX:$1"; }
 # (360000000000000000e0000000<tid><lun>), so distinct TIDs keep multipath's wwids apart.
 target_new() {
   local tid=$1 name=$2 lun=1 size; shift 2
+  touch /run/e2e-dirty
   tgtadm --lld iscsi --op new --mode target --tid "$tid" -T "$(iqn "$name")" || return 1
   for size in "$@"; do
     truncate -s "${size}M" "/tmp/e2e-t$tid-lun$lun.img"

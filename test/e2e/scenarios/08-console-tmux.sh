@@ -4,7 +4,8 @@
 # on screen and on the node (session gone; the in-use session and its mounts untouched).
 # Keys are read from the console's own `?` help (generated from the action registry), not hard-coded.
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds console
+# the console runs the same action registry as the CLI: no `cleanup` subcommand, no cleanup key
+require_cmds console cleanup
 command -v tmux >/dev/null || skip "tmux is not installed on the host"
 P1=$E2E_PORTAL1
 target_new 81 stale 32 && target_new 82 keep 32 || bad "tgt"
