@@ -10,7 +10,8 @@
  * dropped from the first-frame median).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchArgs, projectDir } from './lib/args.js';
 import { figure } from './lib/figure.js';
@@ -47,14 +48,14 @@ interface Run {
   problem?: string;
 }
 
-async function oneRun(target: string[], keys: number): Promise<Run> {
-  const pty = new Pty([node, cli, ...target], { cols: COLS, rows: ROWS, cwd: project });
+async function oneRun(target: string[], keys: number, nodeArgs: string[] = []): Promise<Run> {
+  const pty = new Pty([node, ...nodeArgs, cli, ...target], { cols: COLS, rows: ROWS, cwd: project });
   const run: Run = { keyMs: [] };
   try {
-    const at = await pty.waitFor((t) => FIRST_FRAME.test(t), 20_000);
+    const at = await pty.waitFor((t) => FIRST_FRAME.test(t), 60_000);
     if (at === undefined) {
       const tail = pty.text().trim().split('\n').slice(-4).join(' | ').slice(0, 300);
-      run.problem = `no session row within 20 s (exit ${pty.exitCode ?? 'still running'}): ${tail || 'no output'}`;
+      run.problem = `no session row within 60 s (exit ${pty.exitCode ?? 'still running'}): ${tail || 'no output'}`;
       return run;
     }
     run.firstFrameMs = at - pty.spawnedAt;
@@ -72,7 +73,7 @@ async function oneRun(target: string[], keys: number): Promise<Run> {
     const mem = pid === undefined ? undefined : memoryOf(pid);
     if (mem) run.peakMb = mem.peakMb;
     pty.write('q');
-    await pty.waitFor(() => false, 3_000);
+    await pty.waitFor(() => false, 10_000);
   } finally {
     await pty.close();
   }
@@ -148,6 +149,22 @@ async function measureTarget(
     );
 }
 
+/** One console run under `node --cpu-prof`, summarised by bench/profile-summary.mjs. */
+async function profileConsole(target: string[]): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'iscsi-console-bench-console-prof-'));
+  try {
+    const r = await oneRun(target, 20, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    if (r.problem) return `not profiled: ${r.problem}`;
+    if (readdirSync(dir).length === 0) return 'not profiled: the console wrote no profile (did q quit it?)';
+    const s = spawnSync(node, [join(project, 'bench', 'profile-summary.mjs'), dir, '15'], {
+      encoding: 'utf8',
+    });
+    return `console run with 20 key presses (first frame ${r.firstFrameMs?.toFixed(0)} ms):\n${s.stdout.replace(dir, '<tmp>')}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 try {
   const problem = build();
   if (problem) out.skip(problem);
@@ -159,7 +176,16 @@ try {
     } catch (e) {
       out.skip(`console on a 1,000 × 4 root: ${(e as Error).message}`);
     }
-    if (root) await measureTarget('--root 1,000 × 4', 'root1000', ['--root', root], true);
+    if (root) {
+      await measureTarget('--root 1,000 × 4', 'root1000', ['--root', root], true);
+      // A missed console target gets one profiled run (the console's own --cpu-prof, written at quit).
+      const missed = out.figures().some((f) => f.id.startsWith('console.root1000') && f.pass === false);
+      if ((missed && !args.quick) || args.profile) {
+        const text = await profileConsole(['--root', root]);
+        process.stderr.write(text);
+        out.attach('profile', text);
+      }
+    }
     await measureTarget('--demo scale', 'demo-scale', ['--demo', 'scale'], root === undefined);
   }
 } finally {

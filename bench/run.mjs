@@ -46,6 +46,7 @@ const MEASUREMENTS = [
 const HELPERS = [
   { name: 'make-fixture', entry: 'bench/make-fixture.ts' },
   { name: 'syscalls', entry: 'bench/syscalls-child.ts' },
+  { name: 'profile-child', entry: 'bench/profile-child.ts' },
 ];
 
 const args = parseArgs(process.argv.slice(2));
@@ -70,8 +71,9 @@ const env = {
 for (const h of HELPERS) {
   const out = join(OUT_DIR, `${h.name}.mjs`);
   const err = await bundle(h.entry, out);
-  if (err) env[`BENCH_HELPER_ERR_${h.name.replace('-', '_').toUpperCase()}`] = err;
-  else env[`BENCH_HELPER_${h.name.replace('-', '_').toUpperCase()}`] = out;
+  const key = h.name.replaceAll('-', '_').toUpperCase();
+  if (err) env[`BENCH_HELPER_ERR_${key}`] = err;
+  else env[`BENCH_HELPER_${key}`] = out;
 }
 if (env.BENCH_HELPER_MAKE_FIXTURE) {
   env.BENCH_FIXTURE_KEY = createHash('sha256')

@@ -32,6 +32,8 @@ export interface MeasurementOutput {
   figures: Figure[];
   /** Things the measurement could not do (missing module, missing tool), with the reason. */
   notMeasured: string[];
+  /** Extra material kept in results.json (profile summaries of missed targets). */
+  extra?: Record<string, unknown>;
 }
 
 /** Builds a figure and sets `pass` from its target. */

@@ -6,13 +6,14 @@ import type { Figure, MeasurementOutput } from './figure.js';
  * (BENCH_OUT), or prints them when a measurement is run by hand. Progress goes to stderr.
  */
 export class Output {
-  private readonly figures: Figure[] = [];
+  private readonly figureList: Figure[] = [];
   private readonly notMeasured: string[] = [];
+  private readonly extra: Record<string, unknown> = {};
 
   constructor(private readonly measurement: string) {}
 
   add(f: Figure): void {
-    this.figures.push(f);
+    this.figureList.push(f);
     const mark = f.pass === undefined ? '' : f.pass ? ' ✓' : ' ✗';
     log(`${f.label}: ${f.value ?? '—'} ${f.unit}${mark}`);
   }
@@ -22,11 +23,22 @@ export class Output {
     log(`not measured: ${reason}`);
   }
 
+  /** The figures added so far. */
+  figures(): readonly Figure[] {
+    return this.figureList;
+  }
+
+  /** Keeps extra material (e.g. profile summaries) in results.json under `extra`. */
+  attach(key: string, value: unknown): void {
+    this.extra[key] = value;
+  }
+
   write(): void {
     const out: MeasurementOutput = {
       measurement: this.measurement,
-      figures: this.figures,
+      figures: this.figureList,
       notMeasured: this.notMeasured,
+      ...(Object.keys(this.extra).length > 0 ? { extra: this.extra } : {}),
     };
     const file = process.env.BENCH_OUT;
     if (file) writeFileSync(file, JSON.stringify(out, null, 2));

@@ -113,20 +113,76 @@ if has_cmd attach; then
   # The console's own attach (event-driven wait for the by-path link), journal in a scratch dir.
   attach_console() {
     local t; t=$(now_ns)
-    "$NODE" "$PROJECT/dist/cli.js" attach --portal "$P1" --iqn "$AIQN" --lun 1 --volume bench-attach \
+    "$NODE" "$PROJECT/dist/cli.js" attach --portal "$P1" --iqn "$AIQN" --lun 1 --volume-name bench-attach \
       --no-mount --write --yes --state-dir /tmp/e2e-bench-state >"$WORK/attach.out" 2>&1 || return 1
     [ -e "$APATH" ] || return 1
     ms_since "$t"; echo
   }
+  # What attach --no-mount leaves besides the session: the global dir with iscsi.json (one file, one dir).
+  forget_console_attach() {
+    local g="$E2E_KUBELET/plugins/kubernetes.io/iscsi/iface-default/$P1-$AIQN-lun-1"
+    rm -f "$g/iscsi.json"; rmdir "$g" 2>/dev/null
+  }
   for i in $(seq "$ATTACH_REPS"); do
     v=$(attach_console) || { CONSOLE_NOTE="attach failed: $(tail -3 "$WORK/attach.out" | tr '\n' ' ')"; break; }
-    CONS+=("$v"); logout_attach
+    CONS+=("$v"); logout_attach; forget_console_attach
   done
   if [ ${#CONS[@]} -gt 0 ]; then CONSOLE_MS=$(printf '%s\n' "${CONS[@]}" | median); fi
   say "attach via iscsi-console: ${CONS[*]:-} ms (median $CONSOLE_MS) $CONSOLE_NOTE"
 else
   CONSOLE_NOTE="this build has no attach subcommand"
 fi
+
+# ---- 3. change → event on the real kernel, through `iscsi-console watch --json` ----------------
+# The reference is the moment the change returned (iscsiadm exited, the sysfs write returned); the
+# event's own `at` (the store's clock, same CLOCK_REALTIME) is when the console knew. add/remove
+# arrive by uevent (udevadm monitor), a device going offline has no uevent and waits for the poll.
+LAT_NOTE=""
+declare -A LAT=()
+if has_cmd watch; then
+  "$NODE" "$PROJECT/dist/cli.js" watch --json >"$WORK/watch.ndjson" 2>"$WORK/watch.err" &
+  WPID=$!
+  if wait_for 'grep -q watching "$WORK/watch.ndjson"' 90; then
+    # after_event FROM_LINE REGEX: the `at` (epoch ms) of the first event after FROM_LINE matching REGEX
+    after_event() {
+      local from=$1 re=$2 line
+      wait_for "tail -n +$((from + 1)) \"$WORK/watch.ndjson\" | grep -qE '$re'" 20 || { echo null; return; }
+      line=$(tail -n +$((from + 1)) "$WORK/watch.ndjson" | grep -m1 -E "$re")
+      date -d "$(echo "$line" | sed 's/.*"at":"\([^"]*\)".*/\1/')" +%s%3N
+    }
+    lat() { # NAME REGEX command... : runs the change, records event.at - return time (ms)
+      local name=$1 re=$2 from t at; shift 2
+      from=$(wc -l <"$WORK/watch.ndjson")
+      "$@" >/dev/null 2>&1
+      t=$(date +%s%3N)
+      at=$(after_event "$from" "$re")
+      if [ "$at" = null ]; then LAT[$name]="${LAT[$name]:-} null"; else LAT[$name]="${LAT[$name]:-} $((at - t))"; fi
+    }
+    sdx_of_attach() { disk_of attach "$P1" 1; }
+    hostn() { local sid; sid=$(sid_of attach "$P1"); basename "$(readlink -f /sys/class/iscsi_session/session"$sid"/device/..)" | tr -dc 0-9; }
+    for i in $(seq "$ATTACH_REPS"); do
+      lat session_add '"kind":"session".*appeared' iscsiadm -m node -T "$AIQN" -p "$P1" --login
+      wait_disk attach "$P1" 1 60; udevadm settle --timeout=30
+      sd=$(sdx_of_attach); h=$(hostn)
+      lat device_remove "\"kind\":\"device\".*$sd.*gone" bash -c "echo 1 > /sys/block/$sd/device/delete"
+      lat device_add '"kind":"device".*appeared' bash -c "echo '- - 1' > /sys/class/scsi_host/host$h/scan"
+      wait_disk attach "$P1" 1 60; udevadm settle --timeout=30
+      sd=$(sdx_of_attach)
+      lat device_offline "\"kind\":\"device\".*$sd" bash -c "echo offline > /sys/block/$sd/device/state"
+      echo running > "/sys/block/$sd/device/state"
+      sleep 2.5 # let the poll see it running again before the logout
+      lat session_remove '"kind":"session".*gone' iscsiadm -m node -T "$AIQN" -p "$P1" --logout
+      wait_for "[ ! -e $APATH ]" 30; udevadm settle --timeout=30
+    done
+    for k in "${!LAT[@]}"; do say "change→event $k:${LAT[$k]} ms"; done
+  else
+    LAT_NOTE="watch --json printed no summary event within 90 s: $(tail -3 "$WORK/watch.err" | tr '\n' ' ')"
+  fi
+  kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null
+else
+  LAT_NOTE="this build has no watch subcommand"
+fi
+lat_json() { local v; v=$(echo "${LAT[$1]:-}" | xargs | tr ' ' ','); echo "[${v}]"; }
 
 cat > "$OUT" <<EOF
 {
@@ -145,6 +201,12 @@ cat > "$OUT" <<EOF
     "kubeletMs": $KUBE_MS, "kubelet": [$(IFS=,; echo "${KUBE[*]}")],
     "consoleMs": $CONSOLE_MS, "console": [$(IFS=,; echo "${CONS[*]:-}")],
     "consoleNote": $(json_str "$CONSOLE_NOTE")
+  },
+  "changeToEvent": {
+    "note": $(json_str "$LAT_NOTE"),
+    "session_add": $(lat_json session_add), "session_remove": $(lat_json session_remove),
+    "device_add": $(lat_json device_add), "device_remove": $(lat_json device_remove),
+    "device_offline": $(lat_json device_offline)
   }
 }
 EOF

@@ -190,4 +190,35 @@ function addFigures(g) {
       }),
     );
   } else notMeasured.push(`console attach: ${a.consoleNote}`);
+  const c = g.changeToEvent ?? {};
+  if (c.note) notMeasured.push(`change→event on the real kernel: ${c.note}`);
+  const kinds = [
+    ['session_add', 'login → session event', 300],
+    ['session_remove', 'logout → session event', 300],
+    ['device_add', 'LUN scan → device event', 300],
+    ['device_remove', 'device delete → device event', 300],
+    ['device_offline', 'device offline (no uevent) → event', 2000],
+  ];
+  for (const [k, label, target] of kinds) {
+    const runs = (c[k] ?? []).filter((v) => typeof v === 'number');
+    if (runs.length === 0) continue;
+    const sorted = [...runs].sort((x, y) => x - y);
+    const med =
+      sorted.length % 2
+        ? sorted[(sorted.length - 1) / 2]
+        : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    figures.push(
+      figure({
+        id: `peers.change-to-event.${k}`,
+        label: `real kernel: ${label}`,
+        value: med,
+        unit: `ms (runs ${runs.join(', ')})`,
+        target: { op: '<', value: target },
+        note:
+          k === 'session_add'
+            ? 'iscsi-console watch --json in the guest: event `at` minus the moment the change returned (iscsiadm exit / sysfs write); add/remove via udevadm monitor uevents, offline via the 2 s poll; negative = the event came before the command returned'
+            : undefined,
+      }),
+    );
+  }
 }

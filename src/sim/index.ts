@@ -44,10 +44,10 @@ export async function openSimHost(options: OpenSimHostOptions): Promise<{ host: 
     );
   }
   const dir = fs.mkdtempSync(join(options.dir ?? tmpdir(), 'iscsi-console-sim-'));
-  const sim = new Simulator({ dir, clock: options.clock ?? 'real', seed: options.seed ?? 1 });
+  const sim = new Simulator({ dir, clock: options.clock ?? 'real', seed: options.seed ?? 1, profile: def.profile ?? 'full' });
   const close = async () => {
     sim.clock.dispose();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await fs.promises.rm(dir, { recursive: true, force: true });
   };
   try {
     await def.build(sim);

@@ -9,7 +9,7 @@ import { NodeDb } from './iscsid/node-db.js';
 import { Kernel, type SimChange } from './kernel/kernel.js';
 import { MountTable } from './kernel/mounts.js';
 import { parsePortal } from './kernel/names.js';
-import { SysfsWriter } from './kernel/sysfs-writer.js';
+import { type SysfsProfile, SysfsWriter } from './kernel/sysfs-writer.js';
 import { Udev } from './kernel/udev.js';
 import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles } from './node-files.js';
 import { San } from './san.js';
@@ -25,6 +25,8 @@ export interface SimulatorOptions {
   seed: number;
   hostname?: string;
   initiatorName?: string;
+  /** sysfs detail: `full` (default, conformance-checked) or `lean` (only what is read; scale). */
+  profile?: SysfsProfile;
 }
 
 /** The lab's initiator name (captures INDEX.md). */
@@ -55,7 +57,7 @@ export class Simulator implements SimContext {
     this.seed = o.seed;
     this.hostname = o.hostname ?? 'sim-node-1';
     this.clock = createClock(o.clock);
-    const sysfs = new SysfsWriter(this.tree, DAEMONS.iscsid.pid);
+    const sysfs = new SysfsWriter(this.tree, DAEMONS.iscsid.pid, o.profile ?? 'full');
     const udev = new Udev(this.tree);
     writeNodeFiles(this.tree, this.hostname);
     sysfs.base();

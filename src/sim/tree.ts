@@ -17,6 +17,15 @@ export class Tree {
     fs.mkdirSync(this.at(hostPath), { recursive: true });
   }
 
+  /** mkdir of one level whose parent exists (one syscall; EEXIST is fine). */
+  mkdir1(hostPath: string): void {
+    try {
+      fs.mkdirSync(this.at(hostPath));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+
   /** Creates or replaces a file (parents must exist unless `parents` is set). */
   file(hostPath: string, content: string, mode = 0o644): void {
     fs.writeFileSync(this.at(hostPath), content, { mode });

@@ -5,9 +5,9 @@
  */
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import type { DoctorReport } from '../engine/doctor/types.js';
 import { useStore } from 'zustand';
 import type { Scope } from '../engine/actions/types.js';
+import type { DoctorReport } from '../engine/doctor/types.js';
 import type { Snapshot } from '../engine/model.js';
 import type { ConsoleBackend, JournalEntry } from './backend.js';
 import { ScrollText } from './components/scroll-text.js';
@@ -65,7 +65,12 @@ interface ViewData {
 }
 
 /** Rows of a view before filter/sort, memoised on the snapshot reference. */
-function baseRows(view: ViewId, snap: Snapshot | undefined, events: UiEvents, journal: JournalEntry[]): ViewData {
+function baseRows(
+  view: ViewId,
+  snap: Snapshot | undefined,
+  events: UiEvents,
+  journal: JournalEntry[],
+): ViewData {
   switch (view) {
     case 'sessions':
       return { columns: SESSION_COLUMNS, rows: snap ? snap.sessions.map(sessionRow) : [] };
@@ -105,7 +110,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
     // Re-read on every snapshot: an action's journal line lands before the refresh after it.
     [s.view, snapshot, s.dialog?.kind, backend],
   );
-  const base = useMemo(() => baseRows(s.view, snapshot, events, journal), [s.view, snapshot, events, journal]);
+  const base = useMemo(
+    () => baseRows(s.view, snapshot, events, journal),
+    [s.view, snapshot, events, journal],
+  );
   const filterText = s.filter[s.view];
   const sort = s.sort[s.view];
   const rows = useMemo(() => {
@@ -137,9 +145,13 @@ export function ConsoleApp(props: ConsoleAppProps) {
   if (width < MIN_COLUMNS || height < MIN_ROWS) {
     return (
       <Box width={width} height={height} flexDirection="column" overflow="hidden">
-        <Text wrap="truncate" color={toneColor(theme, 'warn')}>Terminal too small</Text>
+        <Text wrap="truncate" color={toneColor(theme, 'warn')}>
+          Terminal too small
+        </Text>
         <Text wrap="truncate">{`${width}x${height}; need at least ${MIN_COLUMNS}x${MIN_ROWS}.`}</Text>
-        <Text wrap="truncate" color={toneColor(theme, 'dim')}>Resize, or use the subcommands (iscsi-console --help). q quits.</Text>
+        <Text wrap="truncate" color={toneColor(theme, 'dim')}>
+          Resize, or use the subcommands (iscsi-console --help). q quits.
+        </Text>
       </Box>
     );
   }
@@ -151,7 +163,16 @@ export function ConsoleApp(props: ConsoleAppProps) {
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
       <ViewTabs s={s} theme={theme} count={rows.length} total={base.rows.length} index={idx} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
-        <Body {...props} s={s} rows={rows} columns={base.columns} idx={idx} width={width} height={bodyHeight} snapshot={snapshot} />
+        <Body
+          {...props}
+          s={s}
+          rows={rows}
+          columns={base.columns}
+          idx={idx}
+          width={width}
+          height={bodyHeight}
+          snapshot={snapshot}
+        />
       </Box>
       <PromptLine s={s} theme={theme} width={width} />
       <Hints s={s} backend={backend} theme={theme} scope={scope} />
@@ -171,11 +192,19 @@ function safeJournal(backend: ConsoleBackend): JournalEntry[] {
 
 function ViewTabs(props: { s: UiState; theme: Theme; count: number; total: number; index: number }) {
   const { s, theme } = props;
-  const counter = props.count === 0 ? '0 of 0' : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
+  const counter =
+    props.count === 0
+      ? '0 of 0'
+      : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
   return (
     <Text wrap="truncate">
       {VIEW_IDS.map((v, i) => (
-        <Text key={v} inverse={v === s.view} bold={v === s.view} color={v === s.view ? undefined : toneColor(theme, 'dim')}>
+        <Text
+          key={v}
+          inverse={v === s.view}
+          bold={v === s.view}
+          color={v === s.view ? undefined : toneColor(theme, 'dim')}
+        >
           {` ${i + 1} ${v} `}
         </Text>
       ))}
@@ -204,13 +233,25 @@ function Body(props: BodyProps) {
   if (s.view === 'sessions' && s.detail !== undefined && snapshot) {
     const session = snapshot.sessions.find((x) => x.key === s.detail);
     if (!session) {
-      return <Text color={toneColor(theme, 'warn')}>{`Session ${s.detail} is gone (logged out or removed). esc returns to the list.`}</Text>;
+      return (
+        <Text
+          color={toneColor(theme, 'warn')}
+        >{`Session ${s.detail} is gone (logged out or removed). esc returns to the list.`}</Text>
+      );
     }
     const lines = sessionDetailLines(snapshot, session);
     return <ScrollText lines={lines} height={height} width={width} offset={s.detailScroll} theme={theme} />;
   }
   if (s.view === 'doctor') {
-    return <DoctorPane backend={props.backend} width={width} height={height} theme={theme} offset={s.detailScroll} />;
+    return (
+      <DoctorPane
+        backend={props.backend}
+        width={width}
+        height={height}
+        theme={theme}
+        offset={s.detailScroll}
+      />
+    );
   }
   const marks = new Set(s.marks);
   if (s.view === 'journal') {
@@ -220,13 +261,31 @@ function Body(props: BodyProps) {
     const lines = j
       ? [
           { text: `${j.action}: ${j.subject}`, bold: true },
-          ...j.commands.map((c) => ({ text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`, tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const) })),
+          ...j.commands.map((c) => ({
+            text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`,
+            tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
+          })),
           ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
         ]
-      : [{ text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.', tone: 'dim' as const }];
+      : [
+          {
+            text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.',
+            tone: 'dim' as const,
+          },
+        ];
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
-        <Table columns={props.columns} rows={props.rows} cursor={props.idx} marks={marks} width={width} height={tableHeight} theme={theme} sort={s.sort.journal} emptyText="journal is empty" />
+        <Table
+          columns={props.columns}
+          rows={props.rows}
+          cursor={props.idx}
+          marks={marks}
+          width={width}
+          height={tableHeight}
+          theme={theme}
+          sort={s.sort.journal}
+          emptyText="journal is empty"
+        />
         <ScrollText lines={lines} height={height - tableHeight} width={width} offset={0} theme={theme} />
       </Box>
     );
@@ -241,7 +300,9 @@ function Body(props: BodyProps) {
       height={height}
       theme={theme}
       sort={s.sort[s.view]}
-      emptyText={s.filter[s.view] ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)` : `no ${s.view}`}
+      emptyText={
+        s.filter[s.view] ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)` : `no ${s.view}`
+      }
     />
   );
 }
@@ -250,10 +311,27 @@ function DialogPane(props: BodyProps) {
   const { s, theme, width, height, hostname } = props;
   const d = s.dialog!;
   const inner = Math.max(1, height - 2);
-  const frame = (title: string, tone: 'accent' | 'warn' | 'bad' | 'ok', body: ReactNode, footer: ReactNode) => (
-    <Box flexDirection="column" borderStyle="round" borderColor={toneColor(theme, tone)} height={height} width={width} paddingX={1} overflow="hidden">
-      <Text bold wrap="truncate" color={toneColor(theme, tone)}>{title}</Text>
-      <Box height={Math.max(1, inner - 2)} flexDirection="column" overflow="hidden">{body}</Box>
+  const frame = (
+    title: string,
+    tone: 'accent' | 'warn' | 'bad' | 'ok',
+    body: ReactNode,
+    footer: ReactNode,
+  ) => (
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      borderColor={toneColor(theme, tone)}
+      height={height}
+      width={width}
+      paddingX={1}
+      overflow="hidden"
+    >
+      <Text bold wrap="truncate" color={toneColor(theme, tone)}>
+        {title}
+      </Text>
+      <Box height={Math.max(1, inner - 2)} flexDirection="column" overflow="hidden">
+        {body}
+      </Box>
       <Box height={1}>{footer}</Box>
     </Box>
   );
@@ -261,43 +339,112 @@ function DialogPane(props: BodyProps) {
   const w = width - 4;
   switch (d.kind) {
     case 'help':
-      return frame(' Help ', 'accent', <ScrollText lines={helpLines(props.backend.actions, s.write)} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, <Text color={toneColor(theme, 'dim')}>↑↓ scroll · esc closes</Text>);
+      return frame(
+        ' Help ',
+        'accent',
+        <ScrollText
+          lines={helpLines(props.backend.actions, s.write)}
+          height={bodyH}
+          width={w}
+          offset={s.detailScroll}
+          theme={theme}
+        />,
+        <Text color={toneColor(theme, 'dim')}>↑↓ scroll · esc closes</Text>,
+      );
     case 'plan': {
       const blocked = blockedReason(s, d.plan);
       const token = requiredToken(d.plan, hostname);
       const tone = d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent';
       let footer: ReactNode;
-      if (blocked) footer = <Text color={toneColor(theme, 'warn')} wrap="truncate">{`${blocked} · esc closes`}</Text>;
+      if (blocked)
+        footer = <Text color={toneColor(theme, 'warn')} wrap="truncate">{`${blocked} · esc closes`}</Text>;
       else if (token !== undefined)
-        footer = <TextInput label={`Type ${token} to apply on ${hostname} (esc cancels):`} value={d.typed} focused width={w} theme={theme} error={d.error} />;
+        footer = (
+          <TextInput
+            label={`Type ${token} to apply on ${hostname} (esc cancels):`}
+            value={d.typed}
+            focused
+            width={w}
+            theme={theme}
+            error={d.error}
+          />
+        );
       else if (d.plan.confirm === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
       else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
-      return frame(` Plan: ${d.plan.title} `, tone, <ScrollText lines={planLines(d.plan)} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, footer);
+      return frame(
+        ` Plan: ${d.plan.title} `,
+        tone,
+        <ScrollText
+          lines={planLines(d.plan)}
+          height={bodyH}
+          width={w}
+          offset={s.detailScroll}
+          theme={theme}
+        />,
+        footer,
+      );
     }
     case 'progress': {
       const footer = d.askQuit ? (
-        <Text color={toneColor(theme, 'warn')} bold wrap="truncate">An action is running. Stop after the current step? [y/N]</Text>
+        <Text color={toneColor(theme, 'warn')} bold wrap="truncate">
+          An action is running. Stop after the current step? [y/N]
+        </Text>
       ) : d.stopRequested ? (
-        <Text color={toneColor(theme, 'warn')} wrap="truncate">Stopping after the current step…</Text>
+        <Text color={toneColor(theme, 'warn')} wrap="truncate">
+          Stopping after the current step…
+        </Text>
       ) : (
-        <Text color={toneColor(theme, 'dim')} wrap="truncate">running… ctrl-c asks to stop between steps (never mid-command)</Text>
+        <Text color={toneColor(theme, 'dim')} wrap="truncate">
+          running… ctrl-c asks to stop between steps (never mid-command)
+        </Text>
       );
-      return frame(` Running: ${d.plan.title} — ${d.plan.subject} `, 'accent', <ScrollText lines={progressLines(d.plan, d.steps)} height={bodyH} width={w} offset={0} theme={theme} />, footer);
+      return frame(
+        ` Running: ${d.plan.title} — ${d.plan.subject} `,
+        'accent',
+        <ScrollText
+          lines={progressLines(d.plan, d.steps)}
+          height={bodyH}
+          width={w}
+          offset={0}
+          theme={theme}
+        />,
+        footer,
+      );
     }
     case 'outcome': {
       const r = d.result;
       const lines = [
-        { text: r.ok ? `✓ ${d.plan.title} succeeded` : `✗ ${d.plan.title} failed`, tone: r.ok ? ('ok' as const) : ('bad' as const), bold: true },
-        ...(r.error ? [{ text: `error: ${r.error.message}${r.error.exitName ? ` (${r.error.exitName})` : ''}`, tone: 'bad' as const }] : []),
+        {
+          text: r.ok ? `✓ ${d.plan.title} succeeded` : `✗ ${d.plan.title} failed`,
+          tone: r.ok ? ('ok' as const) : ('bad' as const),
+          bold: true,
+        },
+        ...(r.error
+          ? [
+              {
+                text: `error: ${r.error.message}${r.error.exitName ? ` (${r.error.exitName})` : ''}`,
+                tone: 'bad' as const,
+              },
+            ]
+          : []),
         ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
         { text: '' },
         ...progressLines(d.plan, r.steps),
         { text: '' },
-        { text: r.verified ? 'Verified:' : 'Not verified:', bold: true, tone: r.verified ? ('ok' as const) : ('warn' as const) },
+        {
+          text: r.verified ? 'Verified:' : 'Not verified:',
+          bold: true,
+          tone: r.verified ? ('ok' as const) : ('warn' as const),
+        },
         ...r.verification.map((v) => ({ text: `  ${v}` })),
         ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
       ];
-      return frame(` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `, r.ok ? 'ok' : 'bad', <ScrollText lines={lines} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />, <Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>);
+      return frame(
+        ` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `,
+        r.ok ? 'ok' : 'bad',
+        <ScrollText lines={lines} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />,
+        <Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>,
+      );
     }
     case 'write':
       return frame(
@@ -305,36 +452,71 @@ function DialogPane(props: BodyProps) {
         'warn',
         <Box flexDirection="column">
           <Text wrap="truncate">{`Destructive actions (logout, delete device, flush, cleanup...) will be allowed on ${hostname}.`}</Text>
-          <Text wrap="truncate" color={toneColor(theme, 'dim')}>Each one still shows its plan and asks again. :readonly switches back.</Text>
+          <Text wrap="truncate" color={toneColor(theme, 'dim')}>
+            Each one still shows its plan and asks again. :readonly switches back.
+          </Text>
         </Box>,
-        <TextInput label={`Type the hostname ${hostname} to confirm:`} value={d.typed} focused width={w} theme={theme} />,
+        <TextInput
+          label={`Type the hostname ${hostname} to confirm:`}
+          value={d.typed}
+          focused
+          width={w}
+          theme={theme}
+        />,
       );
     case 'wizard':
-      return frame(' Attach: log in to an iSCSI target ', 'accent', <WizardPane w={d} width={w} height={bodyH} theme={theme} />, <Text color={toneColor(theme, 'dim')} wrap="truncate">↑↓/tab field · space toggles · ctrl-d discover · ctrl-l load manifest · ⏎ plan · esc cancel</Text>);
+      return frame(
+        ' Attach: log in to an iSCSI target ',
+        'accent',
+        <WizardPane w={d} width={w} height={bodyH} theme={theme} />,
+        <Text color={toneColor(theme, 'dim')} wrap="truncate">
+          ↑↓/tab field · space toggles · ctrl-d discover · ctrl-l load manifest · ⏎ plan · esc cancel
+        </Text>,
+      );
   }
 }
 
 function PromptLine(props: { s: UiState; theme: Theme; width: number }) {
   const { s, theme, width } = props;
   if (s.mode === 'filter') {
-    return <TextInput label="/" value={s.filter[s.view]} focused width={width} theme={theme} placeholder="filter" />;
+    return (
+      <TextInput
+        label="/"
+        value={s.filter[s.view]}
+        focused
+        width={width}
+        theme={theme}
+        placeholder="filter"
+      />
+    );
   }
   if (s.mode === 'command') {
     const matches = completePalette(s.input);
     const sel = matches[s.completion % Math.max(1, matches.length)];
     return (
       <Text wrap="truncate">
-        <Text bold color={toneColor(theme, 'accent')}>:</Text>
+        <Text bold color={toneColor(theme, 'accent')}>
+          :
+        </Text>
         <Text>{s.input}</Text>
         <Text inverse> </Text>
         <Text color={toneColor(theme, 'dim')}>{'  '}</Text>
         {matches.slice(0, 8).map((m) => (
-          <Text key={m.name} inverse={m === sel} color={m === sel ? undefined : toneColor(theme, 'dim')}>{` ${m.name} `}</Text>
+          <Text
+            key={m.name}
+            inverse={m === sel}
+            color={m === sel ? undefined : toneColor(theme, 'dim')}
+          >{` ${m.name} `}</Text>
         ))}
       </Text>
     );
   }
-  if (s.flash) return <Text wrap="truncate" color={toneColor(theme, s.flash.tone)}>{s.flash.text}</Text>;
+  if (s.flash)
+    return (
+      <Text wrap="truncate" color={toneColor(theme, s.flash.tone)}>
+        {s.flash.text}
+      </Text>
+    );
   return <Text> </Text>;
 }
 
@@ -346,7 +528,10 @@ function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope
   else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
   else {
     const acts = actionsFor(props.backend.actions, props.scope, s.write).map((a) => `${a.key} ${a.id}`);
-    hints = s.detail !== undefined ? ['↑↓ scroll', 'esc back', ...acts, '? help'] : ['⏎ detail', '/ filter', ': view', 'space mark', ...acts, '? help', 'q quit'];
+    hints =
+      s.detail !== undefined
+        ? ['↑↓ scroll', 'esc back', ...acts, '? help']
+        : ['⏎ detail', '/ filter', ': view', 'space mark', ...acts, '? help', 'q quit'];
   }
   return (
     <Text wrap="truncate" color={toneColor(theme, 'dim')}>
@@ -356,7 +541,13 @@ function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope
 }
 
 /** Runs the doctor engine when the view opens (and on ctrl-r via a new snapshot), like `iscsi-console doctor`. */
-function DoctorPane(props: { backend: ConsoleBackend; width: number; height: number; theme: Theme; offset: number }) {
+function DoctorPane(props: {
+  backend: ConsoleBackend;
+  width: number;
+  height: number;
+  theme: Theme;
+  offset: number;
+}) {
   const { backend, width, height, theme } = props;
   const [report, setReport] = useState<DoctorReport | { error: string } | undefined>();
   const refreshes = useStore(backend.store, (x) => x.health.refreshCount);
@@ -372,8 +563,10 @@ function DoctorPane(props: { backend: ConsoleBackend; width: number; height: num
     };
     // Re-run when the user asks for a refresh, not on every poll tick: doctor runs commands.
   }, [backend, Math.floor(refreshes / 30)]);
-  if (!backend.runDoctor) return <Text color={toneColor(theme, 'dim')}>The doctor engine is not available here.</Text>;
+  if (!backend.runDoctor)
+    return <Text color={toneColor(theme, 'dim')}>The doctor engine is not available here.</Text>;
   if (!report) return <Text color={toneColor(theme, 'dim')}>Running checks…</Text>;
-  if ('error' in report) return <Text color={toneColor(theme, 'bad')}>{`doctor failed: ${report.error}`}</Text>;
+  if ('error' in report)
+    return <Text color={toneColor(theme, 'bad')}>{`doctor failed: ${report.error}`}</Text>;
   return <DoctorView report={report} width={width} height={height} theme={theme} offset={props.offset} />;
 }

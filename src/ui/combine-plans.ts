@@ -17,7 +17,8 @@ export function combinePlans(plans: readonly Plan[], hostname: string): Plan {
   const first = plans[0]!;
   const confirm = CONFIRM_ORDER[Math.max(...plans.map((p) => CONFIRM_ORDER.indexOf(p.confirm)))]!;
   const radius = {} as BlastRadius;
-  for (const k of ['sessions', 'devices', 'maps', 'mounts', 'kubeletVolumes', 'pods', 'nodeRecords'] as const) radius[k] = union(plans, k);
+  for (const k of ['sessions', 'devices', 'maps', 'mounts', 'kubeletVolumes', 'pods', 'nodeRecords'] as const)
+    radius[k] = union(plans, k);
   return {
     action: first.action,
     title: `${first.title} ×${plans.length}`,

@@ -9,7 +9,15 @@ import type { ConsoleBackend, Selection } from './backend.js';
 import type { Column, TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
 import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
-import { type Cursor, type Dialog, switchView, type UiState, type UiStore, VIEW_IDS, type ViewId } from './view-store.js';
+import {
+  type Cursor,
+  type Dialog,
+  switchView,
+  type UiState,
+  type UiStore,
+  VIEW_IDS,
+  type ViewId,
+} from './view-store.js';
 import { openWizard, wizardKey } from './wizard/wizard-state.js';
 
 export interface DispatchContext {
@@ -76,7 +84,8 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
     ctx.ui.setState({ mode: 'wizard', dialog: openWizard() });
     return;
   }
-  const sels = def.scopes.includes('node') && !def.scopes.some((x) => x !== 'node') ? [] : selectionsFor(s, ctx.rows);
+  const sels =
+    def.scopes.includes('node') && !def.scopes.some((x) => x !== 'node') ? [] : selectionsFor(s, ctx.rows);
   if (!def.scopes.includes('node') && sels.length === 0) {
     flash(ctx, `${def.title}: select a row this action applies to (${def.scopes.join(', ')})`);
     return;
@@ -88,7 +97,12 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   }
   try {
     const plan = ctx.backend.plan(def.id, sels, s.write);
-    ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'plan', plan, typed: '' }, lastSelections: sels, flash: undefined });
+    ctx.ui.setState({
+      mode: 'confirm',
+      dialog: { kind: 'plan', plan, typed: '' },
+      lastSelections: sels,
+      flash: undefined,
+    });
   } catch (e) {
     const err = e as Error & { hint?: string };
     flash(ctx, `${def.title}: ${err.message}${err.hint ? ` (hint: ${err.hint})` : ''}`, 'bad');
@@ -136,13 +150,29 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
   const secrets = ctx.ui.getState().pendingSecrets;
   ctx.ui.setState({ pendingSecrets: undefined });
   ctx.backend
-    .apply(plan, { write: ctx.ui.getState().write, force, onProgress, signal: controller.signal, ...(secrets ? { secrets } : {}) })
+    .apply(plan, {
+      write: ctx.ui.getState().write,
+      force,
+      onProgress,
+      signal: controller.signal,
+      ...(secrets ? { secrets } : {}),
+    })
     .then(finish, (e: Error & { hint?: string }) =>
-      finish({ ok: false, steps: [], verified: false, verification: [], error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) } }),
+      finish({
+        ok: false,
+        steps: [],
+        verified: false,
+        verification: [],
+        error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) },
+      }),
     );
 }
 
-function outcome(ctx: DispatchContext, result: import('../engine/actions/types.js').ApplyResult, plan: Plan): void {
+function outcome(
+  ctx: DispatchContext,
+  result: import('../engine/actions/types.js').ApplyResult,
+  plan: Plan,
+): void {
   ctx.running.controller = undefined;
   ctx.backend.refreshNow();
   const d = ctx.ui.getState().dialog;
@@ -156,7 +186,11 @@ function attachedDetail(ctx: DispatchContext): Partial<UiState> {
   const s = ctx.ui.getState();
   const t = s.attachTarget;
   const snap = ctx.backend.store.getState().snapshot;
-  const found = t && snap?.sessions.find((x) => x.targetIqn === t.iqn && (x.portal === t.portal || x.portal.startsWith(`${t.portal}:`)));
+  const found =
+    t &&
+    snap?.sessions.find(
+      (x) => x.targetIqn === t.iqn && (x.portal === t.portal || x.portal.startsWith(`${t.portal}:`)),
+    );
   if (!found) return { attachTarget: undefined };
   return { ...switchView(s, 'sessions'), detail: found.key, detailScroll: 0, attachTarget: undefined };
 }
@@ -229,7 +263,8 @@ function textMode(ctx: DispatchContext, input: string, key: Key): void {
     if (pick) ctx.ui.setState({ input: `${pick.name} `, completion: 0 });
     return;
   }
-  if (key.downArrow) return void ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, matches.length) });
+  if (key.downArrow)
+    return void ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, matches.length) });
   if (key.upArrow) return void ctx.ui.setState({ completion: Math.max(0, s.completion - 1) });
   const next = editText(s.input, input, key);
   if (next !== undefined) ctx.ui.setState({ input: next, completion: 0 });
@@ -240,8 +275,10 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
   if (d.kind === 'help' || d.kind === 'outcome') {
     if (key.escape || key.return || input === 'q' || input === '?') {
       const extra: Partial<UiState> = {};
-      if (d.kind === 'outcome' && s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail)) extra.detail = undefined;
-      if (d.kind === 'outcome' && d.plan.action === 'attach' && d.result.ok) Object.assign(extra, attachedDetail(ctx));
+      if (d.kind === 'outcome' && s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail))
+        extra.detail = undefined;
+      if (d.kind === 'outcome' && d.plan.action === 'attach' && d.result.ok)
+        Object.assign(extra, attachedDetail(ctx));
       closeDialog(ctx, extra);
     } else scroll(ctx, key);
     return;
@@ -252,7 +289,11 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
       if (d.typed === ctx.hostname) {
         closeDialog(ctx, { write: true });
         flash(ctx, `WRITE mode on ${ctx.hostname}: destructive actions are enabled`, 'warn');
-      } else ctx.ui.setState({ dialog: { ...d, typed: '' }, flash: { text: `type ${ctx.hostname} exactly`, tone: 'bad' } });
+      } else
+        ctx.ui.setState({
+          dialog: { ...d, typed: '' },
+          flash: { text: `type ${ctx.hostname} exactly`, tone: 'bad' },
+        });
       return;
     }
     const next = editText(d.typed, input, key);
@@ -282,7 +323,8 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
     if (d.plan.confirm === 'none' && key.return) return startApply(ctx, d.plan, force);
     // y/N: only an explicit y applies; Enter, n and anything else keep the default (No).
     if (input === 'y' || input === 'Y') return startApply(ctx, d.plan, force);
-    if (input === 'n' || input === 'N' || key.return) closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
+    if (input === 'n' || input === 'N' || key.return)
+      closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
     return;
   }
   if (d.kind === 'progress') {
@@ -290,7 +332,8 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
       if (input === 'y' || input === 'Y') {
         d.controller.abort();
         ctx.ui.setState({ dialog: { ...d, stopRequested: true, askQuit: false } });
-      } else if (input === 'n' || input === 'N' || key.escape) ctx.ui.setState({ dialog: { ...d, askQuit: false } });
+      } else if (input === 'n' || input === 'N' || key.escape)
+        ctx.ui.setState({ dialog: { ...d, askQuit: false } });
       return;
     }
     if ((key.ctrl && input === 'c') || input === 'q') ctx.ui.setState({ dialog: { ...d, askQuit: true } });
@@ -304,7 +347,15 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
 
 function scroll(ctx: DispatchContext, key: Key): void {
   const s = ctx.ui.getState();
-  const step = key.pageDown ? ctx.pageSize : key.pageUp ? -ctx.pageSize : key.downArrow ? 1 : key.upArrow ? -1 : 0;
+  const step = key.pageDown
+    ? ctx.pageSize
+    : key.pageUp
+      ? -ctx.pageSize
+      : key.downArrow
+        ? 1
+        : key.upArrow
+          ? -1
+          : 0;
   if (step) ctx.ui.setState({ detailScroll: Math.max(0, s.detailScroll + step) });
 }
 
@@ -368,7 +419,8 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     case 'open': {
       const row = ctx.rows[idx];
       if (s.view === 'sessions' && row) ctx.ui.setState({ detail: row.key, detailScroll: 0 });
-      else if (s.view === 'targets' && row?.actionKey) ctx.ui.setState({ ...switchView(s, 'sessions'), detail: row.actionKey, detailScroll: 0 });
+      else if (s.view === 'targets' && row?.actionKey)
+        ctx.ui.setState({ ...switchView(s, 'sessions'), detail: row.actionKey, detailScroll: 0 });
       return;
     }
     case 'back':

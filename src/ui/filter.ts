@@ -32,7 +32,12 @@ export function parseFilter(text: string): ParsedFilter {
   for (const word of t.split(/\s+/).filter(Boolean)) {
     const m = /^([a-z][a-z0-9_-]*)(!?=)(.*)$/i.exec(word);
     if (m) {
-      terms.push({ kind: 'field', field: m[1]!.toLowerCase(), value: m[3]!.toLowerCase(), negate: m[2] === '!=' });
+      terms.push({
+        kind: 'field',
+        field: m[1]!.toLowerCase(),
+        value: m[3]!.toLowerCase(),
+        negate: m[2] === '!=',
+      });
     } else {
       terms.push({ kind: 'text', alternatives: word.toLowerCase().split('|').filter(Boolean) });
     }

@@ -41,17 +41,52 @@ export interface NavKey {
 
 export const NAV_KEYS: readonly NavKey[] = [
   { id: 'up', label: '↑/k', help: 'Move up', match: (i, k) => k.upArrow || (i === 'k' && !k.ctrl) },
-  { id: 'down', label: '↓/j', help: 'Move down', hint: 'move', match: (i, k) => k.downArrow || (i === 'j' && !k.ctrl) },
+  {
+    id: 'down',
+    label: '↓/j',
+    help: 'Move down',
+    hint: 'move',
+    match: (i, k) => k.downArrow || (i === 'j' && !k.ctrl),
+  },
   { id: 'pageUp', label: 'PgUp/ctrl-b', help: 'Page up', match: (i, k) => k.pageUp || (k.ctrl && i === 'b') },
-  { id: 'pageDown', label: 'PgDn/ctrl-f', help: 'Page down', match: (i, k) => k.pageDown || (k.ctrl && i === 'f') },
+  {
+    id: 'pageDown',
+    label: 'PgDn/ctrl-f',
+    help: 'Page down',
+    match: (i, k) => k.pageDown || (k.ctrl && i === 'f'),
+  },
   { id: 'top', label: 'g/Home', help: 'First row', match: (i, k) => k.home || i === 'g' },
   { id: 'bottom', label: 'G/End', help: 'Last row', match: (i, k) => k.end || i === 'G' },
-  { id: 'open', label: '⏎', help: 'Open the detail of the selected session', hint: 'detail', match: (_i, k) => k.return },
+  {
+    id: 'open',
+    label: '⏎',
+    help: 'Open the detail of the selected session',
+    hint: 'detail',
+    match: (_i, k) => k.return,
+  },
   { id: 'back', label: 'esc', help: 'Back: close detail, dialog or filter', match: (_i, k) => k.escape },
-  { id: 'filter', label: '/', help: 'Filter: words, field=value, field!=value, leading ! inverts', hint: 'filter', match: (i) => i === '/' },
-  { id: 'command', label: ':', help: 'Command palette: views (:sessions :devices ...), :write, :attach, :quit', hint: 'cmd', match: (i) => i === ':' },
+  {
+    id: 'filter',
+    label: '/',
+    help: 'Filter: words, field=value, field!=value, leading ! inverts',
+    hint: 'filter',
+    match: (i) => i === '/',
+  },
+  {
+    id: 'command',
+    label: ':',
+    help: 'Command palette: views (:sessions :devices ...), :write, :attach, :quit',
+    hint: 'cmd',
+    match: (i) => i === ':',
+  },
   { id: 'help', label: '?', help: 'This help', hint: 'help', match: (i) => i === '?' },
-  { id: 'mark', label: 'space', help: 'Mark/unmark the row (actions apply to all marked rows)', hint: 'mark', match: (i) => i === ' ' },
+  {
+    id: 'mark',
+    label: 'space',
+    help: 'Mark/unmark the row (actions apply to all marked rows)',
+    hint: 'mark',
+    match: (i) => i === ' ',
+  },
   { id: 'unmarkAll', label: 'ctrl-u', help: 'Clear all marks', match: (i, k) => k.ctrl && i === 'u' },
   { id: 'sortNext', label: '>', help: 'Sort by the next column', match: (i) => i === '>' },
   { id: 'sortPrev', label: '<', help: 'Sort by the previous column', match: (i) => i === '<' },
@@ -88,14 +123,42 @@ export function resolveAction(
 
 /** Actions whose key collides with a navigation key: reported in help so the registry gets fixed. */
 export function keyCollisions(actions: readonly ActionDef[]): string[] {
-  const navChars = ['k', 'j', 'g', 'G', '/', ':', '?', ' ', '>', '<', '~', '-', 'q', '1', '2', '3', '4', '5', '6', '7', '8'];
+  const navChars = [
+    'k',
+    'j',
+    'g',
+    'G',
+    '/',
+    ':',
+    '?',
+    ' ',
+    '>',
+    '<',
+    '~',
+    '-',
+    'q',
+    '1',
+    '2',
+    '3',
+    '4',
+    '5',
+    '6',
+    '7',
+    '8',
+  ];
   return actions.filter((a) => navChars.includes(a.key)).map((a) => `${a.id} uses '${a.key}'`);
 }
 
 /** Actions usable on a scope, for the footer; destructive ones are left out while read-only. */
-export function actionsFor(actions: readonly ActionDef[], scope: Scope | undefined, write: boolean): ActionDef[] {
+export function actionsFor(
+  actions: readonly ActionDef[],
+  scope: Scope | undefined,
+  write: boolean,
+): ActionDef[] {
   return actions.filter(
-    (a) => (a.scopes.includes('node') || (scope !== undefined && a.scopes.includes(scope))) && (write || !a.destructive),
+    (a) =>
+      (a.scopes.includes('node') || (scope !== undefined && a.scopes.includes(scope))) &&
+      (write || !a.destructive),
   );
 }
 
@@ -108,12 +171,32 @@ export interface PaletteCommand {
 
 export const PALETTE: readonly PaletteCommand[] = [
   { name: 'sessions', aliases: ['s', 'se', 'session'], help: 'iSCSI sessions (home)', view: 'sessions' },
-  { name: 'targets', aliases: ['t', 'portals', 'p'], help: 'Targets and the portal→host map', view: 'targets' },
+  {
+    name: 'targets',
+    aliases: ['t', 'portals', 'p'],
+    help: 'Targets and the portal→host map',
+    view: 'targets',
+  },
   { name: 'volumes', aliases: ['v', 'kubelet', 'pv'], help: 'Kubelet iSCSI volumes', view: 'volumes' },
-  { name: 'devices', aliases: ['d', 'dev', 'multipath', 'mp'], help: 'SCSI devices and multipath maps', view: 'devices' },
-  { name: 'records', aliases: ['r', 'nodes', 'node', 'ifaces'], help: 'open-iscsi node records and ifaces', view: 'records' },
+  {
+    name: 'devices',
+    aliases: ['d', 'dev', 'multipath', 'mp'],
+    help: 'SCSI devices and multipath maps',
+    view: 'devices',
+  },
+  {
+    name: 'records',
+    aliases: ['r', 'nodes', 'node', 'ifaces'],
+    help: 'open-iscsi node records and ifaces',
+    view: 'records',
+  },
   { name: 'events', aliases: ['e', 'ev'], help: 'Live events from the watchers', view: 'events' },
-  { name: 'journal', aliases: ['j', 'log'], help: 'Every action run: commands and exit codes', view: 'journal' },
+  {
+    name: 'journal',
+    aliases: ['j', 'log'],
+    help: 'Every action run: commands and exit codes',
+    view: 'journal',
+  },
   { name: 'doctor', aliases: ['doc'], help: 'Node checks', view: 'doctor' },
   { name: 'attach', aliases: ['a'], help: 'Attach wizard (log in to a target)' },
   { name: 'write', aliases: ['w', 'rw'], help: 'Allow changes (asks for the hostname)' },

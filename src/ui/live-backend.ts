@@ -4,23 +4,25 @@
  * step, journaled by the engine), the journal reader and the doctor engine. Everything that touches
  * the node goes through engine functions with the Host handed in by the CLI.
  */
-import { ACTIONS, findAction } from '../engine/actions/registry.js';
-import { planAttach, type AttachInput } from '../engine/actions/attach.js';
+import { readFileSync } from 'node:fs';
+import { type AttachInput, planAttach } from '../engine/actions/attach.js';
 import { runCommand } from '../engine/actions/iscsiadm.js';
 import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
+import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
 import { iscsidRunning } from '../engine/doctor/checks/daemons.js';
 import { runDoctor } from '../engine/doctor/index.js';
 import { readProcessTable } from '../engine/doctor/processes.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import { UserError } from '../engine/errors.js';
-import type { ExecMode } from '../engine/host/runner.js';
 import type { Host } from '../engine/host/host.js';
+import type { ExecMode } from '../engine/host/runner.js';
 import type { Snapshot } from '../engine/model.js';
 import { takeSnapshot } from '../engine/snapshot/index.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, DiscoveredTarget, JournalEntry, Selection } from './backend.js';
 import { combinePlans } from './combine-plans.js';
+import { fieldsFromManifest, fieldsFromSecret } from './wizard/manifest.js';
 
 export interface LiveBackendOptions {
   host: Host;
@@ -42,7 +44,9 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
     const prev = byId.get(l.id);
     const commands = (l.steps ?? []).flatMap((st) =>
       st.commands.map((c) => ({
-        argv: c.argv ?? (c.write ? ['write', c.write.path, c.write.data.trim()] : c.fs ? [c.fs.op, c.fs.path] : [st.id]),
+        argv:
+          c.argv ??
+          (c.write ? ['write', c.write.path, c.write.data.trim()] : c.fs ? [c.fs.op, c.fs.path] : [st.id]),
         exitCode: c.exitCode ?? null,
         ...(c.exitName ? { detail: c.exitName } : {}),
       })),
@@ -86,15 +90,29 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
     if (iscsid && now - iscsid.at < 5000) return iscsid.state;
     let state: 'up' | 'down' | 'socket' | '?' = '?';
     try {
-      const c = iscsidRunning({ host: o.host, processes: readProcessTable(o.host), kubeletRoot: o.kubeletRoot, exec: o.exec, timeoutMs: 1000 });
-      state = c.status === 'pass' ? 'up' : c.status === 'fail' ? 'down' : c.evidence.includes('socket activation') ? 'socket' : 'up';
+      const c = iscsidRunning({
+        host: o.host,
+        processes: readProcessTable(o.host),
+        kubeletRoot: o.kubeletRoot,
+        exec: o.exec,
+        timeoutMs: 1000,
+      });
+      state =
+        c.status === 'pass'
+          ? 'up'
+          : c.status === 'fail'
+            ? 'down'
+            : c.evidence.includes('socket activation')
+              ? 'socket'
+              : 'up';
     } catch {
       state = '?';
     }
     iscsid = { at: now, state };
     return state;
   };
-  const current = (): Snapshot => watcher.store.getState().snapshot ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
+  const current = (): Snapshot =>
+    watcher.store.getState().snapshot ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
   return {
     watcher,
     store: watcher.store,
@@ -105,7 +123,8 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
       const snap = current();
       const ctx = ctxFor(write);
       if (selections.length === 0) return def.plan(def.inputFromCli([], {}, snap), snap, ctx);
-      if (!def.inputFromSelection) throw new UserError(`${def.title} cannot start from a selection`, `use iscsi-console ${def.usage}`);
+      if (!def.inputFromSelection)
+        throw new UserError(`${def.title} cannot start from a selection`, `use iscsi-console ${def.usage}`);
       const plans = selections.map((sel) => def.plan(def.inputFromSelection!(sel, snap), snap, ctx));
       return combinePlans(plans, o.host.hostname());
     },
@@ -121,8 +140,22 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
       // SendTargets writes node records for what it finds (as kubelet's discovery does): a change,
       // so the wizard only offers it in WRITE mode.
       const r = await runCommand(o.host, ['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', portal]);
-      if (!r.ok) throw new UserError(`iscsiadm exited ${r.exitName}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
+      if (!r.ok)
+        throw new UserError(`iscsiadm exited ${r.exitName}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
       return parseSendTargets(r.stdout);
+    },
+    loadManifest(path, secretPath) {
+      // The admin's own files (where the console runs), not the node's: plain fs, not the Host.
+      const read = (p: string) => {
+        try {
+          return readFileSync(p, 'utf8');
+        } catch (e) {
+          throw new UserError(
+            `cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          );
+        }
+      };
+      return { ...fieldsFromManifest(read(path)), ...(secretPath ? fieldsFromSecret(read(secretPath)) : {}) };
     },
     iscsidState,
     now: () => o.host.now(),

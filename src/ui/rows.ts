@@ -2,8 +2,9 @@
  * Snapshot → table rows for every list view. Pure functions, so they are tested without Ink and
  * memoised on the snapshot reference by the views.
  */
-import { addressFamily, parsePortal } from '../engine/iscsi/portal.js';
+
 import { recordKey } from '../engine/actions/lookup.js';
+import { addressFamily, parsePortal } from '../engine/iscsi/portal.js';
 import type { NodeRecord, Session, Snapshot } from '../engine/model.js';
 import type { NodeEvent } from '../watchers/types.js';
 import type { JournalEntry } from './backend.js';
@@ -112,7 +113,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
         flags.push('hostname; sysfs shows an IP');
       }
       if (info.listed && info.sessions.length === 0) flags.push('listed, not logged in');
-      if (listed > 1 && loggedListed > 0 && loggedListed < listed) flags.push(`partial ${loggedListed}/${listed}`);
+      if (listed > 1 && loggedListed > 0 && loggedListed < listed)
+        flags.push(`partial ${loggedListed}/${listed}`);
       if (!info.listed && info.sessions.length > 0) flags.push('not in kubelet');
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
@@ -126,8 +128,21 @@ export function targetRows(snap: Snapshot): TableRow[] {
           s?.state ?? '-',
           flags.join('; '),
         ],
-        tones: [undefined, undefined, undefined, undefined, stateTone(s?.state), flags.length ? 'warn' : undefined],
-        fields: { target: iqn, portal, state: s?.state ?? '', flags: flags.join(' '), sid: String(s?.sid ?? '') },
+        tones: [
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          stateTone(s?.state),
+          flags.length ? 'warn' : undefined,
+        ],
+        fields: {
+          target: iqn,
+          portal,
+          state: s?.state ?? '',
+          flags: flags.join(' '),
+          sid: String(s?.sid ?? ''),
+        },
         sort: { target: iqn, portal, host: host ?? -1, sid: s?.sid ?? -1, state: s?.state ?? '' },
         ...(s ? { scope: 'session' as const, label: `session ${s.sid}`, actionKey: s.key } : {}),
       });
@@ -217,7 +232,14 @@ export function deviceRows(snap: Snapshot): TableRow[] {
           d.mountpoints.join(',') || (d.swap ? 'swap' : '-'),
           String(s.sid),
         ],
-        tones: [undefined, 'dim', stateTone(d.state), undefined, undefined, d.mountpoints.length ? 'ok' : 'dim'],
+        tones: [
+          undefined,
+          'dim',
+          stateTone(d.state),
+          undefined,
+          undefined,
+          d.mountpoints.length ? 'ok' : 'dim',
+        ],
         fields: {
           name: d.name ?? '',
           hctl: d.hctl,
@@ -291,7 +313,15 @@ function recordRow(r: NodeRecord, sessions: Session[]): TableRow {
     actionKey: recordKey(r),
     scope: 'record',
     label: `record ${r.targetIqn} @ ${r.portal}`,
-    cells: ['node', r.targetIqn, r.portal, r.iface, auto ? '⚑ automatic' : (r.startup ?? '-'), r.chap ? 'yes' : 'no', s ? `sid ${s.sid}` : '-'],
+    cells: [
+      'node',
+      r.targetIqn,
+      r.portal,
+      r.iface,
+      auto ? '⚑ automatic' : (r.startup ?? '-'),
+      r.chap ? 'yes' : 'no',
+      s ? `sid ${s.sid}` : '-',
+    ],
     tones: ['dim', undefined, undefined, 'dim', auto ? 'warn' : undefined, undefined, s ? 'ok' : 'dim'],
     fields: {
       kind: 'node',

@@ -28,7 +28,13 @@ export const MAX_FPS = 15;
 export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
   const ui = createUiStore({ write: o.write, dryRun: o.dryRun });
   const instance = render(
-    <ConsoleApp backend={o.backend} ui={ui} theme={themeFor(o.noColor)} hostname={o.hostname} {...(o.clock ? { clock: o.clock } : {})} />,
+    <ConsoleApp
+      backend={o.backend}
+      ui={ui}
+      theme={themeFor(o.noColor)}
+      hostname={o.hostname}
+      {...(o.clock ? { clock: o.clock } : {})}
+    />,
     {
       alternateScreen: true,
       exitOnCtrlC: false,
@@ -50,8 +56,7 @@ export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
     if (d?.kind === 'progress') {
       d.controller.abort();
       ui.setState({ dialog: { ...d, stopRequested: true, quitAfter: true } });
-    }
-    else instance.unmount();
+    } else instance.unmount();
   };
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {

@@ -28,7 +28,13 @@ const ISCSID_LOOK: Record<DaemonState, { text: string; tone: 'ok' | 'bad' | 'war
   '?': { text: 'iscsid ?', tone: 'dim' },
 };
 
-export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: Theme; width: number; clock: () => number }) {
+export function StatusBar(props: {
+  backend: ConsoleBackend;
+  ui: UiStore;
+  theme: Theme;
+  width: number;
+  clock: () => number;
+}) {
   const { theme, width } = props;
   const node = useStore(
     props.backend.store,
@@ -44,7 +50,12 @@ export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: 
   );
   const ui = useStore(
     props.ui,
-    useShallow((s) => ({ write: s.write, dryRun: s.dryRun, filter: s.filter[s.view], marks: s.marks.length })),
+    useShallow((s) => ({
+      write: s.write,
+      dryRun: s.dryRun,
+      filter: s.filter[s.view],
+      marks: s.marks.length,
+    })),
   );
   // Only this line re-renders every second (the age), not the tables.
   const [now, setNow] = useState(props.clock());
@@ -53,21 +64,34 @@ export function StatusBar(props: { backend: ConsoleBackend; ui: UiStore; theme: 
     return () => clearInterval(t);
   }, [props.clock]);
   const iscsid = ISCSID_LOOK[iscsidState(props.backend, node.sources)];
-  const age = node.last ? `${formatAge(now - node.last)} ago` : 'never';
-  const initiator = truncateMiddle(node.initiator ?? 'no initiator name', Math.max(12, Math.floor(width / 4)));
+  // max(0): the tick that last set `now` can predate the refresh by up to a second.
+  const age = node.last ? `${formatAge(Math.max(0, now - node.last))} ago` : 'never';
+  const initiator = truncateMiddle(
+    node.initiator ?? 'no initiator name',
+    Math.max(12, Math.floor(width / 4)),
+  );
   const badge = (text: string, bg: string | undefined) => (
-    <Text inverse={!theme.color} backgroundColor={bg} color={theme.color ? 'white' : undefined} bold>{` ${text} `}</Text>
+    <Text
+      inverse={!theme.color}
+      backgroundColor={bg}
+      color={theme.color ? 'white' : undefined}
+      bold
+    >{` ${text} `}</Text>
   );
   return (
     <Text wrap="truncate">
-      <Text bold color={toneColor(theme, 'accent')}>{node.hostname ?? '…'}</Text>
+      <Text bold color={toneColor(theme, 'accent')}>
+        {node.hostname ?? '…'}
+      </Text>
       {node.kind === 'sim' ? <Text color={toneColor(theme, 'warn')}> [demo]</Text> : null}
       <Text color={toneColor(theme, 'dim')}>{` ${initiator} `}</Text>
       <Text color={toneColor(theme, iscsid.tone)}>{`${iscsid.text} `}</Text>
       {ui.write ? badge('WRITE', theme.writeBg) : badge('READ-ONLY', theme.readOnlyBg)}
       {ui.dryRun ? <Text> {badge('DRY-RUN', theme.warn)}</Text> : null}
       <Text color={toneColor(theme, 'dim')}>{` ⟳ ${age}${node.busy ? ' ◐' : ''}`}</Text>
-      {node.errors ? <Text color={toneColor(theme, 'warn')}>{` ⚠ ${node.errors} watcher errors`}</Text> : null}
+      {node.errors ? (
+        <Text color={toneColor(theme, 'warn')}>{` ⚠ ${node.errors} watcher errors`}</Text>
+      ) : null}
       {ui.filter ? <Text color={toneColor(theme, 'warn')}>{` filter: ${ui.filter}`}</Text> : null}
       {ui.marks ? <Text color={toneColor(theme, 'accent')}>{` ${ui.marks} marked`}</Text> : null}
     </Text>

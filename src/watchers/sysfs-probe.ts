@@ -2,45 +2,100 @@
  * The cheap sysfs poll. sysfs attribute values are computed on read: no inotify event, and size
  * (4096) and mtime never move, so neither chokidar mode sees them (tui-ux-and-style.md §2.9, checked
  * on a real kernel); nor does a uevent fire when a session goes FAILED (scsi_transport_iscsi.c only
- * tells iscsid over netlink) or when SCSI EH or an admin sets a device offline. So we read, every
- * tick, exactly what can change silently: the session list and each session's `state`, the SCSI
- * device list and each device's `state`, and the block device names. That is one read per session
- * and per LUN; the full snapshot is only taken when this fingerprint moves.
+ * tells iscsid over netlink) or when SCSI EH or an admin sets a device offline. So each tick reads
+ * what can change silently, and the full snapshot is only taken when this fingerprint moves.
+ *
+ * One read per object would be ~3,000 reads per tick at 1,000 sessions × 1 LUN. Two kernel facts
+ * cut that down:
+ * - A session's state moves its disks' states with it: `__iscsi_block_session` sets FAILED and then
+ *   blocks the session's SCSI target (running → blocked), `__iscsi_unblock_session` sets LOGGED_IN and
+ *   unblocks (→ running), `session_recovery_timedout` unblocks to transport-offline
+ *   (drivers/scsi/scsi_transport_iscsi.c). So while every disk of a session reads `running`, the
+ *   session is LOGGED_IN and its own `state` need not be read; it is read when it has no disk or
+ *   when any disk is not running.
+ * - tgt's LUN 0 is a controller (type 12) with no block device: its add/remove counts, its state not.
+ * Device types are read once per H:C:T:L name and forgotten when the name disappears.
  */
 import type { Host } from '../engine/host/host.js';
 import { ISCSI_SESSION_CLASS } from '../engine/snapshot/sessions.js';
 
-export const SCSI_DEVICE_CLASS = '/sys/class/scsi_device';
+/** Every SCSI bus device (`H:C:T:L`, hosts, targets) links here, straight to its device dir. */
+export const SCSI_BUS_DEVICES = '/sys/bus/scsi/devices';
 export const BLOCK_CLASS = '/sys/block';
+const HCTL = /^\d+:\d+:\d+:\d+$/;
+/** `../../devices/platform/host3/session3/iscsi_session/session3` → 3 (captures single-sysfs.json). */
+const SESSION_HOST = /\/host(\d+)\/session\d+\//;
+const CONTROLLER_TYPE = '12';
 
 export interface SysfsProbe {
   /** Changes whenever a session, SCSI device or block device appears, goes, or changes state. */
   fingerprint: string;
   sessions: number;
   devices: number;
-  /** Files and directories read (for the benchmark). */
+  /** Files read, directories listed and links resolved (for the benchmark). */
   reads: number;
 }
 
-/** One cheap pass over the volatile sysfs state. Missing entries (a logout mid-read) are data, not errors. */
-export function probeSysfs(host: Host): SysfsProbe {
-  const parts: string[] = [];
-  const sessions = host.readDir(ISCSI_SESSION_CLASS);
-  for (const name of sessions) {
-    parts.push(name, host.readText(`${ISCSI_SESSION_CLASS}/${name}/state`) ?? '-');
+/** Probes sysfs cheaply; keeps small per-name caches between ticks (create one per watcher). */
+export class SysfsProber {
+  private readonly sessionHost = new Map<string, number | undefined>();
+  private readonly deviceType = new Map<string, string | undefined>();
+
+  constructor(private readonly host: Host) {}
+
+  /** One pass. Missing entries (a logout mid-read) are data, not errors. */
+  probe(): SysfsProbe {
+    const host = this.host;
+    let reads = 3;
+    const parts: string[] = [];
+    const hctls = host.readDir(SCSI_BUS_DEVICES).filter((n) => HCTL.test(n));
+    forgetAbsent(this.deviceType, hctls);
+    // Per SCSI host: true while every disk on it is running (the session's state is then implied).
+    const allRunning = new Map<number, boolean>();
+    for (const hctl of hctls) {
+      let type = this.deviceType.get(hctl);
+      if (!this.deviceType.has(hctl)) {
+        type = host.readText(`${SCSI_BUS_DEVICES}/${hctl}/type`)?.trim();
+        this.deviceType.set(hctl, type);
+        reads++;
+      }
+      if (type === CONTROLLER_TYPE) {
+        parts.push(hctl);
+        continue;
+      }
+      const state = host.readText(`${SCSI_BUS_DEVICES}/${hctl}/state`);
+      reads++;
+      parts.push(hctl, state ?? '-');
+      const h = Number(hctl.slice(0, hctl.indexOf(':')));
+      allRunning.set(h, state === 'running\n' && allRunning.get(h) !== false);
+    }
+    parts.push('|');
+    const sessions = host.readDir(ISCSI_SESSION_CLASS);
+    forgetAbsent(this.sessionHost, sessions);
+    for (const name of sessions) {
+      if (!this.sessionHost.has(name)) {
+        const link = host.readLink(`${ISCSI_SESSION_CLASS}/${name}`);
+        const m = link === undefined ? null : SESSION_HOST.exec(link);
+        // Unresolvable (vanished, odd layout): not cached, so its state is read every tick.
+        if (m) this.sessionHost.set(name, Number(m[1]));
+        reads++;
+      }
+      const h = this.sessionHost.get(name);
+      if (h !== undefined && allRunning.get(h) === true) {
+        parts.push(name);
+        continue;
+      }
+      parts.push(name, host.readText(`${ISCSI_SESSION_CLASS}/${name}/state`) ?? '-');
+      reads++;
+    }
+    parts.push('|');
+    for (const b of host.readDir(BLOCK_CLASS)) parts.push(b);
+    return { fingerprint: parts.join('\n'), sessions: sessions.length, devices: hctls.length, reads };
   }
-  parts.push('|');
-  const devices = host.readDir(SCSI_DEVICE_CLASS);
-  for (const hctl of devices) {
-    parts.push(hctl, host.readText(`${SCSI_DEVICE_CLASS}/${hctl}/device/state`) ?? '-');
-  }
-  parts.push('|');
-  const blocks = host.readDir(BLOCK_CLASS);
-  for (const b of blocks) parts.push(b);
-  return {
-    fingerprint: parts.join('\n'),
-    sessions: sessions.length,
-    devices: devices.length,
-    reads: 3 + sessions.length + devices.length,
-  };
+}
+
+function forgetAbsent<V>(cache: Map<string, V>, present: readonly string[]): void {
+  if (cache.size === 0) return;
+  const now = new Set(present);
+  for (const k of cache.keys()) if (!now.has(k)) cache.delete(k);
 }

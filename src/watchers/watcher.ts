@@ -25,7 +25,7 @@ import { type FileSourceSpec, type FileWatch, fileSources, startFileWatch } from
 import { type ProcProbe, probeProc } from './proc-probe.js';
 import { createRefresher } from './refresher.js';
 import { createNodeStore, type NodeStore } from './store.js';
-import { probeSysfs } from './sysfs-probe.js';
+import { SysfsProber } from './sysfs-probe.js';
 import type { SourceHealth, TrackedAction } from './types.js';
 import { startUdevSource, type UdevSource } from './udev-source.js';
 
@@ -77,6 +77,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
   const refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
   const store = options.store ?? createNodeStore({ now: () => host.now() });
   const read = options.takeSnapshot ?? engineTakeSnapshot;
+  const prober = new SysfsProber(host);
   let stopped = false;
   let lastSysfs: string | undefined;
   let lastProc: ProcProbe | undefined;
@@ -106,7 +107,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
     const started = performance.now();
     try {
       // Probe first: a change after this point moves the fingerprint and is caught next tick.
-      lastSysfs = probeSysfs(host).fingerprint;
+      lastSysfs = prober.probe().fingerprint;
       lastProc = probeProc(host, lastProc);
       const snap = read(host, { kubeletRoot });
       store.applySnapshot(snap);
@@ -140,7 +141,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
   // --- poll -----------------------------------------------------------------------------------
   async function poll(): Promise<boolean> {
     if (stopped) return false;
-    const sys = probeSysfs(host).fingerprint;
+    const sys = prober.probe().fingerprint;
     const proc = probeProc(host, lastProc);
     startMissingFileWatches();
     const why: string[] = [];

@@ -65,7 +65,14 @@ describe('simulator faults', () => {
 
   it('a transient DB lock is retried and the attach succeeds', async () => {
     env = await simEnv('empty');
-    env.host.sim.faults.respond('--login', { exitCode: 6, stderr: 'iscsiadm: Could not execute operation on all records: encountered iSCSI database failure\n' }, 2);
+    env.host.sim.faults.respond(
+      '--login',
+      {
+        exitCode: 6,
+        stderr: 'iscsiadm: Could not execute operation on all records: encountered iSCSI database failure\n',
+      },
+      2,
+    );
     const { result } = await env.run('attach', [], ATTACH);
     expect(result.error).toBeUndefined();
     expect(result.verified).toBe(true);
@@ -129,7 +136,12 @@ describe('simulator faults', () => {
     expect(result.error?.exitName).toBe('EBUSY');
     expect(result.error?.hint).toMatch(/busy/);
     expect(result.steps.map((s) => s.status)).toEqual(['done', 'failed']);
-    expect(env.snap().sessions.find((x) => x.sid === 4)?.devices.some((d) => d.name === 'sdd')).toBe(true);
+    expect(
+      env
+        .snap()
+        .sessions.find((x) => x.sid === 4)
+        ?.devices.some((d) => d.name === 'sdd'),
+    ).toBe(true);
   });
 
   it('path failure: deleting the failed path of a live map is allowed and leaves the map serving', async () => {

@@ -19,7 +19,12 @@ export interface SimEnv {
   /** Plans an action from CLI-style arguments on a fresh snapshot. */
   plan: (id: string, positionals: string[], options?: Record<string, unknown>) => Plan;
   /** Plans and applies with write enabled (and --yes semantics). */
-  run: (id: string, positionals: string[], options?: Record<string, unknown>, apply?: ApplyOptions) => Promise<{ plan: Plan; result: ApplyResult }>;
+  run: (
+    id: string,
+    positionals: string[],
+    options?: Record<string, unknown>,
+    apply?: ApplyOptions,
+  ) => Promise<{ plan: Plan; result: ApplyResult }>;
 }
 
 export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
@@ -27,7 +32,13 @@ export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
   const opened = await openSimHost({ scenario, clock: 'manual', dir });
   const host = opened.host;
   const snap = () => takeSnapshot(host, { kubeletRoot: KUBELET_ROOT });
-  const ctx: ActionContext = { host, kubeletRoot: KUBELET_ROOT, stateDir: STATE_DIR, write, takeSnapshot: snap };
+  const ctx: ActionContext = {
+    host,
+    kubeletRoot: KUBELET_ROOT,
+    stateDir: STATE_DIR,
+    write,
+    takeSnapshot: snap,
+  };
   const plan = (id: string, positionals: string[], options: Record<string, unknown> = {}) => {
     const def = findAction(id);
     const s = snap();

@@ -2,13 +2,16 @@
  * Every operation applied end to end on the simulated node (incident scenario) and verified from
  * the next snapshot; every refusal rule exercised.
  */
+import * as fs from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import { type SimEnv, simEnv } from './helpers.js';
 
 const IQN = (n: string) => `iqn.2026-01.lab.example:${n}`;
-const GP = (portal: string, name: string) => `/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/${portal}-${IQN(name)}-lun-1`;
+const GP = (portal: string, name: string) =>
+  `/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/${portal}-${IQN(name)}-lun-1`;
 const ids = (p: Plan) => p.refusals.map((r) => r.id).sort();
 
 let env: SimEnv;
@@ -27,7 +30,18 @@ describe('operations on the incident node', () => {
       'logout:10.0.0.10:3260',
       'delete-record:10.0.0.10:3260',
     ]);
-    expect(plan.steps[2]!.argv).toEqual(['iscsiadm', '-m', 'node', '-p', '10.0.0.10:3260', '-T', IQN('old-logs'), '--logout', '-I', 'default']);
+    expect(plan.steps[2]!.argv).toEqual([
+      'iscsiadm',
+      '-m',
+      'node',
+      '-p',
+      '10.0.0.10:3260',
+      '-T',
+      IQN('old-logs'),
+      '--logout',
+      '-I',
+      'default',
+    ]);
     expect(result.error).toBeUndefined();
     expect(result.verified).toBe(true);
     const s = env.snap();
@@ -75,6 +89,23 @@ describe('operations on the incident node', () => {
     expect(s.multipath[0]?.slaves).toEqual(['sdb']);
   });
 
+  it("delete-device of a swap device or of a block volume held open by kubelet's loop device is refused", async () => {
+    env = await simEnv('incident');
+    const swaps = env.host.readText('/proc/swaps') ?? 'Filename\tType\tSize\tUsed\tPriority\n';
+    // Someone ran `swapon /dev/sdd` (the simulator has no swapon: write its /proc/swaps under the root).
+    fs.writeFileSync(
+      join(env.host.root, 'proc/swaps'),
+      `${swaps}/dev/sdd                                partition\t1048572\t0\t-2\n`,
+    );
+    expect(ids(env.plan('delete-device', ['sdd']))).toEqual(['swap']);
+    await env.close();
+    env = await simEnv('healthy');
+    const ledger = env.snap().sessions.find((x) => x.targetIqn === IQN('raw-ledger'))!;
+    const dev = ledger.devices.find((d) => d.name)!;
+    expect(dev.loops.length).toBeGreaterThan(0);
+    expect(ids(env.plan('delete-device', [dev.name!]))).toContain('open');
+  });
+
   it('flush of a mounted map is refused', async () => {
     env = await simEnv('incident');
     const plan = env.plan('flush', ['mpatha']);
@@ -88,12 +119,22 @@ describe('operations on the incident node', () => {
     env = await simEnv('incident');
     const del = await env.run('delete-device', ['sdd']);
     expect(del.result.verified).toBe(true);
-    expect(env.snap().sessions.find((x) => x.sid === 4)?.devices.some((d) => d.lun === 1)).toBe(false);
+    expect(
+      env
+        .snap()
+        .sessions.find((x) => x.sid === 4)
+        ?.devices.some((d) => d.lun === 1),
+    ).toBe(false);
     const { plan, result } = await env.run('scan', ['4', '1']);
     expect(plan.steps[0]!.write?.data).toBe('0 0 1');
     expect(result.error).toBeUndefined();
     expect(result.verified).toBe(true);
-    expect(env.snap().sessions.find((x) => x.sid === 4)?.devices.some((d) => d.lun === 1 && d.name)).toBe(true);
+    expect(
+      env
+        .snap()
+        .sessions.find((x) => x.sid === 4)
+        ?.devices.some((d) => d.lun === 1 && d.name),
+    ).toBe(true);
   });
 
   it('online sets an offline device back to running', async () => {
@@ -102,7 +143,12 @@ describe('operations on the incident node', () => {
     const { result } = await env.run('online', ['sdd']);
     expect(result.error).toBeUndefined();
     expect(result.verified).toBe(true);
-    expect(env.snap().sessions.find((x) => x.sid === 4)?.devices.find((d) => d.name === 'sdd')?.state).toBe('running');
+    expect(
+      env
+        .snap()
+        .sessions.find((x) => x.sid === 4)
+        ?.devices.find((d) => d.name === 'sdd')?.state,
+    ).toBe('running');
   });
 
   it('rescan runs iscsiadm --rescan on the session', async () => {
@@ -171,7 +217,21 @@ describe('operations on the incident node', () => {
     expect(ids(env.plan('forget', [IQN('nightly-backup')]))).toEqual(['session-active']);
     const { plan, result } = await env.run('forget', [IQN('nightly-backup')], { manual: true });
     expect(plan.steps[0]!.argv).toEqual([
-      'iscsiadm', '-m', 'node', '-T', IQN('nightly-backup'), '-p', '10.0.0.11:3260', '-I', 'default', '-o', 'update', '-n', 'node.startup', '-v', 'manual',
+      'iscsiadm',
+      '-m',
+      'node',
+      '-T',
+      IQN('nightly-backup'),
+      '-p',
+      '10.0.0.11:3260',
+      '-I',
+      'default',
+      '-o',
+      'update',
+      '-n',
+      'node.startup',
+      '-v',
+      'manual',
     ]);
     expect(result.verified).toBe(true);
     expect(env.snap().nodeRecords.find((r) => r.targetIqn === IQN('nightly-backup'))?.startup).toBe('manual');
@@ -223,6 +283,11 @@ describe('operations on the incident node', () => {
     expect(r.error?.kind).toBe('refused');
     expect(r.error?.message).toMatch(/mounted/);
     expect(r.steps.map((s) => s.status)).toEqual(['failed', 'skipped']);
-    expect(env.snap().sessions.find((x) => x.sid === 4)?.devices.some((d) => d.name === 'sdd')).toBe(true);
+    expect(
+      env
+        .snap()
+        .sessions.find((x) => x.sid === 4)
+        ?.devices.some((d) => d.name === 'sdd'),
+    ).toBe(true);
   });
 });

@@ -52,7 +52,10 @@ describe('plan, confirmation, progress and outcome', () => {
     await t.type('2');
     await t.press(KEY.enter);
     await t.waitFor('Running');
-    t.backend.finishApply({ ok: false, error: { message: 'logout failed', hint: 'check the portal', exitName: 'ISCSI_ERR_TRANS_TIMEOUT' } });
+    t.backend.finishApply({
+      ok: false,
+      error: { message: 'logout failed', hint: 'check the portal', exitName: 'ISCSI_ERR_TRANS_TIMEOUT' },
+    });
     const f = await t.waitFor('Clean up failed');
     expect(f).toContain('error: logout failed (ISCSI_ERR_TRANS_TIMEOUT)');
     expect(f).toContain('hint: check the portal');

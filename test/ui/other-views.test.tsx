@@ -13,7 +13,9 @@ describe('other views', () => {
     await t.press('2');
     const f = await t.waitFor('FLAGS');
     expect(f).toMatch(/10\.0\.0\.5:3260\s+2\s+1\s+LOGGED_IN/);
-    expect(f).toMatch(/storage\.ex…le\.com:3260\s+-\s+-\s+-\s+hostname; sysfs shows an IP; listed, not logged in; partial 2\/3/);
+    expect(f).toMatch(
+      /storage\.ex…le\.com:3260\s+-\s+-\s+-\s+hostname; sysfs shows an IP; listed, not logged in; partial 2\/3/,
+    );
     expect(f).toMatch(/10\.0\.0\.7:3260\s+4\s+3 LOGGED_IN partial 2\/3/);
     expect(f).toMatch(/10\.0\.0\.6:3260\s+3\s+2\s+FAILED\s+not in kubelet/);
   });
@@ -39,7 +41,9 @@ describe('other views', () => {
     t = await mountConsole({ columns: 140 });
     await t.press('5');
     const f = await t.waitFor('STARTUP');
-    expect(f).toMatch(/node\s+iqn\.2024-01\.lab\.example:storage\.target1\s+10\.0\.0\.5:3260\s+default\s+⚑ automatic\s+no\s+sid 1/);
+    expect(f).toMatch(
+      /node\s+iqn\.2024-01\.lab\.example:storage\.target1\s+10\.0\.0\.5:3260\s+default\s+⚑ automatic\s+no\s+sid 1/,
+    );
     expect(f).toMatch(/node\s+.*target2\s+10\.0\.0\.6:3260\s+default\s+manual\s+yes\s+sid 2/);
     expect(f).toMatch(/iface\s+default/);
   });
@@ -68,8 +72,29 @@ describe('other views', () => {
   it('journal: each action with its exact commands and exit codes', async () => {
     const backend = fakeBackend();
     backend.journal = [
-      { id: 'j1', at: Date.UTC(2026, 10, 30, 4, 1, 0), action: 'cleanup', subject: 'session 2', ok: true, commands: [{ argv: ['iscsiadm', '-m', 'session', '-r', '2', '-u'], exitCode: 0 }] },
-      { id: 'j2', at: Date.UTC(2026, 10, 30, 4, 2, 0), action: 'logout', subject: 'session 9', ok: false, commands: [{ argv: ['iscsiadm', '-m', 'session', '-r', '9', '-u'], exitCode: 21, detail: 'ISCSI_ERR_NO_OBJS_FOUND' }], error: 'no session' },
+      {
+        id: 'j1',
+        at: Date.UTC(2026, 10, 30, 4, 1, 0),
+        action: 'cleanup',
+        subject: 'session 2',
+        ok: true,
+        commands: [{ argv: ['iscsiadm', '-m', 'session', '-r', '2', '-u'], exitCode: 0 }],
+      },
+      {
+        id: 'j2',
+        at: Date.UTC(2026, 10, 30, 4, 2, 0),
+        action: 'logout',
+        subject: 'session 9',
+        ok: false,
+        commands: [
+          {
+            argv: ['iscsiadm', '-m', 'session', '-r', '9', '-u'],
+            exitCode: 21,
+            detail: 'ISCSI_ERR_NO_OBJS_FOUND',
+          },
+        ],
+        error: 'no session',
+      },
     ];
     t = await mountConsole({ backend });
     await t.press('7');
@@ -85,7 +110,15 @@ describe('other views', () => {
     const backend = fakeBackend();
     const report: DoctorReport = {
       schemaVersion: 1,
-      checks: [{ id: 'iscsid', title: 'iscsid is running', status: 'fail', evidence: 'no iscsid process', hint: 'systemctl start iscsid' }],
+      checks: [
+        {
+          id: 'iscsid',
+          title: 'iscsid is running',
+          status: 'fail',
+          evidence: 'no iscsid process',
+          hint: 'systemctl start iscsid',
+        },
+      ],
       summary: { pass: 0, warn: 0, fail: 1, skip: 0, ok: false },
     };
     backend.runDoctor = async () => report;

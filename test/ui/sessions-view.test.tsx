@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { incidentSnapshot, scaleSnapshot, fakeBackend, T2 } from './helpers/fixtures.js';
+import { fakeBackend, incidentSnapshot, scaleSnapshot, T2 } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
 import { KEY } from './helpers/render-tui.js';
 
 let t: Mounted | undefined;
 afterEach(() => t?.unmount());
 
-const rowOf = (frame: string, sid: number) => frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} iqn`).test(l));
+const rowOf = (frame: string, sid: number) =>
+  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} iqn`).test(l));
 
 describe('sessions view', () => {
   it('shows one row per session with verdict and health as symbol and word', async () => {
@@ -59,7 +60,9 @@ describe('sessions view', () => {
     await t.press(KEY.down, KEY.down);
     let f = await t.waitFor('3 of 3');
     const snap = incidentSnapshot();
-    backend.store.setState({ snapshot: { ...snap, sessions: [snap.sessions[2]!, snap.sessions[0]!, snap.sessions[1]!] } });
+    backend.store.setState({
+      snapshot: { ...snap, sessions: [snap.sessions[2]!, snap.sessions[0]!, snap.sessions[1]!] },
+    });
     f = await t.waitFor('1 of 3');
     expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+3 iqn/);
     // The selected session disappears: the cursor stays at its position, clamped.

@@ -169,3 +169,29 @@ describe('refresher', () => {
     await r.idle();
   });
 });
+
+describe('sysfs prober', () => {
+  it('reads disk states each tick and a session state only when its disks do not vouch for it', async () => {
+    const { FixtureRoot } = await import('../snapshot/fixture-root.js');
+    const { SysfsProber } = await import('../../src/watchers/sysfs-probe.js');
+    const f = new FixtureRoot('single-sysfs.json');
+    try {
+      const prober = new SysfsProber(f.host());
+      const first = prober.probe();
+      expect(first).toMatchObject({ sessions: 1, devices: 3 });
+      const idle = prober.probe();
+      // 3 listings + 2 disk states (sda, sdb); LUN 0 is a controller; the session's state is implied.
+      expect(idle.reads).toBe(5);
+      expect(idle.fingerprint).toBe(first.fingerprint);
+      f.setAttr('/sys/block/sdb/device/state', 'offline\n');
+      const offline = prober.probe();
+      expect(offline.fingerprint).not.toBe(idle.fingerprint);
+      expect(offline.reads).toBe(6);
+      // With a disk not running, the session's own state is read: FAILED alone moves the fingerprint.
+      f.setAttr('/sys/class/iscsi_session/session1/state', 'FAILED\n');
+      expect(prober.probe().fingerprint).not.toBe(offline.fingerprint);
+    } finally {
+      f.cleanup();
+    }
+  });
+});

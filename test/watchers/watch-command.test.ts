@@ -4,6 +4,7 @@ import type { CommandContext } from '../../src/cli/command.js';
 import { watchCommand } from '../../src/cli/commands/watch.js';
 import { readGlobals } from '../../src/cli/globals.js';
 import { FixtureRoot, KROOT } from '../snapshot/fixture-root.js';
+import { failSession } from './fixture-changes.js';
 
 let fixture: FixtureRoot | undefined;
 afterEach(() => fixture?.cleanup());
@@ -44,7 +45,7 @@ describe('iscsi-console watch', () => {
     expect(first).toMatchObject({ id: 1, kind: 'watcher', severity: 'info', subject: 'watcher' });
     expect(new Date(first.at).toISOString()).toBe(first.at);
     expect(first.message).toMatch(/1 sessions/);
-    w.fixture.setAttr('/sys/class/iscsi_session/session1/state', 'FAILED\n');
+    failSession(w.fixture);
     const ev = JSON.parse(await w.until(/LOGGED_IN→FAILED/));
     expect(Object.keys(ev)).toEqual(['id', 'at', 'kind', 'severity', 'subject', 'message']);
     expect(ev).toMatchObject({ kind: 'session', severity: 'warn', subject: expect.stringContaining('|') });

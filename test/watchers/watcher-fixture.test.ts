@@ -11,6 +11,7 @@ import type { NodeEvent } from '../../src/watchers/types.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';
 import { FixtureRoot, IQN1, iscsiJson, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { failSession, logout } from './fixture-changes.js';
 
 let fixture: FixtureRoot | undefined;
 let watcher: Watcher | undefined;
@@ -38,22 +39,6 @@ const lastId = (w: Watcher) => {
   return w.store.getState().events.at(-1)?.id ?? 0;
 };
 
-/** What a logout leaves in sysfs: the session, its connection, its SCSI devices and disks gone. */
-function logout(f: FixtureRoot): void {
-  for (const p of [
-    '/sys/class/iscsi_session/session1',
-    '/sys/class/iscsi_connection/connection1:0',
-    '/sys/class/scsi_device/0:0:0:0',
-    '/sys/class/scsi_device/0:0:0:1',
-    '/sys/class/scsi_device/0:0:0:2',
-    '/sys/block/sda',
-    '/sys/block/sdb',
-    '/sys/devices/platform/host0/session1',
-  ]) {
-    fs.rmSync(f.at(p), { recursive: true, force: true });
-  }
-}
-
 const GLOBAL_MOUNT = (dir: string) => `40 22 8:16 / ${dir} rw,relatime shared:30 - ext4 /dev/sdb rw`;
 
 describe('watcher on a --root fixture', () => {
@@ -69,13 +54,20 @@ describe('watcher on a --root fixture', () => {
     expect(first.kind).toBe('watcher');
     expect(await w.poll()).toBe(false);
 
-    // Session goes FAILED: a computed sysfs value, seen only by the poll.
+    // Session goes FAILED (a computed sysfs value, seen only by the poll); the kernel blocks its
+    // SCSI target at the same time (__iscsi_block_session).
     let after = lastId(w);
-    f.setAttr('/sys/class/iscsi_session/session1/state', 'FAILED\n');
+    failSession(f);
     expect(await w.poll()).toBe(true);
     expect((await eventMatching(w, /^session 1 LOGGED_IN→FAILED/, after)).severity).toBe('warn');
 
-    // A device going offline.
+    // The session comes back, then a device goes offline (someone wrote to its state).
+    after = lastId(w);
+    f.setAttr('/sys/class/iscsi_session/session1/state', 'LOGGED_IN\n');
+    for (const d of ['0:0:0:0', '0:0:0:1', '0:0:0:2'])
+      f.setAttr(`/sys/bus/scsi/devices/${d}/state`, 'running\n');
+    expect(await w.poll()).toBe(true);
+    await eventMatching(w, /^session 1 FAILED→LOGGED_IN/, after);
     after = lastId(w);
     f.setAttr('/sys/block/sdb/device/state', 'offline\n');
     expect(await w.poll()).toBe(true);
@@ -181,12 +173,25 @@ describe('runAction', () => {
       title: 'Offline sdb',
       subject: 'sdb',
       steps: [
-        { id: 'offline', why: 'test', write: { path: '/sys/block/sdb/device/state', data: 'offline' }, preconditions: [] },
+        {
+          id: 'offline',
+          why: 'test',
+          write: { path: '/sys/block/sdb/device/state', data: 'offline' },
+          preconditions: [],
+        },
         { id: 'check', why: 'test', preconditions: [] },
       ],
       refusals: [],
       warnings: [],
-      blastRadius: { sessions: [], devices: [], maps: [], mounts: [], kubeletVolumes: [], pods: [], nodeRecords: [] },
+      blastRadius: {
+        sessions: [],
+        devices: [],
+        maps: [],
+        mounts: [],
+        kubeletVolumes: [],
+        pods: [],
+        nodeRecords: [],
+      },
       risk: 'low',
       confirm: 'none',
       undo: [],
@@ -198,7 +203,9 @@ describe('runAction', () => {
       f.setAttr('/sys/block/sdb/device/state', 'offline\n');
       o.onProgress?.({ stepId: 'offline', status: 'done', durationMs: 1 });
       // The refresh the finished step asked for lands before the next step runs.
-      const s = await waitFor(w.store, (st) => st.events.some((e) => /sdb state running→offline/.test(e.message)));
+      const s = await waitFor(w.store, (st) =>
+        st.events.some((e) => /sdb state running→offline/.test(e.message)),
+      );
       seenOfflineBeforeStep2 = s.actions[0]?.steps[0]?.status === 'done';
       o.onProgress?.({ stepId: 'check', status: 'done' });
       return {

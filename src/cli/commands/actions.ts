@@ -16,7 +16,8 @@ import type { Command, CommandContext } from '../command.js';
 const FORCE: OptionSpec = {
   name: 'force',
   type: 'boolean',
-  description: 'Override refusals marked "--force overrides" (outage guard, foreign session, pod mounts); still asks for typed consent on a terminal',
+  description:
+    'Override refusals marked "--force overrides" (outage guard, foreign session, pod mounts); still asks for typed consent on a terminal',
 };
 
 /** main's Output may not carry a prompt: ask on the terminal directly (stderr, so stdout stays clean). */
@@ -34,11 +35,16 @@ async function confirm(ctx: CommandContext, plan: Plan, forced: boolean): Promis
   if (globals.yes) return;
   const out = { ...ctx.out, prompt: ctx.out.prompt ?? (ctx.out.isTTY ? ttyPrompt : undefined) };
   if (!out.isTTY || !out.prompt || globals.json) {
-    throw new RefusedError('not applied: confirmation needed', 'add --yes to apply without a terminal (review it first with --dry-run)');
+    throw new RefusedError(
+      'not applied: confirmation needed',
+      'add --yes to apply without a terminal (review it first with --dry-run)',
+    );
   }
   const token = plan.confirmToken ?? ctx.host.hostname();
   if (plan.confirm === 'typed' || forced) {
-    const answer = await out.prompt(`Type "${token}" to ${forced ? 'override the refusals and ' : ''}apply: `);
+    const answer = await out.prompt(
+      `Type "${token}" to ${forced ? 'override the refusals and ' : ''}apply: `,
+    );
     if (answer.trim() !== token) throw new RefusedError('not applied: the typed confirmation did not match');
   } else if (plan.confirm === 'yn') {
     const answer = await out.prompt('Apply? [y/N] ');
@@ -63,18 +69,26 @@ export function actionCommand(def: ActionDef): Command {
       const snapshot = snap();
       const options = args.options as Record<string, unknown>;
       const input = def.inputFromCli(args.positionals, options, snapshot);
-      const actx: ActionContext = { host, kubeletRoot: globals.kubeletRoot, stateDir: globals.stateDir, write: globals.write, takeSnapshot: snap };
+      const actx: ActionContext = {
+        host,
+        kubeletRoot: globals.kubeletRoot,
+        stateDir: globals.stateDir,
+        write: globals.write,
+        takeSnapshot: snap,
+      };
       const plan = def.plan(input, snapshot, actx);
       const force = options.force === true;
       const blocking = blockingRefusals(plan, actx, force);
       if (globals.dryRun) {
-        if (globals.json) out.stdout(`${JSON.stringify({ plan, blocked: blocking.map((r) => r.id) }, null, 2)}\n`);
+        if (globals.json)
+          out.stdout(`${JSON.stringify({ plan, blocked: blocking.map((r) => r.id) }, null, 2)}\n`);
         else out.stdout(formatPlan(plan));
         // A dry run answers "would it be refused?" — read-only alone is what --dry-run is for.
         return blocking.some((r) => r.id !== 'read-only') ? ExitCode.refused : ExitCode.ok;
       }
       if (blocking.length > 0) {
-        if (globals.json) out.stdout(`${JSON.stringify({ plan, blocked: blocking.map((r) => r.id) }, null, 2)}\n`);
+        if (globals.json)
+          out.stdout(`${JSON.stringify({ plan, blocked: blocking.map((r) => r.id) }, null, 2)}\n`);
         else out.stderr(formatPlan(plan));
         const overridable = blocking.every((r) => r.overridable);
         throw new RefusedError(
@@ -92,7 +106,9 @@ export function actionCommand(def: ActionDef): Command {
         signal: ctx.signal,
         ...(globals.json || !globals.verbose
           ? {}
-          : { onProgress: (p) => out.stderr(`${p.status} ${p.stepId}${p.detail ? ` — ${p.detail}` : ''}\n`) }),
+          : {
+              onProgress: (p) => out.stderr(`${p.status} ${p.stepId}${p.detail ? ` — ${p.detail}` : ''}\n`),
+            }),
       });
       if (globals.json) out.stdout(`${JSON.stringify({ plan, result }, null, 2)}\n`);
       else out.stdout(formatResult(result));

@@ -20,7 +20,9 @@ export const consoleCommand: Command = {
     const { globals, out, host } = ctx;
     if (!out.isTTY || globals.json) {
       throw new UserError(
-        globals.json ? 'the console is interactive and has no --json form' : 'the console needs a terminal (stdin and stdout must be a TTY)',
+        globals.json
+          ? 'the console is interactive and has no --json form'
+          : 'the console needs a terminal (stdin and stdout must be a TTY)',
         'use the subcommands instead: iscsi-console status [--json], watch, doctor, or an action such as ' +
           'iscsi-console cleanup --dry-run (see iscsi-console --help)',
       );

@@ -10,7 +10,13 @@ import { watchCommand } from './watch.js';
  * Every subcommand, in help order. Each lives in its own file in this folder; the action
  * subcommands (attach, logout, cleanup, ...) are generated from the engine's action registry.
  */
-export const COMMANDS: readonly Command[] = [consoleCommand, statusCommand, watchCommand, doctorCommand, ...ACTION_COMMANDS];
+export const COMMANDS: readonly Command[] = [
+  consoleCommand,
+  statusCommand,
+  watchCommand,
+  doctorCommand,
+  ...ACTION_COMMANDS,
+];
 
 export function findCommand(name: string): Command {
   const c = COMMANDS.find((x) => x.name === name);

@@ -20,7 +20,12 @@ type Failure = NonNullable<ApplyResult['error']>;
 export function blockingRefusals(plan: Plan, ctx: ActionContext, force: boolean) {
   const r = plan.refusals.filter((x) => !x.overridable || !force);
   if (!ctx.write && !r.some((x) => x.id === 'read-only')) {
-    r.unshift({ id: 'read-only', reason: 'the console is read-only', hint: 'add --write to allow changes', overridable: false });
+    r.unshift({
+      id: 'read-only',
+      reason: 'the console is read-only',
+      hint: 'add --write to allow changes',
+      overridable: false,
+    });
   }
   return r;
 }
@@ -36,9 +41,17 @@ export function toFailure(e: unknown): Failure {
       kind: e.timedOut ? 'timeout' : 'external',
     };
   }
-  if (e instanceof TimeoutError) return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'timeout' };
-  if (e instanceof RefusedError) return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'refused' };
-  if (e instanceof UserError) return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: ExitCode.externalFailed, kind: 'external' };
+  if (e instanceof TimeoutError)
+    return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'timeout' };
+  if (e instanceof RefusedError)
+    return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'refused' };
+  if (e instanceof UserError)
+    return {
+      message: e.message,
+      ...(e.hint ? { hint: e.hint } : {}),
+      exitCode: ExitCode.externalFailed,
+      kind: 'external',
+    };
   if (e instanceof HostIoError) {
     const hint =
       e.code === 'EBUSY'
@@ -48,7 +61,13 @@ export function toFailure(e: unknown): Failure {
           : e.code === 'EACCES' || e.code === 'EPERM'
             ? 'run as root'
             : undefined;
-    return { message: e.message, ...(hint ? { hint } : {}), exitName: e.code, exitCode: ExitCode.externalFailed, kind: 'io' };
+    return {
+      message: e.message,
+      ...(hint ? { hint } : {}),
+      exitName: e.code,
+      exitCode: ExitCode.externalFailed,
+      kind: 'io',
+    };
   }
   return { message: (e as Error)?.message ?? String(e), exitCode: ExitCode.bug };
 }
@@ -59,7 +78,11 @@ function realArgv(step: PlanStep, secrets: Record<string, string>): { argv: stri
   const values: string[] = [];
   for (const sa of step.secretArgs ?? []) {
     const v = secrets[sa.secretKey];
-    if (v === undefined || v === '') throw new UserError(`secret ${sa.secretKey} was not provided`, 'pass the Secret manifest with --secret FILE');
+    if (v === undefined || v === '')
+      throw new UserError(
+        `secret ${sa.secretKey} was not provided`,
+        'pass the Secret manifest with --secret FILE',
+      );
     argv[sa.argIndex] = v;
     values.push(v);
   }
@@ -77,7 +100,9 @@ async function execute(rt: Runtime, s: Snapshot, step: PlanStep): Promise<string
       secrets: values,
     });
     if (!r.ok) throw commandError(r);
-    return r.idempotent ? `already done (exit ${r.exitCode} ${r.exitName})` : `exit 0${r.attempts > 1 ? ` after ${r.attempts} attempts (database locked)` : ''}`;
+    return r.idempotent
+      ? `already done (exit ${r.exitCode} ${r.exitName})`
+      : `exit 0${r.attempts > 1 ? ` after ${r.attempts} attempts (database locked)` : ''}`;
   }
   if (step.write) {
     rt.commands.push({ write: step.write });
@@ -104,7 +129,10 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
     const missing = failures(step.doneIf, s, ctx.host);
     if (missing.length === 0) return 'condition met';
     if (performance.now() >= deadline || rt.signal?.aborted) {
-      throw new TimeoutError(`timed out waiting for ${step.wait?.what ?? step.id}: ${missing.join('; ')}`, 'check dmesg for SCSI errors');
+      throw new TimeoutError(
+        `timed out waiting for ${step.wait?.what ?? step.id}: ${missing.join('; ')}`,
+        'check dmesg for SCSI errors',
+      );
     }
     await new Promise((r) => setTimeout(r, rt.pollMs));
   }
@@ -114,7 +142,11 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
  * Applies a plan. Never throws for node failures: the result says what was done, what was not,
  * and the first error with its hint and exit code.
  */
-export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyPlan(
+  plan: Plan,
+  ctx: ActionContext,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
   const progress: StepProgress[] = plan.steps.map((s) => ({ stepId: s.id, status: 'pending' }));
   const emit = (i: number, p: Partial<StepProgress>) => {
     progress[i] = { ...progress[i]!, ...p };
@@ -169,12 +201,28 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
   let error: Failure | undefined;
   try {
     try {
-      appendJournal(ctx.host, ctx.stateDir, { ...base, phase: 'begin', at: new Date(ctx.host.now()).toISOString(), plan, before: plan.before, forced: options.force === true }, secretValues);
+      appendJournal(
+        ctx.host,
+        ctx.stateDir,
+        {
+          ...base,
+          phase: 'begin',
+          at: new Date(ctx.host.now()).toISOString(),
+          plan,
+          before: plan.before,
+          forced: options.force === true,
+        },
+        secretValues,
+      );
     } catch (e) {
       return {
         ok: false,
         steps: progress,
-        error: { ...toFailure(e), message: `cannot write the journal: ${toFailure(e).message}`, hint: 'use --state-dir to point at a writable dir' },
+        error: {
+          ...toFailure(e),
+          message: `cannot write the journal: ${toFailure(e).message}`,
+          hint: 'use --state-dir to point at a writable dir',
+        },
         verified: false,
         verification: [],
       };
@@ -187,7 +235,11 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
       const js: JournalStep = { id: step.id, status: 'pending', commands: [] };
       journalSteps.push(js);
       if (options.signal?.aborted) {
-        error = { message: `interrupted before step ${step.id}`, exitCode: ExitCode.interrupted, kind: 'interrupted' };
+        error = {
+          message: `interrupted before step ${step.id}`,
+          exitCode: ExitCode.interrupted,
+          kind: 'interrupted',
+        };
         break;
       }
       if (step.group && failedGroups.has(step.group)) {
@@ -209,14 +261,25 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
       rt.commands = [];
       try {
         const s = ctx.takeSnapshot();
-        if (step.doneIf && step.doneIf.length > 0 && failures(step.doneIf, s, ctx.host).length === 0 && !step.wait) {
-          emit(i, { status: 'skipped', detail: `already done: ${step.doneIf.map((c) => c.text).join('; ')}` });
+        if (
+          step.doneIf &&
+          step.doneIf.length > 0 &&
+          failures(step.doneIf, s, ctx.host).length === 0 &&
+          !step.wait
+        ) {
+          emit(i, {
+            status: 'skipped',
+            detail: `already done: ${step.doneIf.map((c) => c.text).join('; ')}`,
+          });
           js.status = 'skipped';
           continue;
         }
         const unmet = failures(step.preconditions, s, ctx.host);
         if (unmet.length > 0) {
-          throw new RefusedError(`precondition of step ${step.id} no longer holds: ${unmet.join('; ')}`, 'the node changed since the plan was made; re-plan and review it');
+          throw new RefusedError(
+            `precondition of step ${step.id} no longer holds: ${unmet.join('; ')}`,
+            'the node changed since the plan was made; re-plan and review it',
+          );
         }
         const detail = step.wait && !step.dynamic ? await waitFor(rt, ctx, step) : await execute(rt, s, step);
         const durationMs = Math.round(performance.now() - started);
@@ -250,16 +313,24 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
       }
       if (error) break;
     }
-    for (let i = 0; i < progress.length; i++) if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
+    for (let i = 0; i < progress.length; i++)
+      if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
     const after = ctx.takeSnapshot();
     const verification = error ? [] : failures(plan.expect, after, ctx.host);
     const verified = !error && verification.length === 0;
     if (!error && !verified) {
-      error = { message: `applied, but verification failed: ${verification.join('; ')}`, exitCode: ExitCode.externalFailed, kind: 'external' };
+      error = {
+        message: `applied, but verification failed: ${verification.join('; ')}`,
+        exitCode: ExitCode.externalFailed,
+        kind: 'external',
+      };
     }
     const afterPrints = [
       ...after.sessions.filter((x) => plan.before.includes(x.key)).map((x) => x.key),
-      ...after.sessions.flatMap((x) => x.devices).filter((d) => plan.before.includes(d.key)).map((d) => d.key),
+      ...after.sessions
+        .flatMap((x) => x.devices)
+        .filter((d) => plan.before.includes(d.key))
+        .map((d) => d.key),
     ];
     const result: ApplyResult = {
       ok: !error,
@@ -275,7 +346,15 @@ export async function applyPlan(plan: Plan, ctx: ActionContext, options: ApplyOp
       appendJournal(
         ctx.host,
         ctx.stateDir,
-        { ...base, phase: 'end', at: new Date(ctx.host.now()).toISOString(), steps: journalSteps, ok: result.ok, ...(error ? { error: error.message } : {}), after: afterPrints },
+        {
+          ...base,
+          phase: 'end',
+          at: new Date(ctx.host.now()).toISOString(),
+          steps: journalSteps,
+          ok: result.ok,
+          ...(error ? { error: error.message } : {}),
+          after: afterPrints,
+        },
         secretValues,
       );
     } catch (e) {

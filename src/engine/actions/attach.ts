@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
-import { byPathName, formatPortal, isValidTargetName, kubeletGlobalPath, parsePortal } from './deps.js';
-import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
+import { byPathName, formatPortal, isValidTargetName, kubeletGlobalPath, parsePortal } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
+import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { parseLun } from './scan.js';
 import type { ActionDef, Plan, PlanStep } from './types.js';
 
@@ -71,13 +71,18 @@ export function iscsiJson(i: {
 }
 
 export function validateAttach(i: AttachInput): void {
-  if (!isValidTargetName(i.iqn)) throw new UserError(`invalid target name ${i.iqn}`, 'an IQN looks like iqn.2024-01.com.example:storage.t1');
+  if (!isValidTargetName(i.iqn))
+    throw new UserError(
+      `invalid target name ${i.iqn}`,
+      'an IQN looks like iqn.2024-01.com.example:storage.t1',
+    );
   if (i.portals.length === 0) throw new UserError('attach needs at least one --portal');
   parseLun(i.lun);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
     throw new UserError(`invalid volume name ${i.volName}`, 'a PV or volume name: letters, digits, . _ -');
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface)) throw new UserError(`invalid iface name ${i.initIface}`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface))
+    throw new UserError(`invalid iface name ${i.initIface}`);
   if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
     throw new UserError(`invalid initiator name ${i.initiatorName}`);
   }
@@ -87,7 +92,13 @@ export function validateAttach(i: AttachInput): void {
 
 const iscsiadm = (...a: string[]) => ['iscsiadm', ...a];
 
-function chapSteps(base: string[], keys: readonly string[], present: readonly string[], group: string, scope: string): PlanStep[] {
+function chapSteps(
+  base: string[],
+  keys: readonly string[],
+  present: readonly string[],
+  group: string,
+  scope: string,
+): PlanStep[] {
   const steps: PlanStep[] = [
     {
       id: `${scope}-authmethod:${group}`,
@@ -119,8 +130,20 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   const portals = [...new Set(norm.map((n) => n.portal))];
   const primary = portals[0]!;
   const iface = input.initiatorName ? `${primary}:${input.volName}` : input.initIface;
-  const globalPath = kubeletGlobalPath(ctx.kubeletRoot, input.mode, iface, primary, input.iqn, String(input.lun));
-  const plan = newPlan('attach', 'Attach volume', `${input.iqn} LUN ${input.lun} @ ${portals.join(', ')} → ${globalPath}`, ctx);
+  const globalPath = kubeletGlobalPath(
+    ctx.kubeletRoot,
+    input.mode,
+    iface,
+    primary,
+    input.iqn,
+    String(input.lun),
+  );
+  const plan = newPlan(
+    'attach',
+    'Attach volume',
+    `${input.iqn} LUN ${input.lun} @ ${portals.join(', ')} → ${globalPath}`,
+    ctx,
+  );
   plan.risk = 'medium';
   plan.lockKeys = [input.iqn];
   addUnique(plan.blastRadius.kubeletVolumes, globalPath);
@@ -156,7 +179,8 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     dynamic: { kind: 'probe-transport', iface: input.initIface },
   });
   if (input.initiatorName) {
-    if (input.initIface === iface) throw new UserError('the iface clone would replace the iface it is cloned from');
+    if (input.initIface === iface)
+      throw new UserError('the iface clone would replace the iface it is cloned from');
     addStep(plan, {
       id: 'clone-iface',
       why: `clone iface ${input.initIface} as ${iface} with initiator name ${input.initiatorName}: then one "-o update -n <key> -v <value>" per set key of ${input.initIface} (sorted) and iface.initiatorname; exit 15 tolerated (kubernetes#74524); deleted again on failure`,
@@ -186,7 +210,8 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       if (input.chapDiscovery) {
-        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, 'discovery')) addStep(plan, st);
+        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, 'discovery'))
+          addStep(plan, st);
       }
       addStep(plan, {
         id: `discover:${tp}`,
@@ -195,7 +220,12 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
         group,
-        onFailure: [{ why: 'kubelet deletes the discovery record after a failed discovery', argv: [...disc, '-o', 'delete'] }],
+        onFailure: [
+          {
+            why: 'kubelet deletes the discovery record after a failed discovery',
+            argv: [...disc, '-o', 'delete'],
+          },
+        ],
       });
       addStep(plan, {
         id: `scan-manual:${tp}`,
@@ -207,7 +237,8 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       if (input.chapSession) {
-        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, 'session')) addStep(plan, st);
+        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, 'session'))
+          addStep(plan, st);
       }
       addStep(plan, {
         id: `login:${tp}`,
@@ -227,13 +258,28 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       addStep(plan, {
         id: `startup-manual:${tp}`,
         why: 'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475); failure only warned',
-        argv: iscsiadm('-m', 'node', '-p', tp, '-T', input.iqn, '-o', 'update', '-n', 'node.startup', '-v', 'manual'),
+        argv: iscsiadm(
+          '-m',
+          'node',
+          '-p',
+          tp,
+          '-T',
+          input.iqn,
+          '-o',
+          'update',
+          '-n',
+          'node.startup',
+          '-v',
+          'manual',
+        ),
         warnOnly: true,
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
         group,
       });
-      plan.undo.push(`iscsiadm -m node -p ${tp} -T ${input.iqn} --logout -I ${iface}; iscsiadm -m node -p ${tp} -T ${input.iqn} -o delete -I ${iface}`);
+      plan.undo.push(
+        `iscsiadm -m node -p ${tp} -T ${input.iqn} --logout -I ${iface}; iscsiadm -m node -p ${tp} -T ${input.iqn} -o delete -I ${iface}`,
+      );
     }
     addStep(plan, {
       id: `scan-lun:${tp}`,
@@ -246,11 +292,13 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     const parts = parsePortal(tp)!;
     const byPath = `/dev/disk/by-path/${byPathName(parts, input.iqn, input.lun)}`;
     if (input.lun >= 256) {
-      plan.warnings.push(`LUN ${input.lun} ≥ 256: udev names it ${byPath.split('/').pop()}; kubelet looks for lun-${input.lun} and never finds it`);
+      plan.warnings.push(
+        `LUN ${input.lun} ≥ 256: udev names it ${byPath.split('/').pop()}; kubelet looks for lun-${input.lun} and never finds it`,
+      );
     }
     addStep(plan, {
       id: `wait-device:${tp}`,
-      why: 'wait for udev to create the by-path link (polled every 100 ms, not kubelet\'s 1 s sleeps)',
+      why: "wait for udev to create the by-path link (polled every 100 ms, not kubelet's 1 s sleeps)",
       wait: { what: `device for ${tp} LUN ${input.lun}`, path: byPath, timeoutMs: 30_000 },
       preconditions: [],
       group,
@@ -266,9 +314,20 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         : 'use a dm map over the path if multipathd made one, else the path itself',
     wait: { what: 'multipath map over the paths', timeoutMs: portals.length > 1 ? 10_000 : 0 },
     preconditions: [],
-    dynamic: { kind: 'find-multipath', multiPortal: portals.length > 1, timeoutMs: portals.length > 1 ? 10_000 : 0 },
+    dynamic: {
+      kind: 'find-multipath',
+      multiPortal: portals.length > 1,
+      timeoutMs: portals.length > 1 ? 10_000 : 0,
+    },
     ...(input.initiatorName
-      ? { onFailure: [{ why: 'no path came up: delete the cloned iface (kubelet does this on 0 paths)', argv: iscsiadm('-m', 'iface', '-I', iface, '-o', 'delete') }] }
+      ? {
+          onFailure: [
+            {
+              why: 'no path came up: delete the cloned iface (kubelet does this on 0 paths)',
+              argv: iscsiadm('-m', 'iface', '-I', iface, '-o', 'delete'),
+            },
+          ],
+        }
       : {}),
   });
   const json = iscsiJson({ ...input, portals, iface });
@@ -311,7 +370,10 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   }
   addUnique(plan.blastRadius.mounts, ...(input.mode === 'filesystem' && input.mount ? [globalPath] : []));
   if (input.chapDiscovery || input.chapSession) {
-    const needed = [...(input.chapDiscovery ? DISCOVERY_CHAP_KEYS.slice(0, 2) : []), ...(input.chapSession ? SESSION_CHAP_KEYS.slice(0, 2) : [])];
+    const needed = [
+      ...(input.chapDiscovery ? DISCOVERY_CHAP_KEYS.slice(0, 2) : []),
+      ...(input.chapSession ? SESSION_CHAP_KEYS.slice(0, 2) : []),
+    ];
     const missing = needed.filter((k) => !input.secretKeys.includes(k));
     if (missing.length > 0) plan.warnings.push(`CHAP enabled but the Secret has no ${missing.join(', ')}`);
   }
@@ -348,25 +410,82 @@ export const attachAction: ActionDef<AttachInput> = {
   key: 'a',
   scopes: ['node'],
   destructive: false,
-  summary: "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
+  summary:
+    "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
   usage:
     'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT]',
   cliOptions: [
-    { name: 'manifest', type: 'string', valueName: 'FILE', description: 'attach: Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume' },
-    { name: 'secret', type: 'string', valueName: 'FILE', description: 'attach: Secret manifest with the CHAP keys (values never shown)' },
-    { name: 'portal', type: 'string', multiple: true, valueName: 'ADDR[:PORT]', description: 'attach: target portal (repeat for multipath; IPv6 as [ADDR]:PORT)' },
+    {
+      name: 'manifest',
+      type: 'string',
+      valueName: 'FILE',
+      description: 'attach: Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume',
+    },
+    {
+      name: 'secret',
+      type: 'string',
+      valueName: 'FILE',
+      description: 'attach: Secret manifest with the CHAP keys (values never shown)',
+    },
+    {
+      name: 'portal',
+      type: 'string',
+      multiple: true,
+      valueName: 'ADDR[:PORT]',
+      description: 'attach: target portal (repeat for multipath; IPv6 as [ADDR]:PORT)',
+    },
     { name: 'iqn', type: 'string', valueName: 'IQN', description: 'attach: target IQN' },
     { name: 'lun', type: 'string', valueName: 'N', description: 'attach: LUN number' },
-    { name: 'volume-name', type: 'string', valueName: 'NAME', description: 'attach: PV / volume name (kubelet VolName)' },
-    { name: 'fs-type', type: 'string', valueName: 'FS', description: 'attach: filesystem type', default: 'ext4' },
+    {
+      name: 'volume-name',
+      type: 'string',
+      valueName: 'NAME',
+      description: 'attach: PV / volume name (kubelet VolName)',
+    },
+    {
+      name: 'fs-type',
+      type: 'string',
+      valueName: 'FS',
+      description: 'attach: filesystem type',
+      default: 'ext4',
+    },
     { name: 'read-only', type: 'boolean', description: 'attach: mount read-only (never formats)' },
     { name: 'block', type: 'boolean', description: 'attach: block volume (volumeDevices path, no mount)' },
-    { name: 'iface', type: 'string', valueName: 'NAME', description: 'attach: iscsiInterface', default: 'default' },
-    { name: 'initiator-name', type: 'string', valueName: 'IQN', description: 'attach: custom initiator name (clones the iface as <portal>:<volume>)' },
-    { name: 'chap-discovery', type: 'boolean', description: 'attach: CHAP for discovery (keys from --secret)' },
-    { name: 'chap-session', type: 'boolean', description: 'attach: CHAP for the session (keys from --secret)' },
-    { name: 'no-mount', type: 'boolean', description: 'attach: log in and write iscsi.json but do not format/mount' },
-    { name: 'mount-option', type: 'string', multiple: true, valueName: 'OPT', description: 'attach: extra mount option' },
+    {
+      name: 'iface',
+      type: 'string',
+      valueName: 'NAME',
+      description: 'attach: iscsiInterface',
+      default: 'default',
+    },
+    {
+      name: 'initiator-name',
+      type: 'string',
+      valueName: 'IQN',
+      description: 'attach: custom initiator name (clones the iface as <portal>:<volume>)',
+    },
+    {
+      name: 'chap-discovery',
+      type: 'boolean',
+      description: 'attach: CHAP for discovery (keys from --secret)',
+    },
+    {
+      name: 'chap-session',
+      type: 'boolean',
+      description: 'attach: CHAP for the session (keys from --secret)',
+    },
+    {
+      name: 'no-mount',
+      type: 'boolean',
+      description: 'attach: log in and write iscsi.json but do not format/mount',
+    },
+    {
+      name: 'mount-option',
+      type: 'string',
+      multiple: true,
+      valueName: 'OPT',
+      description: 'attach: extra mount option',
+    },
   ],
   examples: [
     'iscsi-console attach --manifest pv.yaml --secret chap-secret.yaml --write',
@@ -374,7 +493,8 @@ export const attachAction: ActionDef<AttachInput> = {
     'iscsi-console attach --portal [fd00::1]:3260 --iqn iqn.2024-01.lab.example:t1 --lun 300 --volume-name pv6 --block --write',
   ],
   inputFromCli(positionals, o) {
-    if (positionals.length > 0) throw new UserError(`attach takes no positional arguments (got ${positionals.join(' ')})`);
+    if (positionals.length > 0)
+      throw new UserError(`attach takes no positional arguments (got ${positionals.join(' ')})`);
     const file = optString(o, 'manifest');
     let input: AttachInput;
     if (file) {
@@ -386,7 +506,10 @@ export const attachAction: ActionDef<AttachInput> = {
       const lun = optString(o, 'lun');
       const volName = optString(o, 'volume-name');
       if (portals.length === 0 || !iqn || lun === undefined || !volName) {
-        throw new UserError('attach needs --manifest FILE, or --portal, --iqn, --lun and --volume-name', 'see iscsi-console attach --help');
+        throw new UserError(
+          'attach needs --manifest FILE, or --portal, --iqn, --lun and --volume-name',
+          'see iscsi-console attach --help',
+        );
       }
       const block = o.block === true;
       const initiatorName = optString(o, 'initiator-name');

@@ -87,7 +87,8 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   key: 'C',
   scopes: ['session', 'volume'],
   destructive: true,
-  summary: 'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
+  summary:
+    'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
   usage: 'cleanup <sid|kubelet-dir>',
   cliOptions: [],
   examples: [
@@ -99,7 +100,11 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir>');
     if (ref.startsWith('/')) {
       const v = findVolume(s, ref);
-      if (!v) throw new UserError(`${ref} is not a kubelet iSCSI dir`, 'see iscsi-console status (kubelet volumes)');
+      if (!v)
+        throw new UserError(
+          `${ref} is not a kubelet iSCSI dir`,
+          'see iscsi-console status (kubelet volumes)',
+        );
       return { volumePath: v.path };
     }
     return { sessionKey: findSession(s, ref).key };
@@ -142,7 +147,9 @@ function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']
   destructive(plan, 'high', s.node.hostname);
   plan.lockKeys = [v.iqn];
   const sessions = s.sessions.filter((x) => v.sessions.includes(x.sid));
-  const others = s.kubelet.volumes.filter((o) => o.path !== v.path && o.iqn === v.iqn && o.portal === v.portal);
+  const others = s.kubelet.volumes.filter(
+    (o) => o.path !== v.path && o.iqn === v.iqn && o.portal === v.portal,
+  );
   const removable = volumeSteps(plan, s, [v]);
   plan.refusals.push(...outageRefusals(s, sessions));
   if (others.length > 0 || sessions.some((x) => x.kubeletVolumes.some((p) => p !== v.path))) {
@@ -157,10 +164,17 @@ function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']
       sessions.flatMap((x) => x.devices.filter((d) => d.lun === lun && d.name !== undefined)),
     );
   } else {
+    // The session's only kubelet volume is this one: its pods (checked above) are what "in use"
+    // would mean; a verdict of in-use that comes from this very mount does not block its cleanup.
     addSessionRefusals(
       plan,
-      sessions.filter((x) => x.verdict === 'in-use'),
+      sessions.filter((x) => x.verdict === 'foreign' || (x.verdict === 'in-use' && x.pods.length > 0)),
     );
+    for (const x of sessions.filter((x) => x.verdict === 'in-use' && x.pods.length === 0)) {
+      plan.warnings.push(
+        `session ${x.sid} counts as in use only through ${v.path}, which this cleanup unmounts`,
+      );
+    }
     addSessionTeardown(plan, s, sessions);
   }
   for (const st of removeKubeletDirSteps(v)) addStep(plan, st);

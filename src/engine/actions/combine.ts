@@ -27,12 +27,22 @@ export function combinePlans(plans: readonly Plan[], hostname: string): Plan {
     }
   });
   const blast = {} as BlastRadius;
-  for (const k of ['sessions', 'devices', 'maps', 'mounts', 'kubeletVolumes', 'pods', 'nodeRecords'] as const) {
+  for (const k of [
+    'sessions',
+    'devices',
+    'maps',
+    'mounts',
+    'kubeletVolumes',
+    'pods',
+    'nodeRecords',
+  ] as const) {
     blast[k] = [];
     for (const p of plans) addUnique(blast[k], ...p.blastRadius[k]);
   }
   const confirm = CONFIRM_ORDER[Math.max(...plans.map((p) => CONFIRM_ORDER.indexOf(p.confirm)))]!;
-  const refusals = plans.flatMap((p) => p.refusals.map((r) => ({ ...r, reason: r.id === 'read-only' ? r.reason : `${p.subject}: ${r.reason}` })));
+  const refusals = plans.flatMap((p) =>
+    p.refusals.map((r) => ({ ...r, reason: r.id === 'read-only' ? r.reason : `${p.subject}: ${r.reason}` })),
+  );
   const uniqueRefusals = refusals.filter((r, i) => refusals.findIndex((x) => x.reason === r.reason) === i);
   return {
     action: first.action,

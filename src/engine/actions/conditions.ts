@@ -6,7 +6,15 @@
  */
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
-import { deviceByKey, deviceUse, mapByWwid, mapUse, podMountsOf, recordByKey, sessionByKey } from './lookup.js';
+import {
+  deviceByKey,
+  deviceUse,
+  mapByWwid,
+  mapUse,
+  podMountsOf,
+  recordByKey,
+  sessionByKey,
+} from './lookup.js';
 import type { Precondition } from './types.js';
 
 export interface CheckResult {
@@ -41,7 +49,7 @@ const CHECKS: Record<string, Checker> = {
   'session-not-in-use': (c, s) => {
     const x = sessionByKey(s, c.subject);
     if (!x) return ok;
-    return x.verdict === 'in-use' ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok;
+    return x.pods.length > 0 ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok;
   },
   'device-present': (c, s) => (deviceByKey(s, c.subject) ? ok : fail(`no device for ${c.subject}`)),
   'device-absent': (c, s) => {
@@ -90,7 +98,8 @@ const CHECKS: Record<string, Checker> = {
     const why = mapUse(s, m);
     return why.length === 0 ? ok : fail(why.join('; '));
   },
-  mounted: (c, s) => (s.mounts.some((m) => m.mountPoint === c.subject) ? ok : fail(`${c.subject} is not mounted`)),
+  mounted: (c, s) =>
+    s.mounts.some((m) => m.mountPoint === c.subject) ? ok : fail(`${c.subject} is not mounted`),
   'not-mounted': (c, s) =>
     s.mounts.some((m) => m.mountPoint === c.subject) ? fail(`${c.subject} is mounted`) : ok,
   'no-pod-mounts': (c, s) => {
@@ -104,7 +113,8 @@ const CHECKS: Record<string, Checker> = {
     if (!r) return fail(`no node record ${c.subject}`);
     return r.startup === c.value ? ok : fail(`node.startup is ${r.startup ?? 'unknown'}`);
   },
-  'iface-absent': (c, s) => (s.ifaces.some((i) => i.name === c.subject) ? fail(`iface ${c.subject} still exists`) : ok),
+  'iface-absent': (c, s) =>
+    s.ifaces.some((i) => i.name === c.subject) ? fail(`iface ${c.subject} still exists`) : ok,
   'path-present': (c, _s, h) => (h.lstat(c.subject) ? ok : fail(`${c.subject} does not exist`)),
   'path-absent': (c, _s, h) => (h.lstat(c.subject) ? fail(`${c.subject} still exists`) : ok),
   /** A kubelet dir holds nothing but (maybe) iscsi.json: rmdir after unlinking it cannot lose data. */

@@ -22,7 +22,10 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
   summary: 'Delete SCSI devices (flush their map, flush buffers, echo 1 > device/delete)',
   usage: 'delete-device <sdX|H:C:T:L>...',
   cliOptions: [],
-  examples: ['iscsi-console delete-device sdc --write', 'iscsi-console delete-device 2:0:0:1 3:0:0:1 --dry-run'],
+  examples: [
+    'iscsi-console delete-device sdc --write',
+    'iscsi-console delete-device 2:0:0:1 3:0:0:1 --dry-run',
+  ],
   inputFromCli(positionals, _o, s) {
     if (positionals.length === 0) throw new UserError('delete-device needs <sdX|H:C:T:L>...');
     return { deviceKeys: positionals.map((p) => findDevice(s, p).device.key) };
@@ -33,14 +36,20 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
   plan(input, s: Snapshot, ctx) {
     const refs = input.deviceKeys.map((k) => findDevice(s, k));
     const names = refs.map((r) => deviceName(r.device));
-    const plan = newPlan('delete-device', `Delete ${names.join(', ')}`, refs.map((r) => `${deviceName(r.device)} ${r.device.key}`).join('; '), ctx);
+    const plan = newPlan(
+      'delete-device',
+      `Delete ${names.join(', ')}`,
+      refs.map((r) => `${deviceName(r.device)} ${r.device.key}`).join('; '),
+      ctx,
+    );
     destructive(plan, 'high', names.length === 1 ? names[0]! : s.node.hostname);
     addDeviceTeardown(
       plan,
       s,
       refs.map((r) => r.device),
     );
-    for (const r of refs) plan.undo.push(`echo '0 0 ${r.device.lun}' > /sys/class/scsi_host/host${r.device.host}/scan`);
+    for (const r of refs)
+      plan.undo.push(`echo '0 0 ${r.device.lun}' > /sys/class/scsi_host/host${r.device.host}/scan`);
     return plan;
   },
 };

@@ -2,8 +2,9 @@
  * Adapters over the shared naming helpers (src/engine/iscsi/*, src/engine/kubelet/paths.ts) in the
  * shapes the planners use; no second copies of the rules live here.
  */
-import { isValidIscsiName } from '../iscsi/names.js';
+
 import { byPathName as udevByPathName } from '../iscsi/lun.js';
+import { isValidIscsiName } from '../iscsi/names.js';
 import { DEFAULT_ISCSI_PORT, formatPortal as fmt, parsePortal as parse } from '../iscsi/portal.js';
 import { makePDName, makeVDPDName } from '../kubelet/paths.js';
 
@@ -23,7 +24,12 @@ export interface PortalParts {
 export function parsePortal(text: string): PortalParts | undefined {
   const p = parse(text);
   if (!p || p.tpgt !== undefined) return undefined;
-  return { addr: p.address, port: p.port ?? DEFAULT_ISCSI_PORT, v6: p.family === 'ipv6', hostname: p.family === 'hostname' };
+  return {
+    addr: p.address,
+    port: p.port ?? DEFAULT_ISCSI_PORT,
+    v6: p.family === 'ipv6',
+    hostname: p.family === 'hostname',
+  };
 }
 
 /** `addr:port`, IPv6 bracketed: the form iscsiadm takes and the snapshot uses. */

@@ -8,7 +8,7 @@ import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
 import { formatPortal, parsePortal } from './deps.js';
 import { commandError } from './iscsiadm.js';
-import { mustRun, pollFor, record, type Runtime } from './runtime.js';
+import { mustRun, pollFor, type Runtime, record } from './runtime.js';
 import type { DynamicStep, PlanStep } from './types.js';
 
 const BY_PATH = '/dev/disk/by-path';
@@ -30,7 +30,10 @@ async function ifaceRecord(rt: Runtime, iface: string): Promise<string> {
 }
 
 /** kubelet extractTransportname via `iscsiadm -m iface -I X -o show`. */
-async function probeTransport(rt: Runtime, d: Extract<DynamicStep, { kind: 'probe-transport' }>): Promise<string> {
+async function probeTransport(
+  rt: Runtime,
+  d: Extract<DynamicStep, { kind: 'probe-transport' }>,
+): Promise<string> {
   const text = await ifaceRecord(rt, d.iface);
   rt.transport = transportName(text);
   return `transport ${rt.transport || '(none: iface file unparsable)'}`;
@@ -42,7 +45,19 @@ async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-cl
   params.set('iface.initiatorname', d.initiatorName);
   await mustRun(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'new'], { okExitCodes: [15] });
   for (const key of [...params.keys()].sort()) {
-    const r = await record(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'update', '-n', key, '-v', params.get(key)!]);
+    const r = await record(rt, [
+      'iscsiadm',
+      '-m',
+      'iface',
+      '-I',
+      d.to,
+      '-o',
+      'update',
+      '-n',
+      key,
+      '-v',
+      params.get(key)!,
+    ]);
     if (!r.ok) {
       await record(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'delete']);
       throw commandError(r);
@@ -51,12 +66,21 @@ async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-cl
   return `cloned ${d.from} as ${d.to} (${params.size} settings)`;
 }
 
-async function resolveHostname(rt: Runtime, d: Extract<DynamicStep, { kind: 'resolve-hostname' }>): Promise<string> {
+async function resolveHostname(
+  rt: Runtime,
+  d: Extract<DynamicStep, { kind: 'resolve-hostname' }>,
+): Promise<string> {
   const r = await record(rt, ['getent', 'hosts', d.name], { timeoutMs: 10_000 });
   const addr = r.ok ? r.stdout.trim().split(/\s+/)[0] : undefined;
-  if (!addr) throw new UserError(`cannot resolve portal hostname ${d.name}`, 'use the portal IP address (kubelet cannot match hostnames either)');
+  if (!addr)
+    throw new UserError(
+      `cannot resolve portal hostname ${d.name}`,
+      'use the portal IP address (kubelet cannot match hostnames either)',
+    );
   rt.resolved.set(d.name, addr);
-  rt.warnings.push(`portal ${d.name} resolved to ${addr}: prefer the address in the PV (kubelet matches sessions by address)`);
+  rt.warnings.push(
+    `portal ${d.name} resolved to ${addr}: prefer the address in the PV (kubelet matches sessions by address)`,
+  );
   return `${d.name} → ${addr}`;
 }
 
@@ -82,8 +106,16 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
 }
 
 /** kubelet waitForPathToExist, but polled every pollMs instead of 1 s sleeps (§1.4). */
-async function waitDevice(rt: Runtime, step: PlanStep, d: Extract<DynamicStep, { kind: 'wait-device' }>): Promise<string> {
-  if (rt.transport === '') throw new UserError('could not parse the iface file: no iface.transport_name', 'check `iscsiadm -m iface -I <iface> -o show`');
+async function waitDevice(
+  rt: Runtime,
+  step: PlanStep,
+  d: Extract<DynamicStep, { kind: 'wait-device' }>,
+): Promise<string> {
+  if (rt.transport === '')
+    throw new UserError(
+      'could not parse the iface file: no iface.transport_name',
+      'check `iscsiadm -m iface -I <iface> -o show`',
+    );
   let link = d.byPath;
   const p = parsePortal(link.match(/ip-(.+?)-iscsi-/)?.[1] ?? '');
   if (p?.hostname && rt.resolved.has(p.addr)) {
@@ -118,7 +150,10 @@ function multipathOf(rt: Runtime, link: string): string | undefined {
   return undefined;
 }
 
-async function findMultipath(rt: Runtime, d: Extract<DynamicStep, { kind: 'find-multipath' }>): Promise<string> {
+async function findMultipath(
+  rt: Runtime,
+  d: Extract<DynamicStep, { kind: 'find-multipath' }>,
+): Promise<string> {
   if (rt.devices.length === 0) {
     throw new ExternalCommandError(
       `failed to get any path for iscsi disk, last err seen:\n${rt.lastErr ?? 'no portal was tried'}`,
@@ -130,7 +165,9 @@ async function findMultipath(rt: Runtime, d: Extract<DynamicStep, { kind: 'find-
       'every portal failed; see the error of each portal above',
     );
   }
-  const dm = await pollFor(rt, d.multiPortal ? d.timeoutMs : 0, () => {
+  // kubelet waits 10 s whenever the volume lists several portals; with one path found there is
+  // no map to wait for, so check once.
+  const dm = await pollFor(rt, d.multiPortal && rt.devices.length > 1 ? d.timeoutMs : 0, () => {
     for (const dev of rt.devices) {
       const m = multipathOf(rt, dev);
       if (m) return m;
@@ -142,10 +179,15 @@ async function findMultipath(rt: Runtime, d: Extract<DynamicStep, { kind: 'find-
 }
 
 /** mount-utils SafeFormatAndMount (§1.8): never formats a device with a filesystem or partition table. */
-async function formatAndMount(rt: Runtime, d: Extract<DynamicStep, { kind: 'format-and-mount' }>): Promise<string> {
+async function formatAndMount(
+  rt: Runtime,
+  d: Extract<DynamicStep, { kind: 'format-and-mount' }>,
+): Promise<string> {
   const dev = rt.devicePath;
   if (!dev) throw new UserError('no device to mount');
-  const blkid = await record(rt, ['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', dev], { timeoutMs: 30_000 });
+  const blkid = await record(rt, ['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', dev], {
+    timeoutMs: 30_000,
+  });
   let type = '';
   let pttype = '';
   if (blkid.exitCode === 0) {
@@ -165,24 +207,46 @@ async function formatAndMount(rt: Runtime, d: Extract<DynamicStep, { kind: 'form
     );
   }
   if (type === '') {
-    if (d.readOnly) throw new UserError(`${dev} is unformatted and the volume is read-only`, 'kubelet: UnformattedReadOnly');
-    const args = d.fsType === 'ext3' || d.fsType === 'ext4' ? ['-F', '-m0', dev] : d.fsType === 'xfs' ? ['-f', dev] : [dev];
+    if (d.readOnly)
+      throw new UserError(
+        `${dev} is unformatted and the volume is read-only`,
+        'kubelet: UnformattedReadOnly',
+      );
+    const args =
+      d.fsType === 'ext3' || d.fsType === 'ext4'
+        ? ['-F', '-m0', dev]
+        : d.fsType === 'xfs'
+          ? ['-f', dev]
+          : [dev];
     await mustRun(rt, [`mkfs.${d.fsType}`, ...args], { timeoutMs: 600_000 });
     did = `formatted ${d.fsType}, `;
   } else {
-    if (type !== d.fsType) rt.warnings.push(`${dev} has ${type}, not ${d.fsType}: mounted as ${d.fsType} like kubelet (FilesystemMismatch)`);
+    if (type !== d.fsType)
+      rt.warnings.push(
+        `${dev} has ${type}, not ${d.fsType}: mounted as ${d.fsType} like kubelet (FilesystemMismatch)`,
+      );
     if (!d.readOnly) {
       const fsck = await record(rt, ['fsck', '-a', dev], { timeoutMs: 600_000 });
       if (fsck.spawnError) rt.warnings.push('fsck is not installed: mounted without a check');
       else if (fsck.exitCode === 4) {
-        throw new ExternalCommandError(`fsck -a ${dev} found uncorrected errors`, fsck.argv, 4, 'HasFilesystemErrors', fsck.stderr, false, `run fsck ${dev} by hand`);
+        throw new ExternalCommandError(
+          `fsck -a ${dev} found uncorrected errors`,
+          fsck.argv,
+          4,
+          'HasFilesystemErrors',
+          fsck.stderr,
+          false,
+          `run fsck ${dev} by hand`,
+        );
       } else if (fsck.exitCode !== 0 && fsck.exitCode !== 1) {
         throw commandError(fsck);
       }
     }
   }
   rt.host.mkdir(d.target, 0o750);
-  await mustRun(rt, ['mount', '-t', d.fsType, '-o', d.mountOptions.join(','), dev, d.target], { timeoutMs: 60_000 });
+  await mustRun(rt, ['mount', '-t', d.fsType, '-o', d.mountOptions.join(','), dev, d.target], {
+    timeoutMs: 60_000,
+  });
   return `${did}mounted ${dev} on ${d.target}`;
 }
 

@@ -21,8 +21,14 @@ function resolve(ref: string, s: Snapshot): NodeRecord[] {
   const at = ref.lastIndexOf('@');
   const iqn = at < 0 ? ref : ref.slice(0, at);
   const portal = at < 0 ? undefined : normalisePortal(ref.slice(at + 1));
-  const found = s.nodeRecords.filter((r) => r.targetIqn === iqn && (portal === undefined || r.portal === portal));
-  if (found.length === 0) throw new UserError(`no node record for ${ref}`, 'see iscsiadm -m node, or iscsi-console status --json (nodeRecords)');
+  const found = s.nodeRecords.filter(
+    (r) => r.targetIqn === iqn && (portal === undefined || r.portal === portal),
+  );
+  if (found.length === 0)
+    throw new UserError(
+      `no node record for ${ref}`,
+      'see iscsiadm -m node, or iscsi-console status --json (nodeRecords)',
+    );
   return found;
 }
 
@@ -34,8 +40,13 @@ export const forgetAction: ActionDef<ForgetInput> = {
   destructive: true,
   summary: 'Delete node records (or set node.startup=manual with --manual) so they stop coming back at boot',
   usage: 'forget <iqn[@portal]|record-key>... [--manual]',
-  cliOptions: [{ name: 'manual', type: 'boolean', description: 'forget: keep the record but set node.startup=manual' }],
-  examples: ['iscsi-console forget iqn.2024-01.lab.example:storage.target2 --write', 'iscsi-console forget iqn.2024-01.lab.example:storage.target2@127.0.0.1:3260 --manual --write'],
+  cliOptions: [
+    { name: 'manual', type: 'boolean', description: 'forget: keep the record but set node.startup=manual' },
+  ],
+  examples: [
+    'iscsi-console forget iqn.2024-01.lab.example:storage.target2 --write',
+    'iscsi-console forget iqn.2024-01.lab.example:storage.target2@127.0.0.1:3260 --manual --write',
+  ],
   inputFromCli(positionals, o, s) {
     if (positionals.length === 0) throw new UserError('forget needs <iqn[@portal]>');
     return {
@@ -79,7 +90,9 @@ export const forgetAction: ActionDef<ForgetInput> = {
         plan.undo.push(`${base.join(' ')} -o update -n node.startup -v ${r.startup ?? 'automatic'}`);
         continue;
       }
-      const live = s.sessions.find((x) => x.targetIqn === r.targetIqn && x.portal === r.portal && x.iface === r.iface);
+      const live = s.sessions.find(
+        (x) => x.targetIqn === r.targetIqn && x.portal === r.portal && x.iface === r.iface,
+      );
       if (live) {
         plan.refusals.push({
           id: 'session-active',
@@ -94,7 +107,9 @@ export const forgetAction: ActionDef<ForgetInput> = {
         argv: [...base, '-o', 'delete'],
         okExitCodes: [21],
         timeoutMs: TIMEOUTS.iscsiadm,
-        preconditions: live ? [] : [pre('session-absent', `no session uses ${rk}`, `${r.targetIqn}|${r.portal}|${r.iface}`)],
+        preconditions: live
+          ? []
+          : [pre('session-absent', `no session uses ${rk}`, `${r.targetIqn}|${r.portal}|${r.iface}`)],
         doneIf: [pre('record-absent', `record ${rk} is gone`, rk)],
       });
       plan.expect!.push(pre('record-absent', `record ${rk} is deleted`, rk));

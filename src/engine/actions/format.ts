@@ -16,14 +16,17 @@ export function stepAction(s: PlanStep): string {
     if (s.fs.op === 'write-json') return `write ${s.fs.path}: ${s.fs.data?.trimEnd() ?? ''}`;
     return `${s.fs.op} ${s.fs.path}`;
   }
-  if (s.wait) return `wait ≤${Math.round(s.wait.timeoutMs / 1000)}s for ${s.wait.what}${s.wait.path ? ` (${s.wait.path})` : ''}`;
+  if (s.wait)
+    return `wait ≤${Math.round(s.wait.timeoutMs / 1000)}s for ${s.wait.what}${s.wait.path ? ` (${s.wait.path})` : ''}`;
   return '(no-op)';
 }
 
 export function formatPlan(plan: Plan): string {
   const lines: string[] = [];
   lines.push(`${plan.title}: ${plan.subject}`);
-  lines.push(`risk ${plan.risk} · confirm ${plan.confirm}${plan.confirmToken ? ` (type "${plan.confirmToken}")` : ''}`);
+  lines.push(
+    `risk ${plan.risk} · confirm ${plan.confirm}${plan.confirmToken ? ` (type "${plan.confirmToken}")` : ''}`,
+  );
   const b = plan.blastRadius;
   const radius = (
     [
@@ -50,7 +53,12 @@ export function formatPlan(plan: Plan): string {
   for (const w of plan.warnings) lines.push(`warning: ${w}`);
   lines.push('steps:');
   plan.steps.forEach((s, i) => {
-    const flags = [s.group ? `portal ${s.group}` : '', s.okExitCodes?.length ? `ok exit ${s.okExitCodes.join('/')}` : '', s.warnOnly ? 'warn only' : '', s.ignoreFailure ? 'result ignored' : '']
+    const flags = [
+      s.group ? `portal ${s.group}` : '',
+      s.okExitCodes?.length ? `ok exit ${s.okExitCodes.join('/')}` : '',
+      s.warnOnly ? 'warn only' : '',
+      s.ignoreFailure ? 'result ignored' : '',
+    ]
       .filter(Boolean)
       .join(', ');
     lines.push(`  ${i + 1}. ${stepAction(s)}${flags ? `   [${flags}]` : ''}`);
@@ -65,9 +73,11 @@ export function formatPlan(plan: Plan): string {
 
 export function formatResult(r: ApplyResult): string {
   const lines: string[] = [];
-  for (const s of r.steps) lines.push(`  ${s.status.padEnd(7)} ${s.stepId}${s.detail ? ` — ${s.detail}` : ''}`);
+  for (const s of r.steps)
+    lines.push(`  ${s.status.padEnd(7)} ${s.stepId}${s.detail ? ` — ${s.detail}` : ''}`);
   for (const w of r.warnings ?? []) lines.push(`warning: ${w}`);
-  if (r.ok) lines.push(`done${r.verified ? ', verified' : ''}${r.devicePath ? ` (device ${r.devicePath})` : ''}`);
+  if (r.ok)
+    lines.push(`done${r.verified ? ', verified' : ''}${r.devicePath ? ` (device ${r.devicePath})` : ''}`);
   for (const v of r.verification) lines.push(`  ${v}`);
   if (r.journalId) lines.push(`journal id ${r.journalId}`);
   return `${lines.join('\n')}\n`;

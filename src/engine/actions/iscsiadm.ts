@@ -35,7 +35,11 @@ export interface IscsiadmResult extends RunResult {
 export const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Runs a command; for iscsiadm the exit 6 retry applies. Never throws for a non-zero exit. */
-export async function runCommand(host: Host, argv: readonly string[], o: IscsiadmOptions = {}): Promise<IscsiadmResult> {
+export async function runCommand(
+  host: Host,
+  argv: readonly string[],
+  o: IscsiadmOptions = {},
+): Promise<IscsiadmResult> {
   const isIscsiadm = argv[0] === 'iscsiadm';
   const attempts = isIscsiadm ? (o.idbmAttempts ?? 4) : 1;
   const sleep = o.sleep ?? realSleep;
@@ -52,7 +56,14 @@ export async function runCommand(host: Host, argv: readonly string[], o: Iscsiad
   }
   const r = result!;
   const code = r.exitCode;
-  const exitName = code === null ? (r.timedOut ? 'TIMEOUT' : (r.spawnError ?? 'KILLED')) : isIscsiadm ? describeIscsiadmExit(code).name : `exit ${code}`;
+  const exitName =
+    code === null
+      ? r.timedOut
+        ? 'TIMEOUT'
+        : (r.spawnError ?? 'KILLED')
+      : isIscsiadm
+        ? describeIscsiadmExit(code).name
+        : `exit ${code}`;
   const idempotent = code !== null && code !== 0 && (o.okExitCodes ?? []).includes(code);
   return { ...r, exitName, idempotent, attempts: Math.min(n, attempts), ok: code === 0 || idempotent };
 }

@@ -66,7 +66,12 @@ export function newJournalId(): string {
 }
 
 /** Appends one entry. Throws HostIoError when the journal cannot be written (apply then refuses to run). */
-export function appendJournal(host: Host, stateDir: string, entry: JournalEntry, secrets: readonly string[] = []): void {
+export function appendJournal(
+  host: Host,
+  stateDir: string,
+  entry: JournalEntry,
+  secrets: readonly string[] = [],
+): void {
   host.mkdir(stateDir, 0o700);
   host.appendText(`${stateDir}/${JOURNAL_FILE}`, `${maskSecrets(JSON.stringify(entry), secrets)}\n`, 0o600);
 }

@@ -83,7 +83,13 @@ function readHolder(host: Host, path: string): LockHolder | undefined {
   }
 }
 
-async function lockFile(host: Host, stateDir: string, key: string, action: string, o: LockOptions): Promise<() => void> {
+async function lockFile(
+  host: Host,
+  stateDir: string,
+  key: string,
+  action: string,
+  o: LockOptions,
+): Promise<() => void> {
   const path = lockPath(stateDir, key);
   host.mkdir(`${stateDir}/locks`, 0o700);
   const me: LockHolder = {

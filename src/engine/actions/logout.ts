@@ -18,7 +18,10 @@ function resolve(ref: string, s: Snapshot): Session[] {
   if (ref.includes('|')) return [findSession(s, ref)];
   const t = findTargetSessions(s, ref);
   if (t.sessions.length === 0) {
-    throw new UserError(`no session to ${ref}`, 'give a sid, an IQN (all portals) or IQN@PORTAL; see iscsi-console status');
+    throw new UserError(
+      `no session to ${ref}`,
+      'give a sid, an IQN (all portals) or IQN@PORTAL; see iscsi-console status',
+    );
   }
   return t.sessions;
 }
@@ -29,7 +32,8 @@ export const logoutAction: ActionDef<LogoutInput> = {
   key: 'L',
   scopes: ['session'],
   destructive: true,
-  summary: 'Log out a session or all portals of a target (devices deleted first, node record and cloned iface after)',
+  summary:
+    'Log out a session or all portals of a target (devices deleted first, node record and cloned iface after)',
   usage: 'logout <sid|iqn[@portal]>...',
   cliOptions: [],
   examples: [

@@ -45,11 +45,16 @@ export function normalisePortal(text: string): string {
 }
 
 /** `iqn` or `iqn@portal`: the sessions it names (all portals of the target without a portal). */
-export function findTargetSessions(s: Snapshot, ref: string): { iqn: string; portal?: string; sessions: Session[] } {
+export function findTargetSessions(
+  s: Snapshot,
+  ref: string,
+): { iqn: string; portal?: string; sessions: Session[] } {
   const at = ref.lastIndexOf('@');
   const iqn = at < 0 ? ref : ref.slice(0, at);
   const portal = at < 0 ? undefined : normalisePortal(ref.slice(at + 1));
-  const sessions = s.sessions.filter((x) => x.targetIqn === iqn && (portal === undefined || x.portal === portal));
+  const sessions = s.sessions.filter(
+    (x) => x.targetIqn === iqn && (portal === undefined || x.portal === portal),
+  );
   return portal === undefined ? { iqn, sessions } : { iqn, portal, sessions };
 }
 
@@ -122,7 +127,8 @@ export function deviceUse(
   const mps = d.mountpoints.filter((m) => !unmounting.has(m) && !viaMaps.has(m));
   if (mps.length > 0) why.push(`${n} is mounted at ${mps.join(', ')}`);
   if (d.swap) why.push(`${n} is used as swap`);
-  if (d.loops.length > 0) why.push(`${n} is open by loop device ${d.loops.join(', ')} (kubelet block volume)`);
+  if (d.loops.length > 0)
+    why.push(`${n} is open by loop device ${d.loops.join(', ')} (kubelet block volume)`);
   const holders = d.holders.filter((h) => !ignoreHolders.includes(h));
   if (holders.length > 0) why.push(`${n} is held by ${holders.join(', ')}`);
   return why;

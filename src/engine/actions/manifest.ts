@@ -29,13 +29,19 @@ const Meta = z.object({ name: z.string().min(1), namespace: z.string().optional(
 const Pv = z.object({
   kind: z.literal('PersistentVolume'),
   metadata: Meta,
-  spec: z.object({ iscsi: IscsiSource, volumeMode: z.enum(['Filesystem', 'Block']).optional(), mountOptions: z.array(z.string()).optional() }),
+  spec: z.object({
+    iscsi: IscsiSource,
+    volumeMode: z.enum(['Filesystem', 'Block']).optional(),
+    mountOptions: z.array(z.string()).optional(),
+  }),
 });
 
 const Pod = z.object({
   kind: z.literal('Pod'),
   metadata: Meta,
-  spec: z.object({ volumes: z.array(z.object({ name: z.string(), iscsi: IscsiSource.optional() })).optional() }),
+  spec: z.object({
+    volumes: z.array(z.object({ name: z.string(), iscsi: IscsiSource.optional() })).optional(),
+  }),
 });
 
 const Secret = z.object({
@@ -44,7 +50,6 @@ const Secret = z.object({
   data: z.record(z.string(), z.string()).optional(),
   stringData: z.record(z.string(), z.string()).optional(),
 });
-
 
 export interface ManifestAttach {
   input: AttachInput;
@@ -66,7 +71,12 @@ function docs(text: string, file: string): unknown[] {
 
 /** zod issues as `path: message` — never the received value (it could be a secret). */
 function issues(e: z.ZodError): string {
-  return e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code === 'invalid_type' ? `expected ${(i as { expected?: string }).expected}` : i.message}`).join('; ');
+  return e.issues
+    .map(
+      (i) =>
+        `${i.path.join('.') || '(root)'}: ${i.code === 'invalid_type' ? `expected ${(i as { expected?: string }).expected}` : i.message}`,
+    )
+    .join('; ');
 }
 
 function fromSource(src: IscsiSource, volName: string, block: boolean, mountOptions: string[]): AttachInput {
@@ -102,7 +112,12 @@ export function attachFromManifest(text: string, file: string, volumeName?: stri
       if (!r.success) throw new UserError(`${file}: PersistentVolume is not an iSCSI PV: ${issues(r.error)}`);
       const pv = r.data;
       candidates.push({
-        input: fromSource(pv.spec.iscsi, pv.metadata.name, pv.spec.volumeMode === 'Block', pv.spec.mountOptions ?? []),
+        input: fromSource(
+          pv.spec.iscsi,
+          pv.metadata.name,
+          pv.spec.volumeMode === 'Block',
+          pv.spec.mountOptions ?? [],
+        ),
         ...(pv.spec.iscsi.secretRef ? { secretName: pv.spec.iscsi.secretRef.name } : {}),
       });
     } else if (kind === 'Pod') {

@@ -35,7 +35,8 @@ export const onlineAction: ActionDef<OnlineInput> = {
     const name = deviceName(d);
     const plan = newPlan('online', `Online ${name}`, `${name} (${d.hctl}) ${d.key}`, ctx);
     addDeviceToBlast(plan, s, d);
-    if (d.state === 'running') plan.warnings.push(`${name} is already running; writing running again is harmless`);
+    if (d.state === 'running')
+      plan.warnings.push(`${name} is already running; writing running again is harmless`);
     if (x.state !== 'LOGGED_IN') {
       plan.refusals.push({
         id: 'session-down',
@@ -44,7 +45,9 @@ export const onlineAction: ActionDef<OnlineInput> = {
         overridable: true,
       });
     }
-    const path = d.name ? `/sys/block/${d.name}/device/state` : `/sys/class/scsi_device/${d.hctl}/device/state`;
+    const path = d.name
+      ? `/sys/block/${d.name}/device/state`
+      : `/sys/class/scsi_device/${d.hctl}/device/state`;
     addStep(plan, {
       id: `online:${name}`,
       why: `set ${name} from ${d.state ?? 'unknown'} to running`,

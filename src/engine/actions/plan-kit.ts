@@ -5,7 +5,16 @@
  */
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
 import { recordKey } from './lookup.js';
-import type { ActionContext, ActionId, BlastRadius, Plan, PlanStep, Precondition, Refusal, Risk } from './types.js';
+import type {
+  ActionContext,
+  ActionId,
+  BlastRadius,
+  Plan,
+  PlanStep,
+  Precondition,
+  Refusal,
+  Risk,
+} from './types.js';
 
 export const EMPTY_BLAST: BlastRadius = {
   sessions: [],
@@ -18,7 +27,13 @@ export const EMPTY_BLAST: BlastRadius = {
 };
 
 /** Timeouts per command class: iscsiadm login can take 2 min with default retries (err-login-closed-port-default-retries). */
-export const TIMEOUTS = { iscsiadm: 30_000, login: 150_000, multipath: 30_000, blockdev: 30_000, umount: 60_000 };
+export const TIMEOUTS = {
+  iscsiadm: 30_000,
+  login: 150_000,
+  multipath: 30_000,
+  blockdev: 30_000,
+  umount: 60_000,
+};
 
 export function readOnlyRefusal(ctx: ActionContext): Refusal[] {
   return ctx.write
@@ -74,6 +89,7 @@ export function addStep(plan: Plan, step: PlanStep): PlanStep {
 
 const pre = (id: string, text: string, subject: string, value?: string): Precondition =>
   value === undefined ? { id, text, subject } : { id, text, subject, value };
+
 export { pre };
 
 export function deviceName(d: ScsiDevice): string {
@@ -89,10 +105,12 @@ export function unmountStep(path: string, force: boolean): PlanStep {
       : 'unmount the global mount before the devices go (kubelet UnmountDevice)',
     argv: ['umount', path],
     timeoutMs: TIMEOUTS.umount,
-    preconditions: force ? [pre('mounted', `${path} is mounted`, path)] : [
-      pre('mounted', `${path} is mounted`, path),
-      pre('no-pod-mounts', `no pod bind-mounts ${path}`, path),
-    ],
+    preconditions: force
+      ? [pre('mounted', `${path} is mounted`, path)]
+      : [
+          pre('mounted', `${path} is mounted`, path),
+          pre('no-pod-mounts', `no pod bind-mounts ${path}`, path),
+        ],
     doneIf: [pre('not-mounted', `${path} is not mounted`, path)],
   };
 }
@@ -156,7 +174,10 @@ export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanSte
  * kubelet detachISCSIDisk for one portal (§1.14): `--logout` then `-o delete`, argv in kubelet's
  * order, `-I` only when the iface is known; exits 21 and 2 mean "already done".
  */
-export function logoutSteps(session: Pick<Session, 'targetIqn' | 'portal' | 'iface' | 'key'>, sid?: number): PlanStep[] {
+export function logoutSteps(
+  session: Pick<Session, 'targetIqn' | 'portal' | 'iface' | 'key'>,
+  sid?: number,
+): PlanStep[] {
   const { targetIqn: iqn, portal, iface } = session;
   const rk = recordKey({ targetIqn: iqn, portal, iface });
   return [

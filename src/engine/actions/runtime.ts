@@ -26,7 +26,11 @@ export interface Runtime {
 }
 
 /** Runs a command, records it (masked) for the journal, and returns the result. */
-export async function record(rt: Runtime, argv: readonly string[], o: IscsiadmOptions = {}): Promise<IscsiadmResult> {
+export async function record(
+  rt: Runtime,
+  argv: readonly string[],
+  o: IscsiadmOptions = {},
+): Promise<IscsiadmResult> {
   const r = await runCommand(rt.host, argv, { ...(rt.signal ? { signal: rt.signal } : {}), ...o });
   rt.commands.push({
     argv: r.argv,
@@ -39,14 +43,22 @@ export async function record(rt: Runtime, argv: readonly string[], o: IscsiadmOp
 }
 
 /** Runs and throws the typed error when it fails. */
-export async function mustRun(rt: Runtime, argv: readonly string[], o: IscsiadmOptions = {}): Promise<IscsiadmResult> {
+export async function mustRun(
+  rt: Runtime,
+  argv: readonly string[],
+  o: IscsiadmOptions = {},
+): Promise<IscsiadmResult> {
   const r = await record(rt, argv, o);
   if (!r.ok) throw commandError(r);
   return r;
 }
 
 /** Polls `probe` every rt.pollMs until it returns a value or `timeoutMs` passes (0: one check). */
-export async function pollFor<T>(rt: Runtime, timeoutMs: number, probe: () => T | undefined): Promise<T | undefined> {
+export async function pollFor<T>(
+  rt: Runtime,
+  timeoutMs: number,
+  probe: () => T | undefined,
+): Promise<T | undefined> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const v = probe();

@@ -34,7 +34,8 @@ export const scanAction: ActionDef<ScanInput> = {
   examples: ['iscsi-console scan 3 1 --write', 'iscsi-console scan 3 1 --dry-run'],
   inputFromCli(positionals, _o, s) {
     const [sid, lun] = positionals;
-    if (sid === undefined || lun === undefined) throw new UserError('scan needs <sid> <lun>', 'e.g. iscsi-console scan 3 1');
+    if (sid === undefined || lun === undefined)
+      throw new UserError('scan needs <sid> <lun>', 'e.g. iscsi-console scan 3 1');
     return { sessionKey: findSession(s, sid).key, lun: parseLun(lun) };
   },
   inputFromSelection(sel, s) {
@@ -43,11 +44,21 @@ export const scanAction: ActionDef<ScanInput> = {
   plan(input, s: Snapshot, ctx) {
     const x = findSession(s, input.sessionKey);
     const key = lunKey(x.targetIqn, x.portal, x.iface, input.lun);
-    const plan = newPlan('scan', `Scan LUN ${input.lun}`, `session ${x.sid} ${x.targetIqn} @ ${x.portal} LUN ${input.lun}`, ctx);
+    const plan = newPlan(
+      'scan',
+      `Scan LUN ${input.lun}`,
+      `session ${x.sid} ${x.targetIqn} @ ${x.portal} LUN ${input.lun}`,
+      ctx,
+    );
     plan.before.push(x.key);
     plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
     if (x.hostNumber === undefined) {
-      plan.refusals.push({ id: 'no-host', reason: `session ${x.sid} has no SCSI host`, hint: 'the session is not logged in', overridable: false });
+      plan.refusals.push({
+        id: 'no-host',
+        reason: `session ${x.sid} has no SCSI host`,
+        hint: 'the session is not logged in',
+        overridable: false,
+      });
     }
     if (x.state !== 'LOGGED_IN') {
       plan.refusals.push({
@@ -57,7 +68,8 @@ export const scanAction: ActionDef<ScanInput> = {
         overridable: false,
       });
     }
-    if (x.devices.some((d) => d.key === key)) plan.warnings.push(`LUN ${input.lun} is already present on session ${x.sid}; the scan is a no-op`);
+    if (x.devices.some((d) => d.key === key))
+      plan.warnings.push(`LUN ${input.lun} is already present on session ${x.sid}; the scan is a no-op`);
     addStep(plan, {
       id: 'scan',
       why: `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`,

@@ -4,8 +4,8 @@
  * per portal `--logout` + `-o delete` → cloned-iface delete. Used by logout and cleanup.
  */
 import type { Session, Snapshot } from '../model.js';
-import { addSessionsToBlast, addStep, ifaceDeleteStep, isClonedIface, logoutSteps, pre } from './plan-kit.js';
 import { recordKey } from './lookup.js';
+import { addSessionsToBlast, addStep, ifaceDeleteStep, isClonedIface, logoutSteps, pre } from './plan-kit.js';
 import { addDeviceTeardown } from './teardown.js';
 import type { Plan } from './types.js';
 
@@ -51,7 +51,9 @@ export function addSessionTeardown(plan: Plan, s: Snapshot, sessions: readonly S
   for (const iface of clones) {
     const otherUsers = s.sessions.filter((x) => x.iface === iface && !keys.has(x.key));
     if (otherUsers.length > 0) {
-      plan.warnings.push(`iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it (kubernetes#73181)`);
+      plan.warnings.push(
+        `iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it (kubernetes#73181)`,
+      );
       continue;
     }
     addStep(plan, ifaceDeleteStep(iface));

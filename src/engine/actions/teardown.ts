@@ -40,7 +40,10 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
         const why = mapUse(s, m, unmounting);
         for (const w of why) {
           plan.refusals.push(
-            refusalFor(w, `unmount or stop what uses ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`),
+            refusalFor(
+              w,
+              `unmount or stop what uses ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
+            ),
           );
         }
         ignoreHolders.push(m.name);
@@ -66,7 +69,9 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
     }
     const mapRefused = maps.some((m) => !ignoreHolders.includes(m.name));
     for (const w of deviceUse(s, d, mapRefused ? maps.map((m) => m.name) : ignoreHolders, unmounting)) {
-      plan.refusals.push(refusalFor(w, `unmount it / release it first; see iscsi-console status for ${deviceName(d)}`));
+      plan.refusals.push(
+        refusalFor(w, `unmount it / release it first; see iscsi-console status for ${deviceName(d)}`),
+      );
     }
   }
   for (const d of devices) {

@@ -26,7 +26,8 @@ export const unmountAction: ActionDef<UnmountInput> = {
   ],
   inputFromCli(positionals) {
     const [path] = positionals;
-    if (path === undefined || !path.startsWith('/')) throw new UserError('unmount needs an absolute <mount-path>');
+    if (path === undefined || !path.startsWith('/'))
+      throw new UserError('unmount needs an absolute <mount-path>');
     return { path: path.replace(/\/+$/, '') };
   },
   inputFromSelection(sel) {
@@ -35,7 +36,8 @@ export const unmountAction: ActionDef<UnmountInput> = {
   plan(input, s: Snapshot, ctx) {
     const path = input.path;
     const mount = s.mounts.find((m) => m.mountPoint === path);
-    if (!mount) throw new UserError(`${path} is not a mount point`, 'see iscsi-console status for mounted volumes');
+    if (!mount)
+      throw new UserError(`${path} is not a mount point`, 'see iscsi-console status for mounted volumes');
     const plan = newPlan('unmount', 'Unmount', path, ctx);
     destructive(plan, 'medium', s.node.hostname);
     addUnique(plan.blastRadius.mounts, path);

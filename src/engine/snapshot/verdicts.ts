@@ -17,8 +17,17 @@ export interface VerdictInput {
 }
 
 /** Portal+IQN identity used to match kubelet dirs to sessions (portals normalised: `[v6]:port`, default port). */
-function ref(portal: string, iqn: string): string {
-  return `${normalizePortal(portal)}|${iqn}`;
+function refMaker(): (portal: string, iqn: string) => string {
+  // The same few portal strings repeat across thousands of sessions and volumes: parse each once.
+  const cache = new Map<string, string>();
+  return (portal, iqn) => {
+    let n = cache.get(portal);
+    if (n === undefined) {
+      n = normalizePortal(portal);
+      cache.set(portal, n);
+    }
+    return `${n}|${iqn}`;
+  };
 }
 
 /** Every portal a kubelet volume refers to: all of iscsi.json's Portals, else the dir name's. */
@@ -46,6 +55,7 @@ function describeUse(u: DeviceUse, dev: string): string {
  */
 export function computeVerdicts(input: VerdictInput): Session[] {
   const { sessions, uses, volumes, podVolumes, multipath, fsListing, blockListing } = input;
+  const ref = refMaker();
   const volsByRef = new Map<string, KubeletVolume[]>();
   for (const v of volumes) {
     if (!v.iqn) continue;

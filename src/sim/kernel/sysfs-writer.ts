@@ -25,11 +25,54 @@ import {
 
 const SECTOR = 512;
 
+/**
+ * Attributes the `lean` profile keeps: everything the engine, kubelet, udev and iscsiadm read or
+ * write (kubelet-iscsi-engine.md §4.7). The scale scenario uses it so 1,000 sessions materialise in
+ * seconds; every other scenario uses the full profile that test/sim/conformance.test.ts checks.
+ */
+const LEAN = new Set([
+  'hwaddress',
+  'initiatorname',
+  'ipaddress',
+  'netdev',
+  'proc_name',
+  'scan',
+  'state',
+  'creator',
+  'ifacename',
+  'recovery_tmo',
+  'targetname',
+  'tpgt',
+  'username',
+  'address',
+  'port',
+  'persistent_address',
+  'persistent_port',
+  'delete',
+  'model',
+  'rev',
+  'type',
+  'vendor',
+  'wwid',
+  'dev',
+  'size',
+  'ro',
+  'name',
+  'uuid',
+  'backing_file',
+  'partition',
+  'start',
+]);
+
+/** How much of sysfs to materialise: `full` (as captured, minus noise) or `lean` (what is read). */
+export type SysfsProfile = 'full' | 'lean';
+
 /** Materialises kernel objects as sysfs files and links, and removes them again. */
 export class SysfsWriter {
   constructor(
     private readonly tree: Tree,
     private readonly iscsidPid: number,
+    readonly profile: SysfsProfile = 'full',
   ) {}
 
   /** The parts of sysfs that exist on any node with the iSCSI modules loaded. */
@@ -62,7 +105,9 @@ export class SysfsWriter {
   }
 
   attrs(dir: string, attrs: readonly Attr[]): void {
+    const lean = this.profile === 'lean';
     for (const [name, value, mode] of attrs) {
+      if (lean && !LEAN.has(name)) continue;
       // Write-only attributes exist but hold nothing; everything else ends in a newline like show().
       this.tree.file(`${dir}/${name}`, value === '' ? '' : `${value}\n`, mode ?? 0o444);
     }
@@ -77,20 +122,23 @@ export class SysfsWriter {
     const t = this.tree;
     const h = s.host;
     const host = hostDir(h);
-    t.dir(`${host}/iscsi_host/host${h}`);
-    t.dir(`${host}/scsi_host/host${h}`);
+    const sess = sessionDir(h, s.sid);
+    // One mkdir per level (parents known to exist): a 1,000-session node is ~100k fs calls.
+    for (const d of [host, `${host}/iscsi_host`, `${host}/iscsi_host/host${h}`, `${host}/scsi_host`, `${host}/scsi_host/host${h}`]) {
+      t.mkdir1(d);
+    }
     this.attrs(`${host}/iscsi_host/host${h}`, iscsiHostAttrs(s));
     this.attrs(`${host}/scsi_host/host${h}`, scsiHostAttrs(s));
     t.relLink(`${host}/iscsi_host/host${h}/device`, host);
     t.relLink(`${host}/scsi_host/host${h}/device`, host);
     const sattr = sessionAttrDir(h, s.sid);
-    t.dir(sattr);
-    this.attrs(sattr, sessionAttrs(s, this.iscsidPid));
-    t.relLink(`${sattr}/device`, sessionDir(h, s.sid));
     const cdir = connDir(h, s.sid);
-    t.dir(cdir);
+    const conn = `${sess}/connection${s.sid}:0`;
+    for (const d of [sess, `${sess}/iscsi_session`, sattr, conn, `${conn}/iscsi_connection`, cdir]) t.mkdir1(d);
+    this.attrs(sattr, sessionAttrs(s, this.iscsidPid));
+    t.relLink(`${sattr}/device`, sess);
     this.attrs(cdir, connectionAttrs(s));
-    t.relLink(`${cdir}/device`, `${sessionDir(h, s.sid)}/connection${s.sid}:0`);
+    t.relLink(`${cdir}/device`, conn);
     t.relLink(`/sys/class/iscsi_host/host${h}`, `${host}/iscsi_host/host${h}`);
     t.relLink(`/sys/class/scsi_host/host${h}`, `${host}/scsi_host/host${h}`);
     t.relLink(`/sys/class/iscsi_session/session${s.sid}`, sattr);
@@ -119,15 +167,19 @@ export class SysfsWriter {
     const t = this.tree;
     const tdir = targetDir(s.host, s.sid);
     if (!t.exists(tdir)) {
-      t.dir(tdir);
+      t.mkdir1(tdir);
       t.relLink(`/sys/bus/scsi/devices/target${s.host}:0:0`, tdir);
     }
     const dir = sdevDir(s.host, s.sid, d.lun);
     const id = hctl(s.host, d.lun);
-    t.dir(`${dir}/scsi_device/${id}`);
+    t.mkdir1(dir);
     this.attrs(dir, scsiDeviceAttrs(d, d.wwid));
-    t.relLink(`${dir}/scsi_device/${id}/device`, dir);
-    t.relLink(`/sys/class/scsi_device/${id}`, `${dir}/scsi_device/${id}`);
+    if (this.profile === 'full') {
+      t.mkdir1(`${dir}/scsi_device`);
+      t.mkdir1(`${dir}/scsi_device/${id}`);
+      t.relLink(`${dir}/scsi_device/${id}/device`, dir);
+      t.relLink(`/sys/class/scsi_device/${id}`, `${dir}/scsi_device/${id}`);
+    }
     t.relLink(`/sys/bus/scsi/devices/${id}`, dir);
     if (d.sdIndex !== undefined) this.sdBlock(s, d);
   }
@@ -137,8 +189,7 @@ export class SysfsWriter {
     const name = sdName(d.sdIndex!);
     const dir = `${sdevDir(s.host, s.sid, d.lun)}/block/${name}`;
     const devt = sdDevt(d.sdIndex!);
-    t.dir(`${dir}/holders`);
-    t.dir(`${dir}/slaves`);
+    for (const x of [`${dir.slice(0, dir.lastIndexOf('/'))}`, dir, `${dir}/holders`, `${dir}/slaves`]) t.mkdir1(x);
     this.attrs(dir, blockAttrs(devt, Math.floor(d.spec!.sizeBytes / SECTOR), '0'));
     t.relLink(`${dir}/device`, sdevDir(s.host, s.sid, d.lun));
     t.relLink(`/sys/block/${name}`, dir);

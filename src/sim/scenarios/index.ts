@@ -9,6 +9,8 @@ export interface ScenarioDef {
   name: string;
   description: string;
   build: (sim: Simulator) => Promise<void>;
+  /** sysfs detail the scenario is materialised with (default full). */
+  profile?: 'full' | 'lean';
 }
 
 /** Every `--demo` scenario, the default (incident) first. */
@@ -22,5 +24,5 @@ export const SCENARIO_DEFS: readonly ScenarioDef[] = [
   { name: 'healthy', description: 'a few in-use volumes, one multipath, one block-mode volume', build: healthy },
   { name: 'outage', description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once', build: outage },
   { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)', build: empty },
-  { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', build: scale },
+  { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', build: scale, profile: 'lean' },
 ];

@@ -8,7 +8,13 @@ export interface Line {
   bold?: boolean;
 }
 
-export function ScrollText(props: { lines: readonly Line[]; height: number; width: number; offset: number; theme: Theme }) {
+export function ScrollText(props: {
+  lines: readonly Line[];
+  height: number;
+  width: number;
+  offset: number;
+  theme: Theme;
+}) {
   const { lines, height, width, theme } = props;
   const max = Math.max(0, lines.length - height);
   const offset = Math.max(0, Math.min(props.offset, max));

@@ -31,7 +31,10 @@ export interface TableRow extends Filterable {
 }
 
 /** Resolves which columns show at this width and how wide the flex column is. */
-export function layoutColumns(columns: readonly Column[], width: number): { cols: Column[]; widths: number[] } {
+export function layoutColumns(
+  columns: readonly Column[],
+  width: number,
+): { cols: Column[]; widths: number[] } {
   const cols = columns.filter((c) => !c.hideBelow || width >= c.hideBelow);
   // 2 cells for the mark/cursor gutter, 1 between columns.
   const fixed = cols.reduce((n, c) => n + (c.flex ? 0 : c.width), 0) + cols.length - 1 + 2;

@@ -85,19 +85,21 @@ export function Table(props: TableProps) {
       {rows.length === 0 ? (
         <Text color={toneColor(theme, 'dim')}>{`  ${props.emptyText ?? '(nothing)'}`}</Text>
       ) : (
-        rows.slice(offset, offset + visible).map((r, i) => (
-          <Row
-            key={r.key}
-            cells={colIdx.map((ci) => r.cells[ci] ?? '').join(SEP)}
-            tones={colIdx.map((ci) => r.tones[ci] ?? '').join(SEP)}
-            widths={widthsKey}
-            aligns={aligns}
-            middles={middles}
-            selected={offset + i === cursor}
-            marked={marks.has(r.key)}
-            theme={theme}
-          />
-        ))
+        rows
+          .slice(offset, offset + visible)
+          .map((r, i) => (
+            <Row
+              key={r.key}
+              cells={colIdx.map((ci) => r.cells[ci] ?? '').join(SEP)}
+              tones={colIdx.map((ci) => r.tones[ci] ?? '').join(SEP)}
+              widths={widthsKey}
+              aligns={aligns}
+              middles={middles}
+              selected={offset + i === cursor}
+              marked={marks.has(r.key)}
+              theme={theme}
+            />
+          ))
       )}
     </Box>
   );

@@ -22,8 +22,13 @@ export function TextInput(props: {
   const visible = shown.length > room ? `…${shown.slice(shown.length - room + 1)}` : shown;
   return (
     <Text wrap="truncate">
-      <Text color={toneColor(theme, focused ? 'accent' : undefined)} bold={focused}>{`${focused ? '›' : ' '} ${label} `}</Text>
-      <Text color={toneColor(theme, visible ? undefined : 'dim')}>{visible || (focused ? '' : (props.placeholder ?? ''))}</Text>
+      <Text
+        color={toneColor(theme, focused ? 'accent' : undefined)}
+        bold={focused}
+      >{`${focused ? '›' : ' '} ${label} `}</Text>
+      <Text color={toneColor(theme, visible ? undefined : 'dim')}>
+        {visible || (focused ? '' : (props.placeholder ?? ''))}
+      </Text>
       {focused ? <Text inverse> </Text> : null}
       {props.error ? <Text color={toneColor(theme, 'bad')}>{`  ✗ ${props.error}`}</Text> : null}
     </Text>
@@ -31,7 +36,11 @@ export function TextInput(props: {
 }
 
 /** Applies one keystroke to a text value (typing, backspace); undefined when the key is not for text. */
-export function editText(value: string, input: string, key: { backspace?: boolean; delete?: boolean; ctrl?: boolean; meta?: boolean }): string | undefined {
+export function editText(
+  value: string,
+  input: string,
+  key: { backspace?: boolean; delete?: boolean; ctrl?: boolean; meta?: boolean },
+): string | undefined {
   if (key.backspace || key.delete) return value.slice(0, -1);
   if (key.ctrl && input === 'w') return value.replace(/\S+\s*$/, '');
   if (key.ctrl || key.meta || !input) return undefined;

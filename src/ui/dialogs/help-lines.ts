@@ -6,23 +6,35 @@ import { VIEW_IDS } from '../view-store.js';
 
 export function helpLines(actions: readonly ActionDef[], write: boolean): Line[] {
   const lines: Line[] = [];
-  lines.push({ text: `Actions on the selection or marked rows${write ? '' : ' (READ-ONLY: destructive ones only show their plan)'}`, bold: true });
+  lines.push({
+    text: `Actions on the selection or marked rows${write ? '' : ' (READ-ONLY: destructive ones only show their plan)'}`,
+    bold: true,
+  });
   if (actions.length === 0) lines.push({ text: '  no actions registered in this build', tone: 'dim' });
   for (const a of actions) {
     const flag = a.destructive ? (write ? ' [destructive]' : ' [destructive: needs --write or :write]') : '';
-    lines.push({ text: `  ${a.key.padEnd(12)} ${a.title}${flag} on ${a.scopes.join('/')}`, tone: a.destructive ? 'warn' : undefined });
+    lines.push({
+      text: `  ${a.key.padEnd(12)} ${a.title}${flag} on ${a.scopes.join('/')}`,
+      tone: a.destructive ? 'warn' : undefined,
+    });
     lines.push({ text: `  ${''.padEnd(12)} ${a.summary}`, tone: 'dim' });
   }
-  for (const c of keyCollisions(actions)) lines.push({ text: `  ⚠ key collision: ${c} (navigation wins)`, tone: 'bad' });
+  for (const c of keyCollisions(actions))
+    lines.push({ text: `  ⚠ key collision: ${c} (navigation wins)`, tone: 'bad' });
   lines.push({ text: '' }, { text: 'Navigation', bold: true });
   for (const k of NAV_KEYS) lines.push({ text: `  ${k.label.padEnd(12)} ${k.help}` });
   lines.push({ text: `  ${'1-8'.padEnd(12)} Views: ${VIEW_IDS.map((v, i) => `${i + 1} ${v}`).join(', ')}` });
   lines.push({ text: '' }, { text: 'Commands (:name, tab completes)', bold: true });
-  for (const c of PALETTE) lines.push({ text: `  :${c.name.padEnd(11)} ${c.help}${c.aliases.length ? ` (also :${c.aliases.join(' :')})` : ''}` });
+  for (const c of PALETTE)
+    lines.push({
+      text: `  :${c.name.padEnd(11)} ${c.help}${c.aliases.length ? ` (also :${c.aliases.join(' :')})` : ''}`,
+    });
   lines.push(
     { text: '' },
     { text: 'Filter (/)', bold: true },
-    { text: '  words match anywhere; a|b either; field=value (state=FAILED, verdict=stale, portal=10.0.0.5)' },
+    {
+      text: '  words match anywhere; a|b either; field=value (state=FAILED, verdict=stale, portal=10.0.0.5)',
+    },
     { text: '  field!=value excludes; a leading ! inverts the whole filter; ⏎ keeps it, esc clears it' },
   );
   return lines;

@@ -35,12 +35,18 @@ const RADIUS_LABELS: [keyof BlastRadius, string][] = [
 export function planLines(plan: Plan): Line[] {
   const lines: Line[] = [
     { text: `${plan.title}: ${plan.subject}`, bold: true },
-    { text: `risk ${RISK_SYMBOL[plan.risk]} ${plan.risk}   confirmation: ${plan.confirm}`, tone: RISK_TONE[plan.risk] },
+    {
+      text: `risk ${RISK_SYMBOL[plan.risk]} ${plan.risk}   confirmation: ${plan.confirm}`,
+      tone: RISK_TONE[plan.risk],
+    },
   ];
   if (plan.refusals.length) {
     lines.push({ text: '' }, { text: 'Refused', bold: true, tone: 'bad' });
     for (const r of plan.refusals) {
-      lines.push({ text: `  ✗ ${r.reason}${r.overridable ? ' (can be overridden by typed consent)' : ''}`, tone: 'bad' });
+      lines.push({
+        text: `  ✗ ${r.reason}${r.overridable ? ' (can be overridden by typed consent)' : ''}`,
+        tone: 'bad',
+      });
       if (r.hint) lines.push({ text: `    hint: ${r.hint}`, tone: 'dim' });
     }
   }
@@ -57,7 +63,10 @@ export function planLines(plan: Plan): Line[] {
     const items = plan.blastRadius[k];
     if (!items.length) continue;
     any = true;
-    lines.push({ text: `  ${label} (${items.length}): ${items.join(', ')}`, tone: k === 'pods' || k === 'mounts' ? 'warn' : undefined });
+    lines.push({
+      text: `  ${label} (${items.length}): ${items.join(', ')}`,
+      tone: k === 'pods' || k === 'mounts' ? 'warn' : undefined,
+    });
   }
   if (!any) lines.push({ text: '  nothing else is touched', tone: 'dim' });
   if (plan.undo.length) {
@@ -81,7 +90,9 @@ export function progressLines(plan: Plan, steps: readonly StepProgress[]): Line[
     const p = steps.find((x) => x.stepId === s.id);
     const look = STATUS_LOOK[p?.status ?? 'pending'];
     const dur = p?.durationMs !== undefined ? ` (${p.durationMs} ms)` : '';
-    const out: Line[] = [{ text: `${look.symbol} ${String(i + 1).padStart(2)}. ${describeStep(s)}${dur}`, tone: look.tone }];
+    const out: Line[] = [
+      { text: `${look.symbol} ${String(i + 1).padStart(2)}. ${describeStep(s)}${dur}`, tone: look.tone },
+    ];
     if (p?.detail) out.push({ text: `      ${p.detail}`, tone: p.status === 'failed' ? 'bad' : 'dim' });
     return out;
   });

@@ -11,7 +11,11 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
       <Box flexDirection="column" height={height} overflow="hidden">
         <Text bold wrap="truncate">{`Targets offered by ${w.fields.targetPortal} (⏎ picks, esc back)`}</Text>
         {w.discovered.slice(0, Math.max(1, height - 1)).map((t, i) => (
-          <Text key={`${t.portal}|${t.iqn}`} inverse={i === w.pick} wrap="truncate">{`  ${t.iqn}  @ ${t.portal}`}</Text>
+          <Text
+            key={`${t.portal}|${t.iqn}`}
+            inverse={i === w.pick}
+            wrap="truncate"
+          >{`  ${t.iqn}  @ ${t.portal}`}</Text>
         ))}
       </Box>
     );
@@ -25,7 +29,8 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
     <Box flexDirection="column" height={height} overflow="hidden">
       {WIZARD_FIELDS.slice(start, start + room).map((f) => {
         const i = WIZARD_FIELDS.indexOf(f);
-        const value = f.kind === 'bool' ? (w.fields[f.id] === 'true' ? '[x] yes' : '[ ] no') : (w.fields[f.id] ?? '');
+        const value =
+          f.kind === 'bool' ? (w.fields[f.id] === 'true' ? '[x] yes' : '[ ] no') : (w.fields[f.id] ?? '');
         return (
           <TextInput
             key={f.id}
@@ -39,8 +44,12 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
           />
         );
       })}
-      <Text wrap="truncate" color={toneColor(theme, 'dim')}>{focused ? `  ${focused.help}` : ' '}</Text>
-      <Text wrap="truncate" color={toneColor(theme, 'warn')}>{w.status ? `  ${w.status}` : ' '}</Text>
+      <Text wrap="truncate" color={toneColor(theme, 'dim')}>
+        {focused ? `  ${focused.help}` : ' '}
+      </Text>
+      <Text wrap="truncate" color={toneColor(theme, 'warn')}>
+        {w.status ? `  ${w.status}` : ' '}
+      </Text>
     </Box>
   );
 }

@@ -18,22 +18,57 @@ export interface WizardField {
 }
 
 export const WIZARD_FIELDS: readonly WizardField[] = [
-  { id: 'manifest', label: 'Manifest file', kind: 'text', help: 'Pod or PV YAML with an iscsi volume (ctrl-l loads it)' },
+  {
+    id: 'manifest',
+    label: 'Manifest file',
+    kind: 'text',
+    help: 'Pod or PV YAML with an iscsi volume (ctrl-l loads it)',
+  },
   { id: 'secretFile', label: 'Secret file', kind: 'text', help: 'Secret YAML with CHAP values (optional)' },
-  { id: 'volName', label: 'Volume name', kind: 'text', help: 'PV name or the Pod volume name (kubelet spec.Name())' },
-  { id: 'targetPortal', label: 'Target portal', kind: 'text', help: 'addr[:port], IPv6 as [addr]:port (ctrl-d discovers)' },
+  {
+    id: 'volName',
+    label: 'Volume name',
+    kind: 'text',
+    help: 'PV name or the Pod volume name (kubelet spec.Name())',
+  },
+  {
+    id: 'targetPortal',
+    label: 'Target portal',
+    kind: 'text',
+    help: 'addr[:port], IPv6 as [addr]:port (ctrl-d discovers)',
+  },
   { id: 'portals', label: 'Extra portals', kind: 'text', help: 'comma-separated, for multipath' },
   { id: 'iqn', label: 'Target IQN', kind: 'text', help: 'iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>' },
   { id: 'lun', label: 'LUN', kind: 'text', help: '0-255 (Kubernetes validation range)' },
   { id: 'fsType', label: 'fsType', kind: 'text', help: 'ext4, xfs, ... (empty: kubelet default ext4)' },
   { id: 'readOnly', label: 'readOnly', kind: 'bool', help: 'space toggles' },
-  { id: 'block', label: 'Block volume', kind: 'bool', help: 'volumeMode: Block (no filesystem); space toggles' },
-  { id: 'mount', label: 'Format+mount', kind: 'bool', help: 'format if empty and mount on the kubelet global dir, as kubelet does' },
+  {
+    id: 'block',
+    label: 'Block volume',
+    kind: 'bool',
+    help: 'volumeMode: Block (no filesystem); space toggles',
+  },
+  {
+    id: 'mount',
+    label: 'Format+mount',
+    kind: 'bool',
+    help: 'format if empty and mount on the kubelet global dir, as kubelet does',
+  },
   { id: 'iscsiInterface', label: 'iSCSI iface', kind: 'text', help: 'open-iscsi iface (default: default)' },
-  { id: 'initiatorName', label: 'Initiator name', kind: 'text', help: 'custom initiator IQN (kubelet clones the iface)' },
+  {
+    id: 'initiatorName',
+    label: 'Initiator name',
+    kind: 'text',
+    help: 'custom initiator IQN (kubelet clones the iface)',
+  },
   { id: 'chapAuthDiscovery', label: 'Discovery CHAP', kind: 'bool', help: 'space toggles' },
   { id: 'discoveryUser', label: 'Discovery user', kind: 'text', help: 'discovery.sendtargets.auth.username' },
-  { id: 'discoverySecret', label: 'Discovery secret', kind: 'secret', help: 'masked; never shown or journaled' },
+  {
+    id: 'discoverySecret',
+    label: 'Discovery secret',
+    kind: 'secret',
+    help: 'masked; never shown or journaled',
+  },
   { id: 'chapAuthSession', label: 'Session CHAP', kind: 'bool', help: 'space toggles' },
   { id: 'sessionUser', label: 'Session user', kind: 'text', help: 'node.session.auth.username' },
   { id: 'sessionSecret', label: 'Session secret', kind: 'secret', help: 'masked; never shown or journaled' },
@@ -50,7 +85,20 @@ export interface WizardState {
 }
 
 export function openWizard(): WizardState {
-  return { kind: 'wizard', fields: { lun: '0', readOnly: 'false', block: 'false', mount: 'false', chapAuthDiscovery: 'false', chapAuthSession: 'false' }, focus: 3, errors: {}, pick: 0 };
+  return {
+    kind: 'wizard',
+    fields: {
+      lun: '0',
+      readOnly: 'false',
+      block: 'false',
+      mount: 'false',
+      chapAuthDiscovery: 'false',
+      chapAuthSession: 'false',
+    },
+    focus: 3,
+    errors: {},
+    pick: 0,
+  };
 }
 
 /** Inline validation: IQN/EUI format, portal syntax (IPv6 bracketed), LUN range, CHAP pairs. */
@@ -59,7 +107,10 @@ export function validateWizard(f: Record<string, string>): Record<string, string
   const portal = f.targetPortal?.trim() ?? '';
   if (!portal) errors.targetPortal = 'required';
   else if (!parsePortal(portal)) errors.targetPortal = 'not a portal (addr[:port], IPv6 as [addr]:port)';
-  for (const p of (f.portals ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const p of (f.portals ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (!parsePortal(p)) errors.portals = `bad portal ${p}`;
   }
   const iqn = f.iqn?.trim() ?? '';
@@ -76,8 +127,10 @@ export function validateWizard(f: Record<string, string>): Record<string, string
     const problem = iscsiNameProblem(init);
     if (problem) errors.initiatorName = problem;
   }
-  if (f.chapAuthDiscovery === 'true' && (!f.discoveryUser || !f.discoverySecret)) errors.discoveryUser = 'discovery CHAP needs user and secret';
-  if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret)) errors.sessionUser = 'session CHAP needs user and secret';
+  if (f.chapAuthDiscovery === 'true' && (!f.discoveryUser || !f.discoverySecret))
+    errors.discoveryUser = 'discovery CHAP needs user and secret';
+  if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret))
+    errors.sessionUser = 'session CHAP needs user and secret';
   return errors;
 }
 
@@ -86,7 +139,13 @@ export function wizardInput(f: Record<string, string>): Record<string, unknown> 
   const secrets = wizardSecrets(f);
   return {
     volName: f.volName?.trim() ?? '',
-    portals: [f.targetPortal?.trim() ?? '', ...(f.portals ?? '').split(',').map((x) => x.trim()).filter(Boolean)],
+    portals: [
+      f.targetPortal?.trim() ?? '',
+      ...(f.portals ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ],
     iqn: f.iqn?.trim() ?? '',
     lun: Number(f.lun),
     mode: f.block === 'true' ? 'block' : 'filesystem',
@@ -130,19 +189,30 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
     if (key.downArrow) return set(ctx, { ...w, pick: Math.min(w.discovered.length - 1, w.pick + 1) });
     if (key.return) {
       const t = w.discovered[w.pick];
-      if (t) set(ctx, { ...w, discovered: undefined, fields: { ...w.fields, iqn: t.iqn }, status: `picked ${t.iqn}` });
+      if (t)
+        set(ctx, {
+          ...w,
+          discovered: undefined,
+          fields: { ...w.fields, iqn: t.iqn },
+          status: `picked ${t.iqn}`,
+        });
     }
     return;
   }
   if (key.escape) return void ctx.ui.setState({ mode: 'normal', dialog: undefined });
   const field = WIZARD_FIELDS[w.focus]!;
-  if (key.upArrow || (key.tab && key.shift)) return set(ctx, { ...w, focus: (w.focus + WIZARD_FIELDS.length - 1) % WIZARD_FIELDS.length });
+  if (key.upArrow || (key.tab && key.shift))
+    return set(ctx, { ...w, focus: (w.focus + WIZARD_FIELDS.length - 1) % WIZARD_FIELDS.length });
   if (key.downArrow || key.tab) return set(ctx, { ...w, focus: (w.focus + 1) % WIZARD_FIELDS.length });
   if (key.ctrl && input === 'd') return void discover(ctx, w);
   if (key.ctrl && input === 'l') return loadManifest(ctx, w);
   if (key.return) return planWizard(ctx, w);
   if (field.kind === 'bool') {
-    if (input === ' ') set(ctx, { ...w, fields: { ...w.fields, [field.id]: w.fields[field.id] === 'true' ? 'false' : 'true' } });
+    if (input === ' ')
+      set(ctx, {
+        ...w,
+        fields: { ...w.fields, [field.id]: w.fields[field.id] === 'true' ? 'false' : 'true' },
+      });
     return;
   }
   const next = editText(w.fields[field.id] ?? '', input, key);
@@ -158,14 +228,23 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
 
 async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
   const portal = w.fields.targetPortal?.trim() ?? '';
-  if (!parsePortal(portal)) return set(ctx, { ...w, errors: { ...w.errors, targetPortal: 'enter a valid portal to discover' } });
+  if (!parsePortal(portal))
+    return set(ctx, { ...w, errors: { ...w.errors, targetPortal: 'enter a valid portal to discover' } });
   if (!ctx.backend.discover) return set(ctx, { ...w, status: 'discovery is not available in this build' });
+  // SendTargets adds node records for what it finds: a change to the node, so WRITE mode only.
+  if (!ctx.ui.getState().write)
+    return set(ctx, { ...w, status: 'discovery writes node records: switch to WRITE mode (:write) first' });
   set(ctx, { ...w, status: `discovering ${portal}…` });
   try {
     const found = await ctx.backend.discover(portal, wizardInput(w.fields));
     const cur = ctx.ui.getState().dialog;
     if (cur?.kind !== 'wizard') return;
-    set(ctx, found.length ? { ...cur, discovered: found, pick: 0, status: `${found.length} targets` } : { ...cur, status: 'the portal offered no targets' });
+    set(
+      ctx,
+      found.length
+        ? { ...cur, discovered: found, pick: 0, status: `${found.length} targets` }
+        : { ...cur, status: 'the portal offered no targets' },
+    );
   } catch (e) {
     const cur = ctx.ui.getState().dialog;
     if (cur?.kind === 'wizard') set(ctx, { ...cur, status: `discovery failed: ${(e as Error).message}` });
@@ -175,7 +254,8 @@ async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
 function loadManifest(ctx: DispatchContext, w: WizardState): void {
   const path = w.fields.manifest?.trim();
   if (!path) return set(ctx, { ...w, errors: { ...w.errors, manifest: 'enter a file path first' } });
-  if (!ctx.backend.loadManifest) return set(ctx, { ...w, status: 'manifest loading is not available in this build' });
+  if (!ctx.backend.loadManifest)
+    return set(ctx, { ...w, status: 'manifest loading is not available in this build' });
   try {
     const loaded = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
     const fields = { ...w.fields, ...loaded };
@@ -188,7 +268,8 @@ function loadManifest(ctx: DispatchContext, w: WizardState): void {
 function planWizard(ctx: DispatchContext, w: WizardState): void {
   const errors = validateWizard(w.fields);
   if (Object.keys(errors).length) return set(ctx, { ...w, errors, status: 'fix the marked fields' });
-  if (!ctx.backend.planAttach) return set(ctx, { ...w, status: 'attach planning is not available in this build' });
+  if (!ctx.backend.planAttach)
+    return set(ctx, { ...w, status: 'attach planning is not available in this build' });
   try {
     const plan = ctx.backend.planAttach(wizardInput(w.fields), ctx.ui.getState().write);
     ctx.ui.setState({

@@ -6,10 +6,10 @@ import { createStore } from 'zustand/vanilla';
 import type { ActionDef, ApplyOptions, ApplyResult, Plan } from '../../../src/engine/actions/types.js';
 import {
   lunKey,
+  SCHEMA_VERSION,
   type ScsiDevice,
   type Session,
   type Snapshot,
-  SCHEMA_VERSION,
   sessionKey,
 } from '../../../src/engine/model.js';
 import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/ui/backend.js';
@@ -20,7 +20,13 @@ export const T2 = 'iqn.2024-01.lab.example:storage.target2';
 export const KUBELET = '/var/lib/kubelet';
 export const VOL_PATH = `${KUBELET}/plugins/kubernetes.io/iscsi/iface-default/10.0.0.5:3260-${T1}-lun-1`;
 
-function device(iqn: string, portal: string, host: number, lun: number, extra: Partial<ScsiDevice> = {}): ScsiDevice {
+function device(
+  iqn: string,
+  portal: string,
+  host: number,
+  lun: number,
+  extra: Partial<ScsiDevice> = {},
+): ScsiDevice {
   return {
     hctl: `${host}:0:0:${lun}`,
     host,
@@ -48,7 +54,16 @@ export function session(sid: number, iqn: string, portal: string, extra: Partial
     iface: 'default',
     state: 'LOGGED_IN',
     hostNumber: sid + 1,
-    connections: [{ name: `connection${sid}:0`, persistentAddress: portal.split(':')[0], persistentPort: 3260, address: portal.split(':')[0], port: 3260, state: 'up' }],
+    connections: [
+      {
+        name: `connection${sid}:0`,
+        persistentAddress: portal.split(':')[0],
+        persistentPort: 3260,
+        address: portal.split(':')[0],
+        port: 3260,
+        state: 'up',
+      },
+    ],
     devices: [],
     verdict: 'in-use',
     health: 'ok',
@@ -65,7 +80,13 @@ export function incidentSnapshot(): Snapshot {
   const s1 = session(1, T1, '10.0.0.5:3260', {
     devices: [
       device(T1, '10.0.0.5:3260', 2, 0, { type: 12, state: 'running' }),
-      device(T1, '10.0.0.5:3260', 2, 1, { name: 'sdb', state: 'running', sizeBytes: 1 << 30, holders: ['dm-0'], wwid: 'naa.6001405aaa' }),
+      device(T1, '10.0.0.5:3260', 2, 1, {
+        name: 'sdb',
+        state: 'running',
+        sizeBytes: 1 << 30,
+        holders: ['dm-0'],
+        wwid: 'naa.6001405aaa',
+      }),
     ],
     kubeletVolumes: [VOL_PATH],
     pods: ['pod-a-uid'],
@@ -76,12 +97,21 @@ export function incidentSnapshot(): Snapshot {
     verdict: 'stale',
     health: 'failed',
     connections: [{ name: 'connection2:0', persistentAddress: '10.0.0.6', persistentPort: 3260 }],
-    devices: [device(T2, '10.0.0.6:3260', 3, 1, { name: 'sdc', state: 'transport-offline', sizeBytes: 1 << 30 })],
+    devices: [
+      device(T2, '10.0.0.6:3260', 3, 1, { name: 'sdc', state: 'transport-offline', sizeBytes: 1 << 30 }),
+    ],
     reasons: ['FAILED for 14 min; recovery_tmo 120 s elapsed', 'no mounts, no holders, no kubelet reference'],
     kubeletBusy: false,
   });
   const s3 = session(3, T1, '10.0.0.7:3260', {
-    devices: [device(T1, '10.0.0.7:3260', 4, 1, { name: 'sdd', state: 'running', sizeBytes: 1 << 30, holders: ['dm-0'] })],
+    devices: [
+      device(T1, '10.0.0.7:3260', 4, 1, {
+        name: 'sdd',
+        state: 'running',
+        sizeBytes: 1 << 30,
+        holders: ['dm-0'],
+      }),
+    ],
     kubeletVolumes: [VOL_PATH],
     pods: ['pod-a-uid'],
   });
@@ -89,11 +119,29 @@ export function incidentSnapshot(): Snapshot {
     schemaVersion: SCHEMA_VERSION,
     takenAt: '2026-11-30T04:00:00.000Z',
     readMs: 3,
-    node: { hostname: 'node-17', root: '/', kind: 'sim', kubeletRoot: KUBELET, initiatorName: 'iqn.1993-08.org.debian:01:node17', iscsiLoaded: true },
+    node: {
+      hostname: 'node-17',
+      root: '/',
+      kind: 'sim',
+      kubeletRoot: KUBELET,
+      initiatorName: 'iqn.1993-08.org.debian:01:node17',
+      iscsiLoaded: true,
+    },
     sessions: [s1, s2, s3],
     portalHostMap: { [T1]: { '10.0.0.5:3260': 2, '10.0.0.7:3260': 4 }, [T2]: { '10.0.0.6:3260': 3 } },
     multipath: [
-      { name: 'dm-0', alias: 'mpatha', wwid: '36001405aaa', uuid: 'mpath-36001405aaa', slaves: ['sdb', 'sdd'], holders: [], mountpoints: [VOL_PATH], failedSlaves: [], mapperLink: true, sizeBytes: 1 << 30 },
+      {
+        name: 'dm-0',
+        alias: 'mpatha',
+        wwid: '36001405aaa',
+        uuid: 'mpath-36001405aaa',
+        slaves: ['sdb', 'sdd'],
+        holders: [],
+        mountpoints: [VOL_PATH],
+        failedSlaves: [],
+        mapperLink: true,
+        sizeBytes: 1 << 30,
+      },
     ],
     mounts: [],
     swaps: [],
@@ -108,7 +156,11 @@ export function incidentSnapshot(): Snapshot {
           portal: '10.0.0.5:3260',
           iqn: T1,
           lun: '1',
-          metadata: { Portals: ['10.0.0.5:3260', '10.0.0.7:3260', 'storage.example.com:3260'], Iqn: T1, Lun: '1' },
+          metadata: {
+            Portals: ['10.0.0.5:3260', '10.0.0.7:3260', 'storage.example.com:3260'],
+            Iqn: T1,
+            Lun: '1',
+          },
           metadataSource: 'iscsi.json',
           mounted: true,
           podDevices: [],
@@ -131,11 +183,36 @@ export function incidentSnapshot(): Snapshot {
           problems: ['orphaned: no session'],
         },
       ],
-      podVolumes: [{ podUid: 'pod-a-uid', volName: 'data', path: `${KUBELET}/pods/pod-a-uid/volumes/kubernetes.io~iscsi/data`, mode: 'filesystem', globalPath: VOL_PATH, mounted: true }],
+      podVolumes: [
+        {
+          podUid: 'pod-a-uid',
+          volName: 'data',
+          path: `${KUBELET}/pods/pod-a-uid/volumes/kubernetes.io~iscsi/data`,
+          mode: 'filesystem',
+          globalPath: VOL_PATH,
+          mounted: true,
+        },
+      ],
     },
     nodeRecords: [
-      { targetIqn: T1, portal: '10.0.0.5:3260', tpgt: 1, iface: 'default', startup: 'automatic', chap: false, path: `/etc/iscsi/nodes/${T1}/10.0.0.5,3260,1/default` },
-      { targetIqn: T2, portal: '10.0.0.6:3260', tpgt: 1, iface: 'default', startup: 'manual', chap: true, path: `/etc/iscsi/nodes/${T2}/10.0.0.6,3260,1/default` },
+      {
+        targetIqn: T1,
+        portal: '10.0.0.5:3260',
+        tpgt: 1,
+        iface: 'default',
+        startup: 'automatic',
+        chap: false,
+        path: `/etc/iscsi/nodes/${T1}/10.0.0.5,3260,1/default`,
+      },
+      {
+        targetIqn: T2,
+        portal: '10.0.0.6:3260',
+        tpgt: 1,
+        iface: 'default',
+        startup: 'manual',
+        chap: true,
+        path: `/etc/iscsi/nodes/${T2}/10.0.0.6,3260,1/default`,
+      },
     ],
     ifaces: [{ name: 'default', transport: 'tcp', path: '/etc/iscsi/ifaces/default' }],
     problems: [],
@@ -155,7 +232,9 @@ export function scaleSnapshot(n: number): Snapshot {
         state: failed ? 'FAILED' : 'LOGGED_IN',
         verdict: failed ? 'stale' : 'in-use',
         health: failed ? 'failed' : 'ok',
-        devices: [device(iqn, portal, i + 1, 1, { name: `sd${i}`, state: failed ? 'transport-offline' : 'running' })],
+        devices: [
+          device(iqn, portal, i + 1, 1, { name: `sd${i}`, state: failed ? 'transport-offline' : 'running' }),
+        ],
       }),
     );
   }
@@ -167,7 +246,12 @@ export function nodeState(snapshot: Snapshot | undefined): NodeState {
     ...(snapshot ? { snapshot } : {}),
     events: [],
     actions: [],
-    health: { lastRefreshAt: Date.now(), refreshCount: 1, errors: [], sources: [{ name: 'iscsid', active: true }] },
+    health: {
+      lastRefreshAt: Date.now(),
+      refreshCount: 1,
+      errors: [],
+      sources: [{ name: 'iscsid', active: true }],
+    },
     busy: 0,
   };
 }
@@ -177,7 +261,15 @@ function plan(over: Partial<Plan> & Pick<Plan, 'action' | 'title' | 'subject'>):
     steps: [],
     refusals: [],
     warnings: [],
-    blastRadius: { sessions: [], devices: [], maps: [], mounts: [], kubeletVolumes: [], pods: [], nodeRecords: [] },
+    blastRadius: {
+      sessions: [],
+      devices: [],
+      maps: [],
+      mounts: [],
+      kubeletVolumes: [],
+      pods: [],
+      nodeRecords: [],
+    },
     risk: 'low',
     confirm: 'yn',
     undo: [],
@@ -190,14 +282,44 @@ function plan(over: Partial<Plan> & Pick<Plan, 'action' | 'title' | 'subject'>):
 export function fakeActions(): ActionDef[] {
   const base = { usage: '', cliOptions: [], examples: [], inputFromCli: () => ({}) };
   return [
-    { ...base, id: 'cleanup', title: 'Clean up', key: 'C', scopes: ['session', 'volume'], destructive: true, summary: 'Log out a stale session and remove its devices', plan: () => plan({ action: 'cleanup', title: 'Clean up', subject: '' }) },
-    { ...base, id: 'rescan', title: 'Rescan', key: 'R', scopes: ['session'], destructive: false, summary: 'Rescan the session for LUN changes', plan: () => plan({ action: 'rescan', title: 'Rescan', subject: '' }) },
-    { ...base, id: 'attach', title: 'Attach', key: 'a', scopes: ['node'], destructive: false, summary: 'Log in to a target (wizard)', plan: () => plan({ action: 'attach', title: 'Attach', subject: '' }) },
+    {
+      ...base,
+      id: 'cleanup',
+      title: 'Clean up',
+      key: 'C',
+      scopes: ['session', 'volume'],
+      destructive: true,
+      summary: 'Log out a stale session and remove its devices',
+      plan: () => plan({ action: 'cleanup', title: 'Clean up', subject: '' }),
+    },
+    {
+      ...base,
+      id: 'rescan',
+      title: 'Rescan',
+      key: 'R',
+      scopes: ['session'],
+      destructive: false,
+      summary: 'Rescan the session for LUN changes',
+      plan: () => plan({ action: 'rescan', title: 'Rescan', subject: '' }),
+    },
+    {
+      ...base,
+      id: 'attach',
+      title: 'Attach',
+      key: 'a',
+      scopes: ['node'],
+      destructive: false,
+      summary: 'Log in to a target (wizard)',
+      plan: () => plan({ action: 'attach', title: 'Attach', subject: '' }),
+    },
   ];
 }
 
 export interface FakeBackend extends ConsoleBackend {
-  calls: { plan: { action: string; selections: Selection[]; write: boolean }[]; apply: { plan: Plan; force?: boolean | undefined; secrets?: Record<string, string> | undefined }[] };
+  calls: {
+    plan: { action: string; selections: Selection[]; write: boolean }[];
+    apply: { plan: Plan; force?: boolean | undefined; secrets?: Record<string, string> | undefined }[];
+  };
   /** Resolve the pending apply (tests drive step progress by hand). */
   finishApply(result?: Partial<ApplyResult>): void;
   progress?: ApplyOptions['onProgress'];
@@ -226,12 +348,37 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
         steps: sessions.flatMap((s) =>
           destructive
             ? [
-                { id: `logout-${s.sid}`, why: 'log out of the stale session', argv: ['iscsiadm', '-m', 'session', '-r', String(s.sid), '-u'], preconditions: [] },
-                { id: `delete-${s.sid}`, why: 'remove the node record so it does not come back at boot', argv: ['iscsiadm', '-m', 'node', '-T', s.targetIqn, '-p', s.portal, '-o', 'delete'], preconditions: [] },
+                {
+                  id: `logout-${s.sid}`,
+                  why: 'log out of the stale session',
+                  argv: ['iscsiadm', '-m', 'session', '-r', String(s.sid), '-u'],
+                  preconditions: [],
+                },
+                {
+                  id: `delete-${s.sid}`,
+                  why: 'remove the node record so it does not come back at boot',
+                  argv: ['iscsiadm', '-m', 'node', '-T', s.targetIqn, '-p', s.portal, '-o', 'delete'],
+                  preconditions: [],
+                },
               ]
-            : [{ id: `rescan-${s.sid}`, why: 'find new LUNs', argv: ['iscsiadm', '-m', 'session', '-r', String(s.sid), '-R'], preconditions: [] }],
+            : [
+                {
+                  id: `rescan-${s.sid}`,
+                  why: 'find new LUNs',
+                  argv: ['iscsiadm', '-m', 'session', '-r', String(s.sid), '-R'],
+                  preconditions: [],
+                },
+              ],
         ),
-        blastRadius: { sessions: sessions.map((s) => `session ${s.sid}`), devices: sessions.flatMap((s) => s.devices.flatMap((d) => (d.name ? [d.name] : []))), maps: [], mounts: [], kubeletVolumes: [], pods: [], nodeRecords: [] },
+        blastRadius: {
+          sessions: sessions.map((s) => `session ${s.sid}`),
+          devices: sessions.flatMap((s) => s.devices.flatMap((d) => (d.name ? [d.name] : []))),
+          maps: [],
+          mounts: [],
+          kubeletVolumes: [],
+          pods: [],
+          nodeRecords: [],
+        },
         risk: destructive ? 'high' : 'low',
         confirm: destructive ? 'typed' : 'yn',
         ...(destructive && sessions.length === 1 ? { confirmToken: String(sessions[0]!.sid) } : {}),
@@ -252,11 +399,17 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
       if (ok && p.action === 'cleanup') {
         const st = store.getState();
         const gone = new Set(p.subject.split('; ').map((x) => Number(/session (\d+)/.exec(x)?.[1])));
-        store.setState({ snapshot: { ...st.snapshot!, sessions: st.snapshot!.sessions.filter((s) => !gone.has(s.sid)) } });
+        store.setState({
+          snapshot: { ...st.snapshot!, sessions: st.snapshot!.sessions.filter((s) => !gone.has(s.sid)) },
+        });
       }
       resolveApply!({
         ok,
-        steps: p.steps.map((s) => ({ stepId: s.id, status: ok ? 'done' : 'failed', detail: ok ? 'exit 0' : 'exit 8 ISCSI_ERR_TRANS_TIMEOUT' })),
+        steps: p.steps.map((s) => ({
+          stepId: s.id,
+          status: ok ? 'done' : 'failed',
+          detail: ok ? 'exit 0' : 'exit 8 ISCSI_ERR_TRANS_TIMEOUT',
+        })),
         verified: ok,
         verification: ok ? ['session is gone from sysfs'] : [],
         ...result,

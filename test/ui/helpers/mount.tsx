@@ -11,12 +11,30 @@ export interface Mounted extends Tui {
 }
 
 export async function mountConsole(
-  o: { backend?: FakeBackend; columns?: number; rows?: number; write?: boolean; dryRun?: boolean; view?: ViewId; noColor?: boolean } = {},
+  o: {
+    backend?: FakeBackend;
+    columns?: number;
+    rows?: number;
+    write?: boolean;
+    dryRun?: boolean;
+    view?: ViewId;
+    noColor?: boolean;
+  } = {},
 ): Promise<Mounted> {
   const backend = o.backend ?? fakeBackend();
-  const ui = createUiStore({ write: o.write ?? false, dryRun: o.dryRun ?? false, ...(o.view ? { view: o.view } : {}) });
+  const ui = createUiStore({
+    write: o.write ?? false,
+    dryRun: o.dryRun ?? false,
+    ...(o.view ? { view: o.view } : {}),
+  });
   const tui = renderTui(
-    <ConsoleApp backend={backend} ui={ui} theme={o.noColor ? MONO_THEME : COLOR_THEME} hostname="node-17" clock={() => Date.now()} />,
+    <ConsoleApp
+      backend={backend}
+      ui={ui}
+      theme={o.noColor ? MONO_THEME : COLOR_THEME}
+      hostname="node-17"
+      clock={() => Date.now()}
+    />,
     { columns: o.columns ?? 120, rows: o.rows ?? 30 },
   );
   await tui.waitFor((f) => f.length > 0);

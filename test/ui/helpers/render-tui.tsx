@@ -99,10 +99,15 @@ export function renderTui(tree: ReactElement, size: { columns: number; rows: num
   const last = () => stripAnsi(stdout.frames[stdout.frames.length - 1] ?? '');
   const waitFor: Tui['waitFor'] = async (pred, timeoutMs = 5000) => {
     const test =
-      typeof pred === 'string' ? (f: string) => f.includes(pred) : pred instanceof RegExp ? (f: string) => pred.test(f) : pred;
+      typeof pred === 'string'
+        ? (f: string) => f.includes(pred)
+        : pred instanceof RegExp
+          ? (f: string) => pred.test(f)
+          : pred;
     const deadline = Date.now() + timeoutMs;
     while (!test(last())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pred)}; last frame:\n${last()}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(pred)}; last frame:\n${last()}`);
       await tick();
     }
     return last();
@@ -111,7 +116,8 @@ export function renderTui(tree: ReactElement, size: { columns: number; rows: num
     const n = stdout.frames.length;
     const deadline = Date.now() + timeoutMs;
     while (stdout.frames.length === n) {
-      if (Date.now() > deadline) throw new Error(`no new frame within ${timeoutMs} ms; last frame:\n${last()}`);
+      if (Date.now() > deadline)
+        throw new Error(`no new frame within ${timeoutMs} ms; last frame:\n${last()}`);
       await tick();
     }
     return last();

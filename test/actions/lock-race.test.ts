@@ -1,0 +1,139 @@
+/**
+ * Two real processes racing on one target are serialised by the cross-process lock; a dead
+ * holder's lock is taken over; a live holder's lock makes the other wait, then refuse.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs build helper without types
+import { inkWithoutDevtools } from '../../scripts/esbuild-plugins.mjs';
+import { readJournal } from '../../src/engine/actions/journal.js';
+import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
+import { RefusedError } from '../../src/engine/errors.js';
+import { FsHost } from '../../src/engine/host/fs-host.js';
+
+const IQN = 'iqn.2024-01.lab.example:storage.target1';
+const NODE = resolve('node_modules/.bin/node');
+let dir: string;
+let cli: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(join(tmpdir(), 'lock-race-'));
+  cli = join(dir, 'cli.mjs');
+  // The same bundle as scripts/build.mjs, into a private file (dist/ belongs to the build).
+  await build({
+    entryPoints: ['src/cli.ts'],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    jsx: 'automatic',
+    define: { __VERSION__: '"test"', 'process.env.DEV': '"false"' },
+    plugins: [inkWithoutDevtools()],
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    logLevel: 'error',
+  });
+}, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('cross-process target lock', () => {
+  it('two CLI processes on one target do not overlap', async () => {
+    const root = join(dir, 'root');
+    const rec = join(root, 'etc/iscsi/nodes', IQN, '10.0.0.1,3260,1');
+    fs.mkdirSync(rec, { recursive: true });
+    fs.writeFileSync(join(rec, 'default'), `node.name = ${IQN}\nnode.startup = automatic\n`);
+    fs.mkdirSync(join(root, 'sys'), { recursive: true });
+    const bin = join(dir, 'bin');
+    fs.mkdirSync(bin);
+    const log = join(dir, 'iscsiadm.log');
+    // A fake iscsiadm that takes 400 ms and does what `-o update -n node.startup -v manual` does.
+    fs.writeFileSync(
+      join(bin, 'iscsiadm'),
+      `#!/bin/sh\necho "start $$" >> "${log}"\nsleep 0.4\nprintf 'node.name = ${IQN}\\nnode.startup = manual\\n' > "${join(rec, 'default')}"\necho "end $$" >> "${log}"\n`,
+      { mode: 0o755 },
+    );
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const args = [
+      cli,
+      'forget',
+      IQN,
+      '--manual',
+      '--root',
+      root,
+      '--write',
+      '--yes',
+      '--state-dir',
+      '/state',
+    ];
+    const runOne = () =>
+      new Promise<{ code: number | null; err: string }>((res) => {
+        const p = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let err = '';
+        p.stderr.on('data', (d) => {
+          err += String(d);
+        });
+        p.on('close', (code) => res({ code, err }));
+      });
+    const results = await Promise.all([runOne(), runOne()]);
+    for (const r of results) expect(r.code, r.err).toBe(0);
+    const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(4);
+    // Serialised: start A, end A, start B, end B — never start, start.
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['start', 'end', 'start', 'end']);
+    expect(lines[0]!.split(' ')[1]).toBe(lines[1]!.split(' ')[1]);
+    const journal = readJournal(new FsHost({ root, runner: { mode: 'direct' } }), '/state');
+    expect(journal.map((e) => e.phase)).toEqual(['begin', 'end', 'begin', 'end']);
+    expect(fs.readdirSync(join(root, 'state/locks'))).toEqual([]);
+  }, 60_000);
+
+  it('a lock left by a dead process is taken over; a live holder makes others wait, then refuse', async () => {
+    const root = join(dir, 'root2');
+    fs.mkdirSync(root);
+    const host = new FsHost({ root, runner: { mode: 'direct' } });
+    const dead = spawnSync(NODE, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout);
+    host.mkdir('/state/locks');
+    host.writeText(
+      lockPath('/state', IQN),
+      JSON.stringify({ pid: deadPid, hostname: 'x', action: 'logout', since: 'then' }),
+    );
+    const release = await acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 1_000 });
+    expect(JSON.parse(host.readText(lockPath('/state', IQN))!).pid).toBe(process.pid);
+    release();
+    expect(host.lstat(lockPath('/state', IQN))).toBeUndefined();
+
+    // A live holder in another process (our parent shell stands in: alive, not us).
+    host.writeText(
+      lockPath('/state', IQN),
+      JSON.stringify({ pid: process.ppid, hostname: 'x', action: 'logout', since: 'now' }),
+    );
+    const started = performance.now();
+    await expect(acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 300 })).rejects.toBeInstanceOf(
+      RefusedError,
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(JSON.parse(host.readText(lockPath('/state', IQN))!).pid).toBe(process.ppid);
+  });
+
+  it('in one process, two applies on one target run one after the other', async () => {
+    const root = join(dir, 'root3');
+    fs.mkdirSync(root);
+    const host = new FsHost({ root, runner: { mode: 'direct' } });
+    const order: string[] = [];
+    const work = async (name: string) => {
+      const release = await acquireLocks(host, '/state', [IQN], name);
+      order.push(`${name}:start`);
+      await new Promise((r) => setTimeout(r, 50));
+      order.push(`${name}:end`);
+      release();
+    };
+    await Promise.all([work('a'), work('b')]);
+    expect(order).toEqual(['a:start', 'a:end', 'b:start', 'b:end']);
+  });
+});
