@@ -56,11 +56,18 @@ async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
+/** CPU ms (user+system, all threads) of the last timeSync call: robust to a loaded machine. */
+let lastCpuMs = 0;
+
 function timeSync(fn: () => unknown): number {
   collectGarbage();
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   fn();
-  return performance.now() - t0;
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  lastCpuMs = (c.user + c.system) / 1000;
+  return wall;
 }
 
 async function measureSize(sessions: number): Promise<void> {
@@ -91,19 +98,30 @@ async function measureSize(sessions: number): Promise<void> {
   const runs = Math.max(args.quick ? 3 : 5, Math.min(41, Math.floor(budgetMs / Math.max(pairMs, 0.01))));
   const snapMs: number[] = [];
   const floorMs: number[] = [];
+  const snapCpu: number[] = [];
+  const floorCpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     // Alternate which goes first, so neither always inherits the other's cache/GC state.
+    const snap = () => {
+      snapMs.push(timeSync(() => snapshotOnce(host)));
+      snapCpu.push(lastCpuMs);
+    };
+    const flo = () => {
+      floorMs.push(timeSync(floor));
+      floorCpu.push(lastCpuMs);
+    };
     if (i % 2 === 0) {
-      snapMs.push(timeSync(() => snapshotOnce(host)));
-      floorMs.push(timeSync(floor));
+      snap();
+      flo();
     } else {
-      floorMs.push(timeSync(floor));
-      snapMs.push(timeSync(() => snapshotOnce(host)));
+      flo();
+      snap();
     }
   }
   const s = summarise(snapMs);
   const f = summarise(floorMs);
   const ratio = s.median / f.median;
+  const cpuRatio = median(snapCpu) / median(floorCpu);
   const pairRatios = snapMs.map((v, i) => v / floorMs[i]!);
   out.add(
     figure({
@@ -139,10 +157,19 @@ async function measureSize(sessions: number): Promise<void> {
       section: 'snapshot',
       label: `${label}: snapshot / floor`,
       value: round(ratio),
-      unit: '×',
+      unit: `× (CPU time ${round(cpuRatio)}×)`,
       target: { op: '<=', value: RATIO_TARGET },
-      note: sessions === sizes[0] ? 'ratio of the two medians above (same process, same minute)' : undefined,
-      detail: { medianOfPairRatios: round(median(pairRatios)), runs },
+      note:
+        sessions === sizes[0]
+          ? 'ratio of the two wall-time medians above (same process, interleaved runs); in brackets the ratio of CPU-time medians (process.cpuUsage user+system), which machine load does not inflate'
+          : undefined,
+      detail: {
+        medianOfPairRatios: round(median(pairRatios)),
+        runs,
+        cpuRatio: round(cpuRatio),
+        snapshotCpuMs: round(median(snapCpu)),
+        floorCpuMs: round(median(floorCpu)),
+      },
     }),
   );
   out.add(

@@ -62,12 +62,38 @@ for (const file of files) {
     byFn.set(fn, (byFn.get(fn) ?? 0) + us);
     byFile.set(src, (byFile.get(src) ?? 0) + us);
   }
+  // Inclusive time of the project's own functions (src/): every sample counts once for each distinct
+  // src/ function on its stack, so "which of our code paths leads to the native/library time".
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const keyOf = new Map();
+  const srcKey = (id) => {
+    if (keyOf.has(id)) return keyOf.get(id);
+    const cf = byId.get(id).callFrame;
+    const src = sourceOf(cf.url, cf.lineNumber);
+    const k = src.startsWith('src/') ? `${cf.functionName || '(anonymous)'}  ${src}` : undefined;
+    keyOf.set(id, k);
+    return k;
+  };
+  const inclusive = new Map();
+  prof.samples.forEach((id, i) => {
+    const seen = new Set();
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const k = srcKey(n);
+      if (k && !seen.has(k)) {
+        seen.add(k);
+        inclusive.set(k, (inclusive.get(k) ?? 0) + (prof.timeDeltas[i] ?? 0));
+      }
+    }
+  });
   const pct = (us) =>
     `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms`;
   console.log(`profile ${file} — ${(total / 1000).toFixed(0)} ms sampled`);
   console.log('  top frames by self time:');
   for (const [k, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`    ${pct(us)}  ${k}`);
+  console.log('  project functions by inclusive time (src/ only):');
+  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`    ${pct(us)}  ${k}`);
   console.log('  by source file:');
   for (const [k, us] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10))
     console.log(`    ${pct(us)}  ${k}`);

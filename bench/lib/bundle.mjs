@@ -7,6 +7,16 @@ import { build } from 'esbuild';
 export const PROJECT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUT_DIR = join(PROJECT, '.cache', 'bench');
 
+// The CLI build's own esbuild plugins (scripts/esbuild-plugins.mjs: Ink without its devtools hook),
+// so the bench bundles load exactly what dist/cli.js loads.
+const shared = [];
+try {
+  const m = await import(pathToFileURL(join(PROJECT, 'scripts', 'esbuild-plugins.mjs')).href);
+  if (m.inkWithoutDevtools) shared.push(m.inkWithoutDevtools());
+} catch {
+  // Older trees: fall back to leaving react-devtools-core external (see `external` below).
+}
+
 /**
  * Test helpers find their fixtures through import.meta.dirname/url, which in a bundle would point
  * at .cache/bench/: give each test/ file its own source location back. src/ is bundled untouched,
@@ -45,7 +55,7 @@ export async function bundle(entry, outfile) {
       logLevel: 'silent',
       define: { __VERSION__: JSON.stringify('bench'), 'process.env.DEV': '"false"' },
       external: ['react-devtools-core'],
-      plugins: [testHelperPaths],
+      plugins: [testHelperPaths, ...shared],
       banner: {
         js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
       },

@@ -34,10 +34,13 @@ function realClock(): Clock {
     mode: 'real',
     now: () => Date.now(),
     setTimer(ms, fn) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        fn();
-      }, Math.min(ms, 2 ** 31 - 1));
+      const t = setTimeout(
+        () => {
+          timers.delete(t);
+          fn();
+        },
+        Math.min(ms, 2 ** 31 - 1),
+      );
       t.unref();
       timers.add(t);
       return () => {

@@ -25,7 +25,11 @@ export interface SimContext {
 export type ToolResult = { exitCode: number; stdout: string; stderr: string } | { hang: true };
 
 export const ok = (stdout = '', stderr = ''): ToolResult => ({ exitCode: 0, stdout, stderr });
-export const fail = (exitCode: number, stderr: string, stdout = ''): ToolResult => ({ exitCode, stdout, stderr });
+export const fail = (exitCode: number, stderr: string, stdout = ''): ToolResult => ({
+  exitCode,
+  stdout,
+  stderr,
+});
 
 /** A simulated program: argv without the program name. */
 export type Tool = (ctx: SimContext, args: readonly string[]) => ToolResult;

@@ -13,10 +13,12 @@ export { Simulator } from './simulator.js';
 export type { ChapSecret, LunSpec, TargetSpec } from './types.js';
 
 /** The `--demo` scenarios: name and one-line description (the default, `incident`, first). */
-export const SCENARIOS: readonly { name: string; description: string }[] = SCENARIO_DEFS.map(({ name, description }) => ({
-  name,
-  description,
-}));
+export const SCENARIOS: readonly { name: string; description: string }[] = SCENARIO_DEFS.map(
+  ({ name, description }) => ({
+    name,
+    description,
+  }),
+);
 
 export const DEFAULT_SCENARIO = 'incident';
 
@@ -34,7 +36,9 @@ export interface OpenSimHostOptions {
  * Opens the simulated node on a scenario: a temporary directory with the node's tree, a SimHost over
  * it, and `close()` which stops the clock and removes the directory.
  */
-export async function openSimHost(options: OpenSimHostOptions): Promise<{ host: SimHost; close: () => Promise<void> }> {
+export async function openSimHost(
+  options: OpenSimHostOptions,
+): Promise<{ host: SimHost; close: () => Promise<void> }> {
   const name = options.scenario === '' || options.scenario === 'true' ? DEFAULT_SCENARIO : options.scenario;
   const def = SCENARIO_DEFS.find((s) => s.name === name);
   if (!def) {
@@ -44,7 +48,12 @@ export async function openSimHost(options: OpenSimHostOptions): Promise<{ host: 
     );
   }
   const dir = fs.mkdtempSync(join(options.dir ?? tmpdir(), 'iscsi-console-sim-'));
-  const sim = new Simulator({ dir, clock: options.clock ?? 'real', seed: options.seed ?? 1, profile: def.profile ?? 'full' });
+  const sim = new Simulator({
+    dir,
+    clock: options.clock ?? 'real',
+    seed: options.seed ?? 1,
+    profile: def.profile ?? 'full',
+  });
   const close = async () => {
     sim.clock.dispose();
     await fs.promises.rm(dir, { recursive: true, force: true });

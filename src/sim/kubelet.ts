@@ -50,7 +50,10 @@ export class Kubelet {
 
   constructor(private readonly host: SimHost) {}
 
-  private async iscsiadm(args: string[], secrets: string[] = []): Promise<{ code: number | null; out: string }> {
+  private async iscsiadm(
+    args: string[],
+    secrets: string[] = [],
+  ): Promise<{ code: number | null; out: string }> {
     const r = await this.host.run(['iscsiadm', ...args], { secrets });
     return { code: r.exitCode, out: r.stdout + r.stderr };
   }
@@ -72,10 +75,15 @@ export class Kubelet {
         for (const c of this.host.readDir(base)) {
           if (!c.startsWith('connection')) continue;
           const cd = `${base}/${c}/iscsi_connection/${c}`;
-          const vals = ['address', 'port', 'persistent_address', 'persistent_port'].map((f) => this.host.readText(`${cd}/${f}`)?.trim());
+          const vals = ['address', 'port', 'persistent_address', 'persistent_port'].map((f) =>
+            this.host.readText(`${cd}/${f}`)?.trim(),
+          );
           if (vals.some((v) => v === undefined)) continue;
           const [a, p, pa, pp] = vals as string[];
-          for (const [addr, port] of [[a, p], [pa, pp]] as const) {
+          for (const [addr, port] of [
+            [a, p],
+            [pa, pp],
+          ] as const) {
             map.set(`${addr}:${port}`, n);
             if (addr!.includes(':')) map.set(`[${addr}]:${port}`, n);
           }
@@ -89,7 +97,9 @@ export class Kubelet {
     const portal = portalMounter(o.portals[0]!);
     const name = `${portal}-${o.iqn}-lun-${o.lun}`;
     const iface = o.iface ?? 'default';
-    return o.mode === 'block' ? `${PLUGIN}/volumeDevices/iface-${iface}/${name}` : `${PLUGIN}/iface-${iface}/${name}`;
+    return o.mode === 'block'
+      ? `${PLUGIN}/volumeDevices/iface-${iface}/${name}`
+      : `${PLUGIN}/iface-${iface}/${name}`;
   }
 
   /** WaitForAttach → AttachDisk, MountDevice and SetUp for every pod. */
@@ -120,7 +130,20 @@ export class Kubelet {
           lastErr = `iscsi: failed to attach disk: Error: ${login.out}`;
           continue;
         }
-        await this.iscsiadm(['-m', 'node', '-p', tp, '-T', o.iqn, '-o', 'update', '-n', 'node.startup', '-v', 'manual']);
+        await this.iscsiadm([
+          '-m',
+          'node',
+          '-p',
+          tp,
+          '-T',
+          o.iqn,
+          '-o',
+          'update',
+          '-n',
+          'node.startup',
+          '-v',
+          'manual',
+        ]);
       }
       const host = this.portalHostMap(o.iqn).get(tp);
       if (host === undefined) continue;
@@ -133,14 +156,22 @@ export class Kubelet {
       }
       devices.push(path);
     }
-    if (devices.length === 0) throw new KubeletError(`failed to get any path for iscsi disk, last err seen:\n${lastErr}`);
+    if (devices.length === 0)
+      throw new KubeletError(`failed to get any path for iscsi disk, last err seen:\n${lastErr}`);
     let devicePath = devices[0]!;
     if (portals.length > 1) {
       const sd = this.host.readLink(devicePath)?.split('/').pop();
-      const dm = this.host.readDir('/sys/block').find((b) => b.startsWith('dm-') && sd && this.host.lstat(`/sys/block/${b}/slaves/${sd}`));
+      const dm = this.host
+        .readDir('/sys/block')
+        .find((b) => b.startsWith('dm-') && sd && this.host.lstat(`/sys/block/${b}/slaves/${sd}`));
       if (dm) devicePath = `/dev/${dm}`;
     }
-    const state: KubeletVolumeState = { opts: { ...o, iface, portals }, globalPath: this.globalPath(o), devicePath, pods: new Set() };
+    const state: KubeletVolumeState = {
+      opts: { ...o, iface, portals },
+      globalPath: this.globalPath(o),
+      devicePath,
+      pods: new Set(),
+    };
     this.persist(state);
     if (o.mode === 'block') {
       for (const pod of o.podUIDs) await this.mapBlock(state, pod);
@@ -193,7 +224,11 @@ export class Kubelet {
     const fsType = v.opts.fsType ?? 'ext4';
     const probe = await this.run(['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', v.devicePath]);
     if (probe.code === 2) {
-      const args = fsType.startsWith('ext') ? ['-F', '-m0', v.devicePath] : fsType === 'xfs' ? ['-f', v.devicePath] : [v.devicePath];
+      const args = fsType.startsWith('ext')
+        ? ['-F', '-m0', v.devicePath]
+        : fsType === 'xfs'
+          ? ['-f', v.devicePath]
+          : [v.devicePath];
       const mk = await this.run([`mkfs.${fsType}`, ...args]);
       if (mk.code !== 0) throw new KubeletError(`format of disk ${v.devicePath} failed: ${mk.out}`);
     } else if (probe.code !== 0) {
@@ -271,7 +306,8 @@ export class Kubelet {
     if (v.opts.mode === 'block') {
       const node = `${v.globalPath}/${pod}`;
       const j = await this.run(['losetup', '-j', node]);
-      for (const line of j.out.split('\n').filter(Boolean)) await this.run(['losetup', '-d', line.split(':')[0]!]);
+      for (const line of j.out.split('\n').filter(Boolean))
+        await this.run(['losetup', '-d', line.split(':')[0]!]);
       await this.run(['umount', node]);
       this.host.unlink(node);
       this.host.unlink(this.podVolumeDir(pod, v.opts.volName, true));
@@ -315,7 +351,9 @@ export class Kubelet {
     this.removeAll(v.globalPath);
   }
 
-  private loadIscsiJson(dir: string): { portals: string[]; iqn: string; lun: number; iface?: string } | undefined {
+  private loadIscsiJson(
+    dir: string,
+  ): { portals: string[]; iqn: string; lun: number; iface?: string } | undefined {
     const text = this.host.readText(`${dir}/iscsi.json`);
     if (!text) return undefined;
     try {
@@ -355,9 +393,11 @@ export class Kubelet {
     if (this.isSessionBusy(portals[0]!, iqn)) return;
     for (const p of [...new Set(portals)]) {
       const out = await this.iscsiadm(['-m', 'node', '-p', p, '-T', iqn, '--logout', '-I', iface]);
-      if (out.code !== 0 && out.code !== 21 && out.code !== 2) throw new KubeletError(`iscsi: failed to detach disk Error: ${out.out}`);
+      if (out.code !== 0 && out.code !== 21 && out.code !== 2)
+        throw new KubeletError(`iscsi: failed to detach disk Error: ${out.out}`);
       const del = await this.iscsiadm(['-m', 'node', '-p', p, '-T', iqn, '-o', 'delete', '-I', iface]);
-      if (del.code !== 0 && del.code !== 21 && del.code !== 2) throw new KubeletError(`iscsi: failed to delete node record Error: ${del.out}`);
+      if (del.code !== 0 && del.code !== 21 && del.code !== 2)
+        throw new KubeletError(`iscsi: failed to delete node record Error: ${del.out}`);
     }
   }
 

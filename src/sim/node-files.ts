@@ -5,7 +5,10 @@ export const DAEMONS = {
   iscsid: { pid: 417, cmdline: ['/sbin/iscsid'] },
   multipathd: { pid: 301, cmdline: ['/sbin/multipathd', '-d', '-s'] },
   'systemd-udevd': { pid: 212, cmdline: ['/lib/systemd/systemd-udevd'] },
-  kubelet: { pid: 900, cmdline: ['/usr/bin/kubelet', '--config=/var/lib/kubelet/config.yaml', '--root-dir=/var/lib/kubelet'] },
+  kubelet: {
+    pid: 900,
+    cmdline: ['/usr/bin/kubelet', '--config=/var/lib/kubelet/config.yaml', '--root-dir=/var/lib/kubelet'],
+  },
 } as const;
 export type DaemonName = keyof typeof DAEMONS;
 
@@ -16,7 +19,10 @@ const NET_NS = 'net:[4026531840]';
 export function writeNodeFiles(tree: Tree, hostname: string): void {
   tree.dir('/etc');
   tree.file('/etc/hostname', `${hostname}\n`);
-  tree.file('/etc/os-release', 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n');
+  tree.file(
+    '/etc/os-release',
+    'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n',
+  );
   for (const pid of ['1', 'self']) {
     tree.dir(`/proc/${pid}/ns`);
     tree.link(`/proc/${pid}/ns/net`, NET_NS);
@@ -24,7 +30,15 @@ export function writeNodeFiles(tree: Tree, hostname: string): void {
   }
   tree.file('/proc/1/comm', 'systemd\n');
   tree.file('/proc/1/cmdline', '/sbin/init\0');
-  for (const m of ['iscsi_tcp', 'libiscsi_tcp', 'libiscsi', 'scsi_transport_iscsi', 'dm_multipath', 'dm_mod', 'loop']) {
+  for (const m of [
+    'iscsi_tcp',
+    'libiscsi_tcp',
+    'libiscsi',
+    'scsi_transport_iscsi',
+    'dm_multipath',
+    'dm_mod',
+    'loop',
+  ]) {
     tree.dir(`/sys/module/${m}`);
     tree.file(`/sys/module/${m}/refcnt`, '1\n', 0o444);
   }

@@ -65,10 +65,15 @@ export class San {
   }
 
   /** The target's answer to a login: unreachable (8), unknown target (19), auth/ACL failure (24). */
-  login(iqn: string, portal: Portal, initiatorName: string, creds: Partial<ChapSecret> & { method: string }): LoginOutcome {
+  login(
+    iqn: string,
+    portal: Portal,
+    initiatorName: string,
+    creds: Partial<ChapSecret> & { method: string },
+  ): LoginOutcome {
     if (!this.reachable(portal)) return 8;
     const t = this.find(iqn);
-    if (!t || !t.portals.includes(portalText(portal))) return 19;
+    if (!t?.portals.includes(portalText(portal))) return 19;
     // tgt rejects initiators outside the ACL with "authorization failure" (status 0x0202).
     if (!allowed(t, initiatorName)) return 24;
     if (t.chap && !chapMatches(t.chap, creds)) return 24;

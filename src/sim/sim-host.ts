@@ -1,5 +1,11 @@
 import { FsHost } from '../engine/host/fs-host.js';
-import { type EntryKind, type Host, HostIoError, type RunOptions, type RunResult } from '../engine/host/host.js';
+import {
+  type EntryKind,
+  type Host,
+  HostIoError,
+  type RunOptions,
+  type RunResult,
+} from '../engine/host/host.js';
 import type { Simulator } from './simulator.js';
 
 /**

@@ -4,13 +4,13 @@ import { maskSecrets } from '../engine/host/host.js';
 import { type Clock, createClock } from './clock.js';
 import type { SimContext, ToolResult } from './context.js';
 import { Faults } from './faults.js';
-import { Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
 import { NodeDb } from './iscsid/node-db.js';
 import { Kernel, type SimChange } from './kernel/kernel.js';
 import { MountTable } from './kernel/mounts.js';
 import { parsePortal } from './kernel/names.js';
 import { type SysfsProfile, SysfsWriter } from './kernel/sysfs-writer.js';
 import { Udev } from './kernel/udev.js';
+import { Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
 import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles } from './node-files.js';
 import { San } from './san.js';
 import { SimHost } from './sim-host.js';
@@ -144,6 +144,24 @@ export class Simulator implements SimContext {
     this.pathFail(sd, 'offline');
   }
 
+  /** A GPT with `count` partitions on the LUN behind an sd disk (sdX1..): sysfs dirs and /dev nodes. */
+  partition(sd: string, count: number): void {
+    const { session, device } = this.sd(sd);
+    device.spec.partitions = count;
+    device.spec.fs = undefined;
+    device.partitions = count;
+    this.kernel.rematerialise(session, device);
+  }
+
+  /** `swapon` of a device (a partition of an iSCSI disk): it shows in /proc/swaps, not in mountinfo. */
+  swapOn(devPath: string): void {
+    const ref = this.kernel.resolveBlock(devPath);
+    if (!ref) throw new Error(`no such block device: ${devPath}`);
+    const sizeKb = Math.floor(this.kernel.sizeOf(ref) / 1024 / (ref.kind === 'sd' && ref.partition ? ref.device.partitions : 1));
+    this.mounts.swaps.push({ path: `/dev/${ref.name}`, sizeKb });
+    this.mountsChanged();
+  }
+
   /** Writing 1 to this device's delete attribute answers EBUSY. */
   deleteBusy(sd: string, busy = true): void {
     this.sd(sd).device.deleteBusy = busy;
@@ -171,7 +189,8 @@ export class Simulator implements SimContext {
    */
   readError(path: string): string | undefined {
     const base = path.slice(path.lastIndexOf('/') + 1);
-    if (base !== 'address' && base !== 'port' && base !== 'local_port' && base !== 'ipaddress') return undefined;
+    if (base !== 'address' && base !== 'port' && base !== 'local_port' && base !== 'ipaddress')
+      return undefined;
     const conn = /connection(\d+):\d+/.exec(path);
     const host = conn ? undefined : /iscsi_host\/host(\d+)/.exec(path);
     let s: SimSession | undefined;

@@ -105,9 +105,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const snapshot = useStore(backend.store, (x) => x.snapshot);
   // Events re-render only the events view (the array changes on every event).
   const events = useStore(backend.store, (x) => (s.view === 'events' ? x.events : EMPTY_EVENTS));
+  // Re-read on every snapshot and dialog change: an action's journal line lands around the refresh after it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: snapshot and dialog are re-read triggers
   const journal = useMemo(
     () => (s.view === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL),
-    // Re-read on every snapshot: an action's journal line lands before the refresh after it.
     [s.view, snapshot, s.dialog?.kind, backend],
   );
   const base = useMemo(
@@ -246,6 +247,7 @@ function Body(props: BodyProps) {
     return (
       <DoctorPane
         backend={props.backend}
+        ui={props.ui}
         width={width}
         height={height}
         theme={theme}
@@ -543,6 +545,7 @@ function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope
 /** Runs the doctor engine when the view opens (and on ctrl-r via a new snapshot), like `iscsi-console doctor`. */
 function DoctorPane(props: {
   backend: ConsoleBackend;
+  ui: UiStore;
   width: number;
   height: number;
   theme: Theme;
@@ -550,7 +553,9 @@ function DoctorPane(props: {
 }) {
   const { backend, width, height, theme } = props;
   const [report, setReport] = useState<DoctorReport | { error: string } | undefined>();
-  const refreshes = useStore(backend.store, (x) => x.health.refreshCount);
+  const token = useStore(props.ui, (x) => x.refreshToken);
+  // Runs when the view opens and again on ctrl-r (not on every poll: doctor runs commands).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: token is the re-run trigger
   useEffect(() => {
     let live = true;
     if (!backend.runDoctor) return;
@@ -561,8 +566,7 @@ function DoctorPane(props: {
     return () => {
       live = false;
     };
-    // Re-run when the user asks for a refresh, not on every poll tick: doctor runs commands.
-  }, [backend, Math.floor(refreshes / 30)]);
+  }, [backend, token]);
   if (!backend.runDoctor)
     return <Text color={toneColor(theme, 'dim')}>The doctor engine is not available here.</Text>;
   if (!report) return <Text color={toneColor(theme, 'dim')}>Running checks…</Text>;

@@ -256,16 +256,27 @@ function textMode(ctx: DispatchContext, input: string, key: Key): void {
   }
   // command mode
   const matches = completePalette(s.input);
-  if (key.escape) return closeDialog(ctx, { completion: 0 });
-  if (key.return) return runPalette(ctx, s.input);
+  if (key.escape) {
+    closeDialog(ctx, { completion: 0 });
+    return;
+  }
+  if (key.return) {
+    runPalette(ctx, s.input);
+    return;
+  }
   if (key.tab || key.rightArrow) {
     const pick = matches[s.completion % Math.max(1, matches.length)];
     if (pick) ctx.ui.setState({ input: `${pick.name} `, completion: 0 });
     return;
   }
-  if (key.downArrow)
-    return void ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, matches.length) });
-  if (key.upArrow) return void ctx.ui.setState({ completion: Math.max(0, s.completion - 1) });
+  if (key.downArrow) {
+    ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, matches.length) });
+    return;
+  }
+  if (key.upArrow) {
+    ctx.ui.setState({ completion: Math.max(0, s.completion - 1) });
+    return;
+  }
   const next = editText(s.input, input, key);
   if (next !== undefined) ctx.ui.setState({ input: next, completion: 0 });
 }
@@ -284,7 +295,10 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
     return;
   }
   if (d.kind === 'write') {
-    if (key.escape) return closeDialog(ctx);
+    if (key.escape) {
+      closeDialog(ctx);
+      return;
+    }
     if (key.return) {
       if (d.typed === ctx.hostname) {
         closeDialog(ctx, { write: true });
@@ -301,8 +315,14 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
     return;
   }
   if (d.kind === 'plan') {
-    if (key.escape) return closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
-    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) return scroll(ctx, key);
+    if (key.escape) {
+      closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
+      return;
+    }
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+      scroll(ctx, key);
+      return;
+    }
     const blocked = blockedReason(s, d.plan);
     if (blocked) {
       if (key.return || input === 'q' || input === 'n') closeDialog(ctx);
@@ -320,9 +340,15 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
       if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next, error: undefined } });
       return;
     }
-    if (d.plan.confirm === 'none' && key.return) return startApply(ctx, d.plan, force);
+    if (d.plan.confirm === 'none' && key.return) {
+      startApply(ctx, d.plan, force);
+      return;
+    }
     // y/N: only an explicit y applies; Enter, n and anything else keep the default (No).
-    if (input === 'y' || input === 'Y') return startApply(ctx, d.plan, force);
+    if (input === 'y' || input === 'Y') {
+      startApply(ctx, d.plan, force);
+      return;
+    }
     if (input === 'n' || input === 'N' || key.return)
       closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
     return;
@@ -340,7 +366,10 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
     return;
   }
   if (d.kind === 'wizard') {
-    if (key.ctrl && input === 'c') return closeDialog(ctx);
+    if (key.ctrl && input === 'c') {
+      closeDialog(ctx);
+      return;
+    }
     wizardKey(ctx, d, input, key);
   }
 }
@@ -390,32 +419,57 @@ export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void
 
 function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
   const s = ctx.ui.getState();
-  if (s.dialog) return dialogKey(ctx, s.dialog, input, key);
-  if (s.mode === 'filter' || s.mode === 'command') return textMode(ctx, input, key);
+  if (s.dialog) {
+    dialogKey(ctx, s.dialog, input, key);
+    return;
+  }
+  if (s.mode === 'filter' || s.mode === 'command') {
+    textMode(ctx, input, key);
+    return;
+  }
   if (s.flash) ctx.ui.setState({ flash: undefined });
-  if (key.ctrl && input === 'c') return ctx.exit();
+  if (key.ctrl && input === 'c') {
+    ctx.exit();
+    return;
+  }
   const digitView = !key.ctrl ? viewForDigit(input) : undefined;
-  if (digitView) return void ctx.ui.setState(switchView(s, digitView));
+  if (digitView) {
+    ctx.ui.setState(switchView(s, digitView));
+    return;
+  }
   const nav = resolveNav(input, key);
   const idx = cursorIndex(ctx.rows, s.cursor[s.view], s.view === 'events');
-  if (s.detail !== undefined && nav && ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'].includes(nav)) {
-    if (nav === 'top') return void ctx.ui.setState({ detailScroll: 0 });
-    if (nav === 'bottom') return void ctx.ui.setState({ detailScroll: 10_000 });
-    return scroll(ctx, key);
+  if ((s.detail !== undefined || s.view === 'doctor') && nav && ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'].includes(nav)) {
+    if (nav === 'top') {
+      ctx.ui.setState({ detailScroll: 0 });
+      return;
+    }
+    if (nav === 'bottom') {
+      ctx.ui.setState({ detailScroll: 10_000 });
+      return;
+    }
+    scroll(ctx, key);
+    return;
   }
   switch (nav) {
     case 'up':
-      return setCursor(ctx, idx - 1);
+      setCursor(ctx, idx - 1);
+      return;
     case 'down':
-      return setCursor(ctx, idx + 1);
+      setCursor(ctx, idx + 1);
+      return;
     case 'pageUp':
-      return setCursor(ctx, idx - ctx.pageSize);
+      setCursor(ctx, idx - ctx.pageSize);
+      return;
     case 'pageDown':
-      return setCursor(ctx, idx + ctx.pageSize);
+      setCursor(ctx, idx + ctx.pageSize);
+      return;
     case 'top':
-      return setCursor(ctx, 0);
+      setCursor(ctx, 0);
+      return;
     case 'bottom':
-      return setCursor(ctx, ctx.rows.length - 1);
+      setCursor(ctx, ctx.rows.length - 1);
+      return;
     case 'open': {
       const row = ctx.rows[idx];
       if (s.view === 'sessions' && row) ctx.ui.setState({ detail: row.key, detailScroll: 0 });
@@ -424,25 +478,39 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
       return;
     }
     case 'back':
-      if (s.detail !== undefined) return void ctx.ui.setState({ detail: undefined });
-      if (s.marks.length) return void ctx.ui.setState({ marks: [] });
-      if (s.filter[s.view]) return void ctx.ui.setState({ filter: { ...s.filter, [s.view]: '' } });
+      if (s.detail !== undefined) {
+        ctx.ui.setState({ detail: undefined });
+        return;
+      }
+      if (s.marks.length) {
+        ctx.ui.setState({ marks: [] });
+        return;
+      }
+      if (s.filter[s.view]) {
+        ctx.ui.setState({ filter: { ...s.filter, [s.view]: '' } });
+        return;
+      }
       return;
     case 'filter':
-      return void ctx.ui.setState({ mode: 'filter', detail: undefined });
+      ctx.ui.setState({ mode: 'filter', detail: undefined });
+      return;
     case 'command':
-      return void ctx.ui.setState({ mode: 'command', input: '', completion: 0 });
+      ctx.ui.setState({ mode: 'command', input: '', completion: 0 });
+      return;
     case 'help':
-      return void ctx.ui.setState({ dialog: { kind: 'help' }, detailScroll: 0 });
+      ctx.ui.setState({ dialog: { kind: 'help' }, detailScroll: 0 });
+      return;
     case 'mark': {
       const row = ctx.rows[idx];
       if (!row || s.detail !== undefined) return;
       const marks = s.marks.includes(row.key) ? s.marks.filter((k) => k !== row.key) : [...s.marks, row.key];
       ctx.ui.setState({ marks });
-      return setCursor(ctx, idx + 1);
+      setCursor(ctx, idx + 1);
+      return;
     }
     case 'unmarkAll':
-      return void ctx.ui.setState({ marks: [] });
+      ctx.ui.setState({ marks: [] });
+      return;
     case 'sortNext':
     case 'sortPrev':
     case 'sortReverse': {
@@ -459,10 +527,13 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     }
     case 'refresh':
       ctx.backend.refreshNow();
-      return flash(ctx, 'refreshing…', 'ok');
+      ctx.ui.setState({ refreshToken: s.refreshToken + 1 });
+      flash(ctx, 'refreshing…', 'ok');
+      return;
     case 'nextView': {
       const i = VIEW_IDS.indexOf(s.view);
-      return void ctx.ui.setState(switchView(s, VIEW_IDS[(i + 1) % VIEW_IDS.length] as ViewId));
+      ctx.ui.setState(switchView(s, VIEW_IDS[(i + 1) % VIEW_IDS.length] as ViewId));
+      return;
     }
     case 'prevView': {
       const prev = s.history[s.history.length - 1];
@@ -470,7 +541,8 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
       return;
     }
     case 'quit':
-      return ctx.exit();
+      ctx.exit();
+      return;
     default:
       break;
   }

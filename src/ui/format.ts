@@ -21,7 +21,12 @@ export function truncateEnd(text: string, width: number): string {
 }
 
 /** Pads or cuts to exactly `width` cells. */
-export function fit(text: string, width: number, align: 'left' | 'right' = 'left', middle = false): string {
+export function padCell(
+  text: string,
+  width: number,
+  align: 'left' | 'right' = 'left',
+  middle = false,
+): string {
   const cut = middle ? truncateMiddle(text, width) : truncateEnd(text, width);
   return align === 'right' ? cut.padStart(width) : cut.padEnd(width);
 }

@@ -91,9 +91,15 @@ export function targetRows(snap: Snapshot): TableRow[] {
   const byTarget = new Map<string, Map<string, { sessions: Session[]; listed: boolean }>>();
   const entry = (iqn: string, portal: string) => {
     let t = byTarget.get(iqn);
-    if (!t) byTarget.set(iqn, (t = new Map()));
+    if (!t) {
+      t = new Map();
+      byTarget.set(iqn, t);
+    }
     let p = t.get(portal);
-    if (!p) t.set(portal, (p = { sessions: [], listed: false }));
+    if (!p) {
+      p = { sessions: [], listed: false };
+      t.set(portal, p);
+    }
     return p;
   };
   for (const s of snap.sessions) entry(s.targetIqn, s.portal).sessions.push(s);

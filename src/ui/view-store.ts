@@ -73,6 +73,8 @@ export interface UiState {
   lastSelections?: Selection[];
   /** CHAP values from the wizard for the next apply only (cleared after it; never rendered). */
   pendingSecrets?: Record<string, string>;
+  /** Bumped by ctrl-r: views that run commands (doctor) re-run on it. */
+  refreshToken: number;
   /** The wizard's target, so the console can end on the new session's detail. */
   attachTarget?: { iqn: string; portal: string };
 }
@@ -93,6 +95,7 @@ export function initialUiState(opts: { write: boolean; dryRun: boolean; view?: V
     mode: 'normal',
     input: '',
     completion: 0,
+    refreshToken: 0,
     write: opts.write,
     dryRun: opts.dryRun,
   };

@@ -76,7 +76,7 @@ export async function measureIdleTick(
  */
 export async function measureChangeToEvent(
   watcher: Watcher,
-  change: () => void | Promise<void>,
+  change: () => unknown,
   match: (e: NodeEvent) => boolean,
   timeoutMs = 10_000,
 ): Promise<number> {

@@ -14,9 +14,11 @@
  *   session is LOGGED_IN and its own `state` need not be read; it is read when it has no disk or
  *   when any disk is not running.
  * - tgt's LUN 0 is a controller (type 12) with no block device: its add/remove counts, its state not.
- * Device types are read once per H:C:T:L name and forgotten when the name disappears.
+ * Links are resolved and device types read once per name (forgotten when the name disappears or
+ * stops resolving), so a tick walks no symlinks.
  */
 import type { Host } from '../engine/host/host.js';
+import { resolveLink } from '../engine/host/path.js';
 import { ISCSI_SESSION_CLASS } from '../engine/snapshot/sessions.js';
 
 /** Every SCSI bus device (`H:C:T:L`, hosts, targets) links here, straight to its device dir. */
@@ -36,10 +38,23 @@ export interface SysfsProbe {
   reads: number;
 }
 
+interface DeviceEntry {
+  /** The device's own dir (the bus link resolved once: no symlink walk per tick). */
+  dir: string;
+  controller: boolean;
+}
+
+interface SessionEntry {
+  /** SCSI host number the session owns (software iSCSI: one host per session). */
+  host: number;
+  /** The session's attribute dir, resolved once. */
+  dir: string;
+}
+
 /** Probes sysfs cheaply; keeps small per-name caches between ticks (create one per watcher). */
 export class SysfsProber {
-  private readonly sessionHost = new Map<string, number | undefined>();
-  private readonly deviceType = new Map<string, string | undefined>();
+  private readonly devices = new Map<string, DeviceEntry>();
+  private readonly sessionDirs = new Map<string, SessionEntry>();
 
   constructor(private readonly host: Host) {}
 
@@ -49,43 +64,54 @@ export class SysfsProber {
     let reads = 3;
     const parts: string[] = [];
     const hctls = host.readDir(SCSI_BUS_DEVICES).filter((n) => HCTL.test(n));
-    forgetAbsent(this.deviceType, hctls);
+    forgetAbsent(this.devices, hctls);
     // Per SCSI host: true while every disk on it is running (the session's state is then implied).
     const allRunning = new Map<number, boolean>();
     for (const hctl of hctls) {
-      let type = this.deviceType.get(hctl);
-      if (!this.deviceType.has(hctl)) {
-        type = host.readText(`${SCSI_BUS_DEVICES}/${hctl}/type`)?.trim();
-        this.deviceType.set(hctl, type);
-        reads++;
+      let e = this.devices.get(hctl);
+      if (!e) {
+        const busPath = `${SCSI_BUS_DEVICES}/${hctl}`;
+        const link = host.readLink(busPath);
+        const dir = link === undefined ? busPath : resolveLink(busPath, link);
+        e = { dir, controller: host.readText(`${dir}/type`)?.trim() === CONTROLLER_TYPE };
+        this.devices.set(hctl, e);
+        reads += 2;
       }
-      if (type === CONTROLLER_TYPE) {
+      if (e.controller) {
         parts.push(hctl);
         continue;
       }
-      const state = host.readText(`${SCSI_BUS_DEVICES}/${hctl}/state`);
+      const state = host.readText(`${e.dir}/state`);
       reads++;
+      // A name reused by a new device (re-login on a reused host number) resolves afresh next tick.
+      if (state === undefined) this.devices.delete(hctl);
       parts.push(hctl, state ?? '-');
       const h = Number(hctl.slice(0, hctl.indexOf(':')));
       allRunning.set(h, state === 'running\n' && allRunning.get(h) !== false);
     }
     parts.push('|');
     const sessions = host.readDir(ISCSI_SESSION_CLASS);
-    forgetAbsent(this.sessionHost, sessions);
+    forgetAbsent(this.sessionDirs, sessions);
     for (const name of sessions) {
-      if (!this.sessionHost.has(name)) {
-        const link = host.readLink(`${ISCSI_SESSION_CLASS}/${name}`);
+      let e = this.sessionDirs.get(name);
+      if (!e) {
+        const classPath = `${ISCSI_SESSION_CLASS}/${name}`;
+        const link = host.readLink(classPath);
         const m = link === undefined ? null : SESSION_HOST.exec(link);
-        // Unresolvable (vanished, odd layout): not cached, so its state is read every tick.
-        if (m) this.sessionHost.set(name, Number(m[1]));
         reads++;
+        // Unresolvable (vanished, odd layout): not cached, its state read through the class path.
+        if (m && link !== undefined) {
+          e = { host: Number(m[1]), dir: resolveLink(classPath, link) };
+          this.sessionDirs.set(name, e);
+        }
       }
-      const h = this.sessionHost.get(name);
-      if (h !== undefined && allRunning.get(h) === true) {
+      if (e && allRunning.get(e.host) === true) {
         parts.push(name);
         continue;
       }
-      parts.push(name, host.readText(`${ISCSI_SESSION_CLASS}/${name}/state`) ?? '-');
+      const state = host.readText(`${e?.dir ?? `${ISCSI_SESSION_CLASS}/${name}`}/state`);
+      if (state === undefined) this.sessionDirs.delete(name);
+      parts.push(name, state ?? '-');
       reads++;
     }
     parts.push('|');

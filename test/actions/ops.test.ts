@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
+import { readJournal } from '../../src/engine/actions/journal.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import { type SimEnv, simEnv } from './helpers.js';
 
@@ -48,6 +49,16 @@ describe('operations on the incident node', () => {
     expect(s.sessions.some((x) => x.targetIqn === IQN('old-logs'))).toBe(false);
     expect(s.nodeRecords.some((r) => r.targetIqn === IQN('old-logs'))).toBe(false);
     expect(s.sessions.find((x) => x.sid === 1)?.state).toBe('LOGGED_IN'); // others untouched
+    const [begin, end] = readJournal(env.host, '/var/log/iscsi-console');
+    expect(begin).toMatchObject({ phase: 'begin', action: 'cleanup', host: 'sim-node-1', hostKind: 'sim' });
+    expect(begin!.who.uid).toBe(process.getuid?.());
+    expect(begin!.plan?.steps).toHaveLength(4);
+    expect(begin!.before).toContain(`${IQN('old-logs')}|10.0.0.10:3260|default`);
+    expect(end).toMatchObject({ phase: 'end', ok: true, id: begin!.id, after: [] });
+    const logout = end!.steps!.find((x) => x.id.startsWith('logout:'))!;
+    expect(logout.commands[0]).toMatchObject({ argv: plan.steps[2]!.argv, exitCode: 0, exitName: 'ISCSI_SUCCESS' });
+    expect(typeof logout.durationMs).toBe('number');
+    expect(end!.steps!.find((x) => x.id === 'delete:sdd')!.commands[0]).toEqual({ write: { path: '/sys/block/sdd/device/delete', data: '1' } });
   });
 
   it('cleanup of an orphaned kubelet dir: logout, then unlink iscsi.json and rmdir (never recursive)', async () => {

@@ -193,6 +193,8 @@ describe('sysfs shape conformance with the real captures', () => {
     await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '--login');
     fs.rmSync(`${t.sim.root}/sys/class/iscsi_session/session1/targetname`);
     const result = compare(simShapes(t.sim.root), captureShapes(loadCapture('single-sysfs.json')));
-    expect(result.missing).toContain('/sys/devices/platform/hostN/sessionN/iscsi_session/sessionN/targetname');
+    expect(result.missing).toContain(
+      '/sys/devices/platform/hostN/sessionN/iscsi_session/sessionN/targetname',
+    );
   });
 });

@@ -30,7 +30,25 @@ describe('faults', () => {
   test('node DB locked: writes exit 6, reads work', async () => {
     await loggedIn();
     t.sim.faults.dbLocked = true;
-    expect((await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.startup', '-v', 'manual')).exit).toBe(6);
+    expect(
+      (
+        await iscsiadm(
+          t.host,
+          '-m',
+          'node',
+          '-T',
+          T1,
+          '-p',
+          '127.0.0.1:3260',
+          '-o',
+          'update',
+          '-n',
+          'node.startup',
+          '-v',
+          'manual',
+        )
+      ).exit,
+    ).toBe(6);
     expect((await iscsiadm(t.host, '-m', 'session')).exit).toBe(0);
     expect((await iscsiadm(t.host, '-m', 'node')).exit).toBe(0);
   });
@@ -84,11 +102,27 @@ describe('faults', () => {
     t = labSim();
     await iscsiadm(t.host, '-m', 'discovery', '-t', 'sendtargets', '-p', '127.0.0.1:3260');
     const r = await t.host.run(
-      ['iscsiadm', '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.session.auth.password', '-v', 's3cr3t!'],
+      [
+        'iscsiadm',
+        '-m',
+        'node',
+        '-T',
+        T1,
+        '-p',
+        '127.0.0.1:3260',
+        '-o',
+        'update',
+        '-n',
+        'node.session.auth.password',
+        '-v',
+        's3cr3t!',
+      ],
       { secrets: ['s3cr3t!'] },
     );
     expect(r.argv.join(' ')).not.toContain('s3cr3t!');
-    const show = await t.host.run(['iscsiadm', '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-S'], { secrets: ['s3cr3t!'] });
+    const show = await t.host.run(['iscsiadm', '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-S'], {
+      secrets: ['s3cr3t!'],
+    });
     expect(show.stdout).toContain('node.session.auth.password = ********');
   });
 });
@@ -97,9 +131,23 @@ describe('tools', () => {
   test('unknown programs fail to spawn (ENOENT); nsenter and chroot wrappers run the inner command', async () => {
     t = labSim();
     expect(await t.host.run(['lsblk'])).toMatchObject({ exitCode: null, spawnError: 'ENOENT' });
-    const ns = await t.host.run(['nsenter', '--target', '1', '--mount', '--uts', '--ipc', '--net', '--pid', '--', 'iscsiadm', '--version']);
+    const ns = await t.host.run([
+      'nsenter',
+      '--target',
+      '1',
+      '--mount',
+      '--uts',
+      '--ipc',
+      '--net',
+      '--pid',
+      '--',
+      'iscsiadm',
+      '--version',
+    ]);
     expect(ns.stdout).toBe('iscsiadm version 2.1.8\n');
-    expect((await t.host.run(['chroot', '/host', 'iscsiadm', '--version'])).stdout).toBe('iscsiadm version 2.1.8\n');
+    expect((await t.host.run(['chroot', '/host', 'iscsiadm', '--version'])).stdout).toBe(
+      'iscsiadm version 2.1.8\n',
+    );
   });
 
   test('blkid exit 2 on an empty disk; mkfs; TYPE export; mkfs refuses a mounted disk', async () => {
@@ -108,13 +156,20 @@ describe('tools', () => {
     expect(await t.host.run(probe)).toMatchObject({ exitCode: 2, stdout: '' });
     expect((await t.host.run(['mkfs.ext4', '-F', '-q', '-L', 'lablun1', '/dev/sda'])).exitCode).toBe(0);
     expect((await t.host.run(probe)).stdout).toBe('DEVNAME=/dev/sda\nTYPE=ext4\n');
-    expect((await t.host.run(['blkid', '/dev/sda'])).stdout).toMatch(/^\/dev\/sda: LABEL="lablun1" UUID="[0-9a-f-]{36}" BLOCK_SIZE="4096" TYPE="ext4"\n$/);
+    expect((await t.host.run(['blkid', '/dev/sda'])).stdout).toMatch(
+      /^\/dev\/sda: LABEL="lablun1" UUID="[0-9a-f-]{36}" BLOCK_SIZE="4096" TYPE="ext4"\n$/,
+    );
     t.host.mkdir('/mnt/lun1');
     expect((await t.host.run(['mount', '/dev/sda', '/mnt/lun1'])).exitCode).toBe(0);
     expect((await t.host.run(['mkfs.ext4', '-F', '/dev/sda'])).exitCode).toBe(1);
-    expect(t.host.readText('/proc/1/mountinfo')).toMatch(/^\d+ 21 8:0 \/ \/mnt\/lun1 rw,relatime shared:\d+ - ext4 \/dev\/sda rw,stripe=4$/m);
+    expect(t.host.readText('/proc/1/mountinfo')).toMatch(
+      /^\d+ 21 8:0 \/ \/mnt\/lun1 rw,relatime shared:\d+ - ext4 \/dev\/sda rw,stripe=4$/m,
+    );
     expect(await t.host.run(['umount', '/mnt/lun1'])).toMatchObject({ exitCode: 0 });
-    expect(await t.host.run(['umount', '/mnt/lun1'])).toMatchObject({ exitCode: 32, stderr: 'umount: /mnt/lun1: not mounted.\n' });
+    expect(await t.host.run(['umount', '/mnt/lun1'])).toMatchObject({
+      exitCode: 32,
+      stderr: 'umount: /mnt/lun1: not mounted.\n',
+    });
   });
 
   test('files written into a mount live on the filesystem and come back with it', async () => {
@@ -144,9 +199,13 @@ describe('tools', () => {
     await loggedIn();
     t.host.writeText('/var/lib/kubelet/dev-node', '');
     await t.host.run(['mount', '--bind', '/dev/sda', '/var/lib/kubelet/dev-node']);
-    expect((await t.host.run(['losetup', '-f', '--show', '/var/lib/kubelet/dev-node'])).stdout).toBe('/dev/loop0\n');
+    expect((await t.host.run(['losetup', '-f', '--show', '/var/lib/kubelet/dev-node'])).stdout).toBe(
+      '/dev/loop0\n',
+    );
     expect(t.host.readText('/sys/block/loop0/size')).toBe('131072\n');
-    expect((await t.host.run(['losetup', '-j', '/var/lib/kubelet/dev-node'])).stdout).toMatch(/^\/dev\/loop0: /);
+    expect((await t.host.run(['losetup', '-j', '/var/lib/kubelet/dev-node'])).stdout).toMatch(
+      /^\/dev\/loop0: /,
+    );
     expect((await t.host.run(['losetup', '-a'])).stdout.split('\n').filter(Boolean)).toHaveLength(1);
     expect((await t.host.run(['losetup', '-d', '/dev/loop0'])).exitCode).toBe(0);
     expect((await t.host.run(['losetup', '-d', '/dev/loop0'])).exitCode).toBe(1);
@@ -174,8 +233,26 @@ describe('tools', () => {
     }
     expect(t.host.readLink('/proc/1/ns/net')).toBe('net:[4026531840]');
     expect(t.host.readLink('/proc/self/ns/net')).toBe('net:[4026531840]');
-    for (const m of ['iscsi_tcp', 'scsi_transport_iscsi', 'libiscsi', 'dm_multipath']) expect(t.host.stat(`/sys/module/${m}`)).toBe('dir');
-    expect(t.host.readText('/etc/iscsi/initiatorname.iscsi')).toContain('InitiatorName=iqn.1993-08.org.debian:01:labguest0001\n');
+    for (const m of ['iscsi_tcp', 'scsi_transport_iscsi', 'libiscsi', 'dm_multipath'])
+      expect(t.host.stat(`/sys/module/${m}`)).toBe('dir');
+    expect(t.host.readText('/etc/iscsi/initiatorname.iscsi')).toContain(
+      'InitiatorName=iqn.1993-08.org.debian:01:labguest0001\n',
+    );
     expect(t.host.readText('/proc/swaps')).toMatch(/^Filename\t+Type/);
+  });
+});
+
+describe('partitions and swap', () => {
+  test('a partitioned disk: sdX1 in sysfs and /dev, PTTYPE from blkid; swap only in /proc/swaps', async () => {
+    await loggedIn();
+    t.sim.partition('sda', 2);
+    expect(t.host.readText('/sys/block/sda/sda1/partition')).toBe('1\n');
+    expect(t.host.readText('/sys/block/sda/sda2/dev')).toBe('8:2\n');
+    expect(t.host.stat('/dev/sda2')).toBe('file');
+    const probe = await t.host.run(['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', '/dev/sda']);
+    expect(probe.stdout).toBe('DEVNAME=/dev/sda\nPTTYPE=gpt\n');
+    t.sim.swapOn('/dev/sda2');
+    expect(t.host.readText('/proc/swaps')).toMatch(/^\/dev\/sda2 +partition\t\d+\t\t0\t\t-2$/m);
+    expect(t.host.readText('/proc/1/mountinfo')).not.toContain('sda2');
   });
 });

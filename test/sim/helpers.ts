@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Simulator } from '../../src/sim/simulator.js';
 import type { SimHost } from '../../src/sim/sim-host.js';
 import { SimHost as Host } from '../../src/sim/sim-host.js';
+import { Simulator } from '../../src/sim/simulator.js';
 import type { TargetSpec } from '../../src/sim/types.js';
 
 /** The lab of the captures (INDEX.md): target1 LUN1 64 MiB + LUN2 32 MiB, target2 LUN1 16 MiB. */
@@ -34,7 +34,13 @@ export interface TestSim {
 /** A manual-clock simulator with the captures' lab (initiator name, targets), nothing logged in. */
 export function labSim(targets: TargetSpec[] = labTargets()): TestSim {
   const dir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'sim-test-'));
-  const sim = new Simulator({ dir, clock: 'manual', seed: 1, initiatorName: LAB_INITIATOR, hostname: 'lab-guest' });
+  const sim = new Simulator({
+    dir,
+    clock: 'manual',
+    seed: 1,
+    initiatorName: LAB_INITIATOR,
+    hostname: 'lab-guest',
+  });
   for (const t of targets) sim.addTarget(t);
   return {
     sim,
@@ -54,8 +60,13 @@ export async function iscsiadm(host: SimHost, ...args: string[]) {
 
 /** A capture file `$ cmd / --- stdout --- / --- stderr --- / --- exit: N ---`, split. */
 export function capture(name: string): { cmd: string; stdout: string; stderr: string; exit: number } {
-  const text = fs.readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'sim', 'iscsiadm', name), 'utf8');
-  const m = /^\$ (.*)\n--- stdout ---\n([\s\S]*?)--- stderr ---\n([\s\S]*?)--- exit: (\d+) ---\n?$/.exec(text);
+  const text = fs.readFileSync(
+    path.join(import.meta.dirname, '..', 'fixtures', 'sim', 'iscsiadm', name),
+    'utf8',
+  );
+  const m = /^\$ (.*)\n--- stdout ---\n([\s\S]*?)--- stderr ---\n([\s\S]*?)--- exit: (\d+) ---\n?$/.exec(
+    text,
+  );
   if (!m) throw new Error(`bad capture ${name}`);
   return { cmd: m[1]!, stdout: m[2]!, stderr: m[3]!, exit: Number(m[4]) };
 }

@@ -9,9 +9,18 @@ afterEach(() => t?.close());
 /** Runs the captured command line (minus `timeout N` and shell substitutions) and compares. */
 async function expectCapture(name: string, argv?: string[]) {
   const c = capture(name);
-  const args = argv ?? c.cmd.replace(/^timeout \d+ /, '').split(' ').slice(1);
+  const args =
+    argv ??
+    c.cmd
+      .replace(/^timeout \d+ /, '')
+      .split(' ')
+      .slice(1);
   const r = await iscsiadm(t.host, ...args);
-  expect({ stdout: r.stdout, stderr: r.stderr, exit: r.exit }).toEqual({ stdout: c.stdout, stderr: c.stderr, exit: c.exit });
+  expect({ stdout: r.stdout, stderr: r.stderr, exit: r.exit }).toEqual({
+    stdout: c.stdout,
+    stderr: c.stderr,
+    exit: c.exit,
+  });
 }
 
 async function discoverAndLogin() {
@@ -66,17 +75,83 @@ describe('with nothing logged in', () => {
       ...labTargets().slice(0, 1),
       { ...labTargets()[1]!, chap: { username: 'labuser', password: 'labsecret' } },
     ]);
-    await iscsiadm(t.host, '-m', 'node', '-o', 'new', '-T', 'iqn.2024-01.lab.example:nonexistent', '-p', '127.0.0.1:3260');
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-o',
+      'new',
+      '-T',
+      'iqn.2024-01.lab.example:nonexistent',
+      '-p',
+      '127.0.0.1:3260',
+    );
     await iscsiadm(t.host, '-m', 'node', '-o', 'new', '-T', T1, '-p', '127.0.0.1:3261');
     await iscsiadm(t.host, '-m', 'discovery', '-t', 'sendtargets', '-p', '127.0.0.1:3260');
     await expectCapture('err-login-wrong-iqn.txt');
     await expectCapture('err-login-closed-port.txt');
     await expectCapture('err-login-chap-required.txt');
-    await iscsiadm(t.host, '-m', 'node', '-T', T2, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.session.auth.authmethod', '-v', 'CHAP');
-    await iscsiadm(t.host, '-m', 'node', '-T', T2, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.session.auth.username', '-v', 'labuser');
-    await iscsiadm(t.host, '-m', 'node', '-T', T2, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.session.auth.password', '-v', 'wrong');
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-T',
+      T2,
+      '-p',
+      '127.0.0.1:3260',
+      '-o',
+      'update',
+      '-n',
+      'node.session.auth.authmethod',
+      '-v',
+      'CHAP',
+    );
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-T',
+      T2,
+      '-p',
+      '127.0.0.1:3260',
+      '-o',
+      'update',
+      '-n',
+      'node.session.auth.username',
+      '-v',
+      'labuser',
+    );
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-T',
+      T2,
+      '-p',
+      '127.0.0.1:3260',
+      '-o',
+      'update',
+      '-n',
+      'node.session.auth.password',
+      '-v',
+      'wrong',
+    );
     await expectCapture('err-login-chap-wrong-password.txt');
-    await iscsiadm(t.host, '-m', 'node', '-T', T2, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.session.auth.password', '-v', 'labsecret');
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-T',
+      T2,
+      '-p',
+      '127.0.0.1:3260',
+      '-o',
+      'update',
+      '-n',
+      'node.session.auth.password',
+      '-v',
+      'labsecret',
+    );
     await expectCapture('login-chap-ok.txt');
     await expectCapture('err-logout-not-logged-in.txt');
   });
@@ -95,7 +170,21 @@ describe('with nothing logged in', () => {
       ['node.session.auth.username', 'labuser'],
       ['node.session.auth.password', 'labsecret'],
     ]) {
-      await iscsiadm(t.host, '-m', 'node', '-T', T2, '-p', '127.0.0.1:3260', '-o', 'update', '-n', k!, '-v', v!);
+      await iscsiadm(
+        t.host,
+        '-m',
+        'node',
+        '-T',
+        T2,
+        '-p',
+        '127.0.0.1:3260',
+        '-o',
+        'update',
+        '-n',
+        k!,
+        '-v',
+        v!,
+      );
     }
     await expectCapture('node-show-chap.txt');
     const shown = await iscsiadm(t.host, '-m', 'node', '-T', T2, '-p', '127.0.0.1:3260', '-o', 'show', '-S');
@@ -110,14 +199,30 @@ describe('after a login', () => {
   test('login and session listings at -P 0..3 and -r SID are byte-exact', async () => {
     t = labSim();
     await iscsiadm(t.host, '-m', 'discovery', '-t', 'sendtargets', '-p', '127.0.0.1:3260');
-    await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.startup', '-v', 'manual');
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-T',
+      T1,
+      '-p',
+      '127.0.0.1:3260',
+      '-o',
+      'update',
+      '-n',
+      'node.startup',
+      '-v',
+      'manual',
+    );
     await expectCapture('login-single.txt');
     await expectCapture('single-session.txt');
     await expectCapture('single-session-P1.txt');
     await expectCapture('single-session-P2.txt');
     await expectCapture('single-session-P3.txt');
     await expectCapture('single-session-r-P3.txt', ['-m', 'session', '-r', '1', '-P', '3']);
-    await expectCapture('single-node-show-after-login.txt'.replace('single-node-show-after-login', 'node-show'));
+    await expectCapture(
+      'single-node-show-after-login.txt'.replace('single-node-show-after-login', 'node-show'),
+    );
     await expectCapture('rescan-session.txt');
     await expectCapture('err-rescan-no-session.txt');
     await expectCapture('err-session-bad-sid.txt');
@@ -146,7 +251,9 @@ describe('after a login', () => {
     await discoverAndLogin();
     const r = await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '--login');
     expect(r.exit).toBe(15);
-    expect(r.stderr).toBe('iscsiadm: default: 1 session requested, but 1 already present.\niscsiadm: Could not log into all portals\n');
+    expect(r.stderr).toBe(
+      'iscsiadm: default: 1 session requested, but 1 already present.\niscsiadm: Could not log into all portals\n',
+    );
     expect(t.sim.kernel.sessions.size).toBe(1);
   });
 
@@ -157,7 +264,9 @@ describe('after a login', () => {
     expect(r.exit).toBe(15);
     expect(t.host.stat(`/etc/iscsi/nodes/${T1}/127.0.0.1,3260,1/default`)).toBe('file');
     await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '--logout');
-    expect((await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-o', 'delete')).exit).toBe(0);
+    expect(
+      (await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-o', 'delete')).exit,
+    ).toBe(0);
     expect(t.host.stat(`/etc/iscsi/nodes/${T1}`)).toBeUndefined();
   });
 });

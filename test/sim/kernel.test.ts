@@ -11,7 +11,8 @@ async function discover() {
 }
 const login = (iqn: string) => iscsiadm(t.host, '-m', 'node', '-T', iqn, '-p', '127.0.0.1:3260', '--login');
 const logout = (iqn: string) => iscsiadm(t.host, '-m', 'node', '-T', iqn, '-p', '127.0.0.1:3260', '--logout');
-const hostOf = (sid: number) => t.host.readLink(`/sys/class/iscsi_session/session${sid}`)!.match(/host(\d+)/)![1];
+const hostOf = (sid: number) =>
+  t.host.readLink(`/sys/class/iscsi_session/session${sid}`)!.match(/host(\d+)/)![1];
 
 describe('kernel numbering', () => {
   test('sids only grow; SCSI host numbers are reused (lowest free) after logout', async () => {
@@ -33,7 +34,9 @@ describe('kernel numbering', () => {
   });
 
   test('udev by-path names: IPv6 unbracketed, lun-0x... from LUN 256', () => {
-    expect(byPathName({ address: 'fd00::1', port: 3260 }, 'iqn.x:y', 1)).toBe('ip-fd00::1:3260-iscsi-iqn.x:y-lun-1');
+    expect(byPathName({ address: 'fd00::1', port: 3260 }, 'iqn.x:y', 1)).toBe(
+      'ip-fd00::1:3260-iscsi-iqn.x:y-lun-1',
+    );
     expect(byPathName({ address: '10.0.0.1', port: 3260 }, 'iqn.x:y', 256)).toBe(
       'ip-10.0.0.1:3260-iscsi-iqn.x:y-lun-0x0100000000000000',
     );
@@ -46,24 +49,45 @@ describe('scans', () => {
     await discover();
     await login(T1);
     const base = '/sys/class/iscsi_session/session1/device/target0:0:0';
-    expect(t.host.readDir(base).filter((e) => e.includes(':')).sort()).toEqual(['0:0:0:0', '0:0:0:1', '0:0:0:2']);
+    expect(
+      t.host
+        .readDir(base)
+        .filter((e) => e.includes(':'))
+        .sort(),
+    ).toEqual(['0:0:0:0', '0:0:0:1', '0:0:0:2']);
     expect(t.host.readText(`${base}/0:0:0:0/type`)).toBe('12\n');
     expect(t.host.readDir(`${base}/0:0:0:0`)).not.toContain('block');
     expect(t.host.readDir('/sys/block').sort()).toEqual(['sda', 'sdb']);
-    expect(t.host.readLink(`/dev/disk/by-path/${byPathName({ address: '127.0.0.1', port: 3260 }, T1, 2)}`)).toBe('../../sdb');
+    expect(
+      t.host.readLink(`/dev/disk/by-path/${byPathName({ address: '127.0.0.1', port: 3260 }, T1, 2)}`),
+    ).toBe('../../sdb');
   });
 
   test('node.session.scan=manual: no devices until a targeted scan, which adds only that LUN', async () => {
     t = labSim();
     await discover();
-    await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.1:3260', '-o', 'update', '-n', 'node.session.scan', '-v', 'manual');
+    await iscsiadm(
+      t.host,
+      '-m',
+      'node',
+      '-T',
+      T1,
+      '-p',
+      '127.0.0.1:3260',
+      '-o',
+      'update',
+      '-n',
+      'node.session.scan',
+      '-v',
+      'manual',
+    );
     await login(T1);
     expect(t.host.readDir('/sys/block')).toEqual([]);
     expect(t.host.stat('/sys/class/iscsi_session/session1/device/target0:0:0')).toBeUndefined();
     t.host.writeText('/sys/class/scsi_host/host0/scan', '0 0 2');
-    expect(t.host.readDir('/sys/class/iscsi_session/session1/device/target0:0:0').filter((e) => e.includes(':'))).toEqual([
-      '0:0:0:2',
-    ]);
+    expect(
+      t.host.readDir('/sys/class/iscsi_session/session1/device/target0:0:0').filter((e) => e.includes(':')),
+    ).toEqual(['0:0:0:2']);
     expect(t.host.readDir('/sys/block')).toEqual(['sda']);
     // rescan of a manual-scan session does not pull in new LUNs (iscsiadm honours node.session.scan).
     await iscsiadm(t.host, '-m', 'session', '-r', '1', '--rescan');
@@ -105,7 +129,9 @@ describe('device attributes', () => {
     t.host.writeText('/sys/block/sda/device/delete', '1');
     expect(t.host.stat('/sys/block/sda')).toBeUndefined();
     expect(t.host.stat('/dev/sda')).toBeUndefined();
-    expect(t.host.stat(`/dev/disk/by-path/${byPathName({ address: '127.0.0.1', port: 3260 }, T1, 1)}`)).toBeUndefined();
+    expect(
+      t.host.stat(`/dev/disk/by-path/${byPathName({ address: '127.0.0.1', port: 3260 }, T1, 1)}`),
+    ).toBeUndefined();
   });
 
   test('logout removes devices; multipath maps lose the paths but stay', async () => {
@@ -131,7 +157,12 @@ describe('device attributes', () => {
     expect(t.host.readDir('/sys/block').filter((b) => b.startsWith('dm-'))).toEqual([]);
     expect(t.host.stat('/proc/301')).toBeUndefined();
     t.sim.startDaemon('multipathd');
-    expect(t.host.readDir('/sys/block').filter((b) => b.startsWith('dm-')).sort()).toEqual(['dm-0', 'dm-1']);
+    expect(
+      t.host
+        .readDir('/sys/block')
+        .filter((b) => b.startsWith('dm-'))
+        .sort(),
+    ).toEqual(['dm-0', 'dm-1']);
     expect(t.host.readText('/proc/301/comm')).toBe('multipathd\n');
   });
 });

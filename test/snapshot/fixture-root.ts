@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { afterAll } from 'vitest';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import type { Host } from '../../src/engine/host/host.js';
 import { makePDName, makeVDPDName, podDeviceDir, podVolumeDir } from '../../src/engine/kubelet/paths.js';
@@ -25,6 +26,11 @@ export const BASE_MOUNTINFO = [
 ];
 
 const templates = new Map<string, string>();
+// Registered while the importing test file is collected: drops this file's templates at its end.
+afterAll(() => {
+  for (const t of templates.values()) fs.rmSync(t, { recursive: true, force: true });
+  templates.clear();
+});
 
 /** A fixture root: a materialised capture plus hand-made kubelet tree, mount table and swap list. */
 export class FixtureRoot {
@@ -37,7 +43,6 @@ export class FixtureRoot {
       if (!template) {
         template = materializeSysfs(capture, tempRoot('iscsi-tpl-'));
         templates.set(capture, template);
-        process.once('exit', () => fs.rmSync(template!, { recursive: true, force: true }));
       }
       execFileSync('cp', ['-a', `${template}/sys`, this.root]);
     }

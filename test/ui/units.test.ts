@@ -7,7 +7,7 @@ import { layoutColumns } from '../../src/ui/components/table-types.js';
 import { editText } from '../../src/ui/components/text-input.js';
 import { describeStep } from '../../src/ui/dialogs/plan-lines.js';
 import { compileFilter } from '../../src/ui/filter.js';
-import { fit, formatAge, truncateMiddle } from '../../src/ui/format.js';
+import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';
 import { completePalette, keyCollisions, parsePalette } from '../../src/ui/keymap.js';
 import { journalEntries, parseSendTargets } from '../../src/ui/live-backend.js';
 import { SESSION_COLUMNS } from '../../src/ui/rows.js';
@@ -37,7 +37,7 @@ describe('text helpers', () => {
     expect(t).toHaveLength(20);
     expect(t.startsWith('iqn.2003-')).toBe(true);
     expect(t.endsWith('pvc-1234')).toBe(true);
-    expect(fit('abc', 5, 'right')).toBe('  abc');
+    expect(padCell('abc', 5, 'right')).toBe('  abc');
     expect(formatAge(125_000)).toBe('2m05s');
   });
 

@@ -4,9 +4,12 @@
  * asserted (shared machines are noisy); only the shape is asserted (no refresh while idle, events
  * arrive). Run: `npx vitest run test/watchers/idle-cost.test.ts`.
  */
+import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { under } from '../../src/engine/host/path.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
 import { measureChangeToEvent, measureIdleTick } from '../../src/watchers/measure.js';
+import { SysfsProber } from '../../src/watchers/sysfs-probe.js';
 import { startWatcher } from '../../src/watchers/watcher.js';
 
 const KROOT = '/var/lib/kubelet';
@@ -28,14 +31,50 @@ describe('watcher cost with 1,000 sessions (sim scale scenario)', () => {
     );
     expect(m.sessions).toBe(1000);
     expect(m.refreshes).toBe(0);
-  });
+    // The floor: the same files read with bare fs calls, no Host, no fingerprint (same run, same load).
+    const paths: { op: 'file' | 'dir'; real: string }[] = [];
+    const recording = new Proxy(sim.host, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop);
+        if (typeof v !== 'function') return v;
+        if (prop !== 'readText' && prop !== 'readDir') return v.bind(target);
+        return (p: string) => {
+          paths.push({ op: prop === 'readText' ? 'file' : 'dir', real: under(target.root, p) });
+          return v.call(target, p);
+        };
+      },
+    });
+    const prober = new SysfsProber(recording);
+    prober.probe();
+    paths.length = 0;
+    prober.probe();
+    const ticks = 20;
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < ticks; i++) {
+      for (const x of paths) {
+        try {
+          if (x.op === 'file') fs.readFileSync(x.real, 'utf8');
+          else fs.readdirSync(x.real);
+        } catch {}
+      }
+    }
+    const c = process.cpuUsage(c0);
+    const floor = (c.user + c.system) / 1000 / ticks;
+    console.log(
+      `[watchers] floor: the tick's ${paths.length} reads with bare fs calls cost ${floor.toFixed(2)} ms CPU ` +
+        `(tick/floor ${(m.cpuMsPerTick / floor).toFixed(2)})`,
+    );
+  }, 600_000);
 
   it('change → event latency', async () => {
     const { host } = sim;
     const w = startWatcher({ host, kubeletRoot: KROOT });
     try {
       await w.ready;
-      const disks = w.store.getState().snapshot!.sessions.flatMap((s) => s.devices).filter((d) => d.name);
+      const disks = w.store
+        .getState()
+        .snapshot!.sessions.flatMap((s) => s.devices)
+        .filter((d) => d.name);
       const [a, b] = [disks[0]!.name!, disks[1]!.name!];
       // A state change, found by the 2 s poll timer: up to one interval + one snapshot.
       const timed = await measureChangeToEvent(
@@ -68,5 +107,5 @@ describe('watcher cost with 1,000 sessions (sim scale scenario)', () => {
     } finally {
       await w.stop();
     }
-  });
+  }, 600_000);
 });

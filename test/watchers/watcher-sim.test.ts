@@ -76,7 +76,11 @@ describe('watcher on the simulator', () => {
     const disk = mine.devices.find((d) => d.name)!;
 
     // A device goes offline (someone wrote to its state).
-    await afterOneTick(w, () => sim.deviceOffline(disk.name!), new RegExp(`^${disk.name} state running→offline$`));
+    await afterOneTick(
+      w,
+      () => sim.deviceOffline(disk.name!),
+      new RegExp(`^${disk.name} state running→offline$`),
+    );
 
     // Logout.
     await afterOneTick(
@@ -88,12 +92,22 @@ describe('watcher on the simulator', () => {
     // One path of the multipath map fails.
     const map = published(w).snapshot!.multipath[0]!;
     const path = map.slaves[1]!;
-    const failed = await afterOneTick(w, () => sim.pathFail(path), new RegExp(`^path ${path} of ${map.alias} failed$`));
+    const failed = await afterOneTick(
+      w,
+      () => sim.pathFail(path),
+      new RegExp(`^path ${path} of ${map.alias} failed$`),
+    );
     expect(failed).toMatchObject({ kind: 'multipath', severity: 'warn' });
 
     // iscsi.json written and removed (as kubelet's persistISCSI and its cleanup do), then the dir.
     const dir = `${KROOT}/plugins/kubernetes.io/iscsi/iface-default/${PORTAL}-${IQN}-lun-7`;
-    const json = JSON.stringify({ VolName: 'pv-watch', Portals: [PORTAL], Iqn: IQN, Lun: '1', Iface: 'default' });
+    const json = JSON.stringify({
+      VolName: 'pv-watch',
+      Portals: [PORTAL],
+      Iqn: IQN,
+      Lun: '1',
+      Iface: 'default',
+    });
     await afterOneTick(
       w,
       () => {
@@ -106,8 +120,18 @@ describe('watcher on the simulator', () => {
     await afterOneTick(w, () => host.rmdir(dir), /^kubelet volume dir removed: /);
 
     // kubelet attaches a volume (login, scan, mkfs, mount) and detaches it (umount, logout).
-    const state = await sim.kubeletAttach({ portals: [PORTAL], iqn: IQN, lun: 1, volName: 'pv-m', podUIDs: ['pod-1'] });
-    const mounted = await afterOneTick(w, () => undefined, new RegExp(`^mounted /dev/\\S+ \\(ext4\\) on ${state.globalPath}$`));
+    const state = await sim.kubeletAttach({
+      portals: [PORTAL],
+      iqn: IQN,
+      lun: 1,
+      volName: 'pv-m',
+      podUIDs: ['pod-1'],
+    });
+    const mounted = await afterOneTick(
+      w,
+      () => undefined,
+      new RegExp(`^mounted /dev/\\S+ \\(ext4\\) on ${state.globalPath}$`),
+    );
     expect(mounted.kind).toBe('mount');
     await afterOneTick(
       w,
@@ -143,7 +167,9 @@ describe('watcher on the simulator', () => {
 
   it('finds a change by itself on its poll timer', async () => {
     const { host, w } = await open(true, 200);
-    const disk = published(w).snapshot!.sessions.flatMap((s) => s.devices).find((d) => d.name)!;
+    const disk = published(w)
+      .snapshot!.sessions.flatMap((s) => s.devices)
+      .find((d) => d.name)!;
     host.sim.deviceOffline(disk.name!);
     const re = new RegExp(`^${disk.name} state running→offline$`);
     await waitFor(w.store, (s) => s.events.some((e) => re.test(e.message)), 5_000);

@@ -43,6 +43,7 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
       ctx,
     );
     destructive(plan, 'high', names.length === 1 ? names[0]! : s.node.hostname);
+    plan.lockKeys = [...new Set(refs.map((r) => r.session.targetIqn))];
     addDeviceTeardown(
       plan,
       s,

@@ -37,9 +37,9 @@ export const flushAction: ActionDef<FlushInput> = {
     addUnique(plan.blastRadius.maps, `${m.name} ${m.alias}`);
     addUnique(plan.blastRadius.mounts, ...m.mountpoints);
     plan.before.push(m.wwid);
-    for (const d of allDevices(s).filter((x) => x.device.name && m.slaves.includes(x.device.name))) {
-      addUnique(plan.blastRadius.devices, `${d.device.name} ${d.device.key}`);
-    }
+    const paths = allDevices(s).filter((x) => x.device.name && m.slaves.includes(x.device.name));
+    for (const d of paths) addUnique(plan.blastRadius.devices, `${d.device.name} ${d.device.key}`);
+    plan.lockKeys = [...new Set(paths.map((d) => d.session.targetIqn))];
     for (const why of mapUse(s, m)) {
       plan.refusals.push({
         id: /mounted/.test(why) ? 'mounted' : /swap/.test(why) ? 'swap' : /loop/.test(why) ? 'open' : 'held',

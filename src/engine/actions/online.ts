@@ -35,6 +35,7 @@ export const onlineAction: ActionDef<OnlineInput> = {
     const name = deviceName(d);
     const plan = newPlan('online', `Online ${name}`, `${name} (${d.hctl}) ${d.key}`, ctx);
     addDeviceToBlast(plan, s, d);
+    plan.lockKeys = [x.targetIqn];
     if (d.state === 'running')
       plan.warnings.push(`${name} is already running; writing running again is harmless`);
     if (x.state !== 'LOGGED_IN') {

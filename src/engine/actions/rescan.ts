@@ -36,6 +36,7 @@ export const rescanAction: ActionDef<RescanInput> = {
     const plan = newPlan('rescan', 'Rescan session', `session ${x.sid} ${x.targetIqn} @ ${x.portal}`, ctx);
     plan.risk = 'medium';
     plan.before.push(x.key);
+    plan.lockKeys = [x.targetIqn];
     plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
     plan.warnings.push(
       'iscsiadm --rescan writes "- - -" (all LUNs): LUNs kubelet never asked for may appear (kubernetes#59946); prefer `scan <sid> <lun>`',

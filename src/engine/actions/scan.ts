@@ -38,8 +38,21 @@ export const scanAction: ActionDef<ScanInput> = {
       throw new UserError('scan needs <sid> <lun>', 'e.g. iscsi-console scan 3 1');
     return { sessionKey: findSession(s, sid).key, lun: parseLun(lun) };
   },
+  /** From a session: the first LUN a kubelet volume of it expects but the kernel does not have. */
   inputFromSelection(sel, s) {
-    return { sessionKey: findSession(s, sel.key).key, lun: 0 };
+    const x = findSession(s, sel.key);
+    const present = new Set(x.devices.map((d) => d.lun));
+    const missing = s.kubelet.volumes
+      .filter((v) => v.sessions.includes(x.sid))
+      .map((v) => Number(v.lun))
+      .find((l) => Number.isInteger(l) && !present.has(l));
+    if (missing === undefined) {
+      throw new UserError(
+        `every LUN kubelet expects on session ${x.sid} is present`,
+        `to add another: iscsi-console scan ${x.sid} <lun>`,
+      );
+    }
+    return { sessionKey: x.key, lun: missing };
   },
   plan(input, s: Snapshot, ctx) {
     const x = findSession(s, input.sessionKey);
@@ -51,6 +64,7 @@ export const scanAction: ActionDef<ScanInput> = {
       ctx,
     );
     plan.before.push(x.key);
+    plan.lockKeys = [x.targetIqn];
     plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
     if (x.hostNumber === undefined) {
       plan.refusals.push({

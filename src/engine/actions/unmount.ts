@@ -43,6 +43,7 @@ export const unmountAction: ActionDef<UnmountInput> = {
     addUnique(plan.blastRadius.mounts, path);
     const vol = findVolume(s, path);
     if (vol) {
+      plan.lockKeys = [vol.iqn];
       addUnique(plan.blastRadius.kubeletVolumes, vol.path);
       addUnique(plan.blastRadius.pods, ...vol.pods);
     } else {

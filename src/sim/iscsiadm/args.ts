@@ -40,7 +40,15 @@ const WITH_VALUE: Record<string, keyof IscsiadmArgs> = {
 };
 
 export function parseIscsiadmArgs(argv: readonly string[]): IscsiadmArgs {
-  const a: IscsiadmArgs = { ops: [], login: false, logout: false, rescan: false, discover: false, show: false, version: false };
+  const a: IscsiadmArgs = {
+    ops: [],
+    login: false,
+    logout: false,
+    rescan: false,
+    discover: false,
+    show: false,
+    version: false,
+  };
   const set = a as unknown as Record<string, unknown>;
   for (let i = 0; i < argv.length; i++) {
     let tok = argv[i]!;

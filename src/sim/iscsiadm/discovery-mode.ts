@@ -69,7 +69,7 @@ function sendTargets(ctx: SimContext, portal: Portal, iface: string): ToolResult
       usernameIn: get('username_in'),
       passwordIn: get('password_in'),
     };
-    if (!chapMatches(chap, creds as never)) {
+    if (!chapMatches(chap, creds)) {
       return fail(
         24,
         `iscsiadm: Login failed to authenticate with target \niscsiadm: discovery login to ${portal.address} rejected: initiator failed authorization\n\niscsiadm: Could not perform SendTargets discovery: iSCSI login failed due to authorization failure\n`,
@@ -82,7 +82,8 @@ function sendTargets(ctx: SimContext, portal: Portal, iface: string): ToolResult
     const tpgt = t.tpgt ?? 1;
     out += `${portalText(portal)},${tpgt} ${t.iqn}\n`;
     // Existing records keep their settings; new ones get iscsid.conf defaults (node.startup).
-    if (ctx.db.matchNodes({ iqn: t.iqn, portal, iface }).length === 0) ctx.db.newNode(t.iqn, portal, tpgt, iface, portal);
+    if (ctx.db.matchNodes({ iqn: t.iqn, portal, iface }).length === 0)
+      ctx.db.newNode(t.iqn, portal, tpgt, iface, portal);
   }
   ctx.kernel.emit('node-db', `discovery ${portalText(portal)}`);
   if (found.length === 0) return fail(21, 'iscsiadm: No portals found\n');

@@ -6,7 +6,11 @@ import type { IscsiadmArgs } from './args.js';
 export function ifaceMode(ctx: SimContext, a: IscsiadmArgs): ToolResult {
   const op = a.ops[0];
   if (!a.iface) {
-    const names = ['default', 'iser', ...[...ctx.db.ifaces.keys()].filter((n) => n !== 'default' && n !== 'iser')];
+    const names = [
+      'default',
+      'iser',
+      ...[...ctx.db.ifaces.keys()].filter((n) => n !== 'default' && n !== 'iser'),
+    ];
     const line = (n: string) => {
       const r = ctx.db.iface(n)!;
       const g = (k: string) => r.get(k) ?? EMPTY;

@@ -12,7 +12,11 @@ function val(n: NodeEntry, key: string): string | undefined {
 /** The session a node record already has (same target, portal and iface). */
 export function sessionFor(ctx: SimContext, n: NodeEntry): SimSession | undefined {
   return ctx.kernel.findSessions(
-    (s) => s.iqn === n.iqn && s.portal.address === n.portal.address && s.portal.port === n.portal.port && s.iface === n.iface,
+    (s) =>
+      s.iqn === n.iqn &&
+      s.portal.address === n.portal.address &&
+      s.portal.port === n.portal.port &&
+      s.iface === n.iface,
   )[0];
 }
 
@@ -65,7 +69,7 @@ function loginOne(ctx: SimContext, n: NodeEntry): number {
     password: val(n, 'node.session.auth.password'),
     usernameIn: val(n, 'node.session.auth.username_in'),
     passwordIn: val(n, 'node.session.auth.password_in'),
-  } as never);
+  });
   if (outcome !== 0) return outcome;
   const target = ctx.san.find(n.iqn)!;
   const user = val(n, 'node.session.auth.username');
@@ -97,7 +101,8 @@ export function logoutSessions(ctx: SimContext, sessions: readonly SimSession[])
     return fail(20, `${stderr}iscsiadm: Could not logout of all requested sessions\n`);
   }
   let stdout = '';
-  for (const s of sessions) stdout += `Logging out of session ${sessionTag(s.sid, s.iqn, portalComma(s.portal))}\n`;
+  for (const s of sessions)
+    stdout += `Logging out of session ${sessionTag(s.sid, s.iqn, portalComma(s.portal))}\n`;
   for (const s of sessions) {
     ctx.kernel.logout(s);
     stdout += `Logout of ${sessionTag(s.sid, s.iqn, portalComma(s.portal))} successful.\n`;

@@ -1,6 +1,6 @@
+import { EMPTY, ISCSI_VERSION } from '../iscsid/node-db.js';
 import { sdName } from '../kernel/names.js';
 import type { SimSession } from '../types.js';
-import { EMPTY, ISCSI_VERSION } from '../iscsid/node-db.js';
 
 /** `addr:port` / `[v6]:port` as session_info.c prints portals (brackets when the address has no dot). */
 function portal(addr: string, port: number, tpgt: number): string {
@@ -9,7 +9,9 @@ function portal(addr: string, port: number, tpgt: number): string {
 
 /** `iscsiadm -m session` (-P 0): session_info_print_flat. */
 export function printFlat(sessions: readonly SimSession[]): string {
-  return sessions.map((s) => `tcp: [${s.sid}] ${portal(s.portal.address, s.portal.port, s.tpgt)} ${s.iqn} (non-flash)\n`).join('');
+  return sessions
+    .map((s) => `tcp: [${s.sid}] ${portal(s.portal.address, s.portal.port, s.tpgt)} ${s.iqn} (non-flash)\n`)
+    .join('');
 }
 
 /** Connection and iscsid states iscsiadm shows for a session state (usr/session_info.c conn_state[]). */
@@ -36,7 +38,12 @@ export function printTree(sessions: readonly SimSession[], level: number): strin
     }
     prev = s;
     const [conn, internal] = states(s);
-    const ip = s.state === 'LOGGED_IN' ? (s.localAddress.includes('.') ? s.localAddress : `[${s.localAddress}]`) : EMPTY;
+    const ip =
+      s.state === 'LOGGED_IN'
+        ? s.localAddress.includes('.')
+          ? s.localAddress
+          : `[${s.localAddress}]`
+        : EMPTY;
     out +=
       '\t\t**********\n\t\tInterface:\n\t\t**********\n' +
       `\t\tIface Name: ${s.iface}\n\t\tIface Transport: tcp\n\t\tIface Initiatorname: ${s.initiatorName}\n` +
@@ -58,7 +65,8 @@ export function printTree(sessions: readonly SimSession[], level: number): strin
     out += `\t\tHost Number: ${s.host}\tState: running\n`;
     for (const d of [...s.devices.values()].sort((a, b) => a.lun - b.lun)) {
       out += `\t\tscsi${s.host} Channel 00 Id 0 Lun: ${d.lun}\n`;
-      if (d.sdIndex !== undefined) out += `\t\t\tAttached scsi disk ${sdName(d.sdIndex)}\t\tState: ${d.state}\n`;
+      if (d.sdIndex !== undefined)
+        out += `\t\t\tAttached scsi disk ${sdName(d.sdIndex)}\t\tState: ${d.state}\n`;
     }
   }
   return out;

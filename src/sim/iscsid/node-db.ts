@@ -1,6 +1,6 @@
+import { portalComma } from '../kernel/names.js';
 import type { Tree } from '../tree.js';
 import type { Portal } from '../types.js';
-import { portalComma } from '../kernel/names.js';
 import { DISCOVERY_RECORD_TEMPLATE, IFACE_RECORD_TEMPLATE, NODE_RECORD_TEMPLATE } from './templates.js';
 
 export const ISCSI_VERSION = '2.1.8';
@@ -64,7 +64,11 @@ export class NodeDb {
     this.tree.dir(`${DB}/nodes`);
     this.tree.dir(`${DB}/send_targets`);
     this.tree.dir(`${DB}/ifaces`);
-    this.tree.file(`${DB}/initiatorname.iscsi`, `## DO NOT EDIT OR REMOVE THIS FILE!\nInitiatorName=${this.initiatorName}\n`, 0o600);
+    this.tree.file(
+      `${DB}/initiatorname.iscsi`,
+      `## DO NOT EDIT OR REMOVE THIS FILE!\nInitiatorName=${this.initiatorName}\n`,
+      0o600,
+    );
     this.tree.file(
       `${DB}/iscsid.conf`,
       `iscsid.startup = /bin/systemctl start iscsid.socket\nnode.startup = ${this.conf.startup}\nnode.session.timeo.replacement_timeout = ${this.conf.replacementTimeout}\nnode.session.scan = ${this.conf.scan}\n`,
@@ -123,10 +127,13 @@ export class NodeDb {
       .filter(
         (n) =>
           (f.iqn === undefined || n.iqn === f.iqn) &&
-          (f.portal === undefined || (n.portal.address === f.portal.address && n.portal.port === f.portal.port)) &&
+          (f.portal === undefined ||
+            (n.portal.address === f.portal.address && n.portal.port === f.portal.port)) &&
           (f.iface === undefined || n.iface === f.iface),
       )
-      .sort((a, b) => a.iqn.localeCompare(b.iqn) || portalComma(a.portal).localeCompare(portalComma(b.portal)));
+      .sort(
+        (a, b) => a.iqn.localeCompare(b.iqn) || portalComma(a.portal).localeCompare(portalComma(b.portal)),
+      );
   }
 
   findDiscovery(p: Portal): DiscoveryEntry | undefined {

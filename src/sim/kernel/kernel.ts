@@ -2,7 +2,7 @@ import { HostIoError } from '../../engine/host/host.js';
 import type { Clock } from '../clock.js';
 import type { Tree } from '../tree.js';
 import type { LunSpec, Portal, SdevState, SimDmMap, SimLoop, SimScsiDevice, SimSession } from '../types.js';
-import { mpathName, multipathWwid, samePortal, sdIndex as parseSdIndex, sdName, tgtWwid } from './names.js';
+import { mpathName, multipathWwid, sdIndex as parseSdIndex, samePortal, sdName, tgtWwid } from './names.js';
 import { SYSFS_WRITE_PATTERNS } from './paths.js';
 import type { SysfsWriter } from './sysfs-writer.js';
 import type { Udev } from './udev.js';
@@ -130,7 +130,8 @@ export class Kernel {
       wanted.push({ lun: 0, spec: controller, type: 12, wwid: tgtWwid(info.tid, 0) });
     }
     for (const spec of info.luns) {
-      if (lun === undefined || spec.lun === lun) wanted.push({ lun: spec.lun, spec, type: 0, wwid: spec.wwid! });
+      if (lun === undefined || spec.lun === lun)
+        wanted.push({ lun: spec.lun, spec, type: 0, wwid: spec.wwid! });
     }
     for (const w of wanted) {
       if (s.devices.has(w.lun)) continue;
@@ -150,6 +151,13 @@ export class Kernel {
       this.emit('device', `add ${s.host}:0:0:${d.lun}`);
     }
     this.reconcileMultipath();
+  }
+
+  /** Re-reads a device after its LUN changed (a new partition table): sysfs and udev catch up. */
+  rematerialise(s: SimSession, d: SimScsiDevice): void {
+    this.sysfs.scsiDevice(s, d);
+    if (d.sdIndex !== undefined) this.udev.disk(sdName(d.sdIndex), s.portal, s.iqn, d.lun, d.partitions);
+    this.emit('device', `change ${s.host}:0:0:${d.lun}`);
   }
 
   /** The kernel drops a SCSI device (delete attribute, logout). */
@@ -228,9 +236,15 @@ export class Kernel {
    */
   writeSysfs(path: string, data: string): void {
     const scan = SYSFS_WRITE_PATTERNS.scan.exec(path);
-    if (scan) return this.writeScan(path, Number(scan[1]), data);
+    if (scan) {
+      this.writeScan(path, Number(scan[1]), data);
+      return;
+    }
     const sdev = SYSFS_WRITE_PATTERNS.sdev.exec(path);
-    if (sdev) return this.writeSdev(path, Number(sdev[2]), Number(sdev[3]), sdev[4]!, data);
+    if (sdev) {
+      this.writeSdev(path, Number(sdev[2]), Number(sdev[3]), sdev[4]!, data);
+      return;
+    }
     const tmo = SYSFS_WRITE_PATTERNS.recoveryTmo.exec(path);
     if (tmo) {
       const s = this.sessions.get(Number(tmo[1]));

@@ -25,11 +25,56 @@ export function mangle(path: string): string {
 
 /** The root, /sys, /proc, /dev and /run mounts every node has (ids as on the lab guest). */
 const BASE: Omit<SimMount, 'id' | 'parent'>[] = [
-  { devt: '253:1', root: '/', mountpoint: '/', options: 'rw,relatime', optional: 'shared:1', fstype: 'ext4', source: '/dev/vda1', superOptions: 'rw,errors=remount-ro' },
-  { devt: '0:21', root: '/', mountpoint: '/sys', options: 'rw,nosuid,nodev,noexec,relatime', optional: 'shared:7', fstype: 'sysfs', source: 'sysfs', superOptions: 'rw' },
-  { devt: '0:22', root: '/', mountpoint: '/proc', options: 'rw,nosuid,nodev,noexec,relatime', optional: 'shared:12', fstype: 'proc', source: 'proc', superOptions: 'rw' },
-  { devt: '0:5', root: '/', mountpoint: '/dev', options: 'rw,nosuid,relatime', optional: 'shared:2', fstype: 'devtmpfs', source: 'udev', superOptions: 'rw,size=4015292k,nr_inodes=1003823,mode=755' },
-  { devt: '0:23', root: '/', mountpoint: '/run', options: 'rw,nosuid,nodev,noexec,relatime', optional: 'shared:5', fstype: 'tmpfs', source: 'tmpfs', superOptions: 'rw,size=806416k,mode=755' },
+  {
+    devt: '253:1',
+    root: '/',
+    mountpoint: '/',
+    options: 'rw,relatime',
+    optional: 'shared:1',
+    fstype: 'ext4',
+    source: '/dev/vda1',
+    superOptions: 'rw,errors=remount-ro',
+  },
+  {
+    devt: '0:21',
+    root: '/',
+    mountpoint: '/sys',
+    options: 'rw,nosuid,nodev,noexec,relatime',
+    optional: 'shared:7',
+    fstype: 'sysfs',
+    source: 'sysfs',
+    superOptions: 'rw',
+  },
+  {
+    devt: '0:22',
+    root: '/',
+    mountpoint: '/proc',
+    options: 'rw,nosuid,nodev,noexec,relatime',
+    optional: 'shared:12',
+    fstype: 'proc',
+    source: 'proc',
+    superOptions: 'rw',
+  },
+  {
+    devt: '0:5',
+    root: '/',
+    mountpoint: '/dev',
+    options: 'rw,nosuid,relatime',
+    optional: 'shared:2',
+    fstype: 'devtmpfs',
+    source: 'udev',
+    superOptions: 'rw,size=4015292k,nr_inodes=1003823,mode=755',
+  },
+  {
+    devt: '0:23',
+    root: '/',
+    mountpoint: '/run',
+    options: 'rw,nosuid,nodev,noexec,relatime',
+    optional: 'shared:5',
+    fstype: 'tmpfs',
+    source: 'tmpfs',
+    superOptions: 'rw,size=806416k,mode=755',
+  },
 ];
 
 /**
@@ -48,7 +93,8 @@ export class MountTable {
     private readonly tree: Tree,
     private readonly stateDir: string,
   ) {
-    for (const m of BASE) this.mounts.push({ ...m, id: this.nextId++, parent: m.mountpoint === '/' ? 1 : 21 });
+    for (const m of BASE)
+      this.mounts.push({ ...m, id: this.nextId++, parent: m.mountpoint === '/' ? 1 : 21 });
     this.nextId = 30;
     fs.mkdirSync(`${stateDir}/shadow`, { recursive: true });
     fs.mkdirSync(`${stateDir}/fs`, { recursive: true });
@@ -72,15 +118,27 @@ export class MountTable {
    * Adds a mount. `fsKey` names the filesystem's content store (a LUN's filesystem UUID) so its
    * entries (lost+found, files kubelet wrote inside) survive umount and reappear on the next mount.
    */
-  mount(m: Omit<SimMount, 'id' | 'parent' | 'optional'>, fsKey: string | undefined, bindFrom?: string): SimMount {
+  mount(
+    m: Omit<SimMount, 'id' | 'parent' | 'optional'>,
+    fsKey: string | undefined,
+    bindFrom?: string,
+  ): SimMount {
     const parent = this.parentOf(m.mountpoint);
-    const full: SimMount = { ...m, id: this.nextId++, parent: parent.id, optional: `shared:${this.nextShared++}` };
+    const full: SimMount = {
+      ...m,
+      id: this.nextId++,
+      parent: parent.id,
+      optional: `shared:${this.nextShared++}`,
+    };
     if (this.tree.isDir(m.mountpoint)) {
       const shadow = `${this.stateDir}/shadow/${full.id}`;
       fs.mkdirSync(shadow, { recursive: true });
       this.moveChildren(this.tree.at(m.mountpoint), shadow);
       if (bindFrom !== undefined) {
-        fs.cpSync(this.tree.at(bindFrom), this.tree.at(m.mountpoint), { recursive: true, verbatimSymlinks: true });
+        fs.cpSync(this.tree.at(bindFrom), this.tree.at(m.mountpoint), {
+          recursive: true,
+          verbatimSymlinks: true,
+        });
       } else if (fsKey) {
         const store = this.fsStore(fsKey, m.fstype);
         this.moveChildren(store, this.tree.at(m.mountpoint));
@@ -135,10 +193,7 @@ export class MountTable {
   /** /proc/swaps text (a swap partition shows here, not in mountinfo). */
   procSwaps(): string {
     const head = 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n';
-    return (
-      head +
-      this.swaps.map((s) => `${s.path.padEnd(40)}partition\t${s.sizeKb}\t\t0\t\t-2\n`).join('')
-    );
+    return head + this.swaps.map((s) => `${s.path.padEnd(40)}partition\t${s.sizeKb}\t\t0\t\t-2\n`).join('');
   }
 
   /** Re-materialises the proc files after a change. */
@@ -146,7 +201,11 @@ export class MountTable {
     const info = this.mountinfo();
     this.tree.file('/proc/1/mountinfo', info, 0o444);
     this.tree.file('/proc/self/mountinfo', info, 0o444);
-    this.tree.file('/proc/mounts', this.mounts.map((m) => `${m.source} ${mangle(m.mountpoint)} ${m.fstype} ${m.options} 0 0\n`).join(''), 0o444);
+    this.tree.file(
+      '/proc/mounts',
+      this.mounts.map((m) => `${m.source} ${mangle(m.mountpoint)} ${m.fstype} ${m.options} 0 0\n`).join(''),
+      0o444,
+    );
     this.tree.file('/proc/swaps', this.procSwaps(), 0o444);
   }
 }

@@ -124,7 +124,13 @@ export class SysfsWriter {
     const host = hostDir(h);
     const sess = sessionDir(h, s.sid);
     // One mkdir per level (parents known to exist): a 1,000-session node is ~100k fs calls.
-    for (const d of [host, `${host}/iscsi_host`, `${host}/iscsi_host/host${h}`, `${host}/scsi_host`, `${host}/scsi_host/host${h}`]) {
+    for (const d of [
+      host,
+      `${host}/iscsi_host`,
+      `${host}/iscsi_host/host${h}`,
+      `${host}/scsi_host`,
+      `${host}/scsi_host/host${h}`,
+    ]) {
       t.mkdir1(d);
     }
     this.attrs(`${host}/iscsi_host/host${h}`, iscsiHostAttrs(s));
@@ -134,7 +140,8 @@ export class SysfsWriter {
     const sattr = sessionAttrDir(h, s.sid);
     const cdir = connDir(h, s.sid);
     const conn = `${sess}/connection${s.sid}:0`;
-    for (const d of [sess, `${sess}/iscsi_session`, sattr, conn, `${conn}/iscsi_connection`, cdir]) t.mkdir1(d);
+    for (const d of [sess, `${sess}/iscsi_session`, sattr, conn, `${conn}/iscsi_connection`, cdir])
+      t.mkdir1(d);
     this.attrs(sattr, sessionAttrs(s, this.iscsidPid));
     t.relLink(`${sattr}/device`, sess);
     this.attrs(cdir, connectionAttrs(s));
@@ -189,7 +196,8 @@ export class SysfsWriter {
     const name = sdName(d.sdIndex!);
     const dir = `${sdevDir(s.host, s.sid, d.lun)}/block/${name}`;
     const devt = sdDevt(d.sdIndex!);
-    for (const x of [`${dir.slice(0, dir.lastIndexOf('/'))}`, dir, `${dir}/holders`, `${dir}/slaves`]) t.mkdir1(x);
+    for (const x of [`${dir.slice(0, dir.lastIndexOf('/'))}`, dir, `${dir}/holders`, `${dir}/slaves`])
+      t.mkdir1(x);
     this.attrs(dir, blockAttrs(devt, Math.floor(d.spec!.sizeBytes / SECTOR), '0'));
     t.relLink(`${dir}/device`, sdevDir(s.host, s.sid, d.lun));
     t.relLink(`/sys/block/${name}`, dir);
@@ -231,7 +239,10 @@ export class SysfsWriter {
     t.dir(`${dir}/dm`);
     t.dir(`${dir}/holders`);
     t.dir(`${dir}/slaves`);
-    this.attrs(dir, blockAttrs({ major: DM_MAJOR, minor: map.minor }, Math.floor(map.sizeBytes / SECTOR), '4'));
+    this.attrs(
+      dir,
+      blockAttrs({ major: DM_MAJOR, minor: map.minor }, Math.floor(map.sizeBytes / SECTOR), '4'),
+    );
     this.attrs(`${dir}/dm`, [
       ['name', map.name],
       ['suspended', '0'],
@@ -281,4 +292,3 @@ export class SysfsWriter {
     this.tree.remove(loopDir(l.minor));
   }
 }
-

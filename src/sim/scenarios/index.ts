@@ -21,8 +21,16 @@ export const SCENARIO_DEFS: readonly ScenarioDef[] = [
       'the morning after: in-use volumes, a stale session, an orphaned kubelet dir, a foreign mount, a degraded multipath map, a target down',
     build: incident,
   },
-  { name: 'healthy', description: 'a few in-use volumes, one multipath, one block-mode volume', build: healthy },
-  { name: 'outage', description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once', build: outage },
+  {
+    name: 'healthy',
+    description: 'a few in-use volumes, one multipath, one block-mode volume',
+    build: healthy,
+  },
+  {
+    name: 'outage',
+    description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
+    build: outage,
+  },
   { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)', build: empty },
   { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', build: scale, profile: 'lean' },
 ];

@@ -12,7 +12,12 @@ export const PORTAL_LOCAL = '127.0.0.1:3260';
 const GiB = 1024 ** 3;
 
 /** A target with data LUNs 1..n of the given sizes (GiB); tgt adds LUN 0 itself. */
-export function target(name: string, portals: string[], sizesGiB: number[], extra: Partial<TargetSpec> = {}): TargetSpec {
+export function target(
+  name: string,
+  portals: string[],
+  sizesGiB: number[],
+  extra: Partial<TargetSpec> = {},
+): TargetSpec {
   const luns: LunSpec[] = sizesGiB.map((g, i) => ({ lun: i + 1, sizeBytes: g * GiB }));
   return { iqn: `iqn.2026-01.lab.example:${name}`, portals, luns, ...extra };
 }

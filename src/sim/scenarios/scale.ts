@@ -38,7 +38,9 @@ export async function scale(sim: Simulator): Promise<void> {
     for (const p of portals) login(t.iqn, p);
   }
   for (let i = 0; i < spTargets; i++) {
-    const t = sim.addTarget(target(`scale-sp-${String(i).padStart(4, '0')}`, [portals[i % 2]!], [1, 1, 1, 1]));
+    const t = sim.addTarget(
+      target(`scale-sp-${String(i).padStart(4, '0')}`, [portals[i % 2]!], [1, 1, 1, 1]),
+    );
     login(t.iqn, t.portals[0]!);
   }
   sim.kernel.deferMultipath = false;

@@ -19,7 +19,9 @@ export function readable(ctx: SimContext, ref: BlockRef): boolean {
 
 /** Mounted anywhere (the device itself, a partition, or through a bind of its node). */
 export function mountedAt(ctx: SimContext, ref: BlockRef): string[] {
-  return ctx.mounts.mounts.filter((m) => m.source === sourceName(ctx, ref) || m.root === `/${ref.name}`).map((m) => m.mountpoint);
+  return ctx.mounts.mounts
+    .filter((m) => m.source === sourceName(ctx, ref) || m.root === `/${ref.name}`)
+    .map((m) => m.mountpoint);
 }
 
 /** The name util-linux shows as the mount source: dm maps as /dev/mapper/<name>. */
@@ -77,9 +79,13 @@ export function mkfs(type: string): (ctx: SimContext, args: readonly string[]) =
     const ref = device(ctx, path);
     if (!ref) return fail(1, `${prog}: The file ${path} does not exist and no size was specified.\n`);
     if (held(ctx, ref)) {
-      return fail(1, `${type === 'xfs' ? '' : 'mke2fs 1.47.0 (5-Feb-2023)\n'}${path} is apparently in use by the system; will not make a filesystem here!\n`);
+      return fail(
+        1,
+        `${type === 'xfs' ? '' : 'mke2fs 1.47.0 (5-Feb-2023)\n'}${path} is apparently in use by the system; will not make a filesystem here!\n`,
+      );
     }
-    if (!readable(ctx, ref)) return fail(1, `${prog}: Input/output error while writing out and closing file system\n`);
+    if (!readable(ctx, ref))
+      return fail(1, `${prog}: Input/output error while writing out and closing file system\n`);
     const spec = ctx.kernel.specOf(ref);
     if (!spec) return fail(1, `${prog}: ${path}: cannot format this device in the simulator\n`);
     if (spec.fs) ctx.mounts.wipe(spec.fs.uuid);

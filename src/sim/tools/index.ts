@@ -10,7 +10,9 @@ import { multipath, multipathd } from './multipath.js';
 const TOOLS: Record<string, Tool> = {
   iscsiadm,
   iscsid: (ctx, args) =>
-    args.includes('--version') || args.includes('-v') ? ok(`iscsid version ${ctx.faults.iscsidVersion}\n`) : ok(),
+    args.includes('--version') || args.includes('-v')
+      ? ok(`iscsid version ${ctx.faults.iscsidVersion}\n`)
+      : ok(),
   mount,
   umount,
   'mkfs.ext4': mkfs('ext4'),
@@ -22,7 +24,10 @@ const TOOLS: Record<string, Tool> = {
   losetup,
   multipath,
   multipathd,
-  udevadm: (_ctx, args) => (['settle', 'trigger', 'info', 'control'].includes(args[0] ?? '') ? ok() : fail(1, 'udevadm: unknown command\n')),
+  udevadm: (_ctx, args) =>
+    ['settle', 'trigger', 'info', 'control'].includes(args[0] ?? '')
+      ? ok()
+      : fail(1, 'udevadm: unknown command\n'),
   sync: () => ok(),
 };
 
@@ -52,5 +57,5 @@ export function runTool(ctx: SimContext, argv: readonly string[]): ToolResult | 
   return tool ? tool(ctx, inner.slice(1)) : undefined;
 }
 
-export { ISCSI_VERSION };
 export type { ToolResult };
+export { ISCSI_VERSION };

@@ -44,13 +44,18 @@ export function mount(ctx: SimContext, args: readonly string[]): ToolResult {
     const real = ctx.tree.realpath(src);
     if (!real) return fail(32, `mount: ${target}: special device ${src} does not exist.\n`);
     const parent = containing(ctx, real);
-    const rel = real === parent.mountpoint ? '' : real.slice(parent.mountpoint === '/' ? 0 : parent.mountpoint.length);
+    const rel =
+      real === parent.mountpoint ? '' : real.slice(parent.mountpoint === '/' ? 0 : parent.mountpoint.length);
     ctx.mounts.mount(
       {
         devt: parent.devt,
         root: posix.normalize(posix.join(parent.root, rel || '/')),
         mountpoint: target,
-        options: `${ro ? 'ro' : parent.options.split(',')[0]},${parent.options.split(',').slice(1).join(',')}`.replace(/,$/, ''),
+        options:
+          `${ro ? 'ro' : parent.options.split(',')[0]},${parent.options.split(',').slice(1).join(',')}`.replace(
+            /,$/,
+            '',
+          ),
         fstype: parent.fstype,
         source: parent.source,
         superOptions: parent.superOptions,
@@ -66,7 +71,11 @@ export function mount(ctx: SimContext, args: readonly string[]): ToolResult {
   const ref = device(ctx, src);
   if (!ref) return fail(32, `mount: ${target}: special device ${src} does not exist.\n`);
   const name = sourceName(ctx, ref);
-  if (held(ctx, ref) && ref.kind === 'sd' && [...ctx.kernel.maps.values()].some((m) => m.slaves.includes(ref.name))) {
+  if (
+    held(ctx, ref) &&
+    ref.kind === 'sd' &&
+    [...ctx.kernel.maps.values()].some((m) => m.slaves.includes(ref.name))
+  ) {
     return fail(32, `mount: ${target}: ${name} already mounted or mount point busy.\n`);
   }
   if (!readable(ctx, ref)) return fail(32, `mount: ${target}: can't read superblock on ${name}.\n`);
@@ -105,7 +114,8 @@ export function umount(ctx: SimContext, args: readonly string[]): ToolResult {
   let m = ctx.mounts.find(arg);
   if (!m) {
     const ref = device(ctx, arg);
-    if (ref) m = [...ctx.mounts.mounts].reverse().find((x) => x.source === sourceName(ctx, ref) && x.root === '/');
+    if (ref)
+      m = [...ctx.mounts.mounts].reverse().find((x) => x.source === sourceName(ctx, ref) && x.root === '/');
   }
   if (!m) {
     if (!ctx.tree.exists(arg)) return fail(32, `umount: ${arg}: no mount point specified.\n`);

@@ -12,7 +12,9 @@ function size(bytes: number): string {
 function inUse(ctx: SimContext, m: SimDmMap): boolean {
   const ref = { kind: 'dm' as const, name: `dm-${m.minor}`, map: m };
   if (mountedAt(ctx, ref).length > 0) return true;
-  return [...ctx.kernel.loops.values()].some((l) => ctx.mounts.find(l.backingFile)?.root === `/dm-${m.minor}`);
+  return [...ctx.kernel.loops.values()].some(
+    (l) => ctx.mounts.find(l.backingFile)?.root === `/dm-${m.minor}`,
+  );
 }
 
 function findMap(ctx: SimContext, arg: string): SimDmMap | undefined {
@@ -82,7 +84,9 @@ export function multipathd(ctx: SimContext, args: readonly string[]): ToolResult
   if (!ctx.daemons.multipathd) return fail(1, 'ux_socket_connect: Connection refused\n');
   const cmd = args.join(' ');
   if (cmd === 'show status') {
-    return ok(`path checker states:\n${ctx.kernel.sdDevices().size ? `up                  ${ctx.kernel.sdDevices().size}\n` : ''}\npaths: ${ctx.kernel.sdDevices().size}\nbusy: False\n`);
+    return ok(
+      `path checker states:\n${ctx.kernel.sdDevices().size ? `up                  ${ctx.kernel.sdDevices().size}\n` : ''}\npaths: ${ctx.kernel.sdDevices().size}\nbusy: False\n`,
+    );
   }
   if (cmd === 'show maps') {
     let out = 'name   sysfs uuid                             \n';

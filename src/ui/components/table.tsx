@@ -4,7 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import { memo, useRef } from 'react';
-import { fit } from '../format.js';
+import { padCell } from '../format.js';
 import { type Theme, type Tone, toneColor } from '../theme.js';
 import { type Column, layoutColumns, type TableRow } from './table-types.js';
 
@@ -55,7 +55,7 @@ const Row = memo(function Row({ cells, tones, widths, aligns, middles, selected,
       <Text color={toneColor(theme, 'accent')}>{`${selected ? '›' : ' '}${marked ? '*' : ' '}`}</Text>
       {w.map((width, i) => (
         <Text key={String(i)} color={selected ? undefined : toneColor(theme, t[i] || undefined)}>
-          {(i > 0 ? ' ' : '') + fit(c[i] ?? '', width, a[i] === 'right' ? 'right' : 'left', m[i] === '1')}
+          {(i > 0 ? ' ' : '') + padCell(c[i] ?? '', width, a[i] === 'right' ? 'right' : 'left', m[i] === '1')}
         </Text>
       ))}
     </Text>
@@ -76,7 +76,7 @@ export function Table(props: TableProps) {
   const header = cols
     .map((c, i) => {
       const arrow = sort?.column === c.id ? (sort.desc ? '▼' : '▲') : '';
-      return fit(c.title + arrow, widths[i]!, c.align);
+      return padCell(c.title + arrow, widths[i]!, c.align);
     })
     .join(' ');
   return (

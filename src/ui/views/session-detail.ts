@@ -64,7 +64,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
         : '';
       lines.push({
         text: `      → ${holder} ${desc}`.trimEnd(),
-        tone: m && m.failedSlaves.length ? 'warn' : undefined,
+        tone: m?.failedSlaves.length ? 'warn' : undefined,
       });
       for (const mp of m?.mountpoints ?? []) lines.push({ text: `          → mounted at ${mp}`, tone: 'ok' });
     }

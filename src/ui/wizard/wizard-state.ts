@@ -184,9 +184,18 @@ function set(ctx: DispatchContext, w: WizardState): void {
 
 export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
   if (w.discovered) {
-    if (key.escape) return set(ctx, { ...w, discovered: undefined });
-    if (key.upArrow) return set(ctx, { ...w, pick: Math.max(0, w.pick - 1) });
-    if (key.downArrow) return set(ctx, { ...w, pick: Math.min(w.discovered.length - 1, w.pick + 1) });
+    if (key.escape) {
+      set(ctx, { ...w, discovered: undefined });
+      return;
+    }
+    if (key.upArrow) {
+      set(ctx, { ...w, pick: Math.max(0, w.pick - 1) });
+      return;
+    }
+    if (key.downArrow) {
+      set(ctx, { ...w, pick: Math.min(w.discovered.length - 1, w.pick + 1) });
+      return;
+    }
     if (key.return) {
       const t = w.discovered[w.pick];
       if (t)
@@ -199,14 +208,31 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
     }
     return;
   }
-  if (key.escape) return void ctx.ui.setState({ mode: 'normal', dialog: undefined });
+  if (key.escape) {
+    ctx.ui.setState({ mode: 'normal', dialog: undefined });
+    return;
+  }
   const field = WIZARD_FIELDS[w.focus]!;
-  if (key.upArrow || (key.tab && key.shift))
-    return set(ctx, { ...w, focus: (w.focus + WIZARD_FIELDS.length - 1) % WIZARD_FIELDS.length });
-  if (key.downArrow || key.tab) return set(ctx, { ...w, focus: (w.focus + 1) % WIZARD_FIELDS.length });
-  if (key.ctrl && input === 'd') return void discover(ctx, w);
-  if (key.ctrl && input === 'l') return loadManifest(ctx, w);
-  if (key.return) return planWizard(ctx, w);
+  if (key.upArrow || (key.tab && key.shift)) {
+    set(ctx, { ...w, focus: (w.focus + WIZARD_FIELDS.length - 1) % WIZARD_FIELDS.length });
+    return;
+  }
+  if (key.downArrow || key.tab) {
+    set(ctx, { ...w, focus: (w.focus + 1) % WIZARD_FIELDS.length });
+    return;
+  }
+  if (key.ctrl && input === 'd') {
+    discover(ctx, w);
+    return;
+  }
+  if (key.ctrl && input === 'l') {
+    loadManifest(ctx, w);
+    return;
+  }
+  if (key.return) {
+    planWizard(ctx, w);
+    return;
+  }
   if (field.kind === 'bool') {
     if (input === ' ')
       set(ctx, {
@@ -228,12 +254,19 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
 
 async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
   const portal = w.fields.targetPortal?.trim() ?? '';
-  if (!parsePortal(portal))
-    return set(ctx, { ...w, errors: { ...w.errors, targetPortal: 'enter a valid portal to discover' } });
-  if (!ctx.backend.discover) return set(ctx, { ...w, status: 'discovery is not available in this build' });
+  if (!parsePortal(portal)) {
+    set(ctx, { ...w, errors: { ...w.errors, targetPortal: 'enter a valid portal to discover' } });
+    return;
+  }
+  if (!ctx.backend.discover) {
+    set(ctx, { ...w, status: 'discovery is not available in this build' });
+    return;
+  }
   // SendTargets adds node records for what it finds: a change to the node, so WRITE mode only.
-  if (!ctx.ui.getState().write)
-    return set(ctx, { ...w, status: 'discovery writes node records: switch to WRITE mode (:write) first' });
+  if (!ctx.ui.getState().write) {
+    set(ctx, { ...w, status: 'discovery writes node records: switch to WRITE mode (:write) first' });
+    return;
+  }
   set(ctx, { ...w, status: `discovering ${portal}…` });
   try {
     const found = await ctx.backend.discover(portal, wizardInput(w.fields));
@@ -253,9 +286,14 @@ async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
 
 function loadManifest(ctx: DispatchContext, w: WizardState): void {
   const path = w.fields.manifest?.trim();
-  if (!path) return set(ctx, { ...w, errors: { ...w.errors, manifest: 'enter a file path first' } });
-  if (!ctx.backend.loadManifest)
-    return set(ctx, { ...w, status: 'manifest loading is not available in this build' });
+  if (!path) {
+    set(ctx, { ...w, errors: { ...w.errors, manifest: 'enter a file path first' } });
+    return;
+  }
+  if (!ctx.backend.loadManifest) {
+    set(ctx, { ...w, status: 'manifest loading is not available in this build' });
+    return;
+  }
   try {
     const loaded = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
     const fields = { ...w.fields, ...loaded };
@@ -267,9 +305,14 @@ function loadManifest(ctx: DispatchContext, w: WizardState): void {
 
 function planWizard(ctx: DispatchContext, w: WizardState): void {
   const errors = validateWizard(w.fields);
-  if (Object.keys(errors).length) return set(ctx, { ...w, errors, status: 'fix the marked fields' });
-  if (!ctx.backend.planAttach)
-    return set(ctx, { ...w, status: 'attach planning is not available in this build' });
+  if (Object.keys(errors).length) {
+    set(ctx, { ...w, errors, status: 'fix the marked fields' });
+    return;
+  }
+  if (!ctx.backend.planAttach) {
+    set(ctx, { ...w, status: 'attach planning is not available in this build' });
+    return;
+  }
   try {
     const plan = ctx.backend.planAttach(wizardInput(w.fields), ctx.ui.getState().write);
     ctx.ui.setState({
