@@ -93,7 +93,8 @@ for (const file of files) {
   for (const [k, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`    ${pct(us)}  ${k}`);
   console.log('  project functions by inclusive time (src/ only):');
-  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`    ${pct(us)}  ${k}`);
+  for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`    ${pct(us)}  ${k}`);
   console.log('  by source file:');
   for (const [k, us] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10))
     console.log(`    ${pct(us)}  ${k}`);

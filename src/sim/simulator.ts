@@ -157,7 +157,9 @@ export class Simulator implements SimContext {
   swapOn(devPath: string): void {
     const ref = this.kernel.resolveBlock(devPath);
     if (!ref) throw new Error(`no such block device: ${devPath}`);
-    const sizeKb = Math.floor(this.kernel.sizeOf(ref) / 1024 / (ref.kind === 'sd' && ref.partition ? ref.device.partitions : 1));
+    const sizeKb = Math.floor(
+      this.kernel.sizeOf(ref) / 1024 / (ref.kind === 'sd' && ref.partition ? ref.device.partitions : 1),
+    );
     this.mounts.swaps.push({ path: `/dev/${ref.name}`, sizeKb });
     this.mountsChanged();
   }

@@ -174,11 +174,11 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
     for (let i = 0; i < (o.refreshes ?? 10); i++) {
       await idle();
       const snap = store.getState().snapshot!;
-      // Change one visible session's state, as a real refresh would (new snapshot object).
+      // Change the selected session (a visible row: Ink never writes an unchanged frame), in a new
+      // snapshot object, as a real refresh would.
+      const at = ui.getState().cursor.sessions.index;
       const sessions = snap.sessions.map((s, j) =>
-        j === i % Math.max(1, Math.min(10, snap.sessions.length))
-          ? { ...s, state: s.state === 'FAILED' ? 'LOGGED_IN' : 'FAILED' }
-          : s,
+        j === at ? { ...s, state: s.state === 'FAILED' ? 'LOGGED_IN' : 'FAILED' } : s,
       );
       refreshSamples.push(
         await timeToFrame(stdout, () => store.setState({ snapshot: { ...snap, sessions } })),

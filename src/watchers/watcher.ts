@@ -93,6 +93,12 @@ export function startWatcher(options: WatcherOptions): Watcher {
     sources.set(name, s);
     const list = [...sources.values()];
     store.update((st) => ({ health: { ...st.health, sources: list } }));
+    // A source dying mid-run belongs in the timeline: changes it covered now wait for the poll.
+    if (was?.active && !active && !stopped) {
+      store.pushEvents([
+        { kind: 'watcher', severity: 'warn', subject: name, message: `${name} inactive: ${detail ?? ''}` },
+      ]);
+    }
   }
   function fail(message: string, severity: 'warn' | 'error' = 'warn'): void {
     store.recordError(message);
@@ -128,10 +134,11 @@ export function startWatcher(options: WatcherOptions): Watcher {
       }
     } catch (e) {
       // takeSnapshot never throws for node state; this is a bug or an unreadable root. Say it once.
-      const message = `refresh (${reason}) failed: ${(e as Error)?.message ?? String(e)}`;
-      if (message !== lastRefreshError) fail(message, 'error');
+      const why = (e as Error)?.message ?? String(e);
+      const message = `refresh failed: ${why} (after ${reason})`;
+      if (why !== lastRefreshError) fail(message, 'error');
       else store.recordError(message);
-      lastRefreshError = message;
+      lastRefreshError = why;
     } finally {
       done();
     }

@@ -88,7 +88,14 @@ describe('attach variants on the simulator', () => {
     expect(env.snap().mounts.some((m) => m.mountPoint === gp)).toBe(false);
     // kubelet's DetachBlockISCSIDisk finds everything through that iscsi.json.
     env.host.sim.kubelet.volumes.set(gp, {
-      opts: { portals: ['192.0.2.1:3260'], iqn: 'iqn.2000-01.invalid:wrong', lun: 9, volName: 'pv6', podUIDs: [], mode: 'block' },
+      opts: {
+        portals: ['192.0.2.1:3260'],
+        iqn: 'iqn.2000-01.invalid:wrong',
+        lun: 9,
+        volName: 'pv6',
+        podUIDs: [],
+        mode: 'block',
+      },
       globalPath: gp,
       devicePath: result.devicePath ?? '',
       pods: new Set(),
@@ -99,8 +106,17 @@ describe('attach variants on the simulator', () => {
 
   it('hostname portal: resolved with getent (warned), logged in by address', async () => {
     env = await simEnv('empty');
-    env.host.sim.faults.respond((a) => a[0] === 'getent', { exitCode: 0, stdout: '127.0.0.1       san-a.lab.example\n' });
-    const { plan, result } = await env.run('attach', [], { portal: ['san-a.lab.example'], iqn: T1, lun: '1', 'volume-name': 'pvh', 'no-mount': true });
+    env.host.sim.faults.respond((a) => a[0] === 'getent', {
+      exitCode: 0,
+      stdout: '127.0.0.1       san-a.lab.example\n',
+    });
+    const { plan, result } = await env.run('attach', [], {
+      portal: ['san-a.lab.example'],
+      iqn: T1,
+      lun: '1',
+      'volume-name': 'pvh',
+      'no-mount': true,
+    });
     expect(plan.steps[0]!.argv).toEqual(['getent', 'hosts', 'san-a.lab.example']);
     expect(result.warnings?.join('\n')).toMatch(/resolved to 127\.0\.0\.1/);
     expect(result.error).toBeUndefined();

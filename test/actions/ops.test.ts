@@ -56,9 +56,15 @@ describe('operations on the incident node', () => {
     expect(begin!.before).toContain(`${IQN('old-logs')}|10.0.0.10:3260|default`);
     expect(end).toMatchObject({ phase: 'end', ok: true, id: begin!.id, after: [] });
     const logout = end!.steps!.find((x) => x.id.startsWith('logout:'))!;
-    expect(logout.commands[0]).toMatchObject({ argv: plan.steps[2]!.argv, exitCode: 0, exitName: 'ISCSI_SUCCESS' });
+    expect(logout.commands[0]).toMatchObject({
+      argv: plan.steps[2]!.argv,
+      exitCode: 0,
+      exitName: 'ISCSI_SUCCESS',
+    });
     expect(typeof logout.durationMs).toBe('number');
-    expect(end!.steps!.find((x) => x.id === 'delete:sdd')!.commands[0]).toEqual({ write: { path: '/sys/block/sdd/device/delete', data: '1' } });
+    expect(end!.steps!.find((x) => x.id === 'delete:sdd')!.commands[0]).toEqual({
+      write: { path: '/sys/block/sdd/device/delete', data: '1' },
+    });
   });
 
   it('cleanup of an orphaned kubelet dir: logout, then unlink iscsi.json and rmdir (never recursive)', async () => {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
 import type { Host } from '../../src/engine/host/host.js';
+import { type StreamHandlers, spawnLineStream } from '../../src/engine/host/stream.js';
 import type { NodeEvent } from '../../src/watchers/types.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';
@@ -231,5 +232,33 @@ describe('runAction', () => {
       'Offline sdb: done',
     ]);
     expect(st.busy).toBe(0);
+  });
+});
+
+describe('udev source', () => {
+  it('goes inactive with a timeline event when udevadm cannot run, and the poll carries on', async () => {
+    fixture = new FixtureRoot('single-sysfs.json');
+    const inner = fixture.host();
+    // A node without udevadm: the stream cannot start (ENOENT).
+    const host = new Proxy(inner, {
+      get(target, prop) {
+        if (prop === 'spawnStream')
+          return (_argv: readonly string[], h: StreamHandlers) =>
+            spawnLineStream(['no-such-udevadm-here'], h);
+        const v = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as Host;
+    watcher = startWatcher({ host, kubeletRoot: KROOT, autoPoll: false, udev: true });
+    const w = watcher;
+    await w.ready;
+    const s = await waitFor(w.store, (st) => st.events.some((e) => e.subject === 'udev'));
+    expect(s.events.find((e) => e.subject === 'udev')).toMatchObject({ kind: 'watcher', severity: 'warn' });
+    expect(s.health.sources.find((x) => x.name === 'udev')).toMatchObject({
+      active: false,
+      detail: expect.stringMatching(/udevadm not available/),
+    });
+    failSession(fixture);
+    expect(await w.poll()).toBe(true);
   });
 });

@@ -5,6 +5,7 @@
  * would be on a node; state changes and mounts are only visible to the poll, as on a node.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import type { SimHost } from '../../src/sim/index.js';
 import { openSimHost } from '../../src/sim/index.js';
 import type { NodeEvent, NodeState } from '../../src/watchers/types.js';
@@ -151,11 +152,29 @@ describe('watcher on the simulator', () => {
   });
 
   it('a session vanishing mid-read produces no error event', async () => {
-    const { host, w } = await open();
+    const { host, close } = await openSimHost({ scenario: 'healthy', clock: 'manual' });
+    closeSim = close;
+    let arm: number | undefined;
+    // Arms the simulator's fault as the snapshot starts (after the poll's probe): the session is
+    // logged out by the kernel the moment the read engine first touches its sysfs dir.
+    const readArmed = (o: { kubeletRoot: string }) => {
+      if (arm !== undefined) host.sim.vanishOnRead(arm);
+      arm = undefined;
+      return takeSnapshot(host, o);
+    };
+    watcher = startWatcher({
+      host,
+      kubeletRoot: KROOT,
+      autoPoll: false,
+      takeSnapshot: (_h, o) => readArmed(o),
+    });
+    const w = watcher;
+    await w.ready;
     const before = published(w);
     const victim = before.snapshot!.sessions[0]!;
-    host.sim.vanishOnRead(victim.sid);
+    arm = victim.sid;
     await w.refreshNow('vanish test');
+    expect(arm).toBeUndefined();
     await w.poll();
     const after = published(w);
     const fresh = after.events.filter((e) => e.id > (before.events.at(-1)?.id ?? 0));

@@ -7,6 +7,7 @@ import { ExitCode, ExternalCommandError, RefusedError, TimeoutError, UserError }
 import { HostIoError, maskSecrets } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import { failures } from './conditions.js';
+import { formatPortal } from './deps.js';
 import { runDynamic } from './dynamic.js';
 import { commandError } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
@@ -89,11 +90,26 @@ function realArgv(step: PlanStep, secrets: Record<string, string>): { argv: stri
   return { argv, values };
 }
 
+/**
+ * Hostname portals become the address resolved earlier, so open-iscsi's records, sysfs and the
+ * portal→host map all agree on one address (kubelet's hostname portals log in twice, rancher#12433).
+ * The kubelet dir and iscsi.json keep the name, as kubelet derives them from the PV.
+ */
+function withResolvedPortals(rt: Runtime, argv: string[]): string[] {
+  if (rt.resolved.size === 0) return argv;
+  return argv.map((a) => {
+    const m = /^([^:[\]]+):(\d+)$/.exec(a);
+    const addr = m ? rt.resolved.get(m[1]!) : undefined;
+    return addr ? formatPortal({ addr, port: Number(m![2]) }) : a;
+  });
+}
+
 /** Runs one step's side effect; returns its detail. Throws typed errors. */
 async function execute(rt: Runtime, s: Snapshot, step: PlanStep): Promise<string> {
   if (step.dynamic) return runDynamic(rt, s, step, step.dynamic);
   if (step.argv) {
-    const { argv, values } = realArgv(step, rt.secrets);
+    const { argv: withSecrets, values } = realArgv(step, rt.secrets);
+    const argv = withResolvedPortals(rt, withSecrets);
     const r = await record(rt, argv, {
       ...(step.okExitCodes ? { okExitCodes: step.okExitCodes } : {}),
       ...(step.timeoutMs ? { timeoutMs: step.timeoutMs } : {}),
@@ -253,7 +269,7 @@ export async function applyPlan(
           ...(lastGroupFailure ?? { exitCode: ExitCode.externalFailed, kind: 'external' }),
           message: `failed to get any path for iscsi disk, last err seen: ${rt.lastErr ?? 'unknown'}`,
         };
-        for (const f of step.onFailure ?? []) await record(rt, f.argv);
+        for (const f of step.onFailure ?? []) await record(rt, withResolvedPortals(rt, f.argv));
         break;
       }
       const started = performance.now();
@@ -288,7 +304,8 @@ export async function applyPlan(
       } catch (e) {
         const f = toFailure(e);
         const durationMs = Math.round(performance.now() - started);
-        for (const comp of step.onFailure ?? []) await record(rt, comp.argv, { okExitCodes: [21, 2] });
+        for (const comp of step.onFailure ?? [])
+          await record(rt, withResolvedPortals(rt, comp.argv), { okExitCodes: [21, 2] });
         if (step.ignoreFailure) {
           emit(i, { status: 'done', detail: `ignored: ${f.message}`, durationMs });
           Object.assign(js, { status: 'done', detail: `ignored: ${f.message}`, durationMs });

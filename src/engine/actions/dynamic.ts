@@ -3,7 +3,7 @@
  * a login created, the device udev linked, the dm map multipathd built, what blkid says is on the
  * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
  */
-import { ExternalCommandError, TimeoutError, UserError } from '../errors.js';
+import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
 import { formatPortal, parsePortal } from './deps.js';
@@ -201,7 +201,7 @@ async function formatAndMount(
   }
   let did = '';
   if (type === '' && pttype !== '') {
-    throw new UserError(
+    throw new RefusedError(
       `${dev} has a partition table (${pttype}) and no filesystem: it is never formatted`,
       'kubelet would refuse too ("unknown data, probably partitions"); inspect it with lsblk',
     );
