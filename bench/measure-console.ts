@@ -172,7 +172,13 @@ async function measureRender(root: string): Promise<void> {
   const r = await benchConsole({ snapshot, columns: COLS, rows: ROWS, keys, refreshes: 0 });
   const withKeys = process.cpuUsage(c0);
   const cpuPerKey = (withKeys.user + withKeys.system - base.user - base.system) / 1000 / keys;
-  const rr = await benchConsole({ snapshot, columns: COLS, rows: ROWS, keys: 0, refreshes: args.quick ? 3 : 10 });
+  const rr = await benchConsole({
+    snapshot,
+    columns: COLS,
+    rows: ROWS,
+    keys: 0,
+    refreshes: args.quick ? 3 : 10,
+  });
   r.refreshToFrame = rr.refreshToFrame;
   log(`benchConsole: ${JSON.stringify(r)}`);
   out.add(

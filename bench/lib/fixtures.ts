@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeBin } from './args.js';
 import { log } from './output.js';
@@ -23,6 +23,12 @@ export function fixtureRoot(sessions: number, luns: number): string {
   const base = process.env.BENCH_FIXTURES ?? '/dev/shm/iscsi-console-bench';
   const dir = join(base, process.env.BENCH_FIXTURE_KEY ?? 'nokey', `s${sessions}-l${luns}`);
   if (existsSync(dir)) return dir;
+  // Roots of an older generator version are stale: free their tmpfs before writing new ones. Only
+  // our own key dirs (12 hex digits) go, whatever else BENCH_FIXTURES may hold.
+  const key = process.env.BENCH_FIXTURE_KEY ?? 'nokey';
+  for (const old of existsSync(base) ? readdirSync(base) : []) {
+    if (old !== key && /^[0-9a-f]{12}$/.test(old)) rmSync(join(base, old), { recursive: true, force: true });
+  }
   const t0 = performance.now();
   const r = spawnSync(nodeBin(), [helper, dir, String(sessions), String(luns)], {
     stdio: ['ignore', 'inherit', 'inherit'],

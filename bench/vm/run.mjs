@@ -66,12 +66,17 @@ async function waitForOtherGuest() {
 function bootAndRun() {
   return new Promise((resolve) => {
     const log = createWriteStream(LOG);
-    const child = spawn('bash', [HARNESS, '--shell'], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Own process group: on timeout the whole harness (bash → QEMU) is ended, not only bash.
+    const child = spawn('bash', [HARNESS, '--shell'], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let seen = '';
     let typed = false;
     const timer = setTimeout(() => {
-      console.error(`[bench:vm] killing the guest after ${TIMEOUT_S} s`);
-      child.kill('SIGTERM');
+      console.error(`[bench:vm] ending the guest after ${TIMEOUT_S} s`);
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
     }, TIMEOUT_S * 1000);
     let tail = '';
     const onData = (b) => {

@@ -213,6 +213,14 @@ export class Simulator implements SimContext {
   startDaemon(name: 'iscsid' | 'multipathd'): void {
     this.daemons[name] = true;
     writeDaemon(this.tree, name, true);
+    if (name === 'iscsid') {
+      // iscsid reconnects every failed session whose portal answers again.
+      for (const s of this.kernel.findSessions(
+        (x) => x.state !== 'LOGGED_IN' && !this.san.isDown(x.portal),
+      )) {
+        this.kernel.recoverSession(s);
+      }
+    }
     if (name === 'multipathd') {
       this.kernel.multipathd = true;
       this.kernel.reconcileMultipath();

@@ -209,7 +209,9 @@ function ViewTabs(props: { s: UiState; theme: Theme; count: number; total: numbe
           {` ${i + 1} ${v} `}
         </Text>
       ))}
-      <Text color={toneColor(theme, 'dim')}>{`  ${s.detail !== undefined ? 'detail' : counter}`}</Text>
+      <Text
+        color={toneColor(theme, 'dim')}
+      >{`  ${s.detail !== undefined ? 'detail' : s.view === 'doctor' ? '' : counter}`}</Text>
     </Text>
   );
 }

@@ -102,6 +102,7 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
       dialog: { kind: 'plan', plan, typed: '' },
       lastSelections: sels,
       flash: undefined,
+      detailScroll: 0,
     });
   } catch (e) {
     const err = e as Error & { hint?: string };
@@ -177,7 +178,7 @@ function outcome(
   ctx.backend.refreshNow();
   const d = ctx.ui.getState().dialog;
   const quitAfter = d?.kind === 'progress' && d.quitAfter;
-  ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'outcome', plan, result }, marks: [] });
+  ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'outcome', plan, result }, marks: [], detailScroll: 0 });
   if (quitAfter) ctx.exit();
 }
 
@@ -408,6 +409,15 @@ export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void
     dispatchKey(ctx, input.slice(first.length), plain);
     return;
   }
+  // A control key typed right after text (`10.0.0.5^D`) arrives in the same chunk: split it off.
+  const ctl = /[\x01-\x0c\x0e-\x1a]/.exec(input);
+  if (input.length > 1 && ctl && !key.ctrl && !key.meta) {
+    const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+    if (ctl.index > 0) dispatchKey(ctx, input.slice(0, ctl.index), plain);
+    dispatchOne(ctx, String.fromCharCode(ctl[0].charCodeAt(0) + 96), { ...plain, ctrl: true });
+    if (ctl.index + 1 < input.length) dispatchKey(ctx, input.slice(ctl.index + 1), plain);
+    return;
+  }
   if (input.length > 1 && input.endsWith('\r') && !key.ctrl && !key.meta) {
     const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
     dispatchKey(ctx, input.slice(0, -1), plain);
@@ -439,7 +449,11 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
   }
   const nav = resolveNav(input, key);
   const idx = cursorIndex(ctx.rows, s.cursor[s.view], s.view === 'events');
-  if ((s.detail !== undefined || s.view === 'doctor') && nav && ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'].includes(nav)) {
+  if (
+    (s.detail !== undefined || s.view === 'doctor') &&
+    nav &&
+    ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'].includes(nav)
+  ) {
     if (nav === 'top') {
       ctx.ui.setState({ detailScroll: 0 });
       return;

@@ -57,6 +57,8 @@ APPEND="console=ttyS0 panic=-1 quiet loglevel=4 modprobe.blacklist=ahci,ata_piix
 APPEND="$APPEND e2e.project=$PROJECT e2e.cache=$CACHE e2e.mode=$MODE"
 [ -n "$ONLY" ] && APPEND="$APPEND e2e.only=$ONLY"
 [ -n "${E2E_FAULT:-}" ] && APPEND="$APPEND e2e.fault=$E2E_FAULT"
+# E2E_CLI: run another bundle than dist/cli.js (an absolute host path visible to the guest, not under /tmp)
+[ -n "${E2E_CLI:-}" ] && APPEND="$APPEND e2e.cli=$E2E_CLI"
 [ -n "${E2E_SCENARIO_TIMEOUT:-}" ] && APPEND="$APPEND e2e.scenario_timeout=$E2E_SCENARIO_TIMEOUT"
 QEMU=(qemu-system-x86_64 -machine q35 -accel tcg,thread=multi,tb-size=512 -cpu max
   -smp "${E2E_SMP:-2}" -m "${E2E_MEM:-2048}"

@@ -221,3 +221,15 @@ describe('outage timing (manual clock)', () => {
     expect(t.host.readText('/sys/class/iscsi_session/session1/state')).toBe('FREE\n');
   });
 });
+
+test('with iscsid stopped a returning portal does not recover sessions until iscsid starts', async () => {
+  t = labSim();
+  await discover();
+  await login(T1);
+  t.sim.portalDown('127.0.0.1:3260');
+  t.sim.stopDaemon('iscsid');
+  t.sim.portalUp('127.0.0.1:3260');
+  expect(t.host.readText('/sys/class/iscsi_session/session1/state')).toBe('FAILED\n');
+  t.sim.startDaemon('iscsid');
+  expect(t.host.readText('/sys/class/iscsi_session/session1/state')).toBe('LOGGED_IN\n');
+});

@@ -50,7 +50,7 @@ export function toFailure(e: unknown): Failure {
     return {
       message: e.message,
       ...(e.hint ? { hint: e.hint } : {}),
-      exitCode: ExitCode.externalFailed,
+      exitCode: ExitCode.usage,
       kind: 'external',
     };
   if (e instanceof HostIoError) {

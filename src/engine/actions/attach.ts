@@ -156,6 +156,13 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       overridable: false,
     });
   }
+  const kubeletOwned = s.kubelet.volumes.filter((v) => v.iqn === input.iqn && v.path !== globalPath);
+  if (kubeletOwned.length > 0) {
+    // kubelet's per-IQN lock lives in its memory (§1.18 #1): we cannot take it, only warn.
+    plan.warnings.push(
+      `kubelet also manages ${input.iqn} (${kubeletOwned.map((v) => v.path).join(', ')}); its per-target lock is in its memory, so avoid running this while pods using the target start or stop`,
+    );
+  }
   const hostMap = s.portalHostMap[input.iqn] ?? {};
   for (const n of norm.filter((n) => n.hostname)) {
     plan.warnings.push(

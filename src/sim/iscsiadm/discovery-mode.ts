@@ -14,7 +14,7 @@ export function discoveryMode(ctx: SimContext, a: IscsiadmArgs, legacy: boolean)
   }
   const portal = parsePortal(a.portal);
   const op = a.ops[0];
-  if (!legacy && op === 'new') {
+  if (!legacy && op === 'new' && !a.discover) {
     ctx.db.newDiscovery(portal);
     return ok(`New discovery record for [${portalComma(portal)}] added.\n`);
   }

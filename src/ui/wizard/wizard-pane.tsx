@@ -15,7 +15,7 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
             key={`${t.portal}|${t.iqn}`}
             inverse={i === w.pick}
             wrap="truncate"
-          >{`  ${t.iqn}  @ ${t.portal}`}</Text>
+          >{`${i === w.pick ? '›' : ' '} ${t.iqn}  @ ${t.portal}`}</Text>
         ))}
       </Box>
     );

@@ -26,7 +26,7 @@ finish() { log "$SCEN: $FAILS failed check(s)"; [ "$FAILS" = 0 ] && exit 0; exit
 skip() { echo "$*" > "$RESULTS/$SCEN.skip"; echo "SKIP $*"; exit 77; }
 
 # The CLI under test: the project's own build, on the project's pinned node.
-cli() { "$NODE" "$PROJECT/dist/cli.js" "$@"; }
+cli() { "$NODE" "${E2E_CLI:-$PROJECT/dist/cli.js}" "$@"; }
 # run_cli NAME ARGS... : stdout/stderr/exit into $WORK/NAME.{out,err,rc}, all echoed into the log.
 run_cli() {
   local name=$1; shift

@@ -23,7 +23,7 @@ screen() { $T capture-pane -p -t con; }
 # wait_screen REGEX SECONDS : the regex shows up on screen
 wait_screen() { wait_for "screen | grep -qE -- '$1'" "$2"; }
 keys() { $T send-keys -t con "$@"; sleep 0.3; }
-$T new-session -d -s con -x 140 -y 40 "TERM=xterm-256color $NODE $PROJECT/dist/cli.js --write; echo CONSOLE-EXIT=\$?; sleep 600"
+$T new-session -d -s con -x 140 -y 40 "TERM=xterm-256color $NODE ${E2E_CLI:-$PROJECT/dist/cli.js} --write; echo CONSOLE-EXIT=\$?; sleep 600"
 check "wait_screen 'stale' 60" "console opened and lists the stale target"
 screen > "$WORK/screen-open.txt"; sed 's/^/  | /' "$WORK/screen-open.txt"
 
