@@ -22,7 +22,7 @@ import { median, round } from './lib/stats.js';
 const args = benchArgs();
 const out = new Output('latency');
 const KUBELET_ROOT = '/var/lib/kubelet';
-const reps = args.quick ? 2 : 5;
+const reps = args.quick ? 2 : 3;
 
 interface Change {
   name: string;

@@ -37,9 +37,9 @@ if (Number(process.versions.node.split('.')[0]) < 22 && existsSync(NODE22)) {
 
 /** Each measurement: its entry file, and how long it may run before it is killed (ms). */
 const MEASUREMENTS = [
-  { name: 'snapshot', entry: 'bench/measure-snapshot.ts', timeoutMs: 8 * 60_000 },
+  { name: 'snapshot', entry: 'bench/measure-snapshot.ts', timeoutMs: 15 * 60_000 },
   { name: 'idle', entry: 'bench/measure-idle.ts', timeoutMs: 3 * 60_000 },
-  { name: 'latency', entry: 'bench/measure-latency.ts', timeoutMs: 3 * 60_000 },
+  { name: 'latency', entry: 'bench/measure-latency.ts', timeoutMs: 6 * 60_000 },
   { name: 'console', entry: 'bench/measure-console.ts', timeoutMs: 4 * 60_000 },
 ];
 /** Helper entries the measurements spawn (a separate process keeps their work out of the timings). */
@@ -115,7 +115,12 @@ for (const m of MEASUREMENTS) {
   } catch {
     res = { measurement: m.name, figures: [], notMeasured: [] };
   }
-  if (rc !== 0) res.notMeasured.push(`measure-${m.name} exited ${rc} (output above)`);
+  if (rc !== 0)
+    res.notMeasured.push(
+      `measure-${m.name} exited ${rc} before it finished (killed at its time limit, or failed: output above)`,
+    );
+  res.measuredAt = new Date().toISOString();
+  res.loadavgAfter = loadavg().map((l) => Math.round(l * 100) / 100);
   res.seconds = Math.round((Date.now() - t0) / 100) / 10;
   if (args.profile) {
     const summary = spawnSync(
@@ -145,18 +150,23 @@ const all = {
 };
 const figures = results.flatMap((r) => r.figures);
 printTable(figures, results);
-if (args.only || args.quick) {
-  // A partial or quick run must not overwrite the published numbers.
+if (args.quick) {
+  // A smoke run must not overwrite the published numbers.
   const partial = join(OUT_DIR, 'results.partial.json');
   writeFileSync(partial, `${JSON.stringify(all, null, 2)}\n`);
-  console.log(`\n(partial/quick run: wrote ${partial}, not bench/results.json)`);
+  console.log(`\n(quick run: wrote ${partial}, not bench/results.json)`);
 } else {
-  // The VM part (npm run bench:vm) is measured separately: keep its last result in the table.
-  const previous = existsSync(join(PROJECT, 'bench', 'results.json'))
-    ? JSON.parse(readFileSync(join(PROJECT, 'bench', 'results.json'), 'utf8'))
-    : undefined;
-  const peers = previous?.results?.find((r) => r.measurement === 'peers');
-  writeReport(PROJECT, { ...all, results: peers ? [...results, peers] : results });
+  // Measurements not run this time (--only, and the VM part of npm run bench:vm) keep their last
+  // result; each result carries its own measuredAt and load.
+  const file = join(PROJECT, 'bench', 'results.json');
+  const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  const ran = new Set(results.map((r) => r.measurement));
+  const kept = (previous?.results ?? []).filter((r) => !ran.has(r.measurement));
+  const order = [...MEASUREMENTS.map((m) => m.name), 'peers'];
+  const merged = [...results, ...kept].sort(
+    (x, y) => order.indexOf(x.measurement) - order.indexOf(y.measurement),
+  );
+  writeReport(PROJECT, { ...all, results: merged });
   console.log('\nwrote bench/results.json and bench/README-table.md');
 }
 console.log(`whole run: ${Math.round((Date.now() - started) / 1000)} s`);

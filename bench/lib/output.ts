@@ -14,12 +14,15 @@ export class Output {
 
   add(f: Figure): void {
     this.figureList.push(f);
+    // Written as we go: a measurement killed at its time limit still leaves what it measured.
+    if (process.env.BENCH_OUT) this.write();
     const mark = f.pass === undefined ? '' : f.pass ? ' ✓' : ' ✗';
     log(`${f.label}: ${f.value ?? '—'} ${f.unit}${mark}`);
   }
 
   skip(reason: string): void {
     this.notMeasured.push(reason);
+    if (process.env.BENCH_OUT) this.write();
     log(`not measured: ${reason}`);
   }
 

@@ -6,8 +6,9 @@
 // into the guest's shell — `bash bench/vm/peers.sh; exit` — and reads what the guest script wrote on
 // the harness's writable results share (.cache/e2e/results/bench-peers.json). The figures are merged
 // into bench/results.json and bench/README-table.md as the "peers" section.
-// Env: BENCH_VM_TIMEOUT (s, default 1500); BENCH_VM_REPS / BENCH_VM_ATTACH_REPS reach the guest
-// only through peers.sh defaults (the kernel command line is the harness's).
+// Env: BENCH_VM_TIMEOUT (s, default 1500); BENCH_VM_WAIT (s to wait for another e2e guest of this
+// project to finish, default 900: never boot beside it, the harness empties the shared results dir);
+// BENCH_VM_REPS (7) and BENCH_VM_ATTACH_REPS (3) are typed into the guest with the command.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,11 +32,15 @@ if (!existsSync(HARNESS)) {
   const err = await bundle('bench/vm/snapshot-in-guest.ts', join(OUT_DIR, 'vm-snapshot.mjs'));
   if (err)
     notMeasured.push(`in-guest snapshot not measured: cannot build bench/vm/snapshot-in-guest.ts: ${err}`);
-  await waitForOtherGuest();
-  rmSync(RESULT, { force: true });
-  const rc = await bootAndRun();
-  if (existsSync(RESULT)) guest = JSON.parse(readFileSync(RESULT, 'utf8'));
-  else notMeasured.push(`the guest wrote no ${RESULT} (harness exit ${rc}; console log: ${LOG})`);
+  if (!(await waitForOtherGuest())) {
+    // Booting now would empty the running guest's results dir (the harness owns .cache/e2e/results).
+    notMeasured.push('another e2e guest of this project was still running after BENCH_VM_WAIT s: not booted');
+  } else {
+    rmSync(RESULT, { force: true });
+    const rc = await bootAndRun();
+    if (existsSync(RESULT)) guest = JSON.parse(readFileSync(RESULT, 'utf8'));
+    else notMeasured.push(`the guest wrote no ${RESULT} (harness exit ${rc}; console log: ${LOG})`);
+  }
 }
 
 if (guest) addFigures(guest);
@@ -67,7 +72,11 @@ function bootAndRun() {
   return new Promise((resolve) => {
     const log = createWriteStream(LOG);
     // Own process group: on timeout the whole harness (bash → QEMU) is ended, not only bash.
-    const child = spawn('bash', [HARNESS, '--shell'], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', [HARNESS, '--shell'], {
+      cwd: PROJECT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     let seen = '';
     let typed = false;
     const timer = setTimeout(() => {
@@ -91,7 +100,11 @@ function bootAndRun() {
         if (seen.includes(BANNER)) {
           typed = true;
           // The guest's bash reads the serial line; give it a moment to print its prompt.
-          setTimeout(() => child.stdin.write(`\nbash ${PROJECT}/bench/vm/peers.sh; exit\n`), 1500);
+          const vars = ['BENCH_VM_REPS', 'BENCH_VM_ATTACH_REPS']
+            .filter((k) => /^\d+$/.test(process.env[k] ?? ''))
+            .map((k) => `${k}=${process.env[k]} `)
+            .join('');
+          setTimeout(() => child.stdin.write(`\n${vars}bash ${PROJECT}/bench/vm/peers.sh; exit\n`), 1500);
         }
       }
     };

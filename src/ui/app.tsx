@@ -129,6 +129,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     rows,
     columns: base.columns,
     pageSize: Math.max(1, bodyHeight - 2),
+    scrollMax: scrollMax(s, snapshot, backend, bodyHeight),
     hostname,
     running,
     exit: () => {
@@ -182,6 +183,26 @@ export function ConsoleApp(props: ConsoleAppProps) {
 }
 
 const EMPTY_EVENTS: UiEvents = [];
+
+/** How far the shown detail or dialog can scroll (its lines minus the visible height). */
+function scrollMax(
+  s: UiState,
+  snap: Snapshot | undefined,
+  backend: ConsoleBackend,
+  bodyHeight: number,
+): number | undefined {
+  const d = s.dialog;
+  // Dialogs lose 2 border lines, a title and a footer.
+  const dialogRoom = Math.max(1, bodyHeight - 4);
+  if (d?.kind === 'help') return Math.max(0, helpLines(backend.actions, s.write).length - dialogRoom);
+  if (d?.kind === 'plan') return Math.max(0, planLines(d.plan).length - dialogRoom);
+  if (d) return undefined;
+  if (s.view === 'sessions' && s.detail !== undefined && snap) {
+    const session = snap.sessions.find((x) => x.key === s.detail);
+    return session ? Math.max(0, sessionDetailLines(snap, session).length - bodyHeight) : 0;
+  }
+  return undefined;
+}
 
 function safeJournal(backend: ConsoleBackend): JournalEntry[] {
   try {

@@ -53,6 +53,8 @@ export interface ConsoleBackend {
   discover?(portal: string, options: Record<string, unknown>): Promise<DiscoveredTarget[]>;
   /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
   loadManifest?(path: string, secretPath?: string): Record<string, string>;
+  /** The watchers' poll interval (shown in the status bar). */
+  refreshMs?: number;
   /** The node's clock (ms since the epoch): refresh ages are measured against it. */
   now?(): number;
   /** iscsid up/down for the status bar (cached by the backend; called every second). */

@@ -28,6 +28,8 @@ export interface DispatchContext {
   columns: readonly Column[];
   /** Rows per page in the body. */
   pageSize: number;
+  /** Largest useful scroll offset of the detail/dialog shown (unknown: unbounded). */
+  scrollMax?: number;
   hostname: string;
   exit(): void;
   /** The running action's abort switch (stops between steps, never mid-command). */
@@ -386,7 +388,8 @@ function scroll(ctx: DispatchContext, key: Key): void {
         : key.upArrow
           ? -1
           : 0;
-  if (step) ctx.ui.setState({ detailScroll: Math.max(0, s.detailScroll + step) });
+  const max = ctx.scrollMax ?? Number.POSITIVE_INFINITY;
+  if (step) ctx.ui.setState({ detailScroll: Math.max(0, Math.min(max, s.detailScroll + step)) });
 }
 
 /** True while keys are text for a field (filter, palette, typed confirmation, wizard). */
@@ -459,7 +462,7 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
       return;
     }
     if (nav === 'bottom') {
-      ctx.ui.setState({ detailScroll: 10_000 });
+      ctx.ui.setState({ detailScroll: ctx.scrollMax ?? 10_000 });
       return;
     }
     scroll(ctx, key);

@@ -158,6 +158,7 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
       return { ...fieldsFromManifest(read(path)), ...(secretPath ? fieldsFromSecret(read(secretPath)) : {}) };
     },
     iscsidState,
+    refreshMs: o.refreshMs,
     now: () => o.host.now(),
     runDoctor: () => runDoctor(o.host, { kubeletRoot: o.kubeletRoot, exec: o.exec }),
   };

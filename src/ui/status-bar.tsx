@@ -65,7 +65,10 @@ export function StatusBar(props: {
   }, [props.clock]);
   const iscsid = ISCSID_LOOK[iscsidState(props.backend, node.sources)];
   // max(0): the tick that last set `now` can predate the refresh by up to a second.
-  const age = node.last ? `${formatAge(Math.max(0, now - node.last))} ago` : 'never';
+  // The watchers poll cheaply every refreshMs and re-read fully only when something moved, so this
+  // is the age of the last change seen, not of the last look.
+  const age = node.last ? `read ${formatAge(Math.max(0, now - node.last))} ago` : 'not read yet';
+  const every = props.backend.refreshMs ? ` · poll ${formatAge(props.backend.refreshMs)}` : '';
   const initiator = truncateMiddle(
     node.initiator ?? 'no initiator name',
     Math.max(12, Math.floor(width / 4)),
@@ -88,7 +91,7 @@ export function StatusBar(props: {
       <Text color={toneColor(theme, iscsid.tone)}>{`${iscsid.text} `}</Text>
       {ui.write ? badge('WRITE', theme.writeBg) : badge('READ-ONLY', theme.readOnlyBg)}
       {ui.dryRun ? <Text> {badge('DRY-RUN', theme.warn)}</Text> : null}
-      <Text color={toneColor(theme, 'dim')}>{` ⟳ ${age}${node.busy ? ' ◐' : ''}`}</Text>
+      <Text color={toneColor(theme, 'dim')}>{` ⟳ ${age}${every}${node.busy ? ' ◐' : ''}`}</Text>
       {node.errors ? (
         <Text color={toneColor(theme, 'warn')}>{` ⚠ ${node.errors} watcher errors`}</Text>
       ) : null}

@@ -11,6 +11,7 @@ export {
   type NodeStore,
   type NodeStoreOptions,
 } from './store.js';
+export { DEFAULT_READER_BUDGET, type SysfsProbe, SysfsProber } from './sysfs-probe.js';
 export type * from './types.js';
 export { waitFor } from './wait-for.js';
 export { DEFAULT_REFRESH_MS, startWatcher, type Watcher, type WatcherOptions } from './watcher.js';

@@ -107,6 +107,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
 
   // --- refresh ------------------------------------------------------------------------------
   async function doRefresh(reason: string): Promise<void> {
+    if (stopped) return;
     const done = store.beginBusy();
     // Let callers that asked in the same tick join this refresh, then read synchronously.
     await Promise.resolve();
@@ -323,6 +324,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
       fileWatches.clear();
       await ready.catch(() => undefined);
       await refresher.idle();
+      prober.close();
       for (const s of sources.values()) setSource(s.name, false, 'stopped');
       store.flush();
     },

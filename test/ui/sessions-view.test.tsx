@@ -54,6 +54,19 @@ describe('sessions view', () => {
     await t.waitFor('1 of 3');
   });
 
+  it('scrolls a long detail within its bounds (PgDn past the end, one ↑ moves back)', async () => {
+    t = await mountConsole({ rows: 14 });
+    await t.press(KEY.enter);
+    let f = await t.waitFor('Session 1');
+    expect(f).toContain('more lines');
+    await t.press(KEY.pageDown, KEY.pageDown, KEY.pageDown, KEY.pageDown);
+    f = await t.waitFor('→ pod pod-a-uid volume data');
+    expect(f).not.toContain('more lines');
+    await t.press(KEY.up);
+    f = await t.waitFor('more lines');
+    expect(f.split('\n').length).toBeLessThanOrEqual(14);
+  });
+
   it('keeps the selection on the same session when a refresh reorders rows', async () => {
     const backend = fakeBackend();
     t = await mountConsole({ backend });

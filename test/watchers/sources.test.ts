@@ -195,3 +195,29 @@ describe('sysfs prober', () => {
     }
   });
 });
+
+describe('FsHost.openReader', () => {
+  it('re-reads a kept-open file from offset 0 and reports a closed reader as gone', () => {
+    const root = tempRoot();
+    mkdirSync(join(root, 'sys/x'), { recursive: true });
+    writeFileSync(join(root, 'sys/x/state'), 'running\n');
+    const host = new FsHost({ root, runner: { mode: 'direct' } });
+    const r = host.openReader('/sys/x/state')!;
+    expect(r.read()).toBe('running\n');
+    writeFileSync(join(root, 'sys/x/state'), 'offline\n');
+    expect(r.read()).toBe('offline\n');
+    r.close();
+    expect(r.read()).toBeUndefined();
+    expect(host.openReader('/sys/x/missing')).toBeUndefined();
+  });
+
+  it('sees a real sysfs attribute regenerated on every read', () => {
+    const host = new FsHost({ root: '/', runner: { mode: 'direct' } });
+    const r = host.openReader('/sys/class/net/lo/operstate');
+    if (!r) return; // no sysfs in this sandbox
+    const a = r.read();
+    expect(a).toBe(host.readText('/sys/class/net/lo/operstate'));
+    expect(r.read()).toBe(a);
+    r.close();
+  });
+});

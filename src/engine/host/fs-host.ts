@@ -1,6 +1,13 @@
 import * as fs from 'node:fs';
 import { hostname as osHostname } from 'node:os';
-import { type EntryKind, type Host, HostIoError, type RunOptions, type RunResult } from './host.js';
+import {
+  type EntryKind,
+  type FileReader,
+  type Host,
+  HostIoError,
+  type RunOptions,
+  type RunResult,
+} from './host.js';
 import { under } from './path.js';
 import { createRunner, type RunnerConfig, wrapArgv } from './runner.js';
 import { type LineStream, type StreamHandlers, spawnLineStream } from './stream.js';
@@ -11,6 +18,9 @@ function kindOf(st: fs.Stats): EntryKind {
   if (st.isFile()) return 'file';
   return 'other';
 }
+
+/** One page: a sysfs attribute never returns more (fs/sysfs/file.c, PAGE_SIZE). Reads are synchronous. */
+const READ_BUFFER = Buffer.alloc(4096);
 
 function errCode(e: unknown): string {
   return (e as NodeJS.ErrnoException)?.code ?? 'EIO';
@@ -155,6 +165,32 @@ export class FsHost implements Host {
 
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
     return this.runCommand(argv, options);
+  }
+
+  openReader(path: string): FileReader | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.at(path), 'r');
+    } catch {
+      return undefined;
+    }
+    let open = true;
+    return {
+      read() {
+        if (!open) return undefined;
+        try {
+          const n = fs.readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+          return READ_BUFFER.toString('utf8', 0, n);
+        } catch {
+          return undefined;
+        }
+      },
+      close() {
+        if (!open) return;
+        open = false;
+        fs.closeSync(fd);
+      },
+    };
   }
 
   spawnStream(argv: readonly string[], handlers: StreamHandlers): LineStream {

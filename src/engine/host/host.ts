@@ -54,6 +54,13 @@ export interface Host {
    * `run`. Optional: hosts without one (the simulator, tests) leave it out and watchers degrade to polling.
    */
   spawnStream?(argv: readonly string[], handlers: StreamHandlers): LineStream;
+  /**
+   * Keeps a file open for cheap repeated reads (one pread(2) at offset 0 per read, no path walk).
+   * A sysfs attribute re-runs its show() on every read from offset 0, so the value is always current;
+   * the watchers' poll uses it for per-device `state`. Optional: hosts without it are read by path.
+   * Returns undefined when the file cannot be opened.
+   */
+  openReader?(path: string): FileReader | undefined;
   /** The node's hostname (for typed confirmations and the journal). */
   hostname(): string;
   /** Milliseconds since the epoch; the simulator's clock can run ahead of the wall clock. */
@@ -61,6 +68,13 @@ export interface Host {
 }
 
 export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
+
+/** An open file read again and again from offset 0 (see Host.openReader). */
+export interface FileReader {
+  /** Current contents (up to 4 KiB, a sysfs page), or undefined once the object is gone (ENODEV). */
+  read(): string | undefined;
+  close(): void;
+}
 
 export interface RunOptions {
   /** Kill the command after this many ms (default 30 s). Every command gets a timeout: hangs happen. */
