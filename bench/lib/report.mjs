@@ -59,6 +59,10 @@ export function markdown(all, figs, res) {
   ];
   const notes = figs.filter((f) => f.note).map((f) => `- **${f.label}**: ${f.note}`);
   const missing = res.flatMap((r) => r.notMeasured.map((n) => `- ${r.measurement}: ${n}`));
+  const when = res
+    .filter((r) => r.measuredAt)
+    .map((r) => `${r.measurement} ${r.measuredAt.slice(11, 16)} UTC (load ${r.loadavgAfter?.[0] ?? '?'})`);
+  if (when.length) out.push('', `Each section's own run: ${when.join('; ')}.`);
   if (res.some((r) => r.measurement === 'peers'))
     out.push('', 'The peers section runs in the e2e QEMU guest (real kernel, TCG): `npm run bench:vm`.');
   if (notes.length) out.push('', 'How each figure is measured:', '', ...notes);

@@ -11,6 +11,7 @@
 // BENCH_VM_REPS (7) and BENCH_VM_ATTACH_REPS (3) are typed into the guest with the command.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { bundle, OUT_DIR, PROJECT } from '../lib/bundle.mjs';
 import { printTable, writeReport } from '../lib/report.mjs';
@@ -44,7 +45,16 @@ if (!existsSync(HARNESS)) {
 }
 
 if (guest) addFigures(guest);
-const results = [{ measurement: 'peers', figures, notMeasured, vm: guest }];
+const results = [
+  {
+    measurement: 'peers',
+    figures,
+    notMeasured,
+    vm: guest,
+    measuredAt: new Date().toISOString(),
+    loadavgAfter: loadavg().map((l) => Math.round(l * 100) / 100),
+  },
+];
 printTable(figures, results);
 const file = join(PROJECT, 'bench', 'results.json');
 const all = existsSync(file)

@@ -129,6 +129,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
       expect(term.alternateOn()).toBe(false);
       expect(term.screen()).not.toContain('1 sessions');
     },
+    180_000,
   );
 
   it.skipIf(reason !== undefined)(
@@ -157,6 +158,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
         mono.stop();
       }
     },
+    120_000,
   );
 });
 

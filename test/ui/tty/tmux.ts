@@ -66,7 +66,7 @@ export class TmuxTerminal {
     this.tmux('send-keys', '-t', this.name, '-l', literal);
   }
 
-  async waitFor(pred: string | RegExp | ((s: string) => boolean), timeoutMs = 15_000): Promise<string> {
+  async waitFor(pred: string | RegExp | ((s: string) => boolean), timeoutMs = 30_000): Promise<string> {
     const test =
       typeof pred === 'string'
         ? (s: string) => s.includes(pred)
