@@ -58,6 +58,7 @@ await build({
   define: {
     __VERSION__: JSON.stringify(pkg.version),
     'process.env.DEV': '"false"',
+    'process.env.NODE_ENV': '"production"',
     'import.meta.url': '__seaImportMetaUrl',
   },
   // In the SEA, __filename is the executable itself.

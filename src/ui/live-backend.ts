@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { type AttachInput, planAttach } from '../engine/actions/attach.js';
+import { combinePlans } from '../engine/actions/combine.js';
 import { runCommand } from '../engine/actions/iscsiadm.js';
 import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
@@ -21,7 +22,6 @@ import type { Snapshot } from '../engine/model.js';
 import { takeSnapshot } from '../engine/snapshot/index.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, DiscoveredTarget, JournalEntry, Selection } from './backend.js';
-import { combinePlans } from './combine-plans.js';
 import { fieldsFromManifest, fieldsFromSecret } from './wizard/manifest.js';
 
 export interface LiveBackendOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { combinePlans } from '../../src/engine/actions/combine.js';
 import { ACTIONS } from '../../src/engine/actions/registry.js';
 import type { Plan } from '../../src/engine/actions/types.js';
-import { combinePlans } from '../../src/ui/combine-plans.js';
 import { windowOffset } from '../../src/ui/components/table.js';
 import { layoutColumns } from '../../src/ui/components/table-types.js';
 import { editText } from '../../src/ui/components/text-input.js';

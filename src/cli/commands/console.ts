@@ -27,9 +27,6 @@ export const consoleCommand: Command = {
           'iscsi-console cleanup --dry-run (see iscsi-console --help)',
       );
     }
-    // React picks its build from NODE_ENV when first loaded (below); the development build is
-    // several times slower per frame, and a user's shell rarely sets NODE_ENV.
-    process.env.NODE_ENV ??= 'production';
     // Loaded only here: the subcommands never pay for Ink and React.
     const { createLiveBackend } = await import('../../ui/live-backend.js');
     const { runConsole } = await import('../../ui/run-console.js');
