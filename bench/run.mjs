@@ -9,10 +9,12 @@
 // bench/README-table.md (the README pastes the latter). Nothing here asserts: results are data.
 //
 // Usage: npm run bench [-- --only snapshot,idle,latency,console] [--sizes 10,100,1000,4000]
-//                      [--quick] [--profile] [--clean-fixtures]
+//                      [--quick] [--profile] [--clean-fixtures] [--report-only]
+//   --only            run these measurements; the others keep their last result in results.json
 //   --quick           fewer repetitions (a smoke run, not numbers to publish)
 //   --profile         also run each measurement under --cpu-prof and print its top frames
 //   --clean-fixtures  delete the cached fixture roots under /dev/shm and exit
+//   --report-only     rewrite bench/README-table.md from bench/results.json and print the table
 // Env: BENCH_FIXTURES (default /dev/shm/iscsi-console-bench, tmpfs: the floor is about syscalls,
 //      not the disk).
 import { spawn, spawnSync } from 'node:child_process';
@@ -50,6 +52,16 @@ const HELPERS = [
 ];
 
 const args = parseArgs(process.argv.slice(2));
+if (args.reportOnly) {
+  const all = JSON.parse(readFileSync(join(PROJECT, 'bench', 'results.json'), 'utf8'));
+  writeReport(PROJECT, all);
+  printTable(
+    all.results.flatMap((r) => r.figures),
+    all.results,
+  );
+  console.log('\nrewrote bench/README-table.md from bench/results.json');
+  process.exit(0);
+}
 if (args.cleanFixtures) {
   rmSync(FIXTURES, { recursive: true, force: true });
   console.log(`removed ${FIXTURES}`);
@@ -189,13 +201,14 @@ function parseArgs(argv) {
     if (k === '--quick') a.quick = true;
     else if (k === '--profile') a.profile = true;
     else if (k === '--clean-fixtures') a.cleanFixtures = true;
+    else if (k === '--report-only') a.reportOnly = true;
     else if (k === '--only') a.only = next().split(',');
     else if (k === '--sizes') a.sizes = next().split(',').map(Number);
     else if (k === '-h' || k === '--help') {
       console.log(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
           .split('\n')
-          .slice(10, 18)
+          .slice(10, 19)
           .join('\n'),
       );
       process.exit(0);

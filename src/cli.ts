@@ -18,9 +18,31 @@ if (!Number.isFinite(major) || major < 22) {
 // chalk ignores NO_COLOR (chalk#547); make it honour it before Ink loads.
 if (process.env.NO_COLOR || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 
+/**
+ * Ctrl-C / SIGTERM: the first asks the running command to stop at its next safe point (an action
+ * stops between steps, never half-way through one; watch ends); a second leaves at once. Listening
+ * for the whole run also keeps execa's signal-exit hook from re-raising the signal while children
+ * such as `udevadm monitor` are still running.
+ */
+const interrupt = new AbortController();
+let signalsSeen = 0;
+function onSignal(): void {
+  signalsSeen += 1;
+  if (signalsSeen === 1) {
+    interrupt.abort();
+    process.stderr.write(
+      'iscsi-console: interrupted: stopping at the next safe point (press Ctrl-C again to quit now)\n',
+    );
+  } else {
+    process.exit(130);
+  }
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
 async function start(): Promise<void> {
   const { main } = await import('./cli/main.js');
-  const code = await main(process.argv.slice(2));
+  const code = await main(process.argv.slice(2), undefined, interrupt.signal);
   process.exitCode = code;
   // Let pending writes (stdout pipes) flush; exit explicitly so stray handles cannot keep us alive.
   process.stdout.write('', () => process.exit(code));

@@ -53,7 +53,12 @@ export async function bundle(entry, outfile) {
       jsx: 'automatic',
       sourcemap: 'linked',
       logLevel: 'silent',
-      define: { __VERSION__: JSON.stringify('bench'), 'process.env.DEV': '"false"' },
+      define: {
+        __VERSION__: JSON.stringify('bench'),
+        'process.env.DEV': '"false"',
+        // As scripts/build.mjs: the product ships React's production build.
+        'process.env.NODE_ENV': '"production"',
+      },
       external: ['react-devtools-core'],
       plugins: [testHelperPaths, ...shared],
       banner: {

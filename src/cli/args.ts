@@ -71,7 +71,7 @@ export function parseArgs(
     if (arg.startsWith('-') && arg.length > 1) {
       for (const ch of arg.slice(1)) {
         const spec = byShort.get(ch);
-        if (!spec || spec.type !== 'boolean')
+        if (spec?.type !== 'boolean')
           throw new UserError(`unknown option -${ch}`, 'see iscsi-console --help');
         set(spec, true);
       }

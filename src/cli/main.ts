@@ -16,11 +16,12 @@ function processOutput(): Output {
 }
 
 /** Runs one invocation and returns its exit code; never exits the process itself. */
-export async function main(argv: readonly string[], out: Output = processOutput()): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: Output = processOutput(),
+  signal: AbortSignal = new AbortController().signal,
+): Promise<number> {
   const names = new Set(COMMANDS.map((c) => c.name));
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGTERM', onSignal);
   let close: (() => Promise<void>) | undefined;
   try {
     const allSpecs = [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)];
@@ -38,7 +39,7 @@ export async function main(argv: readonly string[], out: Output = processOutput(
     const globals = readGlobals(parsed.options, process.env);
     const opened = await openHost(globals);
     close = opened.close;
-    const ctx: CommandContext = { host: opened.host, globals, out, signal: controller.signal };
+    const ctx: CommandContext = { host: opened.host, globals, out, signal };
     const code = await command.run(ctx, { positionals: parsed.positionals, options: parsed.options });
     return code ?? ExitCode.ok;
   } catch (e) {
@@ -52,7 +53,6 @@ export async function main(argv: readonly string[], out: Output = processOutput(
     }
     return code;
   } finally {
-    process.off('SIGTERM', onSignal);
     await close?.();
   }
 }

@@ -16,7 +16,9 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+  )) {
     found.push((m[1] ?? m[2])!);
   }
   return found;

@@ -44,7 +44,13 @@ describe('readGlobals', () => {
 
   it('defaults to the real node, read-only, 2 s refresh, and honours NO_COLOR', () => {
     const g = readGlobals({}, { NO_COLOR: '1' });
-    expect(g).toMatchObject({ root: '/', kubeletRoot: '/var/lib/kubelet', write: false, refreshMs: 2000, noColor: true });
+    expect(g).toMatchObject({
+      root: '/',
+      kubeletRoot: '/var/lib/kubelet',
+      write: false,
+      refreshMs: 2000,
+      noColor: true,
+    });
     expect(readGlobals({ demo: true }, {}).demo).toBe('incident');
     expect(readGlobals({ 'kubelet-root': '/var/lib/origin/' }, {}).kubeletRoot).toBe('/var/lib/origin');
   });

@@ -8,7 +8,9 @@ import { posix } from 'node:path';
  */
 export function under(root: string, hostPath: string): string {
   const clean =
-    hostPath.charCodeAt(0) === 47 && !hostPath.includes('/.') && !hostPath.includes('//') ? hostPath : posix.resolve('/', hostPath);
+    hostPath.charCodeAt(0) === 47 && !hostPath.includes('/.') && !hostPath.includes('//')
+      ? hostPath
+      : posix.resolve('/', hostPath);
   if (root === '/' || root === '') return clean;
   const base = root.endsWith('/') ? root.slice(0, -1) : root;
   return clean === '/' ? base : base + clean;

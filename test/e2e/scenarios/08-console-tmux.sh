@@ -31,7 +31,9 @@ screen > "$WORK/screen-open.txt"; sed 's/^/  | /' "$WORK/screen-open.txt"
 keys '?'
 wait_screen '[Cc]leanup' 20
 screen > "$WORK/screen-help.txt"; sed 's/^/  | /' "$WORK/screen-help.txt"
-KEY=$(grep -i 'cleanup' "$WORK/screen-help.txt" | grep -oE '(^|[[:space:]])[[:alnum:]]([[:space:]]|$)' | head -1 | tr -d '[:space:]')
+# help rows look like `│   C            Clean up [destructive] ...`; the footer hint like `· C cleanup ·`
+KEY=$(sed -nE 's/.*[[:space:]]([[:alnum:]])[[:space:]]{2,}[Cc]lean ?up.*/\1/p' "$WORK/screen-help.txt" | head -1)
+[ -n "$KEY" ] || KEY=$(sed -nE 's/.*[[:space:]]([[:alnum:]]) [Cc]lean ?up.*/\1/p' "$WORK/screen-help.txt" | head -1)
 keys Escape
 [ -n "$KEY" ] || { bad "no key for cleanup in the ? help"; finish; }
 log "cleanup key: $KEY"
@@ -48,9 +50,11 @@ if grep -qE "[Tt]ype.*$S" "$WORK/screen-plan.txt"; then keys -l "$S"; keys Enter
 elif grep -qE '[Tt]ype.*e2e-guest' "$WORK/screen-plan.txt"; then keys -l e2e-guest; keys Enter
 else keys y; fi
 check "wait_for '[ -z \"\$(sid_of stale $P1)\" ]' 90" "stale session $S logged out on the node"
-wait_screen '[Dd]one|[Ss]ucce|✓' 30
+# the apply dialog says `running…` until its last step and verification are over
+check "wait_for '! screen | grep -q \"running…\"' 90" "the apply finished on screen"
 screen > "$WORK/screen-done.txt"; sed 's/^/  | /' "$WORK/screen-done.txt"
 check "grep -qE '[Dd]one|[Ss]ucce|✓' $WORK/screen-done.txt" "the console shows the result"
+keys Escape
 check "! record_exists stale $P1" "stale node record deleted"
 check "[ \"\$(sid_of keep $P1)\" = $K ] && [ \"\$(awk '{print \$5}' /proc/self/mountinfo | grep '$E2E_KUBELET' | sort)\" = '$mounts_before' ]" "in-use session and kubelet mounts untouched"
 keys q
