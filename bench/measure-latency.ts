@@ -5,7 +5,7 @@
  * median is what an admin waits on average and the max approaches one interval plus one refresh.
  * The simulator has no uevent stream (its Host cannot stream commands; the watcher's udev source is
  * off there), so add/remove are seen by the sysfs poll too: the < 300 ms uevent target cannot be
- * measured here — it needs a real kernel (see bench:vm / what is not measured).
+ * measured here — bench/vm/peers.sh measures it on the real kernel (npm run bench:vm).
  */
 import type { SimHost } from '../src/sim/index.js';
 import { openSimHost } from '../src/sim/index.js';
@@ -196,7 +196,7 @@ try {
   await measureScenario('scale', true);
   await measureScenario('healthy', false);
   out.skip(
-    'add/remove < 300 ms via uevents: the simulator has no uevent stream (the watcher runs udev off on a sim host), so add/remove go through the 2 s poll here; on a real node `udevadm monitor` feeds the watcher — measure in the VM (not yet wired)',
+    'add/remove < 300 ms via uevents: the simulator has no uevent stream (the watcher runs udev off on a sim host), so add/remove go through the 2 s poll (or the file watches) here; on a real kernel `udevadm monitor` feeds the watcher: npm run bench:vm measures add/remove → event there',
   );
 } catch (e) {
   out.skip((e as Error).stack ?? String(e));
