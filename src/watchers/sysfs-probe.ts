@@ -38,6 +38,24 @@ export interface SysfsProbe {
   devices: number;
   /** Files read, directories listed and links resolved (for the benchmark). */
   reads: number;
+  /** What the fingerprint is made of, so a change can be traced to sessions (probe-diff.ts). */
+  detail: ProbeDetail;
+}
+
+/** The fingerprint's parts as parallel lists, in listing order. */
+export interface ProbeDetail {
+  /** `H:C:T:L` entries of the SCSI bus. */
+  hctls: string[];
+  /** Per hctl: the disk's raw `state` ('' for a controller, '-' when unreadable). */
+  deviceStates: string[];
+  /** iscsi_session class entries. */
+  sessions: string[];
+  /** Per session: its raw `state`, '' when implied by its running disks, '-' when unreadable. */
+  sessionStates: string[];
+  /** Per session: its SCSI host number, when its class link resolved. */
+  sessionHosts: (number | undefined)[];
+  /** /sys/block entries. */
+  blocks: string[];
 }
 
 interface DeviceEntry {
@@ -100,6 +118,9 @@ export class SysfsProber {
     let reads = 3;
     const parts: string[] = [];
     const hctls = host.readDir(SCSI_BUS_DEVICES).filter((n) => HCTL.test(n));
+    const deviceStates: string[] = [];
+    const sessionStates: string[] = [];
+    const sessionHosts: (number | undefined)[] = [];
     if (this.devices.size > 0) {
       const present = new Set(hctls);
       for (const hctl of [...this.devices.keys()]) if (!present.has(hctl)) this.forgetDevice(hctl);
@@ -118,6 +139,7 @@ export class SysfsProber {
       }
       if (e.controller) {
         parts.push(hctl);
+        deviceStates.push('');
         continue;
       }
       const state = this.readState(e);
@@ -126,6 +148,7 @@ export class SysfsProber {
       // number): resolved afresh next tick.
       if (state === undefined) this.forgetDevice(hctl);
       parts.push(hctl, state ?? '-');
+      deviceStates.push(state ?? '-');
       const h = Number(hctl.slice(0, hctl.indexOf(':')));
       allRunning.set(h, state === 'running\n' && allRunning.get(h) !== false);
     }
@@ -145,18 +168,28 @@ export class SysfsProber {
           this.sessionDirs.set(name, e);
         }
       }
+      sessionHosts.push(e?.host);
       if (e && allRunning.get(e.host) === true) {
         parts.push(name);
+        sessionStates.push('');
         continue;
       }
       const state = host.readText(`${e?.dir ?? `${ISCSI_SESSION_CLASS}/${name}`}/state`);
       if (state === undefined) this.sessionDirs.delete(name);
       parts.push(name, state ?? '-');
+      sessionStates.push(state ?? '-');
       reads++;
     }
     parts.push('|');
-    for (const b of host.readDir(BLOCK_CLASS)) parts.push(b);
-    return { fingerprint: parts.join('\n'), sessions: sessions.length, devices: hctls.length, reads };
+    const blocks = host.readDir(BLOCK_CLASS);
+    for (const b of blocks) parts.push(b);
+    return {
+      fingerprint: parts.join('\n'),
+      sessions: sessions.length,
+      devices: hctls.length,
+      reads,
+      detail: { hctls, deviceStates, sessions, sessionStates, sessionHosts, blocks },
+    };
   }
 }
 

@@ -2,7 +2,10 @@
  * The live watcher: keeps one NodeStore current from every source of change, cheaply.
  *
  * - `sysfs-poll`: every `refreshMs` a cheap probe of session/device states and block names
- *   (sysfs-probe.ts); a full snapshot only when its fingerprint moves.
+ *   (sysfs-probe.ts); a snapshot only when its fingerprint moves. When the probe can name the
+ *   sessions that changed (probe-diff.ts), only those are re-read (refreshSnapshot: ~0.2 s instead
+ *   of ~1.5 s at 1,000 sessions × 4 LUNs, so the change shows within one interval); additions,
+ *   removals, every other source and, at most every `fullRefreshMs`, a refresh read everything.
  * - `mountinfo`: the same tick reads /proc/1/mountinfo and /proc/swaps (proc-probe.ts).
  * - `udev`: `udevadm monitor --kernel` for immediate add/remove, when the host can stream commands.
  * - `kubelet-files`, `node-db`: chokidar (native) on kubelet's iSCSI dirs and the open-iscsi DB.
@@ -20,16 +23,30 @@ import type {
 } from '../engine/actions/types.js';
 import type { Host } from '../engine/host/host.js';
 import type { Snapshot } from '../engine/model.js';
-import { takeSnapshot as engineTakeSnapshot, ISCSI_DB_ROOTS } from '../engine/snapshot/index.js';
+import {
+  refreshSnapshot as engineRefreshSnapshot,
+  takeSnapshot as engineTakeSnapshot,
+  ISCSI_DB_ROOTS,
+} from '../engine/snapshot/index.js';
 import { type FileSourceSpec, type FileWatch, fileSources, startFileWatch } from './file-watch.js';
+import { diffProbes } from './probe-diff.js';
 import { type ProcProbe, probeProc } from './proc-probe.js';
 import { createRefresher } from './refresher.js';
 import { createNodeStore, type NodeStore } from './store.js';
-import { SysfsProber } from './sysfs-probe.js';
+import { type SysfsProbe, SysfsProber } from './sysfs-probe.js';
 import type { SourceHealth, TrackedAction } from './types.js';
 import { startUdevSource, type UdevSource } from './udev-source.js';
 
 export const DEFAULT_REFRESH_MS = 2_000;
+/**
+ * At most this long between full snapshots while refreshes happen: the incremental refresh keeps
+ * what the probe does not see (connection addresses, host attributes), so those catch up here.
+ * Idle nodes take no snapshot at all, as before.
+ */
+export const DEFAULT_FULL_REFRESH_MS = 60_000;
+/** Reasons the poll gives; a refresh for only these may be incremental. */
+const SYSFS_CHANGED = 'sysfs changed';
+const MOUNTS_CHANGED = 'mounts changed';
 
 export interface WatcherOptions {
   host: Host;
@@ -53,6 +70,13 @@ export interface WatcherOptions {
   settleMs?: number;
   /** Read engine (injectable for unit tests). */
   takeSnapshot?: (host: Host, options: { kubeletRoot: string }) => Snapshot;
+  /**
+   * Incremental read engine (injectable for unit tests). Used by default only with the default
+   * `takeSnapshot`: an injected full reader alone means every refresh is a full read.
+   */
+  refreshSnapshot?: typeof engineRefreshSnapshot;
+  /** Longest time between full snapshots while refreshing, ms (default 60,000; 0: always full). */
+  fullRefreshMs?: number;
   /** Action engine (injectable for unit tests). */
   applyPlan?: (plan: Plan, ctx: ActionContext, options?: ApplyOptions) => Promise<ApplyResult>;
 }
@@ -77,9 +101,14 @@ export function startWatcher(options: WatcherOptions): Watcher {
   const refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
   const store = options.store ?? createNodeStore({ now: () => host.now() });
   const read = options.takeSnapshot ?? engineTakeSnapshot;
+  const refresh = options.refreshSnapshot ?? (options.takeSnapshot ? undefined : engineRefreshSnapshot);
+  const fullRefreshMs = options.fullRefreshMs ?? DEFAULT_FULL_REFRESH_MS;
   const prober = new SysfsProber(host);
   let stopped = false;
   let lastSysfs: string | undefined;
+  // The last snapshot read and the probe taken just before it: what an incremental read builds on.
+  let lastRead: { snapshot: Snapshot; probe: SysfsProbe } | undefined;
+  let lastFullAt = Number.NEGATIVE_INFINITY;
   let lastProc: ProcProbe | undefined;
   let lastRefreshError: string | undefined;
   let actionSeq = 0;
@@ -114,9 +143,11 @@ export function startWatcher(options: WatcherOptions): Watcher {
     const started = performance.now();
     try {
       // Probe first: a change after this point moves the fingerprint and is caught next tick.
-      lastSysfs = prober.probe().fingerprint;
+      const probe = prober.probe();
+      lastSysfs = probe.fingerprint;
       lastProc = probeProc(host, lastProc);
-      const snap = read(host, { kubeletRoot });
+      const snap = readNode(reason, probe);
+      lastRead = { snapshot: snap, probe };
       store.applySnapshot(snap);
       const ms = Math.round((performance.now() - started) * 100) / 100;
       store.update((st) => ({
@@ -134,6 +165,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
         lastRefreshError = undefined;
       }
     } catch (e) {
+      lastRead = undefined;
       // takeSnapshot never throws for node state; this is a bug or an unreadable root. Say it once.
       const why = (e as Error)?.message ?? String(e);
       const message = `refresh failed: ${why} (after ${reason})`;
@@ -144,6 +176,23 @@ export function startWatcher(options: WatcherOptions): Watcher {
       done();
     }
   }
+  /**
+   * Incremental when the refresh is the poll's alone (every other source may have changed anything)
+   * and a full read is not due; the sessions to re-read come from the probe before the last read
+   * against this one, so a change that landed after that probe is re-read now.
+   */
+  function readNode(reason: string, probe: SysfsProbe): Snapshot {
+    const pollOnly = reason.split(', ').every((r) => r === SYSFS_CHANGED || r === MOUNTS_CHANGED);
+    const now = host.now();
+    if (refresh && lastRead && pollOnly && now - lastFullAt < fullRefreshMs) {
+      const changed = diffProbes(lastRead.probe.detail, probe.detail);
+      const r = refresh(host, { kubeletRoot }, lastRead.snapshot, changed);
+      if (!r.incremental) lastFullAt = now;
+      return r.snapshot;
+    }
+    lastFullAt = now;
+    return read(host, { kubeletRoot });
+  }
   const refresher = createRefresher(doRefresh, options.settleMs ?? 50);
 
   // --- poll -----------------------------------------------------------------------------------
@@ -153,8 +202,8 @@ export function startWatcher(options: WatcherOptions): Watcher {
     const proc = probeProc(host, lastProc);
     startMissingFileWatches();
     const why: string[] = [];
-    if (sys !== lastSysfs) why.push('sysfs changed');
-    if (proc.fingerprint !== lastProc?.fingerprint) why.push('mounts changed');
+    if (sys !== lastSysfs) why.push(SYSFS_CHANGED);
+    if (proc.fingerprint !== lastProc?.fingerprint) why.push(MOUNTS_CHANGED);
     lastProc = proc;
     if (why.length === 0) return false;
     await refresher.request(why.join(', '));

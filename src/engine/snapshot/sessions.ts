@@ -135,21 +135,67 @@ export function readSession(
   return s;
 }
 
+/** One session's read on its own: what it contributed to the snapshot's extras and problems. */
+export interface SessionEntryRead {
+  /** Undefined when the session vanished mid-read. */
+  session?: SysfsSession;
+  extras: Map<string, DeviceExtras>;
+  problems: string[];
+}
+
 /**
- * Reads every session under /sys/class/iscsi_session (absent class = modules not loaded = none).
- * Sessions that vanish mid-read are dropped with a note; they are gone on the node too.
+ * Reads one session into its own extras/problems (so an incremental refresh can keep the other
+ * sessions' parts and re-assemble them in the same order as a full read).
  */
-export function readSessions(host: Host, problems: string[]): SessionsRead {
+export function readSessionEntry(
+  host: Host,
+  name: string,
+  partitionIndex?: ReadonlyMap<string, string[]>,
+): SessionEntryRead {
+  const extras = new Map<string, DeviceExtras>();
+  const problems: string[] = [];
+  const session = readSession(host, name, problems, extras, partitionIndex);
+  if (!session) problems.push(`${name} vanished while being read (logged out?)`);
+  return session ? { session, extras, problems } : { extras, problems };
+}
+
+/** True for `session<N>` entries of the iscsi_session class (other names are skipped). */
+export function isSessionName(name: string): boolean {
+  return SESSION.test(name);
+}
+
+/**
+ * Assembles per-session reads, in class listing order, into what a full read returns: sessions by
+ * sid, extras and problems in listing order.
+ */
+export function assembleSessions(entries: readonly SessionEntryRead[], problems: string[]): SessionsRead {
   const extras = new Map<string, DeviceExtras>();
   const sessions: SysfsSession[] = [];
-  const names = host.readDir(ISCSI_SESSION_CLASS);
-  const partitionIndex = names.length > 0 ? readPartitionIndex(host) : undefined;
-  for (const name of names) {
-    if (!SESSION.test(name)) continue;
-    const s = readSession(host, name, problems, extras, partitionIndex);
-    if (s) sessions.push(s);
-    else problems.push(`${name} vanished while being read (logged out?)`);
+  for (const e of entries) {
+    for (const p of e.problems) problems.push(p);
+    for (const [k, v] of e.extras) extras.set(k, v);
+    if (e.session) sessions.push(e.session);
   }
   sessions.sort((a, b) => a.sid - b.sid);
   return { sessions, extras };
+}
+
+/**
+ * Reads every session under /sys/class/iscsi_session (absent class = modules not loaded = none).
+ * Sessions that vanish mid-read are dropped with a note; they are gone on the node too.
+ * `entries` receives each session's own read by class name (for incremental refreshes).
+ */
+export function readSessions(
+  host: Host,
+  problems: string[],
+  entries?: Map<string, SessionEntryRead>,
+): SessionsRead {
+  const names = host.readDir(ISCSI_SESSION_CLASS).filter(isSessionName);
+  const partitionIndex = names.length > 0 ? readPartitionIndex(host) : undefined;
+  const reads = names.map((name) => {
+    const e = readSessionEntry(host, name, partitionIndex);
+    entries?.set(name, e);
+    return e;
+  });
+  return assembleSessions(reads, problems);
 }

@@ -1,0 +1,134 @@
+/**
+ * The node-wide half of a snapshot: everything read besides the sessions' own sysfs dirs (block
+ * class, mounts, swaps, links, kubelet tree, node DB), then the verdicts over all sessions. Shared by
+ * the full read (index.ts) and the incremental refresh (incremental.ts), so both build a snapshot
+ * the same way from the same inputs.
+ */
+import type { Host } from '../host/host.js';
+import { SCHEMA_VERSION, type Snapshot } from '../model.js';
+import { readBlockClass } from './block-class.js';
+import { readByPathLinks, readMapperNames } from './dev-links.js';
+import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
+import { readKubeletVolumes } from './kubelet-volumes.js';
+import { readMountinfo } from './mountinfo.js';
+import { readPodVolumes } from './pod-volumes.js';
+import { buildPortalHostMap } from './portal-host-map.js';
+import { readSessions, type SessionEntryRead, type SessionsRead } from './sessions.js';
+import { readSwaps } from './swaps.js';
+import { linkUsage } from './usage.js';
+import { computeVerdicts } from './verdicts.js';
+
+/** What a snapshot was built from, kept for the next incremental refresh (never serialised). */
+export interface ReadBasis {
+  kubeletRoot: string;
+  /** iscsi_session class names in listing order (the order a full read assembles them in). */
+  names: string[];
+  /** Each session's own read, by class name. */
+  entries: Map<string, SessionEntryRead>;
+}
+
+// Keyed by the snapshot object the engine returned: a snapshot from anywhere else (a copy, a
+// deserialised one, the store's shared version) has no basis and gets a full read.
+const bases = new WeakMap<Snapshot, ReadBasis>();
+
+/** The basis `snapshot` was read from, if this engine read it in this process. */
+export function readBasisOf(snapshot: Snapshot): ReadBasis | undefined {
+  return bases.get(snapshot);
+}
+
+export interface SnapshotOptions {
+  /** Host path of the kubelet root dir (`--kubelet-root`, default /var/lib/kubelet). */
+  kubeletRoot: string;
+}
+
+/** The full read behind `takeSnapshot` (index.ts): every session, then the node-wide sources. */
+export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot {
+  const started = performance.now();
+  const takenAt = new Date(host.now()).toISOString();
+  const kubeletRoot = normalizeKubeletRoot(options.kubeletRoot);
+  const problems: string[] = [];
+  const entries = new Map<string, SessionEntryRead>();
+  const read = readSessions(host, problems, entries);
+  const basis = { kubeletRoot, names: [...entries.keys()], entries };
+  return assembleSnapshot({ host, kubeletRoot, read, basis, problems, started, takenAt });
+}
+
+/** `--kubelet-root` without trailing slashes (`/` stays `/`). */
+export function normalizeKubeletRoot(root: string): string {
+  return root.length > 1 ? root.replace(/\/+$/, '') : root;
+}
+
+export interface AssembleInput {
+  host: Host;
+  /** Normalised kubelet root. */
+  kubeletRoot: string;
+  /** The sessions as read (problems of the session read already in `problems`). */
+  read: SessionsRead;
+  basis: ReadBasis;
+  problems: string[];
+  /** performance.now() and host clock at the start of the read. */
+  started: number;
+  takenAt: string;
+}
+
+/** Reads the node-wide sources and builds the snapshot (see the file comment). */
+export function assembleSnapshot(input: AssembleInput): Snapshot {
+  const { host, kubeletRoot, read, problems } = input;
+  // Modules not loaded: no iscsi_host class at all. That is an empty node, not an error (kubernetes #74640).
+  const iscsiLoaded = host.lstat('/sys/class/iscsi_host') !== undefined;
+  const { sessions: raw, extras } = read;
+  const { dm, loops } = readBlockClass(host);
+  const mounts = readMountinfo(host, problems);
+  const swaps = readSwaps(host);
+  const byPath = readByPathLinks(host);
+  const mapperNames = readMapperNames(host);
+  const usage = linkUsage({
+    host,
+    kubeletRoot,
+    sessions: raw,
+    extras,
+    dm,
+    mounts,
+    swaps,
+    loops,
+    byPath,
+    mapperNames,
+  });
+  const kube = readKubeletVolumes(host, kubeletRoot, mounts);
+  const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
+  const sessions = computeVerdicts({
+    sessions: raw,
+    uses: usage.uses,
+    unresolvedKubeletLoops: usage.unresolvedKubeletLoops,
+    multipath: usage.multipath,
+    volumes: kube.volumes,
+    podVolumes,
+    fsListing: kube.fsListing,
+    blockListing: kube.blockListing,
+  });
+  const dbRoot = findIscsiDbRoot(host);
+  const nodeRecords = readNodeRecords(host, dbRoot, problems);
+  const ifaces = readIfaces(host, dbRoot);
+  const initiatorName = readInitiatorName(host);
+
+  const snapshot: Snapshot = {
+    schemaVersion: SCHEMA_VERSION,
+    takenAt: input.takenAt,
+    readMs: 0,
+    node: { hostname: host.hostname(), root: host.root, kind: host.kind, kubeletRoot, iscsiLoaded },
+    sessions,
+    portalHostMap: buildPortalHostMap(sessions),
+    multipath: usage.multipath,
+    mounts,
+    swaps,
+    loops,
+    kubelet: { root: kubeletRoot, volumes: kube.volumes, podVolumes },
+    nodeRecords,
+    ifaces,
+    problems,
+  };
+  if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
+  snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;
+  bases.set(snapshot, input.basis);
+  return snapshot;
+}
