@@ -24,7 +24,7 @@ export interface Connection {
   /** Current address/port: the kernel answers ENOTCONN while the connection is down. */
   address?: string;
   port?: number;
-  /** Newer kernels: up/down/failed/bound. Absent on 6.1. */
+  /** Connection state (up/down/failed/bound); 6.1.0 shows `up` (captures, e2e). Absent on older kernels. */
   state?: string;
 }
 

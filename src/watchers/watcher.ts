@@ -109,6 +109,9 @@ export function startWatcher(options: WatcherOptions): Watcher {
   // The last snapshot read and the probe taken just before it: what an incremental read builds on.
   let lastRead: { snapshot: Snapshot; probe: SysfsProbe } | undefined;
   let lastFullAt = Number.NEGATIVE_INFINITY;
+  // The poll's own probe, handed to the refresh it asks for (taken before that read, so just as
+  // good as a new one, and a second probe of ~4,000 disks is what a change waits on at scale).
+  let pollProbe: SysfsProbe | undefined;
   let lastProc: ProcProbe | undefined;
   let lastRefreshError: string | undefined;
   let actionSeq = 0;
@@ -143,7 +146,8 @@ export function startWatcher(options: WatcherOptions): Watcher {
     const started = performance.now();
     try {
       // Probe first: a change after this point moves the fingerprint and is caught next tick.
-      const probe = prober.probe();
+      const probe = pollProbe ?? prober.probe();
+      pollProbe = undefined;
       lastSysfs = probe.fingerprint;
       lastProc = probeProc(host, lastProc);
       const snap = readNode(reason, probe);
@@ -198,7 +202,8 @@ export function startWatcher(options: WatcherOptions): Watcher {
   // --- poll -----------------------------------------------------------------------------------
   async function poll(): Promise<boolean> {
     if (stopped) return false;
-    const sys = prober.probe().fingerprint;
+    const probe = prober.probe();
+    const sys = probe.fingerprint;
     const proc = probeProc(host, lastProc);
     startMissingFileWatches();
     const why: string[] = [];
@@ -206,6 +211,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
     if (proc.fingerprint !== lastProc?.fingerprint) why.push(MOUNTS_CHANGED);
     lastProc = proc;
     if (why.length === 0) return false;
+    pollProbe = probe;
     await refresher.request(why.join(', '));
     return true;
   }

@@ -177,7 +177,7 @@ describe('runAction', () => {
         {
           id: 'offline',
           why: 'test',
-          write: { path: '/sys/block/sdb/device/state', data: 'offline' },
+          write: { path: '/sys/block/sdb/device/state', data: 'offline\n' },
           preconditions: [],
         },
         { id: 'check', why: 'test', preconditions: [] },

@@ -52,7 +52,8 @@ export const onlineAction: ActionDef<OnlineInput> = {
     addStep(plan, {
       id: `online:${name}`,
       why: `set ${name} from ${d.state ?? 'unknown'} to running`,
-      write: { path, data: 'running' },
+      // The kernel's store_state_field wants the trailing newline (EINVAL without it), as `echo` writes.
+      write: { path, data: 'running\n' },
       preconditions: [pre('device-is', `${d.key} is still ${name}`, d.key, name)],
     });
     plan.expect!.push(pre('device-state', `${name} is running`, d.key, 'running'));

@@ -105,9 +105,11 @@ export class FsHost implements Host {
 
   writeText(path: string, data: string, mode?: number): void {
     try {
-      // sysfs attributes must be written in one write(2) on an existing file: no O_CREAT surprises.
+      // sysfs attributes must be written in one write(2) on an existing file, opened write-only:
+      // the kernel refuses a read-write open of a write-only attribute (`scan`, `device/delete`) with
+      // EACCES even for root (seen on a real 6.1 kernel in the e2e suite). No O_CREAT either.
       if (path.startsWith('/sys/')) {
-        const fd = fs.openSync(this.at(path), 'r+');
+        const fd = fs.openSync(this.at(path), fs.constants.O_WRONLY);
         try {
           fs.writeSync(fd, data);
         } finally {

@@ -285,8 +285,9 @@ export class Kernel {
         this.reconcileMultipath();
         return;
       case 'state':
-        // scsi_sysfs.c store_state_field: only known state names; "running" on a blocked device is refused.
-        if (v !== 'running' && v !== 'offline') throw new HostIoError('write', path, 'EINVAL');
+        // scsi_sysfs.c store_state_field matches a state name followed by '\n' and accepts only
+        // running/offline: `running` without the newline is EINVAL on a real 6.1 kernel (seen in e2e).
+        if (data !== 'running\n' && data !== 'offline\n') throw new HostIoError('write', path, 'EINVAL');
         if (v === 'running' && (d.state === 'blocked' || s.state !== 'LOGGED_IN')) {
           throw new HostIoError('write', path, 'EINVAL');
         }
