@@ -291,7 +291,7 @@ export class Kernel {
         if (v === 'running' && (d.state === 'blocked' || s.state !== 'LOGGED_IN')) {
           throw new HostIoError('write', path, 'EINVAL');
         }
-        this.setDeviceState(s, d, v);
+        this.setDeviceState(s, d, v === 'running' ? 'running' : 'offline');
         return;
       case 'rescan':
         return;
