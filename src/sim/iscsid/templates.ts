@@ -140,6 +140,4 @@ export const DISCOVERY_RECORD_TEMPLATE: readonly (readonly [string, string])[] =
   ['discovery.sendtargets.iscsi.MaxRecvDataSegmentLength', '32768'],
 ];
 
-export const IFACE_RECORD_TEMPLATE: readonly (readonly [string, string])[] = [
-  ...IFACE_FIELDS,
-];
+export const IFACE_RECORD_TEMPLATE: readonly (readonly [string, string])[] = [...IFACE_FIELDS];
