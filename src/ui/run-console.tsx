@@ -37,6 +37,9 @@ export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
     />,
     {
       alternateScreen: true,
+      // The console command already refused a non-TTY; a terminal is a terminal even when CI=true is
+      // set (Ink's is-in-ci detection would otherwise write only the final frame, at unmount).
+      interactive: true,
       exitOnCtrlC: false,
       maxFps: MAX_FPS,
       incrementalRendering: true,
