@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoctorReport } from '../../src/engine/doctor/types.js';
+import { FixtureNode } from '../doctor/fixture-node.js';
+
+const repo = process.cwd();
+const cli = join(repo, 'dist', 'cli.js');
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+const node22 = process.execPath; // vitest runs on the pinned node@22 (npx puts node_modules/.bin first)
+
+function run(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', env, timeout: 30_000 });
+}
+
+beforeAll(() => {
+  const b = run([node22, 'scripts/build.mjs']);
+  if (b.status !== 0) throw new Error(`npm run build failed:\n${b.stderr}`);
+}, 120_000);
+
+describe('npm run build → dist/cli.js', () => {
+  it('is one self-contained ESM file whose first line is the shebang, before the require banner', () => {
+    const text = readFileSync(cli, 'utf8');
+    const [first, second] = text.split('\n');
+    expect(first).toBe('#!/usr/bin/env node');
+    expect(second).toContain("import { createRequire as __cr } from 'node:module'");
+    // Dependencies are bundled: no bare imports of packages remain (only node: builtins).
+    const bare = [...text.matchAll(/^import .* from ['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(bare.filter((s) => !s!.startsWith('node:'))).toEqual([]);
+    expect(text).not.toMatch(/from ['"](ink|react|execa|zod|yaml|zustand|chokidar)['"]/);
+  });
+
+  it('runs with node 22: --version and --help', () => {
+    const v = run([node22, cli, '--version']);
+    expect(v.stdout).toBe(`${pkg.version}\n`);
+    expect(v.status).toBe(0);
+    const h = run([node22, cli, 'doctor', '--help']);
+    expect(h.status).toBe(0);
+    expect(h.stdout).toContain('doctor [--json]');
+  });
+
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
+    (p) => existsSync(p) && Number(run([p, '-p', 'process.versions.node.split(".")[0]']).stdout.trim()) < 22,
+  );
+  it.skipIf(!oldNode)('on Node < 22 exits 2 with a clear message instead of crashing in a dependency', () => {
+    const r = run([oldNode!, cli, '--version']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^iscsi-console needs Node\.js 22 or newer \(this is v\d+/);
+  });
+});
+
+describe('dist/cli.js doctor in the exec modes (real runner)', () => {
+  let node: FixtureNode;
+  let bin: string;
+  beforeAll(() => {
+    node = new FixtureNode();
+    bin = join(node.root, '..', `bin-dist-${process.pid}`);
+    mkdirSync(bin, { recursive: true });
+    // Each fake tool records the name of the process that started it: nsenter, or the console itself.
+    for (const tool of ['iscsiadm', 'iscsid']) {
+      const p = join(bin, tool);
+      writeFileSync(
+        p,
+        `#!/bin/sh\ncat /proc/$PPID/comm > "${bin}/${tool}.parent"\necho "${tool} version 2.1.8"\n`,
+      );
+      chmodSync(p, 0o755);
+    }
+  });
+  afterAll(() => {
+    node.cleanup();
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  const canUnshare =
+    process.getuid?.() === 0 &&
+    spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+
+  it.skipIf(!canUnshare)(
+    '--exec nsenter as in a debug pod: a new PID namespace whose PID 1 is "the host"; tools run via nsenter',
+    () => {
+      const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+      const r = run(
+        [
+          'unshare',
+          '--pid',
+          '--fork',
+          '--mount-proc',
+          node22,
+          cli,
+          'doctor',
+          '--root',
+          node.root,
+          '--exec',
+          'nsenter',
+          '--json',
+        ],
+        env,
+      );
+      const report = JSON.parse(r.stdout) as DoctorReport;
+      expect(report.checks.find((c) => c.id === 'iscsi.versions')).toMatchObject({
+        status: 'pass',
+        evidence: 'iscsiadm 2.1.8, iscsid 2.1.8',
+      });
+      expect(readFileSync(join(bin, 'iscsiadm.parent'), 'utf8').trim()).toBe('nsenter');
+      expect(r.status).toBe(0);
+    },
+  );
+
+  it('--exec direct runs the tools itself (no nsenter in between)', () => {
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const r = run([node22, cli, 'doctor', '--root', node.root, '--json'], env);
+    expect(JSON.parse(r.stdout).summary.ok).toBe(true);
+    expect(readFileSync(join(bin, 'iscsid.parent'), 'utf8').trim()).not.toBe('nsenter');
+  });
+
+  const busybox = ['/usr/bin/busybox', '/bin/busybox'].find((p) => existsSync(p));
+  const staticBusybox = busybox && /statically linked/.test(run(['file', busybox]).stdout ?? '');
+  it.skipIf(process.getuid?.() !== 0 || !staticBusybox)(
+    '--root <tree> --exec chroot reads files under the tree and runs the tree’s own tools via chroot',
+    () => {
+      mkdirSync(join(node.root, 'bin'), { recursive: true });
+      copyFileSync(busybox!, join(node.root, 'bin', 'busybox'));
+      chmodSync(join(node.root, 'bin', 'busybox'), 0o755);
+      for (const tool of ['iscsiadm', 'iscsid']) {
+        writeFileSync(join(node.root, 'bin', tool), `#!/bin/busybox sh\necho "${tool} version 2.1.8-tree"\n`);
+        chmodSync(join(node.root, 'bin', tool), 0o755);
+      }
+      node.write('/etc/iscsi/initiatorname.iscsi', 'InitiatorName=iqn.2026-11.org.example:chroot-tree\n');
+      const env = { ...process.env, PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
+      const r = run([node22, cli, 'doctor', '--root', node.root, '--exec', 'chroot', '--json'], env);
+      const report = JSON.parse(r.stdout) as DoctorReport;
+      const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
+      expect(byId['iscsi.versions']?.evidence).toBe('iscsiadm 2.1.8-tree, iscsid 2.1.8-tree');
+      expect(byId['initiator.name']?.evidence).toBe('iqn.2026-11.org.example:chroot-tree');
+    },
+  );
+});
