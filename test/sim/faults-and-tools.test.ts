@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { capture, iscsiadm, labSim, T1, type TestSim } from './helpers.js';
+import { capture, iscsiadm, labSim, nodeUpdate, T1, type TestSim } from './helpers.js';
 
 let t: TestSim;
 afterEach(() => t?.close());
@@ -30,25 +30,7 @@ describe('faults', () => {
   test('node DB locked: writes exit 6, reads work', async () => {
     await loggedIn();
     t.sim.faults.dbLocked = true;
-    expect(
-      (
-        await iscsiadm(
-          t.host,
-          '-m',
-          'node',
-          '-T',
-          T1,
-          '-p',
-          '127.0.0.1:3260',
-          '-o',
-          'update',
-          '-n',
-          'node.startup',
-          '-v',
-          'manual',
-        )
-      ).exit,
-    ).toBe(6);
+    expect((await nodeUpdate(t.host, T1, '127.0.0.1:3260', 'node.startup', 'manual')).exit).toBe(6);
     expect((await iscsiadm(t.host, '-m', 'session')).exit).toBe(0);
     expect((await iscsiadm(t.host, '-m', 'node')).exit).toBe(0);
   });

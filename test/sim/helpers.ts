@@ -59,6 +59,11 @@ export async function iscsiadm(host: SimHost, ...args: string[]) {
 }
 
 /** A capture file `$ cmd / --- stdout --- / --- stderr --- / --- exit: N ---`, split. */
+/** `iscsiadm -m node -T <iqn> -p <portal> -o update -n <key> -v <value>`, as kubelet sets up records. */
+export function nodeUpdate(host: SimHost, iqn: string, portal: string, key: string, value: string) {
+  return iscsiadm(host, '-m', 'node', '-T', iqn, '-p', portal, '-o', 'update', '-n', key, '-v', value);
+}
+
 export function capture(name: string): { cmd: string; stdout: string; stderr: string; exit: number } {
   const text = fs.readFileSync(
     path.join(import.meta.dirname, '..', 'fixtures', 'sim', 'iscsiadm', name),

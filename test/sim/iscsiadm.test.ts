@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { capture, iscsiadm, labSim, labTargets, T1, T2, type TestSim } from './helpers.js';
+import { capture, iscsiadm, labSim, labTargets, nodeUpdate, T1, T2, type TestSim } from './helpers.js';
 
 /** iscsiadm emulation against the captured texts (byte-exact where the capture is deterministic). */
 
@@ -91,67 +91,11 @@ describe('with nothing logged in', () => {
     await expectCapture('err-login-wrong-iqn.txt');
     await expectCapture('err-login-closed-port.txt');
     await expectCapture('err-login-chap-required.txt');
-    await iscsiadm(
-      t.host,
-      '-m',
-      'node',
-      '-T',
-      T2,
-      '-p',
-      '127.0.0.1:3260',
-      '-o',
-      'update',
-      '-n',
-      'node.session.auth.authmethod',
-      '-v',
-      'CHAP',
-    );
-    await iscsiadm(
-      t.host,
-      '-m',
-      'node',
-      '-T',
-      T2,
-      '-p',
-      '127.0.0.1:3260',
-      '-o',
-      'update',
-      '-n',
-      'node.session.auth.username',
-      '-v',
-      'labuser',
-    );
-    await iscsiadm(
-      t.host,
-      '-m',
-      'node',
-      '-T',
-      T2,
-      '-p',
-      '127.0.0.1:3260',
-      '-o',
-      'update',
-      '-n',
-      'node.session.auth.password',
-      '-v',
-      'wrong',
-    );
+    await nodeUpdate(t.host, T2, '127.0.0.1:3260', 'node.session.auth.authmethod', 'CHAP');
+    await nodeUpdate(t.host, T2, '127.0.0.1:3260', 'node.session.auth.username', 'labuser');
+    await nodeUpdate(t.host, T2, '127.0.0.1:3260', 'node.session.auth.password', 'wrong');
     await expectCapture('err-login-chap-wrong-password.txt');
-    await iscsiadm(
-      t.host,
-      '-m',
-      'node',
-      '-T',
-      T2,
-      '-p',
-      '127.0.0.1:3260',
-      '-o',
-      'update',
-      '-n',
-      'node.session.auth.password',
-      '-v',
-      'labsecret',
-    );
+    await nodeUpdate(t.host, T2, '127.0.0.1:3260', 'node.session.auth.password', 'labsecret');
     await expectCapture('login-chap-ok.txt');
     await expectCapture('err-logout-not-logged-in.txt');
   });
@@ -199,21 +143,7 @@ describe('after a login', () => {
   test('login and session listings at -P 0..3 and -r SID are byte-exact', async () => {
     t = labSim();
     await iscsiadm(t.host, '-m', 'discovery', '-t', 'sendtargets', '-p', '127.0.0.1:3260');
-    await iscsiadm(
-      t.host,
-      '-m',
-      'node',
-      '-T',
-      T1,
-      '-p',
-      '127.0.0.1:3260',
-      '-o',
-      'update',
-      '-n',
-      'node.startup',
-      '-v',
-      'manual',
-    );
+    await nodeUpdate(t.host, T1, '127.0.0.1:3260', 'node.startup', 'manual');
     await expectCapture('login-single.txt');
     await expectCapture('single-session.txt');
     await expectCapture('single-session-P1.txt');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { HostIoError } from '../../src/engine/host/host.js';
 import { byPathName, sdName } from '../../src/sim/kernel/names.js';
-import { iscsiadm, labSim, labTargets, T1, T2, type TestSim } from './helpers.js';
+import { iscsiadm, labSim, labTargets, nodeUpdate, T1, T2, type TestSim } from './helpers.js';
 
 let t: TestSim;
 afterEach(() => t?.close());
@@ -66,21 +66,7 @@ describe('scans', () => {
   test('node.session.scan=manual: no devices until a targeted scan, which adds only that LUN', async () => {
     t = labSim();
     await discover();
-    await iscsiadm(
-      t.host,
-      '-m',
-      'node',
-      '-T',
-      T1,
-      '-p',
-      '127.0.0.1:3260',
-      '-o',
-      'update',
-      '-n',
-      'node.session.scan',
-      '-v',
-      'manual',
-    );
+    await nodeUpdate(t.host, T1, '127.0.0.1:3260', 'node.session.scan', 'manual');
     await login(T1);
     expect(t.host.readDir('/sys/block')).toEqual([]);
     expect(t.host.stat('/sys/class/iscsi_session/session1/device/target0:0:0')).toBeUndefined();
