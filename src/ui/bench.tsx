@@ -12,6 +12,7 @@ import type { Snapshot } from '../engine/model.js';
 import type { NodeState } from '../watchers/types.js';
 import { ConsoleApp } from './app.js';
 import type { ConsoleBackend } from './backend.js';
+import { KeyboardStdin } from './keyboard-stdin.js';
 import { MAX_FPS } from './run-console.js';
 import { COLOR_THEME } from './theme.js';
 import { createUiStore } from './view-store.js';
@@ -62,26 +63,6 @@ class BenchStdout extends EventEmitter {
     cb?.();
     return true;
   };
-}
-
-class BenchStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  send(data: string): void {
-    this.data = data;
-    this.emit('readable');
-  }
-  read = (): string | null => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
 }
 
 function stats(samples: number[]): LatencyStats {
@@ -138,7 +119,7 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
     readJournal: () => [],
   };
   const stdout = new BenchStdout(columns, rows);
-  const stdin = new BenchStdin();
+  const stdin = new KeyboardStdin();
   const ui = createUiStore({ write: false, dryRun: false });
   const started = performance.now();
   const firstFrame = new Promise<number>((resolve) => {
@@ -168,7 +149,7 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
     const keySamples: number[] = [];
     for (let i = 0; i < (o.keys ?? 50); i++) {
       await idle();
-      keySamples.push(await timeToFrame(stdout, () => stdin.send('\x1b[B')));
+      keySamples.push(await timeToFrame(stdout, () => stdin.write('\x1b[B')));
     }
     const refreshSamples: number[] = [];
     for (let i = 0; i < (o.refreshes ?? 10); i++) {

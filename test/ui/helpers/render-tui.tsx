@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import type { ReactElement } from 'react';
+import { KeyboardStdin } from '../../../src/ui/keyboard-stdin.js';
 
 /** Key sequences as a terminal sends them. */
 export const KEY = {
@@ -40,27 +41,6 @@ class FakeStdout extends EventEmitter {
   };
 }
 
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string): void {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = (): string | null => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-}
-
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 export const stripAnsi = (s: string): string => s.replace(ANSI, '');
 
@@ -68,7 +48,7 @@ export const stripAnsi = (s: string): string => s.replace(ANSI, '');
 export const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 export interface Tui {
-  stdin: FakeStdin;
+  stdin: KeyboardStdin;
   stdout: FakeStdout;
   /** The last frame, without escape codes. */
   lastFrame(): string;
@@ -86,7 +66,7 @@ export interface Tui {
 
 export function renderTui(tree: ReactElement, size: { columns: number; rows: number }): Tui {
   const stdout = new FakeStdout(size.columns, size.rows);
-  const stdin = new FakeStdin();
+  const stdin = new KeyboardStdin();
   const instance = render(tree, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: new FakeStdout(size.columns, size.rows) as unknown as NodeJS.WriteStream,
