@@ -42,21 +42,14 @@ export const watchCommand: Command = {
       if (fresh.length > 0) lastId = fresh[0]!.id;
     };
     const unsubscribe = watcher.store.subscribe(print);
-    // Ctrl-C is the normal end of a watch. Listening for it (and SIGTERM) for the whole run keeps a
-    // listener installed, so execa's signal-exit hook does not re-raise the signal and kill us
-    // before stop() has ended `udevadm monitor` (which runs in its own process group).
-    const interrupted = new AbortController();
-    const onSignal = () => interrupted.abort();
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    signal.addEventListener('abort', onSignal, { once: true });
+    // Ctrl-C / SIGTERM is the normal end of a watch: the entry point (src/cli.ts) listens for both
+    // for the whole run (so execa's signal-exit hook never re-raises them before stop() has ended
+    // `udevadm monitor`) and aborts ctx.signal.
     try {
-      await Promise.race([watcher.ready, aborted(interrupted.signal)]);
+      await Promise.race([watcher.ready, aborted(signal)]);
       print(watcher.store.getState());
-      await aborted(interrupted.signal);
+      await aborted(signal);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
       unsubscribe();
       await watcher.stop();
       print(watcher.store.getState());
