@@ -12,7 +12,8 @@ import { UserError } from '../../src/engine/errors.js';
 import type { Host, RunResult } from '../../src/engine/host/host.js';
 import { parseDiscovery } from '../../src/engine/iscsiadm/discovery.js';
 import { ifaceCloneParams, parseRecord, transportName } from '../../src/engine/iscsiadm/record.js';
-import { SCHEMA_VERSION, type Snapshot } from '../../src/engine/model.js';
+import type { Snapshot } from '../../src/engine/model.js';
+import { snapshot } from '../watchers/build-snapshot.js';
 
 /** stdout of a capture file (`$ cmd` / `--- stdout ---` / `--- stderr ---` / `--- exit: N ---`). */
 function capture(name: string): { stdout: string; stderr: string; exit: number } {
@@ -23,22 +24,9 @@ function capture(name: string): { stdout: string; stderr: string; exit: number }
 }
 
 function emptySnapshot(): Snapshot {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    takenAt: '',
-    readMs: 0,
+  return snapshot({
     node: { hostname: 'node-a', root: '/', kind: 'root', kubeletRoot: '/var/lib/kubelet', iscsiLoaded: true },
-    sessions: [],
-    portalHostMap: {},
-    multipath: [],
-    mounts: [],
-    swaps: [],
-    loops: {},
-    kubelet: { root: '/var/lib/kubelet', volumes: [], podVolumes: [] },
-    nodeRecords: [],
-    ifaces: [],
-    problems: [],
-  };
+  });
 }
 
 const ctx = (write = true): ActionContext => ({
