@@ -11,12 +11,15 @@
 #   --shell               interactive root shell in the guest on this terminal (node already set up)
 #   --no-build            reuse dist/cli.js as it is
 # Env: E2E_TIMEOUT (hard QEMU limit, s, default 1800), E2E_SCENARIO_TIMEOUT (per scenario, s, 420),
-#      E2E_MEM (MiB, 2048), E2E_SMP (2), E2E_FAULT (break one check on purpose, see README).
+#      E2E_MEM (MiB, 2048), E2E_SMP (2), E2E_FAULT (break one check on purpose, see README),
+#      E2E_RESULTS (host dir for this run's results and console log, default .cache/e2e/results).
 set -euo pipefail
 E2E="$(cd "$(dirname "$0")" && pwd)"
 PROJECT="$(cd "$E2E/../.." && pwd)"
 CACHE="$PROJECT/.cache/e2e"
-RESULTS="$CACHE/results"
+# E2E_RESULTS: this run's own results dir (the guest's one writable share), so two harness users
+# (the e2e suite and bench:vm) never empty each other's; default .cache/e2e/results.
+RESULTS="${E2E_RESULTS:-$CACHE/results}"
 ONLY="" MODE=run BUILD=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
     --only=*) ONLY="${1#--only=}"; shift ;;
     --shell) MODE=shell; shift ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -38,7 +41,8 @@ bash "$E2E/lib/prepare.sh"
 echo "[e2e] prepare: $(since "$t")s"
 if [ $BUILD = 1 ]; then
   t=$(now)
-  (cd "$PROJECT" && npm run --silent build)
+  # The single executable too: the guest runs it with an empty PATH, as on a node without Node.js.
+  (cd "$PROJECT" && npm run --silent build && npm run --silent build:binary)
   echo "[e2e] build: $(since "$t")s"
 fi
 [ -f "$PROJECT/dist/cli.js" ] || { echo "[e2e] dist/cli.js missing: run npm run build" >&2; exit 2; }
@@ -74,7 +78,7 @@ if [ $MODE = shell ]; then
   exit $?
 fi
 
-CONSOLE="$CACHE/console.log"
+CONSOLE="$RESULTS/console.log"
 echo "[e2e] booting $KVER under QEMU TCG (hard limit ${TIMEOUT}s); console: $CONSOLE"
 t=$(now)
 set +e
