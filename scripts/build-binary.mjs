@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { inkWithoutDevtools, yogaWithoutTopLevelAwait } from './esbuild-plugins.mjs';
+import { inkWithoutDevtools, yogaWithoutFetch, yogaWithoutTopLevelAwait } from './esbuild-plugins.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
@@ -57,13 +57,15 @@ await build({
   minifyWhitespace: true,
   define: {
     __VERSION__: JSON.stringify(pkg.version),
+    // src/cli.ts skips Node's compile cache here: the blob carries its own V8 code cache (useCodeCache).
+    __SEA__: 'true',
     'process.env.DEV': '"false"',
     'process.env.NODE_ENV': '"production"',
     'import.meta.url': '__seaImportMetaUrl',
   },
   // In the SEA, __filename is the executable itself.
   banner: { js: "var __seaImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [yogaWithoutTopLevelAwait(), inkWithoutDevtools({ cjs: true })],
+  plugins: [yogaWithoutTopLevelAwait(), yogaWithoutFetch(), inkWithoutDevtools({ cjs: true })],
   logLevel: 'warning',
 });
 

@@ -1,14 +1,22 @@
-// Bundles the CLI into one ESM file (dist/cli.js) with its dependencies, for npm, the container
-// image and the single executable. Fast (esbuild), so `npm install` runs it as `prepare`.
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+// Bundles the CLI with its dependencies for npm (ESM): a small entry, dist/cli.js (src/cli.ts: the
+// Node version check, then Node's compile cache), and code-split chunks under dist/chunks/ that it
+// imports on demand (each subcommand, Ink/React, the simulator, execa). Start-up then compiles only
+// what the command runs, and from the compile cache after the first run (issue 9: `status --json`
+// compiled and evaluated the whole 3 MB bundle). The single executable has its own CommonJS build
+// (build-binary.mjs). Fast (esbuild), so `npm install` runs it as `prepare`.
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { inkWithoutDevtools } from './esbuild-plugins.mjs';
+import { inkWithoutDevtools, yogaWithoutFetch } from './esbuild-plugins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 mkdirSync('dist', { recursive: true });
+// Chunk names carry a content hash: drop the previous build's, or dist/ (and npm pack) keeps them.
+rmSync('dist/chunks', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist/cli.js',
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -23,8 +31,9 @@ await build({
     'process.env.DEV': '"false"',
     'process.env.NODE_ENV': '"production"',
   },
-  // Ink's devtools hook imports the optional react-devtools-core; emptied (see esbuild-plugins.mjs).
-  plugins: [inkWithoutDevtools()],
+  // Ink's devtools hook imports the optional react-devtools-core; emptied. Yoga loads its wasm
+  // without fetch (start-up cost). See esbuild-plugins.mjs.
+  plugins: [inkWithoutDevtools(), yogaWithoutFetch()],
   // Bundled CJS dependencies call require(); give ESM output a real one.
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",

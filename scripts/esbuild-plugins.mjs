@@ -59,3 +59,25 @@ export * from './generated/YGEnums.js';
     },
   };
 }
+
+/**
+ * yoga-layout's Emscripten loader fetches its own wasm from a data: URL whenever `fetch` exists,
+ * which in Node loads undici (Node's fetch) at start-up just to decode base64: ~70–90 ms of CPU
+ * before the console's first frame (issue 9 profile; bare `loadYoga()` 100–145 ms vs 40–55 ms).
+ * Its fallback decodes the same data: URL synchronously, so the patch takes that branch. Added by
+ * the console start-up work; the build fails if a yoga-layout upgrade changes the code.
+ */
+export function yogaWithoutFetch() {
+  const from = '"function"!=typeof fetch?Promise.resolve()';
+  return {
+    name: 'yoga-without-fetch',
+    setup(b) {
+      b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(from))
+          throw new Error(`yoga-without-fetch: "${from}" not found in ${args.path}`);
+        return { loader: 'js', contents: source.replace(from, '!0?Promise.resolve()') };
+      });
+    },
+  };
+}

@@ -6,7 +6,15 @@
  *
  * No top-level await here: the single executable (scripts/build-binary.mjs) bundles this file as
  * CommonJS, because Node 22's SEA only runs a CommonJS main script, and CJS has no top-level await.
+ *
+ * Keep this file small and its static imports to node: builtins: with the npm build it is all of
+ * dist/cli.js, and the rest of the CLI (dist/chunks/) loads after the compile cache is on.
  */
+import { enableCompileCache } from './cli/compile-cache.js';
+
+/** True in the single executable (defined by scripts/build-binary.mjs): V8 code cache is in the blob. */
+declare const __SEA__: boolean | undefined;
+
 const major = Number(process.versions.node.split('.')[0]);
 if (!Number.isFinite(major) || major < 22) {
   process.stderr.write(
@@ -15,6 +23,7 @@ if (!Number.isFinite(major) || major < 22) {
   );
   process.exit(2);
 }
+if (typeof __SEA__ === 'undefined' || !__SEA__) enableCompileCache();
 // chalk ignores NO_COLOR (chalk#547); make it honour it before Ink loads.
 if (process.env.NO_COLOR || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 

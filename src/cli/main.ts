@@ -1,7 +1,7 @@
-import { ExitCode, exitCodeOf, hintOf } from '../engine/errors.js';
-import { parseArgs } from './args.js';
-import type { CommandContext, Output } from './command.js';
-import { COMMANDS, findCommand } from './commands/index.js';
+import { ExitCode, exitCodeOf, hintOf, UserError } from '../engine/errors.js';
+import { type OptionSpec, type ParsedArgs, parseArgs } from './args.js';
+import type { Command, CommandContext, Output } from './command.js';
+import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { GLOBAL_OPTIONS, readGlobals } from './globals.js';
 import { formatCommandHelp, formatHelp } from './help.js';
 import { openHost } from './open-host.js';
@@ -15,25 +15,58 @@ function processOutput(): Output {
   };
 }
 
+/** The options the parser knows when `commands` are loaded: the globals, then each command's (last wins). */
+export function optionSpecs(commands: readonly Command[]): OptionSpec[] {
+  const all = [...GLOBAL_OPTIONS, ...commands.flatMap((c) => c.options)];
+  return [...new Map(all.map((s) => [s.name, s])).values()];
+}
+
+interface Invocation {
+  parsed: ParsedArgs;
+  command: Command;
+  /** Every command, when they had to be loaded (top-level --help). */
+  all?: readonly Command[];
+}
+
+/**
+ * Parses argv loading as few commands as possible. Fast path: load only the command the argv names
+ * (console when none) and parse with the global options and its own. Where that cannot decide
+ * (an option only another command knows, a command name standing as an option's value, top-level
+ * --help) every command is loaded and argv is parsed against all of them, as it always was; the
+ * fast path accepts exactly what that would (test/cli/registry.test.ts).
+ */
+async function resolveInvocation(argv: readonly string[]): Promise<Invocation> {
+  const guess = argv.find((a) => COMMAND_NAMES.has(a)) ?? 'console';
+  const one = await loadCommand(guess);
+  try {
+    const parsed = parseArgs(argv, optionSpecs([one]), COMMAND_NAMES);
+    const topHelp = parsed.options.help && !parsed.command;
+    if ((parsed.command ?? 'console') === one.name && !topHelp) return { parsed, command: one };
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+  }
+  const all = await loadAllCommands();
+  const parsed = parseArgs(argv, optionSpecs(all), COMMAND_NAMES);
+  const name = parsed.command ?? 'console';
+  const command = all.find((c) => c.name === name) ?? (await loadCommand(name));
+  return { parsed, command, all };
+}
+
 /** Runs one invocation and returns its exit code; never exits the process itself. */
 export async function main(
   argv: readonly string[],
   out: Output = processOutput(),
   signal: AbortSignal = new AbortController().signal,
 ): Promise<number> {
-  const names = new Set(COMMANDS.map((c) => c.name));
   let close: (() => Promise<void>) | undefined;
   try {
-    const allSpecs = [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)];
-    const uniqueSpecs = [...new Map(allSpecs.map((s) => [s.name, s])).values()];
-    const parsed = parseArgs(argv, uniqueSpecs, names);
+    const { parsed, command, all } = await resolveInvocation(argv);
     if (parsed.options.version) {
       out.stdout(`${VERSION}\n`);
       return ExitCode.ok;
     }
-    const command = findCommand(parsed.command ?? 'console');
     if (parsed.options.help) {
-      out.stdout(parsed.command ? formatCommandHelp(command) : formatHelp(COMMANDS));
+      out.stdout(parsed.command ? formatCommandHelp(command) : formatHelp(all ?? (await loadAllCommands())));
       return ExitCode.ok;
     }
     const globals = readGlobals(parsed.options, process.env);

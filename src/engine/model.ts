@@ -78,6 +78,7 @@ export interface Session {
   initiatorName?: string;
   /** Session state from sysfs: LOGGED_IN, FAILED, FREE, UNBOUND. */
   state: string;
+  /** recovery_tmo in seconds (replacement_timeout); -1 when the kernel shows "off" (never fail I/O). */
   recoveryTmo?: number;
   hostNumber?: number;
   /** SCSI host state (running, recovery, ...). */
@@ -100,6 +101,11 @@ export interface Session {
   /** Pod UIDs with a volume dir referring to this session. */
   pods: string[];
   key: SessionKey;
+  /**
+   * Set only in a partial snapshot (`Snapshot.partial`, the console's first look): identity and
+   * state are read, verdict, health, devices and kubelet links are not known yet.
+   */
+  pending?: true;
 }
 
 export interface MultipathMap {
@@ -237,6 +243,12 @@ export interface Snapshot {
   ifaces: Iface[];
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
+  /**
+   * Set on a first look, not a snapshot (src/watchers/first-look.ts): the first sessions by sid
+   * (as many as a screen shows) with their sysfs identity and state, shown while the full read
+   * runs; `sessionsTotal` counts every session listed. Nothing may be planned or decided from it.
+   */
+  partial?: { sessionsTotal: number };
 }
 
 export function sessionKey(targetIqn: string, portal: string, iface: string): SessionKey {

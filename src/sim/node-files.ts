@@ -48,6 +48,37 @@ export function writeNodeFiles(tree: Tree, hostname: string): void {
   tree.dir('/mnt');
 }
 
+/**
+ * The abstract unix socket iscsid listens on and iscsiadm connects to (open-iscsi usr/mgmt_ipc.c
+ * and usr/iscsid_req.c, ISCSIADM_NAMESPACE). /proc/net/unix shows an abstract name with a leading '@'.
+ */
+export const ISCSID_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
+
+/** /proc/net/unix's header line (net/unix/af_unix.c unix_seq_show). */
+const UNIX_HEADER = 'Num       RefCount Protocol Flags    Type St Inode Path\n';
+
+/**
+ * The node's unix socket table as /proc/<pid>/net/unix shows it. Every simulated process shares the
+ * init network namespace, so every running process (PID 1, self, the daemons) sees the same table.
+ * While iscsid runs it holds its listening socket: `%pK` (zeros without kptr access), refcount 2,
+ * protocol 0, flags __SO_ACCEPTCON (listening), type SOCK_STREAM, state SS_UNCONNECTED, inode,
+ * name — the format of unix_seq_show. Stopping iscsid closes it (iscsiadm then gets "can not
+ * connect to iSCSI daemon (111)", err-discovery-without-iscsid.txt).
+ */
+export function writeUnixSockets(tree: Tree, running: { iscsid: boolean; multipathd: boolean }): void {
+  const table =
+    UNIX_HEADER +
+    (running.iscsid ? `0000000000000000: 00000002 00000000 00010000 0001 01 17893 ${ISCSID_SOCKET}\n` : '');
+  const pids: string[] = ['1', 'self'];
+  for (const [name, d] of Object.entries(DAEMONS) as [DaemonName, (typeof DAEMONS)[DaemonName]][]) {
+    if (name === 'iscsid' || name === 'multipathd' ? running[name] : true) pids.push(String(d.pid));
+  }
+  for (const pid of pids) {
+    tree.dir(`/proc/${pid}/net`);
+    tree.file(`/proc/${pid}/net/unix`, table, 0o444);
+  }
+}
+
 /** Starts or stops a daemon in /proc (and iscsid's pid file). */
 export function writeDaemon(tree: Tree, name: DaemonName, running: boolean): void {
   const d = DAEMONS[name];

@@ -1,12 +1,18 @@
+import * as fs from 'node:fs';
 import { FsHost } from '../engine/host/fs-host.js';
 import {
   type EntryKind,
+  type FileReader,
   type Host,
   HostIoError,
   type RunOptions,
   type RunResult,
 } from '../engine/host/host.js';
+import { under } from '../engine/host/path.js';
 import type { Simulator } from './simulator.js';
+
+/** One sysfs page (fs/sysfs/file.c): what a kept-open attribute read returns at most. */
+const READ_BUFFER = Buffer.alloc(4096);
 
 /**
  * The Host seam over the simulated node. Reads go through FsHost on the materialised tree — the
@@ -42,6 +48,51 @@ export class SimHost implements Host {
   readDir(path: string): string[] {
     this.sim.beforeRead(path);
     return this.fs.readDir(path);
+  }
+
+  /**
+   * A kept-open file, read with one pread(2) at offset 0 like FsHost's, so the watchers' poll costs
+   * on the simulator what it costs on a node. It answers what a sysfs fd answers: once the kernel
+   * object is gone, reads fail (ENODEV) — here the file was deleted, so an unlinked inode (nlink 0,
+   * checked only after a removal anywhere in the tree) stands for it — and the faults a read by path
+   * sees (a session vanishing on read, ENOTCONN of a down connection) fire the same way.
+   */
+  openReader(path: string): FileReader | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(under(this.sim.root, path), 'r');
+    } catch {
+      return undefined;
+    }
+    const tree = this.sim.tree;
+    let open = true;
+    let gone = false;
+    let removals = tree.removals;
+    return {
+      read: () => {
+        if (!open || gone) return undefined;
+        this.sim.beforeRead(path);
+        if (this.sim.readError(path)) return undefined;
+        try {
+          if (tree.removals !== removals) {
+            removals = tree.removals;
+            if (fs.fstatSync(fd).nlink === 0) {
+              gone = true;
+              return undefined;
+            }
+          }
+          const n = fs.readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+          return READ_BUFFER.toString('utf8', 0, n);
+        } catch {
+          return undefined;
+        }
+      },
+      close: () => {
+        if (!open) return;
+        open = false;
+        fs.closeSync(fd);
+      },
+    };
   }
 
   readLink(path: string): string | undefined {
@@ -93,6 +144,7 @@ export class SimHost implements Host {
 
   unlink(path: string): void {
     if (this.sim.mounts.find(path)) throw new HostIoError('unlink', path, 'EBUSY');
+    this.sim.tree.removals++;
     this.fs.unlink(path);
   }
 

@@ -11,7 +11,7 @@ import { parsePortal } from './kernel/names.js';
 import { type SysfsProfile, SysfsWriter } from './kernel/sysfs-writer.js';
 import { Udev } from './kernel/udev.js';
 import { Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
-import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles } from './node-files.js';
+import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles, writeUnixSockets } from './node-files.js';
 import { San } from './san.js';
 import { SimHost } from './sim-host.js';
 import { runTool } from './tools/index.js';
@@ -72,6 +72,7 @@ export class Simulator implements SimContext {
     this.mounts = new MountTable(this.tree, `${o.dir}/state`);
     this.mountsChanged();
     for (const d of Object.keys(DAEMONS) as DaemonName[]) writeDaemon(this.tree, d, true);
+    writeUnixSockets(this.tree, this.daemons);
     this.kubelet = new Kubelet(new SimHost(this));
   }
 
@@ -128,7 +129,7 @@ export class Simulator implements SimContext {
   // --- kernel faults -------------------------------------------------------------------------
 
   private sd(name: string): { session: SimSession; device: SimScsiDevice } {
-    const hit = this.kernel.sdDevices().get(name.replace(/^\/dev\//, ''));
+    const hit = this.kernel.sdDevice(name.replace(/^\/dev\//, ''));
     if (!hit) throw new Error(`no such sd device: ${name}`);
     return hit;
   }
@@ -197,7 +198,7 @@ export class Simulator implements SimContext {
     const host = conn ? undefined : /iscsi_host\/host(\d+)/.exec(path);
     let s: SimSession | undefined;
     if (conn) s = this.kernel.sessions.get(Number(conn[1]));
-    else if (host) s = [...this.kernel.sessions.values()].find((x) => x.host === Number(host[1]));
+    else if (host) s = this.kernel.sessionOnHost(Number(host[1]));
     else return undefined;
     return s && s.state !== 'LOGGED_IN' ? 'ENOTCONN' : undefined;
   }
@@ -208,11 +209,13 @@ export class Simulator implements SimContext {
     this.daemons[name] = false;
     if (name === 'multipathd') this.kernel.multipathd = false;
     writeDaemon(this.tree, name, false);
+    writeUnixSockets(this.tree, this.daemons);
   }
 
   startDaemon(name: 'iscsid' | 'multipathd'): void {
     this.daemons[name] = true;
     writeDaemon(this.tree, name, true);
+    writeUnixSockets(this.tree, this.daemons);
     if (name === 'iscsid') {
       // iscsid reconnects every failed session whose portal answers again.
       for (const s of this.kernel.findSessions(

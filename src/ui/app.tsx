@@ -29,7 +29,7 @@ import {
   RECORD_COLUMNS,
   recordRows,
   SESSION_COLUMNS,
-  sessionRow,
+  sessionRows,
   sortRows,
   TARGET_COLUMNS,
   targetRows,
@@ -73,7 +73,7 @@ function baseRows(
 ): ViewData {
   switch (view) {
     case 'sessions':
-      return { columns: SESSION_COLUMNS, rows: snap ? snap.sessions.map(sessionRow) : [] };
+      return { columns: SESSION_COLUMNS, rows: snap ? sessionRows(snap.sessions) : [] };
     case 'targets':
       return { columns: TARGET_COLUMNS, rows: snap ? targetRows(snap) : [] };
     case 'volumes':
@@ -161,10 +161,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const idx = cursorIndex(rows, s.cursor[s.view], s.view === 'events');
   const scope: Scope | undefined = s.detail !== undefined ? 'session' : rows[idx]?.scope;
   return (
-    <Box width={width} height={height} flexDirection="column" overflow="hidden">
+    <Box width={width} height={height} flexDirection="column" overflowY="hidden">
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
       <ViewTabs s={s} theme={theme} count={rows.length} total={base.rows.length} index={idx} />
-      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+      <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         <Body
           {...props}
           s={s}
@@ -547,12 +547,16 @@ function PromptLine(props: { s: UiState; theme: Theme; width: number }) {
 
 function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope: Scope | undefined }) {
   const { s, theme } = props;
+  // No actions are offered on the first look: they are planned on the full read (console start-up).
+  const partial = useStore(props.backend.store, (x) => x.snapshot?.partial !== undefined);
   let hints: string[];
   if (s.dialog) hints = [];
   else if (s.mode === 'filter') hints = ['type to filter', 'field=value', '!invert', '⏎ keep', 'esc clear'];
   else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
   else {
-    const acts = actionsFor(props.backend.actions, props.scope, s.write).map((a) => `${a.key} ${a.id}`);
+    const acts = partial
+      ? []
+      : actionsFor(props.backend.actions, props.scope, s.write).map((a) => `${a.key} ${a.id}`);
     hints =
       s.detail !== undefined
         ? ['↑↓ scroll', 'esc back', ...acts, '? help']

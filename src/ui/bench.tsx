@@ -23,6 +23,8 @@ export interface ConsoleBenchOptions {
   rows?: number;
   /** Cursor moves to time (default 50). */
   keys?: number;
+  /** Keys written in turn (default ↓ only: from the top, the later presses scroll the table). */
+  keySequence?: readonly string[];
   /** Refreshes (one session changes state) to time (default 10). */
   refreshes?: number;
 }
@@ -40,10 +42,24 @@ export interface ConsoleBenchResult {
   rows: number;
   /** From render() to the first frame with the session table written. */
   firstFrameMs: number;
+  /**
+   * Whether the frames carried colour escapes. chalk (under Ink) picks its level when it loads, from
+   * FORCE_COLOR or whether the process's stdout is a terminal: a bench child with a piped stdout
+   * renders without colour, which is cheaper than the console in a real terminal.
+   */
+  colours: boolean;
   /** Down-arrow written to stdin → next frame written to stdout. */
   keyToFrame: LatencyStats;
+  /** Process CPU from the key press to its frame. */
+  keyCpuMs: LatencyStats;
   /** Store updated with a changed snapshot → next frame written. */
   refreshToFrame: LatencyStats;
+  /** Process CPU from the store update to its frame. */
+  refreshCpuMs: LatencyStats;
+  /** Ink's own render (layout → screen buffer → frame string) per frame while keys were pressed. */
+  renderMs: LatencyStats;
+  /** Frames Ink rendered per key press (1 when a key paints once; more means extra trailing renders). */
+  rendersPerKey: number;
 }
 
 class BenchStdout extends EventEmitter {
@@ -77,10 +93,20 @@ function stats(samples: number[]): LatencyStats {
   };
 }
 
-/** Resolves with the ms from `act()` until the next frame is written (or rejects after 5 s). */
-function timeToFrame(stdout: BenchStdout, act: () => void): Promise<number> {
+/** Process CPU (user + system) in ms since `from`. */
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
+
+/**
+ * Resolves with the ms from `act()` until the next frame is written (or rejects after 5 s); `cpu`
+ * gets the process CPU over the same span (on a loaded machine wall time includes waiting for a core).
+ */
+function timeToFrame(stdout: BenchStdout, act: () => void, cpu?: number[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
+    const cpu0 = process.cpuUsage();
     const timer = setTimeout(() => {
       stdout.off('frame', done);
       reject(new Error('no frame within 5 s'));
@@ -88,12 +114,15 @@ function timeToFrame(stdout: BenchStdout, act: () => void): Promise<number> {
     function done() {
       clearTimeout(timer);
       stdout.off('frame', done);
+      cpu?.push(cpuMs(cpu0));
       resolve(performance.now() - start);
     }
     stdout.on('frame', done);
     act();
   });
 }
+
+const DOWN = ['\x1b[B'];
 
 /** Waits past the frame throttle so each sample starts from an idle console. */
 const idle = () => new Promise((r) => setTimeout(r, Math.ceil(1000 / MAX_FPS) + 5));
@@ -121,10 +150,14 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
   const stdout = new BenchStdout(columns, rows);
   const stdin = new KeyboardStdin();
   const ui = createUiStore({ write: false, dryRun: false });
+  const renderTimes: number[] = [];
+  let measuring = false;
   const started = performance.now();
+  let firstFrameText = '';
   const firstFrame = new Promise<number>((resolve) => {
     const check = () => {
       if (stdout.last.includes('VERDICT')) {
+        firstFrameText = stdout.last;
         stdout.off('frame', check);
         resolve(performance.now() - started);
       }
@@ -142,16 +175,27 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
       interactive: true,
       maxFps: MAX_FPS,
       incrementalRendering: true,
+      onRender: ({ renderTime }) => {
+        if (measuring) renderTimes.push(renderTime);
+      },
     },
   );
   try {
     const firstFrameMs = await firstFrame;
+    // Foreground colour SGR (30–37, 90–97, 38;…): the accent of the header at least.
+    const colours = /\x1b\[(3[0-8]|9[0-7])[;m]/.test(firstFrameText);
     const keySamples: number[] = [];
+    const keyCpu: number[] = [];
+    const seq = o.keySequence?.length ? o.keySequence : DOWN;
+    await idle();
+    measuring = true;
     for (let i = 0; i < (o.keys ?? 50); i++) {
+      keySamples.push(await timeToFrame(stdout, () => stdin.write(seq[i % seq.length]!), keyCpu));
       await idle();
-      keySamples.push(await timeToFrame(stdout, () => stdin.write('\x1b[B')));
     }
+    measuring = false;
     const refreshSamples: number[] = [];
+    const refreshCpu: number[] = [];
     for (let i = 0; i < (o.refreshes ?? 10); i++) {
       await idle();
       const snap = store.getState().snapshot!;
@@ -162,7 +206,7 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
         j === at ? { ...s, state: s.state === 'FAILED' ? 'LOGGED_IN' : 'FAILED' } : s,
       );
       refreshSamples.push(
-        await timeToFrame(stdout, () => store.setState({ snapshot: { ...snap, sessions } })),
+        await timeToFrame(stdout, () => store.setState({ snapshot: { ...snap, sessions } }), refreshCpu),
       );
     }
     return {
@@ -170,8 +214,13 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
       columns,
       rows,
       firstFrameMs: Math.round(firstFrameMs * 100) / 100,
+      colours,
       keyToFrame: stats(keySamples),
+      keyCpuMs: stats(keyCpu),
       refreshToFrame: stats(refreshSamples),
+      refreshCpuMs: stats(refreshCpu),
+      renderMs: stats(renderTimes),
+      rendersPerKey: keySamples.length ? Math.round((renderTimes.length / keySamples.length) * 100) / 100 : 0,
     };
   } finally {
     instance.unmount();

@@ -53,12 +53,24 @@ function termMatches(term: Term, row: Filterable, haystack: string): boolean {
   return term.negate ? !hit : hit;
 }
 
+const haystacks = new WeakMap<Filterable, string>();
+
+/** All of a row's fields in lower case, built once per row object (each typed key re-filters every row). */
+function haystackOf(row: Filterable): string {
+  let h = haystacks.get(row);
+  if (h === undefined) {
+    h = Object.values(row.fields).join(' ').toLowerCase();
+    haystacks.set(row, h);
+  }
+  return h;
+}
+
 /** Builds a predicate for rows; an empty filter keeps everything. */
 export function compileFilter<T extends Filterable>(text: string): (row: T) => boolean {
   const f = parseFilter(text);
   if (f.terms.length === 0) return () => true;
   return (row) => {
-    const haystack = Object.values(row.fields).join(' ').toLowerCase();
+    const haystack = haystackOf(row);
     const all = f.terms.every((term) => termMatches(term, row, haystack));
     return f.invert ? !all : all;
   };

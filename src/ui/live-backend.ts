@@ -20,6 +20,8 @@ import type { Host } from '../engine/host/host.js';
 import type { ExecMode } from '../engine/host/runner.js';
 import type { Snapshot } from '../engine/model.js';
 import { takeSnapshot } from '../engine/snapshot/index.js';
+import { firstLook } from '../watchers/first-look.js';
+import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, DiscoveredTarget, JournalEntry, Selection } from './backend.js';
 import { fieldsFromManifest, fieldsFromSecret } from './wizard/manifest.js';
@@ -30,12 +32,26 @@ export interface LiveBackendOptions {
   stateDir: string;
   refreshMs: number;
   exec: ExecMode;
+  /** Sessions the first look reads (the rows a screen shows; default: all). See first-look.ts. */
+  firstLookLimit?: number;
 }
 
 export interface LiveBackend extends ConsoleBackend {
-  watcher: Watcher;
+  /** The watcher once started (`start()`, or anything that needs the node read). */
+  readonly watcher: Watcher | undefined;
+  /**
+   * Starts the watcher: the full read, then the poll and the file watches. The console calls it
+   * once its first frame (from the first look) is on the terminal; idempotent.
+   */
+  start(): Watcher;
+  /** Stops the watcher, if it was started. */
+  stop(): Promise<void>;
   runDoctor(): Promise<DoctorReport>;
 }
+
+/** What an action key says while only the first look is in (actions need the full read). */
+export const STILL_READING =
+  'still reading the node: actions are planned on the full read, not the first look';
 
 /** Journal lines come in begin/end pairs per action id; the console shows one entry per action. */
 export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEntry[] {
@@ -74,8 +90,29 @@ export function parseSendTargets(stdout: string): DiscoveredTarget[] {
   return out;
 }
 
+/**
+ * Builds the backend and takes the first look (first-look.ts: sessions and states, tens of ms) into
+ * the store, so the console's first frame shows the node; the full read waits for `start()`. Issue
+ * 9 §4: the console used to wait for the full snapshot (~2.5 s at 1,000 sessions × 4 LUNs) and for
+ * the file watches before it showed anything.
+ */
 export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
-  const watcher = startWatcher({ host: o.host, kubeletRoot: o.kubeletRoot, refreshMs: o.refreshMs });
+  const store = createNodeStore({ now: () => o.host.now() });
+  try {
+    const look = firstLook(o.host, {
+      kubeletRoot: o.kubeletRoot,
+      ...(o.firstLookLimit ? { limit: o.firstLookLimit } : {}),
+    });
+    store.update(() => ({ snapshot: look }));
+  } catch {
+    // An unreadable root: the full read reports why; the console shows "Reading the node…" until then.
+  }
+  store.flush();
+  let watcher: Watcher | undefined;
+  const start = (): Watcher => {
+    watcher ??= startWatcher({ host: o.host, kubeletRoot: o.kubeletRoot, refreshMs: o.refreshMs, store });
+    return watcher;
+  };
   const ctxFor = (write: boolean): ActionContext => ({
     host: o.host,
     kubeletRoot: o.kubeletRoot,
@@ -111,13 +148,25 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
     iscsid = { at: now, state };
     return state;
   };
-  const current = (): Snapshot =>
-    watcher.store.getState().snapshot ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
+  // Plans are built from the full read only: a first look has no verdicts, devices or kubelet
+  // state, so planning on it could miss exactly what makes an action unsafe.
+  const current = (): Snapshot => {
+    const snap = store.getState().snapshot;
+    if (snap?.partial)
+      throw new UserError(STILL_READING, 'press the key again once the status bar shows "read … ago"');
+    return snap ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
+  };
   return {
-    watcher,
-    store: watcher.store,
+    get watcher() {
+      return watcher;
+    },
+    start,
+    async stop() {
+      await watcher?.stop();
+    },
+    store,
     actions: ACTIONS,
-    refreshNow: () => void watcher.refreshNow('console'),
+    refreshNow: () => void start().refreshNow('console'),
     plan(action: ActionId, selections: Selection[], write: boolean): Plan {
       const def = findAction(action);
       const snap = current();
@@ -133,7 +182,7 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
     },
     apply(plan, options) {
       const { write, ...rest } = options;
-      return watcher.runAction(plan, ctxFor(write), rest);
+      return start().runAction(plan, ctxFor(write), rest);
     },
     readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
     async discover(portal) {

@@ -24,7 +24,23 @@ export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'health', title: 'HEALTH', width: 10, hideBelow: 72 },
 ];
 
+/**
+ * A first-look session (`Session.pending`, src/watchers/first-look.ts): verdict, health and devices
+ * are not read yet, so they show as '…' and match no filter, never as a guess (console start-up).
+ */
+function pendingSessionRow(row: TableRow): TableRow {
+  const cells = [...row.cells];
+  const tones = [...row.tones];
+  cells[6] = '…';
+  cells[7] = '… reading';
+  cells[8] = '…';
+  tones[7] = 'dim';
+  tones[8] = 'dim';
+  return { ...row, cells, tones, fields: { ...row.fields, verdict: '', health: '', devices: '', pods: '' } };
+}
+
 export function sessionRow(s: Session): TableRow {
+  if (s.pending) return pendingSessionRow(sessionRow({ ...s, pending: undefined }));
   const v = VERDICT_LOOK[s.verdict];
   const h = HEALTH_LOOK[s.health];
   const devs = s.devices.filter((d) => d.name).length;
@@ -70,6 +86,24 @@ export function sessionRow(s: Session): TableRow {
       health: s.health,
     },
   };
+}
+
+const sessionRowCache = new WeakMap<Session, TableRow>();
+
+/**
+ * The Sessions view's rows, each built once per Session object: the store hands unchanged
+ * sessions of a new snapshot back as the previous objects (src/watchers/share.ts), so a refresh
+ * rebuilds only the rows that changed, not all 1,000.
+ */
+export function sessionRows(sessions: readonly Session[]): TableRow[] {
+  return sessions.map((s) => {
+    let row = sessionRowCache.get(s);
+    if (!row) {
+      row = sessionRow(s);
+      sessionRowCache.set(s, row);
+    }
+    return row;
+  });
 }
 
 export const TARGET_COLUMNS: readonly Column[] = [

@@ -20,6 +20,11 @@ export interface RunConsoleOptions {
   clock?: () => number;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /**
+   * Called once the first frame is on the terminal and Ink's effects (raw mode, key input) are set
+   * up: the console starts the full read here, which blocks the event loop for a while at scale.
+   */
+  onFirstFrame?: () => void;
 }
 
 /** Frame budget: 15 fps is plenty for a status console and keeps SSH traffic low (§2.6). */
@@ -62,9 +67,20 @@ export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
     } else instance.unmount();
   };
   o.signal?.addEventListener('abort', onAbort, { once: true });
+  // Ink writes the first frame synchronously in render(); React runs the passive effects (useInput's
+  // raw mode among them) from a setImmediate, so two check phases later both are done.
+  let open = true;
+  const first = o.onFirstFrame;
+  if (first)
+    setImmediate(() =>
+      setImmediate(() => {
+        if (open) first();
+      }),
+    );
   try {
     await instance.waitUntilExit();
   } finally {
+    open = false;
     o.signal?.removeEventListener('abort', onAbort);
     process.off('uncaughtException', crash);
     process.off('unhandledRejection', crash);

@@ -42,10 +42,13 @@ export function StatusBar(props: {
       hostname: s.snapshot?.node.hostname,
       initiator: s.snapshot?.node.initiatorName,
       kind: s.snapshot?.node.kind,
+      sessions: s.snapshot?.sessions.length ?? 0,
       last: s.health.lastRefreshAt,
       busy: s.busy > 0,
       sources: s.health.sources,
       errors: s.health.errors.length,
+      // The first look (src/watchers/first-look.ts) is on screen while the full read runs.
+      partialOf: s.snapshot?.partial?.sessionsTotal,
     })),
   );
   const ui = useStore(
@@ -67,7 +70,12 @@ export function StatusBar(props: {
   // max(0): the tick that last set `now` can predate the refresh by up to a second.
   // The watchers poll cheaply every refreshMs and re-read fully only when something moved, so this
   // is the age of the last change seen, not of the last look.
-  const age = node.last ? `read ${formatAge(Math.max(0, now - node.last))} ago` : 'not read yet';
+  const age =
+    node.partialOf !== undefined
+      ? `reading… (first look, ${node.sessions}/${node.partialOf} sessions)`
+      : node.last
+        ? `read ${formatAge(Math.max(0, now - node.last))} ago`
+        : 'not read yet';
   const every = props.backend.refreshMs ? ` · poll ${formatAge(props.backend.refreshMs)}` : '';
   const initiator = truncateMiddle(
     node.initiator ?? 'no initiator name',

@@ -4,6 +4,7 @@ export { formatEventJson, formatEventLine } from './format-event.js';
 export { type IdleTickMeasure, measureChangeToEvent, measureIdleTick } from './measure.js';
 export { deepEqual, shareList, shareSnapshot } from './share.js';
 export {
+  type ApplyOptions,
   createNodeStore,
   DEFAULT_EVENT_CAP,
   type EventDraft,

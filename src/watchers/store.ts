@@ -26,6 +26,14 @@ export interface NodeStoreOptions {
   errorCap?: number;
 }
 
+export interface ApplyOptions {
+  /**
+   * Drops diff events already published another way (the watcher's probe announces a state change
+   * before the snapshot that carries it is read: probe-diff.ts probeEvents).
+   */
+  drop?: (event: EventDraft) => boolean;
+}
+
 /** The store plus the writer side the watchers use. Readers use only the zustand StoreApi part. */
 export interface NodeStore extends StoreApi<NodeState> {
   /** Queues a change computed from the latest (possibly unpublished) state. */
@@ -36,7 +44,7 @@ export interface NodeStore extends StoreApi<NodeState> {
    * Takes a fresh snapshot in: unchanged sessions (and other rows) keep their previous object,
    * the diff and its events are recorded. Returns the events it produced.
    */
-  applySnapshot(next: Snapshot): NodeEvent[];
+  applySnapshot(next: Snapshot, options?: ApplyOptions): NodeEvent[];
   /** Appends events to the ring buffer (numbered here, never reused). */
   pushEvents(drafts: readonly EventDraft[]): NodeEvent[];
   /** Marks work in progress; call the returned function once when done. */
@@ -113,8 +121,10 @@ export function createNodeStore(options: NodeStoreOptions = {}): NodeStore {
     return made;
   }
 
-  function applySnapshot(next: Snapshot): NodeEvent[] {
-    const prev = latest().snapshot;
+  function applySnapshot(next: Snapshot, options: ApplyOptions = {}): NodeEvent[] {
+    // A partial snapshot (the console's first look, first-look.ts) is no predecessor: the first
+    // full read after it is the first read, with no diff and no events (console-startup edit).
+    const prev = latest().snapshot?.partial ? undefined : latest().snapshot;
     const shared = shareSnapshot(prev, next);
     if (!prev) {
       update(() => ({ snapshot: shared }));
@@ -122,7 +132,8 @@ export function createNodeStore(options: NodeStoreOptions = {}): NodeStore {
     }
     const { diff, events } = diffSnapshots(prev, shared);
     update(() => ({ snapshot: shared, diff }));
-    return pushEvents(events);
+    const drop = options.drop;
+    return pushEvents(drop ? events.filter((e) => !drop(e)) : events);
   }
 
   function beginBusy(): () => void {

@@ -18,6 +18,10 @@
  * stops resolving), so a tick walks no symlinks; where the Host can, each disk's `state` stays open
  * and is re-read with one pread(2) at offset 0 (sysfs regenerates the value on every such read:
  * that is how poll(2)/sysfs_notify users re-read attributes), about 3× cheaper than open+read+close.
+ * An idle tick is then three directory listings (the scsi_device class, not the bus) and one pread
+ * per disk: a listing equal to the last one reuses last tick's per-device entries (no filtering, no
+ * lookups), and no fingerprint string is built (the watcher compares the lists: issue 9 §2, ~20 % of
+ * the tick’s CPU at 1,000 sessions).
  */
 import type { FileReader, Host } from '../engine/host/host.js';
 import { resolveLink } from '../engine/host/path.js';
@@ -25,6 +29,13 @@ import { ISCSI_SESSION_CLASS } from '../engine/snapshot/sessions.js';
 
 /** Every SCSI bus device (`H:C:T:L`, hosts, targets) links here, straight to its device dir. */
 export const SCSI_BUS_DEVICES = '/sys/bus/scsi/devices';
+/**
+ * Every SCSI device (`H:C:T:L` only; controllers too) has a class device here: scsi_sysfs_add_sdev
+ * adds `sdev_dev` for each sdev and __scsi_remove_device removes it first (drivers/scsi/scsi_sysfs.c).
+ * The tick lists this instead of the bus: the bus also lists every host and target, 7,000 names
+ * instead of 5,000 at 1,000 sessions × 4 LUNs, and that listing was the tick's largest cost (issue 9 §2).
+ */
+export const SCSI_DEVICE_CLASS = '/sys/class/scsi_device';
 export const BLOCK_CLASS = '/sys/block';
 const HCTL = /^\d+:\d+:\d+:\d+$/;
 /** `../../devices/platform/host3/session3/iscsi_session/session3` → 3 (captures single-sysfs.json). */
@@ -32,8 +43,12 @@ const SESSION_HOST = /\/host(\d+)\/session\d+\//;
 const CONTROLLER_TYPE = '12';
 
 export interface SysfsProbe {
-  /** Changes whenever a session, SCSI device or block device appears, goes, or changes state. */
-  fingerprint: string;
+  /**
+   * Changes whenever a session, SCSI device or block device appears, goes, or changes state.
+   * Built on first use only: the watcher compares `detail` lists instead (sameProbe, probe-diff.ts),
+   * which costs no 100 KB string per tick at 1,000 sessions (issue 9 §2).
+   */
+  readonly fingerprint: string;
   sessions: number;
   devices: number;
   /** Files read, directories listed and links resolved (for the benchmark). */
@@ -44,7 +59,7 @@ export interface SysfsProbe {
 
 /** The fingerprint's parts as parallel lists, in listing order. */
 export interface ProbeDetail {
-  /** `H:C:T:L` entries of the SCSI bus. */
+  /** `H:C:T:L` entries of the scsi_device class (the SCSI bus devices without hosts and targets). */
   hctls: string[];
   /** Per hctl: the disk's raw `state` ('' for a controller, '-' when unreadable). */
   deviceStates: string[];
@@ -61,6 +76,8 @@ export interface ProbeDetail {
 interface DeviceEntry {
   /** The device's own dir (the bus link resolved once: no symlink walk per tick). */
   dir: string;
+  /** SCSI host number (`H` of `H:C:T:L`), parsed once. */
+  host: number;
   controller: boolean;
   /** `state` kept open when the host can (one pread per tick instead of open/fstat/read/close). */
   reader?: FileReader;
@@ -75,8 +92,8 @@ export const DEFAULT_READER_BUDGET = 4_096;
 interface SessionEntry {
   /** SCSI host number the session owns (software iSCSI: one host per session). */
   host: number;
-  /** The session's attribute dir, resolved once. */
-  dir: string;
+  /** The session's `state` attribute, its dir resolved once. */
+  statePath: string;
 }
 
 /** Probes sysfs cheaply; keeps small per-name caches between ticks (create one per watcher). */
@@ -112,49 +129,89 @@ export class SysfsProber {
     return e.reader ? e.reader.read() : this.host.readText(`${e.dir}/state`);
   }
 
+  /** The last scsi_device class listing and its device entries (parallel to its `H:C:T:L` names). */
+  private lastBus: string[] = [];
+  private lastHctls: string[] = [];
+  private lastEntries: DeviceEntry[] = [];
+  private lastSessions: string[] = [];
+  private readonly allRunning = new Map<number, boolean>();
+
+  /**
+   * The class's `H:C:T:L` names and their entries. An unchanged listing (the idle case) reuses the
+   * last ones: no filtering, no per-name lookups, no forgetting.
+   */
+  private deviceEntries(bus: string[]): { hctls: string[]; entries: DeviceEntry[] } {
+    if (sameList(bus, this.lastBus) && this.lastEntries.length === this.lastHctls.length) {
+      return { hctls: this.lastHctls, entries: this.lastEntries };
+    }
+    const hctls = bus.filter((n) => HCTL.test(n));
+    forgetAbsent(this.devices, hctls, (hctl) => this.forgetDevice(hctl));
+    const entries: DeviceEntry[] = [];
+    this.lastBus = bus;
+    this.lastHctls = hctls;
+    this.lastEntries = entries;
+    return { hctls, entries };
+  }
+
   /** One pass. Missing entries (a logout mid-read) are data, not errors. */
   probe(): SysfsProbe {
     const host = this.host;
     let reads = 3;
-    const parts: string[] = [];
-    const hctls = host.readDir(SCSI_BUS_DEVICES).filter((n) => HCTL.test(n));
-    const deviceStates: string[] = [];
+    // The bus when the class lists nothing: no devices at all, or a tree without the class (the
+    // simulator's lean profile, a hand-made --root fixture).
+    let listed = host.readDir(SCSI_DEVICE_CLASS);
+    if (listed.length === 0) {
+      listed = host.readDir(SCSI_BUS_DEVICES);
+      reads++;
+    }
+    const { hctls, entries } = this.deviceEntries(listed);
+    const fresh = entries.length !== hctls.length;
+    const deviceStates: string[] = new Array(hctls.length);
     const sessionStates: string[] = [];
     const sessionHosts: (number | undefined)[] = [];
-    if (this.devices.size > 0) {
-      const present = new Set(hctls);
-      for (const hctl of [...this.devices.keys()]) if (!present.has(hctl)) this.forgetDevice(hctl);
-    }
     // Per SCSI host: true while every disk on it is running (the session's state is then implied).
-    const allRunning = new Map<number, boolean>();
-    for (const hctl of hctls) {
-      let e = this.devices.get(hctl);
+    const allRunning = this.allRunning;
+    allRunning.clear();
+    let forgot = false;
+    for (let i = 0; i < hctls.length; i++) {
+      const hctl = hctls[i]!;
+      let e = fresh ? this.devices.get(hctl) : entries[i];
       if (!e) {
         const busPath = `${SCSI_BUS_DEVICES}/${hctl}`;
         const link = host.readLink(busPath);
         const dir = link === undefined ? busPath : resolveLink(busPath, link);
-        e = { dir, controller: host.readText(`${dir}/type`)?.trim() === CONTROLLER_TYPE };
+        e = {
+          dir,
+          host: Number(hctl.slice(0, hctl.indexOf(':'))),
+          controller: host.readText(`${dir}/type`)?.trim() === CONTROLLER_TYPE,
+        };
         this.devices.set(hctl, e);
         reads += 2;
       }
+      if (fresh) entries.push(e);
       if (e.controller) {
-        parts.push(hctl);
-        deviceStates.push('');
+        deviceStates[i] = '';
         continue;
       }
       const state = this.readState(e);
       reads++;
       // Gone (ENODEV on a kept file), or a name reused by a new device (re-login on a reused host
       // number): resolved afresh next tick.
-      if (state === undefined) this.forgetDevice(hctl);
-      parts.push(hctl, state ?? '-');
-      deviceStates.push(state ?? '-');
-      const h = Number(hctl.slice(0, hctl.indexOf(':')));
+      if (state === undefined) {
+        this.forgetDevice(hctl);
+        forgot = true;
+      }
+      deviceStates[i] = state ?? '-';
+      const h = e.host;
       allRunning.set(h, state === 'running\n' && allRunning.get(h) !== false);
     }
-    parts.push('|');
+    // A forgotten entry must not be reused from the kept list next tick.
+    if (forgot) this.lastBus = [];
     const sessions = host.readDir(ISCSI_SESSION_CLASS);
-    forgetAbsent(this.sessionDirs, sessions);
+    if (!sameList(sessions, this.lastSessions)) {
+      forgetAbsent(this.sessionDirs, sessions);
+      this.lastSessions = sessions;
+    }
     for (const name of sessions) {
       let e = this.sessionDirs.get(name);
       if (!e) {
@@ -164,37 +221,68 @@ export class SysfsProber {
         reads++;
         // Unresolvable (vanished, odd layout): not cached, its state read through the class path.
         if (m && link !== undefined) {
-          e = { host: Number(m[1]), dir: resolveLink(classPath, link) };
+          e = { host: Number(m[1]), statePath: `${resolveLink(classPath, link)}/state` };
           this.sessionDirs.set(name, e);
         }
       }
       sessionHosts.push(e?.host);
       if (e && allRunning.get(e.host) === true) {
-        parts.push(name);
         sessionStates.push('');
         continue;
       }
-      const state = host.readText(`${e?.dir ?? `${ISCSI_SESSION_CLASS}/${name}`}/state`);
+      const state = host.readText(e?.statePath ?? `${ISCSI_SESSION_CLASS}/${name}/state`);
       if (state === undefined) this.sessionDirs.delete(name);
-      parts.push(name, state ?? '-');
       sessionStates.push(state ?? '-');
       reads++;
     }
-    parts.push('|');
     const blocks = host.readDir(BLOCK_CLASS);
-    for (const b of blocks) parts.push(b);
+    const detail: ProbeDetail = { hctls, deviceStates, sessions, sessionStates, sessionHosts, blocks };
+    let fingerprint: string | undefined;
     return {
-      fingerprint: parts.join('\n'),
+      get fingerprint() {
+        fingerprint ??= fingerprintOf(detail);
+        return fingerprint;
+      },
       sessions: sessions.length,
       devices: hctls.length,
       reads,
-      detail: { hctls, deviceStates, sessions, sessionStates, sessionHosts, blocks },
+      detail,
     };
   }
 }
 
-function forgetAbsent<V>(cache: Map<string, V>, present: readonly string[]): void {
+/** The probe as one string (see SysfsProbe.fingerprint): names and states, in listing order. */
+export function fingerprintOf(d: ProbeDetail): string {
+  const parts: string[] = [];
+  d.hctls.forEach((hctl, i) => {
+    const st = d.deviceStates[i]!;
+    if (st === '') parts.push(hctl);
+    else parts.push(hctl, st);
+  });
+  parts.push('|');
+  d.sessions.forEach((name, i) => {
+    const st = d.sessionStates[i]!;
+    if (st === '') parts.push(name);
+    else parts.push(name, st);
+  });
+  parts.push('|', ...d.blocks);
+  return parts.join('\n');
+}
+
+/** Element-wise equality of two listings (the same order: one kernel dir read twice). */
+export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function forgetAbsent<V>(
+  cache: Map<string, V>,
+  present: readonly string[],
+  forget: (k: string) => void = (k) => cache.delete(k),
+): void {
   if (cache.size === 0) return;
   const now = new Set(present);
-  for (const k of cache.keys()) if (!now.has(k)) cache.delete(k);
+  for (const k of [...cache.keys()]) if (!now.has(k)) forget(k);
 }

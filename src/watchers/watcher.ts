@@ -2,13 +2,17 @@
  * The live watcher: keeps one NodeStore current from every source of change, cheaply.
  *
  * - `sysfs-poll`: every `refreshMs` a cheap probe of session/device states and block names
- *   (sysfs-probe.ts); a snapshot only when its fingerprint moves. When the probe can name the
+ *   (sysfs-probe.ts); a snapshot only when what it saw moves. When the probe can name the
  *   sessions that changed (probe-diff.ts), only those are re-read (refreshSnapshot: ~0.2 s instead
  *   of ~1.5 s at 1,000 sessions × 4 LUNs, so the change shows within one interval); additions,
  *   removals, every other source and, at most every `fullRefreshMs`, a refresh read everything.
+ *   A disk or session state change the probe already proves is published at once (probeEvents,
+ *   worded as the snapshot diff words it); the refresh adds what follows and drops its own copy.
+ *   Ticks keep a steady cadence, so a change waits at most one interval to be seen.
  * - `mountinfo`: the same tick reads /proc/1/mountinfo and /proc/swaps (proc-probe.ts).
  * - `udev`: `udevadm monitor --kernel` for immediate add/remove, when the host can stream commands.
- * - `kubelet-files`, `node-db`: chokidar (native) on kubelet's iSCSI dirs and the open-iscsi DB.
+ * - `kubelet-files`, `node-db`: chokidar (native) on kubelet's iSCSI dirs and the open-iscsi DB;
+ *   shallow: dirs appearing and vanishing, not what a mounted dir holds (file-watch.ts says why).
  * - actions: `runAction` refreshes after every applied step.
  *
  * The same code runs on a real node, a `--root` tree and the simulator: everything goes through the
@@ -29,11 +33,18 @@ import {
   ISCSI_DB_ROOTS,
 } from '../engine/snapshot/index.js';
 import { type FileSourceSpec, type FileWatch, fileSources, startFileWatch } from './file-watch.js';
-import { diffProbes } from './probe-diff.js';
+import {
+  type Announcement,
+  announcedSessions,
+  diffProbes,
+  probeEvents,
+  sameProbe,
+  settleAnnouncements,
+} from './probe-diff.js';
 import { type ProcProbe, probeProc } from './proc-probe.js';
 import { createRefresher } from './refresher.js';
-import { createNodeStore, type NodeStore } from './store.js';
-import { type SysfsProbe, SysfsProber } from './sysfs-probe.js';
+import { createNodeStore, type EventDraft, type NodeStore } from './store.js';
+import { type ProbeDetail, type SysfsProbe, SysfsProber } from './sysfs-probe.js';
 import type { SourceHealth, TrackedAction } from './types.js';
 import { startUdevSource, type UdevSource } from './udev-source.js';
 
@@ -105,7 +116,13 @@ export function startWatcher(options: WatcherOptions): Watcher {
   const fullRefreshMs = options.fullRefreshMs ?? DEFAULT_FULL_REFRESH_MS;
   const prober = new SysfsProber(host);
   let stopped = false;
-  let lastSysfs: string | undefined;
+  // What the probe saw before the last refresh's read (compared list by list: sameProbe).
+  let lastSysfs: ProbeDetail | undefined;
+  // Events the poll published ahead of the snapshot carrying them (probeEvents), by text: the
+  // snapshot's own diff drops its copy. Cleared once the refresh the poll asked for is in.
+  const announced = new Map<string, Announcement>();
+  // Sessions the next incremental refresh re-reads whatever the probes say (see poll).
+  const recheck = new Set<number>();
   // The last snapshot read and the probe taken just before it: what an incremental read builds on.
   let lastRead: { snapshot: Snapshot; probe: SysfsProbe } | undefined;
   let lastFullAt = Number.NEGATIVE_INFINITY;
@@ -145,14 +162,14 @@ export function startWatcher(options: WatcherOptions): Watcher {
     await Promise.resolve();
     const started = performance.now();
     try {
-      // Probe first: a change after this point moves the fingerprint and is caught next tick.
+      // Probe first: a change after this point shows in the next probe and is caught next tick.
       const probe = pollProbe ?? prober.probe();
       pollProbe = undefined;
-      lastSysfs = probe.fingerprint;
+      lastSysfs = probe.detail;
       lastProc = probeProc(host, lastProc);
       const snap = readNode(reason, probe);
       lastRead = { snapshot: snap, probe };
-      store.applySnapshot(snap);
+      store.applySnapshot(snap, announced.size > 0 ? { drop: (e) => announced.delete(eventText(e)) } : {});
       const ms = Math.round((performance.now() - started) * 100) / 100;
       store.update((st) => ({
         health: {
@@ -189,12 +206,16 @@ export function startWatcher(options: WatcherOptions): Watcher {
     const pollOnly = reason.split(', ').every((r) => r === SYSFS_CHANGED || r === MOUNTS_CHANGED);
     const now = host.now();
     if (refresh && lastRead && pollOnly && now - lastFullAt < fullRefreshMs) {
-      const changed = diffProbes(lastRead.probe.detail, probe.detail);
+      let changed = diffProbes(lastRead.probe.detail, probe.detail);
+      if (recheck.size > 0 && !changed.structural)
+        changed = { sids: [...new Set([...changed.sids, ...recheck])], structural: false };
+      recheck.clear();
       const r = refresh(host, { kubeletRoot }, lastRead.snapshot, changed);
       if (!r.incremental) lastFullAt = now;
       return r.snapshot;
     }
     lastFullAt = now;
+    recheck.clear();
     return read(host, { kubeletRoot });
   }
   const refresher = createRefresher(doRefresh, options.settleMs ?? 50);
@@ -203,27 +224,74 @@ export function startWatcher(options: WatcherOptions): Watcher {
   async function poll(): Promise<boolean> {
     if (stopped) return false;
     const probe = prober.probe();
-    const sys = probe.fingerprint;
+    const why: string[] = [];
+    if (!lastSysfs || !sameProbe(probe.detail, lastSysfs)) {
+      why.push(SYSFS_CHANGED);
+      if (announce(probe)) {
+        // Published now, and one turn of the event loop given to subscribers (the console's
+        // frame), before the refresh reads synchronously for up to a second at scale.
+        store.flush();
+        await new Promise((r) => setImmediate(r));
+        if (stopped) return false;
+      }
+    }
     const proc = probeProc(host, lastProc);
     startMissingFileWatches();
-    const why: string[] = [];
-    if (sys !== lastSysfs) why.push(SYSFS_CHANGED);
     if (proc.fingerprint !== lastProc?.fingerprint) why.push(MOUNTS_CHANGED);
     lastProc = proc;
     if (why.length === 0) return false;
     pollProbe = probe;
-    await refresher.request(why.join(', '));
+    try {
+      await refresher.request(why.join(', '));
+    } finally {
+      // What the refresh did not confirm (a state that moved again before the read) stays published
+      // as seen, followed by the move to the state read; its copy is no longer expected.
+      const unconfirmed = [...announced.values()];
+      announced.clear();
+      if (unconfirmed.length > 0 && lastRead) {
+        store.pushEvents(settleAnnouncements(lastRead.snapshot, unconfirmed));
+        // The probe this read was paired with saw a state the read did not: it cannot vouch for
+        // those sessions. The next tick refreshes, re-reading them whatever its probe says.
+        for (const sid of announcedSessions(lastRead.snapshot, unconfirmed)) recheck.add(sid);
+        lastSysfs = undefined;
+      }
+    }
+    return true;
+  }
+  /**
+   * Publishes the state changes the probe already proves (disk/session `state` moved), so they are
+   * on screen now rather than after the refresh (~0.3–1.5 s at 1,000 sessions); the refresh then
+   * fills in what follows from them (health, multipath paths) and drops its copy of these.
+   */
+  function announce(probe: SysfsProbe): boolean {
+    const snap = lastRead?.snapshot;
+    if (!snap) return false;
+    const early = probeEvents(snap, probe.detail).filter((a) => !announced.has(eventText(a.event)));
+    if (early.length === 0) return false;
+    for (const a of early) announced.set(eventText(a.event), a);
+    store.pushEvents(early.map((a) => a.event));
     return true;
   }
   let timer: NodeJS.Timeout | undefined;
+  let lastTickAt: number | undefined;
+  /**
+   * Ticks keep their cadence (one every `refreshMs` from the last one's start): a tick that found a
+   * change and waited for its refresh (~0.3–1.5 s at 1,000 sessions) does not push the next one
+   * back by that long, which would make a change wait up to interval + refresh to be seen.
+   * A quarter interval always separates the end of one tick from the start of the next.
+   */
   function scheduleTick(): void {
     if (stopped || options.autoPoll === false) return;
+    const now = performance.now();
+    lastTickAt ??= now;
+    const wait = Math.max(refreshMs / 4, lastTickAt + refreshMs - now);
     timer = setTimeout(() => {
       timer = undefined;
+      lastTickAt = performance.now();
       poll()
         .catch((e: unknown) => fail(`poll failed: ${(e as Error)?.message ?? String(e)}`))
         .finally(scheduleTick);
-    }, refreshMs);
+    }, wait);
     // The console and `watch` own the process lifetime; the poll never keeps it alive.
     timer.unref();
   }
@@ -384,6 +452,11 @@ export function startWatcher(options: WatcherOptions): Watcher {
       store.flush();
     },
   };
+}
+
+/** An event's identity for matching a probe's announcement with the snapshot diff's copy. */
+function eventText(e: EventDraft): string {
+  return `${e.kind}\0${e.subject}\0${e.severity}\0${e.message}`;
 }
 
 /** The first event: what the watcher sees and which sources feed it. */

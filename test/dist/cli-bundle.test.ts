@@ -1,5 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/engine/doctor/types.js';
@@ -19,17 +31,107 @@ beforeAll(() => {
   if (b.status !== 0) throw new Error(`npm run build failed:\n${b.stderr}`);
 }, 120_000);
 
-describe('npm run build → dist/cli.js', () => {
-  it('is one self-contained ESM file whose first line is the shebang, before the require banner', () => {
+/** The files of the npm build: the entry and its code-split chunks. */
+function distFiles(): string[] {
+  const chunks = readdirSync(join(repo, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
+  return [cli, ...chunks.map((f) => join(repo, 'dist', 'chunks', f))];
+}
+
+/** Runs the built CLI with a load hook that reports every module file it loads (one per line). */
+function runTracingLoads(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  const hook =
+    "import{registerHooks}from'node:module';registerHooks({load(u,c,n){if(u.startsWith('file:'))process.stderr.write('LOADED '+u+'\\n');return n(u,c)}});";
+  const r = run([node22, '--import', `data:text/javascript,${encodeURIComponent(hook)}`, cli, ...argv], env);
+  const loaded = [...r.stderr.matchAll(/^LOADED file:\/\/(.+)$/gm)].map((m) => m[1]!);
+  return { ...r, loaded };
+}
+
+describe('npm run build → dist/cli.js + dist/chunks/', () => {
+  it('dist/cli.js is a small ESM entry: the shebang, the require banner, then only builtins and chunks', () => {
     const text = readFileSync(cli, 'utf8');
     const [first, second] = text.split('\n');
     expect(first).toBe('#!/usr/bin/env node');
     expect(second).toContain("import { createRequire as __cr } from 'node:module'");
-    // Dependencies are bundled: no bare imports of packages remain (only node: builtins).
-    const bare = [...text.matchAll(/^import .* from ['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-    expect(bare.filter((s) => !s!.startsWith('node:'))).toEqual([]);
-    expect(text).not.toMatch(/from ['"](ink|react|execa|zod|yaml|zustand|chokidar)['"]/);
+    // Small, so that little is compiled before the compile cache is on (was the whole 3 MB bundle).
+    expect(text.length).toBeLessThan(20_000);
+    expect(text).toContain('enableCompileCache');
+    const statics = [...text.matchAll(/^import (?:.* from )?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    expect(statics.filter((s) => !s.startsWith('node:') && !s.startsWith('./chunks/'))).toEqual([]);
   });
+
+  it('dependencies are bundled: no file imports a package (only node: builtins and sibling chunks)', () => {
+    for (const file of distFiles()) {
+      const text = readFileSync(file, 'utf8');
+      const specs = [
+        ...text.matchAll(/^(?:import|export) .*?from ['"]([^'"]+)['"]|^import ['"]([^'"]+)['"]/gm),
+      ].map((m) => (m[1] ?? m[2])!);
+      expect(
+        specs.filter((s) => !s.startsWith('node:') && !s.startsWith('./')),
+        file,
+      ).toEqual([]);
+      expect(text, file).not.toMatch(/from ['"](ink|react|execa|zod|yaml|zustand|chokidar)['"]/);
+    }
+  });
+
+  it('status --json loads only what status needs: no Ink/React, simulator, watchers, actions or doctor', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cli-bundle-root-'));
+    try {
+      const r = runTracingLoads(['status', '--json', '--root', root]);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).schemaVersion).toBe(1);
+      expect(r.loaded.length).toBeGreaterThan(2);
+      const names = r.loaded.map((f) => f.split('/').pop()!);
+      expect(
+        names.filter((n) => /^(console|run-console|live-backend|sim|watch|actions|doctor)-/.test(n)),
+      ).toEqual([]);
+      for (const f of r.loaded)
+        expect(readFileSync(f, 'utf8'), f).not.toMatch(/^\/\/ node_modules\/(ink|react)\//m);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('turns on the compile cache in a private directory, unless NODE_DISABLE_COMPILE_CACHE is set', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'cli-bundle-tmp-'));
+    try {
+      const env = { ...process.env, TMPDIR: tmp, NODE_COMPILE_CACHE: '' };
+      const off = run([node22, cli, '--version'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
+      expect(off.stdout).toBe(`${pkg.version}\n`);
+      expect(readdirSync(tmp)).toEqual([]);
+      const on = run([node22, cli, '--version'], env);
+      expect(on.stdout).toBe(`${pkg.version}\n`);
+      const dir = join(tmp, `iscsi-console-compile-cache-${process.getuid?.() ?? 0}`);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      // Node writes one cache file per compiled module into a per-version subdirectory at exit.
+      const cached = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+      expect(cached.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('npm pack ships every file the CLI loads: the unpacked package runs status and help', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'cli-bundle-pack-'));
+    try {
+      const p = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(p.status, p.stderr).toBe(0);
+      const tgz = readdirSync(tmp).find((f) => f.endsWith('.tgz'))!;
+      expect(run(['tar', '-xzf', join(tmp, tgz), '-C', tmp]).status).toBe(0);
+      const packed = join(tmp, 'package', 'dist', 'cli.js');
+      // Outside the repo, with nothing installed next to it: only the packed files.
+      const s = run([node22, packed, 'status', '--json', '--demo', 'healthy']);
+      expect(s.stderr).toBe('');
+      expect(JSON.parse(s.stdout).sessions.length).toBeGreaterThan(0);
+      const h = run([node22, packed, '--help']);
+      expect(h.stdout).toContain('attach');
+      expect(existsSync(join(tmp, 'package', 'dist', 'iscsi-console'))).toBe(false);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('runs with node 22: --version and --help', () => {
     const v = run([node22, cli, '--version']);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -56,6 +57,21 @@ describe.skipIf(impossible !== undefined)(
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe(`${pkg.version}\n`);
       expect(r.status).toBe(0);
+    });
+
+    it('leaves the compile cache off: the blob carries its own V8 code cache', () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'sea-tmp-'));
+      try {
+        const r = spawnSync(binary, ['--version'], {
+          encoding: 'utf8',
+          env: { PATH: '', HOME: '/nonexistent', TMPDIR: tmp },
+          timeout: 20_000,
+        });
+        expect(r.stdout).toBe(`${pkg.version}\n`);
+        expect(readdirSync(tmp)).toEqual([]);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
     });
 
     it('prints --help with an empty PATH', () => {

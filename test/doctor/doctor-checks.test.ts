@@ -103,6 +103,26 @@ describe('each doctor check failing', () => {
     expect(c.status).toBe('warn');
   });
 
+  it('a running iscsid whose binary was replaced (upgrade without restart) warns even with equal versions', async () => {
+    node.link('/proc/612/exe', '/usr/sbin/iscsid');
+    expect(await check('iscsi.versions')).toMatchObject({
+      status: 'pass',
+      evidence: 'iscsiadm 2.1.8, iscsid 2.1.8',
+    });
+    // what the kernel shows after the file was unlinked (dpkg replaces binaries by rename)
+    node.link('/proc/612/exe', '/usr/sbin/iscsid (deleted)');
+    let c = await check('iscsi.versions');
+    expect(c).toMatchObject({
+      status: 'warn',
+      evidence: 'iscsiadm 2.1.8, iscsid 2.1.8; running iscsid pid 612 is /usr/sbin/iscsid (deleted)',
+    });
+    expect(c.hint).toContain('restart iscsid');
+    // a real version mismatch stays a failure, with the replaced daemon in the evidence
+    c = await check('iscsi.versions', { iscsiadm: '2.1.8', iscsid: '2.1.9' });
+    expect(c.status).toBe('fail');
+    expect(c.evidence).toContain('(deleted)');
+  });
+
   it('modules: missing iscsi_tcp warns; missing with no /lib/modules for the kernel fails; builtin passes', async () => {
     node.remove('/sys/module/iscsi_tcp');
     let c = await check('module.iscsi_tcp');
@@ -219,7 +239,7 @@ describe('each doctor check failing', () => {
     let c = await check('timeouts.replacement');
     expect(c.status).toBe('warn');
     expect(c.evidence).toBe('iscsid.conf 15; records 120 (1); sessions recovery_tmo 120 (1)');
-    expect(c.hint).toContain('1 record differ from iscsid.conf');
+    expect(c.hint).toContain('1 record differs from iscsid.conf');
     node.write('/etc/iscsi/iscsid.conf', '# node.session.timeo.replacement_timeout = 120\n');
     expect((await check('timeouts.replacement')).evidence).toContain('iscsid.conf unset (default 120)');
     expect((await check('timeouts.replacement')).status).toBe('pass');
@@ -227,6 +247,14 @@ describe('each doctor check failing', () => {
     c = await check('timeouts.replacement');
     expect(c.status).toBe('warn');
     expect(c.hint).toContain('queues I/O forever');
+    // the real kernel's spelling of a disabled recovery timer (e2e scenario 10): not a number
+    node.write('/sys/class/iscsi_session/session1/recovery_tmo', 'off\n');
+    c = await check('timeouts.replacement');
+    expect(c.status).toBe('warn');
+    expect(c.evidence).toBe(
+      'iscsid.conf unset (default 120); records 120 (1); sessions recovery_tmo off (1)',
+    );
+    expect(c.hint).toContain('recovery_tmo off');
     node.write('/sys/class/iscsi_session/session1/recovery_tmo', '0\n');
     expect((await check('timeouts.replacement')).hint).toContain('= 0 fails I/O');
   });

@@ -10,7 +10,7 @@
 #   --only 01-status      run only these scenarios (file names under test/e2e/scenarios, no .sh)
 #   --shell               interactive root shell in the guest on this terminal (node already set up)
 #   --no-build            reuse dist/cli.js as it is
-# Env: E2E_TIMEOUT (hard QEMU limit, s, default 1800), E2E_SCENARIO_TIMEOUT (per scenario, s, 420),
+# Env: E2E_TIMEOUT (hard QEMU limit, s, default 3600), E2E_SCENARIO_TIMEOUT (per scenario, s, 900),
 #      E2E_MEM (MiB, 2048), E2E_SMP (2), E2E_FAULT (break one check on purpose, see README),
 #      E2E_RESULTS (host dir for this run's results and console log, default .cache/e2e/results).
 set -euo pipefail
@@ -49,7 +49,7 @@ fi
 
 rm -rf "$RESULTS"; mkdir -p "$RESULTS"
 KVER="$(cat "$CACHE/KVER")"
-TIMEOUT="${E2E_TIMEOUT:-1800}"
+TIMEOUT="${E2E_TIMEOUT:-3600}"
 # Scenario names, for the summary (and to notice the ones a dead guest never reported).
 SCEN=()
 if [ -n "$ONLY" ]; then IFS=, read -r -a SCEN <<<"$ONLY"

@@ -219,3 +219,66 @@ test('with iscsid stopped a returning portal does not recover sessions until isc
   t.sim.startDaemon('iscsid');
   expect(t.host.readText('/sys/class/iscsi_session/session1/state')).toBe('LOGGED_IN\n');
 });
+
+describe('multipathd and recovery_tmo', () => {
+  const tmo = (sid: number) => t.host.readText(`/sys/class/iscsi_session/session${sid}/recovery_tmo`);
+
+  test('sessions whose paths join a map get recovery_tmo 5 (mp-sysfs.txt); a single path keeps 120', async () => {
+    const both = ['127.0.0.1:3260', '127.0.0.2:3260'];
+    t = labSim(labTargets(both));
+    for (const p of both) await iscsiadm(t.host, '-m', 'discovery', '-t', 'sendtargets', '-p', p);
+    await iscsiadm(t.host, '-m', 'node', '-T', T1, '--login');
+    await login(T2);
+    // T1 on two portals: sessions 1 and 2, both paths of dm-0/dm-1. T2: one portal, no map.
+    expect([tmo(1), tmo(2), tmo(3)]).toEqual(['5\n', '5\n', '120\n']);
+    const p3 = await iscsiadm(t.host, '-m', 'session', '-P', '3');
+    expect(p3.stdout.match(/Recovery Timeout: \d+/g)).toEqual([
+      'Recovery Timeout: 5',
+      'Recovery Timeout: 5',
+      'Recovery Timeout: 120',
+    ]);
+    // multipathd changes the kernel value only: the node record keeps iscsid.conf's replacement_timeout.
+    const rec = await iscsiadm(t.host, '-m', 'node', '-T', T1, '-p', '127.0.0.2:3260', '-o', 'show');
+    expect(rec.stdout).toMatch(/^node\.session\.timeo\.replacement_timeout = 120$/m);
+    // A lost path now fails over after 5 s, not 120.
+    t.sim.portalDown('127.0.0.2:3260');
+    t.sim.advance(5_000);
+    const sid = t.sim.kernel.findSessions((s) => s.portal.address === '127.0.0.2')[0]!.sid;
+    expect(t.host.readText(`/sys/class/iscsi_session/session${sid}/state`)).toBe('FREE\n');
+  });
+
+  test('without multipathd there is no map and recovery_tmo stays; multipathd lowers it when it starts', async () => {
+    const both = ['127.0.0.1:3260', '127.0.0.2:3260'];
+    t = labSim(labTargets(both));
+    t.sim.stopDaemon('multipathd');
+    for (const p of both) await iscsiadm(t.host, '-m', 'discovery', '-t', 'sendtargets', '-p', p);
+    await iscsiadm(t.host, '-m', 'node', '-T', T1, '--login');
+    expect([tmo(1), tmo(2)]).toEqual(['120\n', '120\n']);
+    t.sim.startDaemon('multipathd');
+    expect([tmo(1), tmo(2)]).toEqual(['5\n', '5\n']);
+  });
+});
+
+describe('SimHost.openReader (kept-open sysfs attributes, as the watchers poll them)', () => {
+  test('reads follow state changes; after the device is deleted the reader fails like a sysfs fd (ENODEV)', async () => {
+    t = labSim();
+    await discover();
+    await login(T1);
+    const state = '/sys/bus/scsi/devices/0:0:0:1/state';
+    const r = t.host.openReader(state)!;
+    expect(r.read()).toBe('running\n');
+    t.sim.deviceOffline('sda');
+    expect(r.read()).toBe('offline\n');
+    // Logout and login again: the same H:C:T:L names a new device; the old fd stays dead.
+    await logout(T1);
+    expect(r.read()).toBeUndefined();
+    await login(T1);
+    expect(t.host.readText(state)).toBe('running\n');
+    expect(r.read()).toBeUndefined();
+    r.close();
+    const again = t.host.openReader(state)!;
+    expect(again.read()).toBe('running\n');
+    again.close();
+    expect(t.host.openReader('/sys/bus/scsi/devices/9:0:0:9/state')).toBeUndefined();
+  });
+});

@@ -86,6 +86,13 @@ describe('reads that must survive a live node', () => {
     expect(s.kubeletVolumes).toEqual([g]);
   });
 
+  it('reads a disabled recovery timer ("off", as the kernel shows -1) as -1, not as unknown', () => {
+    const f = fixture('single-sysfs.json');
+    f.setAttr('/sys/class/iscsi_session/session1/recovery_tmo', 'off\n');
+    const s = takeSnapshot(f.host(), { kubeletRoot: KROOT }).sessions[0]!;
+    expect(s.recoveryTmo).toBe(-1);
+  });
+
   it('tolerates unreadable and odd attribute values', () => {
     const f = fixture('single-sysfs.json');
     f.setAttr('/sys/class/iscsi_session/session1/tpgt', 'garbage\n');

@@ -9,8 +9,15 @@ describe('benchConsole', () => {
     expect(r.sessions).toBe(1000);
     expect(r.keyToFrame.samples).toBe(20);
     expect(r.refreshToFrame.samples).toBe(5);
-    // Generous bounds for a shared 2-core machine; the numbers themselves go to the benchmark.
-    expect(r.keyToFrame.p50).toBeLessThan(250);
-    expect(r.firstFrameMs).toBeLessThan(5000);
+    expect(r.keyCpuMs.samples).toBe(20);
+    expect(r.refreshCpuMs.samples).toBe(5);
+    // One frame per key, plus the status line's once-a-second tick now and then.
+    expect(r.rendersPerKey).toBeGreaterThanOrEqual(1);
+    expect(r.renderMs.samples).toBeGreaterThanOrEqual(20);
+    expect(typeof r.colours).toBe('boolean');
+    // No timing bounds here (they would only measure the machine's load): the figures themselves
+    // go to `npm run bench`. What must hold is that every key and every refresh produced a frame.
+    expect(r.keyToFrame.p50).toBeGreaterThan(0);
+    expect(r.firstFrameMs).toBeGreaterThan(0);
   });
 });

@@ -103,7 +103,7 @@ describe('mountinfo probe', () => {
 });
 
 describe('file watches', () => {
-  it('sees iscsi.json added and removed but not files inside a volume', async () => {
+  it('sees a global dir added and removed but not the files inside it (a mount point)', async () => {
     const root = tempRoot();
     const plugin = join(root, 'var/lib/kubelet/plugins/kubernetes.io/iscsi');
     const dir = join(plugin, 'iface-default/127.0.0.1:3260-iqn.x-lun-1');
@@ -123,16 +123,18 @@ describe('file watches', () => {
     const next = async (pred: (p: string) => boolean) => {
       while (!seen.some(pred)) await new Promise<void>((resolve) => (wake = resolve));
     };
+    // Inside the global dir (kubelet's changes there come with a mount change, seen by the poll).
     writeFileSync(join(dir, 'somefile'), 'user data');
     writeFileSync(join(dir, 'iscsi.json'), '{}');
-    await next((p) => p.endsWith('/iscsi.json'));
-    expect(seen.every((p) => !p.endsWith('somefile'))).toBe(true);
-    expect(seen[0]).toBe(
-      '/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/127.0.0.1:3260-iqn.x-lun-1/iscsi.json',
-    );
+    const other = join(plugin, 'iface-default/127.0.0.1:3260-iqn.x-lun-2');
+    mkdirSync(other);
+    await next((p) => p.endsWith('-lun-2'));
+    expect(seen).toEqual([
+      '/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/127.0.0.1:3260-iqn.x-lun-2',
+    ]);
     seen.length = 0;
-    rmSync(join(dir, 'iscsi.json'));
-    await next((p) => p.endsWith('/iscsi.json'));
+    rmSync(dir, { recursive: true });
+    await next((p) => p.endsWith('-lun-1'));
     await w!.close();
   });
 

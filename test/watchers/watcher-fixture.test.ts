@@ -89,10 +89,12 @@ describe('watcher on a --root fixture', () => {
     expect(await w.poll()).toBe(true);
     await eventMatching(w, /^mount of .* gone$/, after);
 
-    // kubelet removes iscsi.json.
+    // kubelet's UnmountDevice removes the global dir, iscsi.json with it (RemoveAll): the file
+    // watch on its iface dir triggers the refresh (what the dir holds is not watched).
     after = lastId(w);
-    fs.rmSync(f.at(`${dir}/iscsi.json`));
+    fs.rmSync(f.at(dir), { recursive: true });
     await eventMatching(w, /^iscsi\.json removed for pv-x$/, after);
+    await eventMatching(w, /^kubelet volume dir removed: /, after);
 
     // Logout: the session and its disks vanish.
     after = lastId(w);

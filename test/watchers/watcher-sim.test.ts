@@ -100,7 +100,7 @@ describe('watcher on the simulator', () => {
     );
     expect(failed).toMatchObject({ kind: 'multipath', severity: 'warn' });
 
-    // iscsi.json written and removed (as kubelet's persistISCSI and its cleanup do), then the dir.
+    // A global dir with its iscsi.json (kubelet's persistISCSI), then its removal.
     const dir = `${KROOT}/plugins/kubernetes.io/iscsi/iface-default/${PORTAL}-${IQN}-lun-7`;
     const json = JSON.stringify({
       VolName: 'pv-watch',
@@ -117,8 +117,16 @@ describe('watcher on the simulator', () => {
       },
       /^iscsi\.json written for pv-watch$/,
     );
-    await afterOneTick(w, () => host.unlink(`${dir}/iscsi.json`), /^iscsi\.json removed for pv-watch$/);
-    await afterOneTick(w, () => host.rmdir(dir), /^kubelet volume dir removed: /);
+    // Removed with the dir (kubelet's RemoveAll): the file watch sees the dir go, not what it holds.
+    await afterOneTick(
+      w,
+      () => {
+        host.unlink(`${dir}/iscsi.json`);
+        host.rmdir(dir);
+      },
+      /^iscsi\.json removed for pv-watch$/,
+    );
+    expect(published(w).events.some((e) => /^kubelet volume dir removed: /.test(e.message))).toBe(true);
 
     // kubelet attaches a volume (login, scan, mkfs, mount) and detaches it (umount, logout).
     const state = await sim.kubeletAttach({

@@ -36,6 +36,8 @@ export const consoleCommand: Command = {
       stateDir: globals.stateDir,
       refreshMs: globals.refreshMs,
       exec: globals.exec,
+      // The first frame shows at most a screenful of sessions (Ink writes to process.stdout).
+      firstLookLimit: Math.max(24, process.stdout.rows ?? 0),
     });
     try {
       await runConsole({
@@ -45,9 +47,11 @@ export const consoleCommand: Command = {
         dryRun: globals.dryRun,
         noColor: globals.noColor,
         signal: ctx.signal,
+        // The first frame shows the backend's first look; the full read starts behind it.
+        onFirstFrame: () => backend.start(),
       });
     } finally {
-      await backend.watcher.stop();
+      await backend.stop();
     }
     return 0;
   },

@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { commandEnv } from './runner.js';
 
 /**
  * Long-lived, line-streamed commands (`udevadm monitor`). The runner is request/response and
@@ -27,7 +28,7 @@ export interface LineStream {
 }
 
 /**
- * Spawns `argv` (an array, never a shell) with LC_ALL=C and streams stdout line by line.
+ * Spawns `argv` (an array, never a shell) with the runner's environment (LC_ALL=C, full PATH) and streams stdout line by line.
  * `killDescendants` and `cleanup` make sure no monitor outlives the console (execa 10, §2.10).
  */
 export function spawnLineStream(argv: readonly string[], handlers: StreamHandlers): LineStream {
@@ -37,7 +38,7 @@ export function spawnLineStream(argv: readonly string[], handlers: StreamHandler
     reject: false,
     buffer: false,
     stdin: 'ignore',
-    env: { LC_ALL: 'C', LANG: 'C' },
+    env: commandEnv(),
     extendEnv: true,
     cleanup: true,
     killDescendants: true,

@@ -51,6 +51,8 @@ export function readBlockClass(host: Host): BlockClassRead {
       if (bf !== undefined) loops[name] = bf.replace(/ \(deleted\)$/, '');
     }
   }
-  dm.sort((a, b) => (toInt(a.name.slice(3)) ?? 0) - (toInt(b.name.slice(3)) ?? 0));
+  // Sorted by minor number (dm-2 before dm-10); each key parsed once, not per comparison.
+  const order = new Map(dm.map((d) => [d, toInt(d.name.slice(3)) ?? 0]));
+  dm.sort((a, b) => order.get(a)! - order.get(b)!);
   return { dm, loops };
 }

@@ -101,11 +101,24 @@ export function readPartitionIndex(host: Host): Map<string, string[]> | undefine
   const out = new Map<string, string[]>();
   for (const n of names) {
     // sd names never end in a digit, so the partition number follows the disk name directly.
-    const m = /^(sd[a-z]+)\d+$/.exec(n);
-    if (!m) continue;
-    const l = out.get(m[1]!);
+    const disk = partitionDisk(n);
+    if (disk === undefined) continue;
+    const l = out.get(disk);
     if (l) l.push(n);
-    else out.set(m[1]!, [n]);
+    else out.set(disk, [n]);
   }
   return out;
+}
+
+/** `sdb12` → `sdb` (what /^(sd[a-z]+)\d+$/ captures), else undefined: by hand, for 5,000 names a read. */
+function partitionDisk(n: string): string | undefined {
+  if (n.charCodeAt(0) !== 115 || n.charCodeAt(1) !== 100) return undefined; // "sd"
+  let i = 2;
+  while (i < n.length && n.charCodeAt(i) >= 97 && n.charCodeAt(i) <= 122) i++;
+  if (i === 2 || i === n.length) return undefined;
+  for (let j = i; j < n.length; j++) {
+    const c = n.charCodeAt(j);
+    if (c < 48 || c > 57) return undefined;
+  }
+  return n.slice(0, i);
 }

@@ -78,7 +78,10 @@ export function readSession(
   if ('error' in stateRead && VANISHED.has(stateRead.error)) return undefined;
   const state = ('value' in stateRead ? cleanAttr(stateRead.value) : undefined) ?? 'UNKNOWN';
   const tpgt = readIntAttr(host, `${attrDir}/tpgt`) ?? -1;
-  const recoveryTmo = readIntAttr(host, `${attrDir}/recovery_tmo`);
+  // The kernel shows a disabled recovery timer (-1: queue I/O forever) as "off"
+  // (scsi_transport_iscsi.c, show_priv_session_recovery_tmo); keep the kernel's own -1.
+  const tmoText = readAttr(host, `${attrDir}/recovery_tmo`);
+  const recoveryTmo = tmoText === 'off' ? -1 : toInt(tmoText);
   const iface = readAttr(host, `${attrDir}/ifacename`) ?? 'default';
   const initiatorName = readAttr(host, `${attrDir}/initiatorname`);
 

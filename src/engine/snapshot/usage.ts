@@ -95,18 +95,31 @@ export function linkUsage(input: UsageInput): UsageResult {
 
   const uses = new Map<string, DeviceUse[]>();
   const dmMounts = new Map<string, string[]>();
+  const addToDisk = (disk: string, use: DeviceUse) => {
+    const list = uses.get(disk);
+    if (list) list.push(use);
+    else uses.set(disk, [use]);
+  };
   const addUse = (kernelName: string, use: Omit<DeviceUse, 'via'>) => {
-    const { disks, dms } = down(kernelName);
-    for (const [disk, via] of disks) {
-      const list = uses.get(disk) ?? [];
-      list.push({ ...use, via });
-      uses.set(disk, list);
+    // The common cases first, without a walk: a use right on a disk, or on one of its partitions.
+    if (!dmByName.has(kernelName)) {
+      if (devices.has(kernelName)) {
+        addToDisk(kernelName, { ...use, via: kernelName });
+        return true;
+      }
+      const parent = partParent.get(kernelName);
+      if (parent !== undefined && devices.has(parent) && parent !== kernelName) {
+        addToDisk(parent, { ...use, via: `${kernelName} → ${parent}` });
+        return true;
+      }
     }
+    const { disks, dms } = down(kernelName);
+    for (const [disk, via] of disks) addToDisk(disk, { ...use, via });
     if (use.kind === 'mount') {
       for (const n of dms) {
-        const l = dmMounts.get(n) ?? [];
-        if (!l.includes(use.where)) l.push(use.where);
-        dmMounts.set(n, l);
+        const l = dmMounts.get(n);
+        if (!l) dmMounts.set(n, [use.where]);
+        else if (!l.includes(use.where)) l.push(use.where);
       }
     }
     return disks.size > 0;
@@ -126,9 +139,11 @@ export function linkUsage(input: UsageInput): UsageResult {
     else if (sw.startsWith('/dev/')) name = sw.slice(5);
     if (name) addUse(name, { kind: 'swap', where: sw, kubelet: false });
   }
-  const mountAt = new Map(mounts.map((m) => [m.mountPoint, m]));
   const unresolvedKubeletLoops: UsageResult['unresolvedKubeletLoops'] = [];
-  for (const [loop, bf] of Object.entries(loops)) {
+  const loopEntries = Object.entries(loops);
+  const mountAt = new Map<string, Mount>();
+  if (loopEntries.length > 0) for (const m of mounts) mountAt.set(m.mountPoint, m);
+  for (const [loop, bf] of loopEntries) {
     const m = mountAt.get(bf);
     let name = m ? byMajMin.get(m.majMin) : undefined;
     if (!name && m?.fsType === 'devtmpfs' && m.root.length > 1) name = m.root.slice(1);
@@ -145,10 +160,22 @@ export function linkUsage(input: UsageInput): UsageResult {
   }
 
   for (const d of devices.values()) {
-    const u = uses.get(d.name!) ?? [];
-    d.mountpoints = [...new Set(u.filter((x) => x.kind === 'mount').map((x) => x.where))];
-    d.swap = u.some((x) => x.kind === 'swap');
-    d.loops = [...new Set(u.filter((x) => x.kind === 'loop').map((x) => x.where))];
+    const mountpoints: string[] = [];
+    const loopNames: string[] = [];
+    let swap = false;
+    const u = uses.get(d.name!);
+    if (u) {
+      for (const x of u) {
+        if (x.kind === 'mount') {
+          if (!mountpoints.includes(x.where)) mountpoints.push(x.where);
+        } else if (x.kind === 'loop') {
+          if (!loopNames.includes(x.where)) loopNames.push(x.where);
+        } else swap = true;
+      }
+    }
+    d.mountpoints = mountpoints;
+    d.swap = swap;
+    d.loops = loopNames;
     d.byPath = byPath.get(d.name!) ?? [];
   }
 

@@ -16,18 +16,50 @@ export interface VerdictInput {
   blockListing: PluginListing;
 }
 
-/** Portal+IQN identity used to match kubelet dirs to sessions (portals normalised: `[v6]:port`, default port). */
-function refMaker(): (portal: string, iqn: string) => string {
+/**
+ * Lists keyed by portal+IQN (portals normalised: `[v6]:port`, default port), as two map levels so a
+ * lookup per session builds no key string (issue 9: this runs for every session and volume).
+ */
+class ByRef<T> {
+  private readonly byPortal = new Map<string, Map<string, T[]>>();
   // The same few portal strings repeat across thousands of sessions and volumes: parse each once.
-  const cache = new Map<string, string>();
-  return (portal, iqn) => {
-    let n = cache.get(portal);
+  private readonly normal = new Map<string, string>();
+
+  private norm(portal: string): string {
+    let n = this.normal.get(portal);
     if (n === undefined) {
       n = normalizePortal(portal);
-      cache.set(portal, n);
+      this.normal.set(portal, n);
     }
-    return `${n}|${iqn}`;
-  };
+    return n;
+  }
+
+  /** The list for portal+iqn, created when `create` (else undefined when absent). */
+  list(portal: string, iqn: string, create: true): T[];
+  list(portal: string, iqn: string, create?: false): T[] | undefined;
+  list(portal: string, iqn: string, create = false): T[] | undefined {
+    const n = this.norm(portal);
+    let m = this.byPortal.get(n);
+    if (!m) {
+      if (!create) return undefined;
+      m = new Map();
+      this.byPortal.set(n, m);
+    }
+    let l = m.get(iqn);
+    if (!l && create) {
+      l = [];
+      m.set(iqn, l);
+    }
+    return l;
+  }
+}
+
+/** `path`'s parent, as posix.dirname gives it for the absolute, slash-free-ended paths mountinfo holds. */
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  if (i <= 0 || i === path.length - 1 || path.charCodeAt(0) !== 47 || path.charCodeAt(i - 1) === 47)
+    return dirname(path);
+  return path.slice(0, i);
 }
 
 /** Every portal a kubelet volume refers to: all of iscsi.json's Portals, else the dir name's. */
@@ -55,52 +87,59 @@ function describeUse(u: DeviceUse, dev: string): string {
  */
 export function computeVerdicts(input: VerdictInput): Session[] {
   const { sessions, uses, volumes, podVolumes, multipath, fsListing, blockListing } = input;
-  const ref = refMaker();
-  const volsByRef = new Map<string, KubeletVolume[]>();
+  const volsByRef = new ByRef<KubeletVolume>();
   for (const v of volumes) {
     if (!v.iqn) continue;
     for (const p of volumePortals(v)) {
-      const k = ref(p, v.iqn);
-      const l = volsByRef.get(k) ?? [];
+      const l = volsByRef.list(p, v.iqn, true);
       if (!l.includes(v)) l.push(v);
-      volsByRef.set(k, l);
     }
   }
   const podsByGlobal = new Map<string, PodVolume[]>();
   for (const pv of podVolumes) {
     if (!pv.globalPath) continue;
-    const l = podsByGlobal.get(pv.globalPath) ?? [];
-    l.push(pv);
-    podsByGlobal.set(pv.globalPath, l);
+    const l = podsByGlobal.get(pv.globalPath);
+    if (l) l.push(pv);
+    else podsByGlobal.set(pv.globalPath, [pv]);
   }
-  const loopsByRef = new Map<string, UsageResult['unresolvedKubeletLoops']>();
-  for (const l of input.unresolvedKubeletLoops) {
-    const k = ref(l.portal, l.iqn);
-    loopsByRef.set(k, [...(loopsByRef.get(k) ?? []), l]);
-  }
+  const loopsByRef = new ByRef<UsageResult['unresolvedKubeletLoops'][number]>();
+  for (const l of input.unresolvedKubeletLoops) loopsByRef.list(l.portal, l.iqn, true).push(l);
   const mapsBySlave = new Map<string, MultipathMap>();
   for (const m of multipath) for (const s of m.slaves) mapsBySlave.set(s, m);
 
-  const volByPath = new Map(volumes.map((v) => [v.path, v]));
+  const volByPath = new Map<string, KubeletVolume>();
+  for (const v of volumes) volByPath.set(v.path, v);
   const volCount = makeVolCounter(fsListing, blockListing);
 
-  return sessions.map((s) => {
-    const k = ref(s.portal, s.targetIqn);
-    const vols = s.portal ? [...(volsByRef.get(k) ?? [])] : [];
+  const out: Session[] = new Array(sessions.length);
+  for (let si = 0; si < sessions.length; si++) {
+    const s = sessions[si]!;
+    const refVols = s.portal ? volsByRef.list(s.portal, s.targetIqn) : undefined;
+    // Copied only when a mount adds a volume the portal+IQN did not name.
+    let vols: KubeletVolume[] = refVols ?? EMPTY;
+    let own = false;
     // A mounted FS volume hides its iscsi.json (so its other portals are unknown): the mount itself
     // ties it to every session under the device (a dm map's slaves), as does a block pod device node.
     for (const d of s.devices) {
       for (const mp of d.mountpoints) {
-        const v = volByPath.get(mp) ?? volByPath.get(dirname(mp));
-        if (v && !vols.includes(v)) vols.push(v);
+        const v = volByPath.get(mp) ?? volByPath.get(parentOf(mp));
+        if (v && !vols.includes(v)) {
+          if (!own) {
+            vols = vols.slice();
+            own = true;
+          }
+          vols.push(v);
+        }
       }
     }
     for (const v of vols) if (!v.sessions.includes(s.sid)) v.sessions.push(s.sid);
-    const pods = new Set<string>();
+    const pods: string[] = [];
     const podReasons: string[] = [];
     for (const v of vols) {
-      for (const pv of podsByGlobal.get(v.path) ?? []) {
-        pods.add(pv.podUid);
+      const pvs = podsByGlobal.get(v.path);
+      if (!pvs) continue;
+      for (const pv of pvs) {
+        if (!pods.includes(pv.podUid)) pods.push(pv.podUid);
         podReasons.push(`pod ${pv.podUid} volume ${pv.volName} refers to ${v.path}`);
       }
     }
@@ -109,7 +148,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     const kubeletUse: string[] = [];
     for (const d of s.devices) {
       if (!d.name) continue;
-      for (const u of uses.get(d.name) ?? []) {
+      const us = uses.get(d.name);
+      if (!us) continue;
+      for (const u of us) {
         const text = describeUse(u, d.name);
         if (u.kind === 'swap' || (u.kind === 'mount' && !u.kubelet))
           foreign.push(`${text} (outside the kubelet root)`);
@@ -117,8 +158,11 @@ export function computeVerdicts(input: VerdictInput): Session[] {
         else foreign.push(`${text} (not a kubelet block volume)`);
       }
     }
-    for (const l of loopsByRef.get(k) ?? []) {
-      kubeletUse.push(`${l.loop} is backed by ${l.backingFile} (LUN ${l.lun} of this target)`);
+    const loops = loopsByRef.list(s.portal, s.targetIqn);
+    if (loops) {
+      for (const l of loops) {
+        kubeletUse.push(`${l.loop} is backed by ${l.backingFile} (LUN ${l.lun} of this target)`);
+      }
     }
 
     const reasons: string[] = [];
@@ -144,12 +188,13 @@ export function computeVerdicts(input: VerdictInput): Session[] {
 
     // Health.
     let health: Health = 'ok';
-    const running = s.devices.filter((d) => d.state === 'running');
+    let running = 0;
+    for (const d of s.devices) if (d.state === 'running') running++;
     if (s.state !== 'LOGGED_IN') {
       health = 'failed';
       reasons.push(`session state is ${s.state}, not LOGGED_IN`);
     }
-    if (running.length === 0) {
+    if (running === 0) {
       health = 'failed';
       reasons.push(
         s.devices.length === 0
@@ -163,11 +208,12 @@ export function computeVerdicts(input: VerdictInput): Session[] {
         reasons.push(`${d.name ?? d.hctl} (${d.hctl}) is ${d.state ?? 'in an unknown state'}`);
       }
     }
-    const seenMaps = new Set<string>();
+    let seenMaps: MultipathMap[] | undefined;
     for (const d of s.devices) {
       const m = d.name ? mapsBySlave.get(d.name) : undefined;
-      if (!m || seenMaps.has(m.name) || m.failedSlaves.length === 0) continue;
-      seenMaps.add(m.name);
+      if (!m || m.failedSlaves.length === 0 || seenMaps?.includes(m)) continue;
+      if (seenMaps) seenMaps.push(m);
+      else seenMaps = [m];
       if (health === 'ok') health = 'degraded';
       reasons.push(
         `multipath map ${m.alias} (${m.name}) lost a path: ${m.failedSlaves.join(', ')} not running`,
@@ -176,15 +222,16 @@ export function computeVerdicts(input: VerdictInput): Session[] {
 
     // kubelet's own answer: isSessionBusy with Portals[0] of each volume referring to this session
     // (and the session's own portal, as a PV naming it would), counted over both plugin trees.
-    const portals = new Set([s.portal, ...vols.map((v) => v.portal)].filter((p) => p !== ''));
     let count = 0;
-    for (const p of portals) {
+    if (s.portal !== '') count = volCount(s.portal, s.targetIqn);
+    for (let i = 0; i < vols.length; i++) {
+      const p = vols[i]!.portal;
+      if (p === '' || p === s.portal || isEarlierPortal(vols, i, p)) continue;
       count = Math.max(count, volCount(p, s.targetIqn));
     }
     const kubeletBusy = count > 1;
-    const usingVols = vols.filter(
-      (v) => v.mounted || v.pods.length > 0 || (podsByGlobal.get(v.path)?.length ?? 0) > 0,
-    ).length;
+    let usingVols = 0;
+    for (const v of vols) if (v.mounted || v.pods.length > 0 || podsByGlobal.has(v.path)) usingVols++;
     let kubeletDisagreement: string | undefined;
     if (kubeletBusy && (verdict === 'orphaned' || verdict === 'stale')) {
       kubeletDisagreement = `kubelet counts ${count} global dirs for this portal+IQN and would keep the session logged in, but nothing uses it`;
@@ -195,16 +242,19 @@ export function computeVerdicts(input: VerdictInput): Session[] {
         'kubelet would log this session out when its one volume detaches, though a device is used outside kubelet';
     }
 
-    const out: Session = {
-      ...s,
-      verdict,
-      health,
-      reasons,
-      kubeletBusy,
-      kubeletVolumes: vols.map((v) => v.path),
-      pods: [...pods],
-    };
-    if (kubeletDisagreement) out.kubeletDisagreement = kubeletDisagreement;
-    return out;
-  });
+    const kubeletVolumes: string[] = new Array(vols.length);
+    for (let i = 0; i < vols.length; i++) kubeletVolumes[i] = vols[i]!.path;
+    const v: Session = { ...s, verdict, health, reasons, kubeletBusy, kubeletVolumes, pods };
+    if (kubeletDisagreement) v.kubeletDisagreement = kubeletDisagreement;
+    out[si] = v;
+  }
+  return out;
+}
+
+const EMPTY: KubeletVolume[] = [];
+
+/** True when `portal` is the portal of a volume before index `i` (each portal is counted once). */
+function isEarlierPortal(vols: readonly KubeletVolume[], i: number, portal: string): boolean {
+  for (let j = 0; j < i; j++) if (vols[j]!.portal === portal) return true;
+  return false;
 }

@@ -52,6 +52,18 @@ export class Kernel {
   deferMultipath = false;
   private nextSid = 1;
   private readonly sdInUse = new Set<number>();
+  /** Lowest sd index that may be free: allocation resumes here instead of at 0 (1,000s of paths). */
+  private sdHint = 0;
+  /** Sessions by SCSI host number (one host per session): the host ida and host→session lookups. */
+  private readonly byHost = new Map<number, SimSession>();
+  private hostHint = 0;
+  /** sd paths by name, kept in step with scans and removals (lookups without walking every session). */
+  private readonly sdByName = new Map<string, { session: SimSession; device: SimScsiDevice }>();
+  /** dm maps by multipath WWID, and the friendly names in use (multipathd's bindings). */
+  private readonly mapByWwid = new Map<string, SimDmMap>();
+  private readonly mapNames = new Set<string>();
+  private mapMinorHint = 0;
+  private mapNameHint = 0;
   private readonly listeners = new Set<(c: SimChange) => void>();
   private localPortSeed = 52612;
 
@@ -72,19 +84,39 @@ export class Kernel {
     for (const l of this.listeners) l(c);
   }
 
-  /** Lowest free SCSI host number: the kernel's ida hands freed numbers out again. */
+  /**
+   * Lowest free SCSI host number: the kernel's ida hands freed numbers out again. Every number below
+   * the hint is taken, so the search starts there (a freed number lowers the hint).
+   */
   private freeHost(): number {
-    const used = new Set([...this.sessions.values()].map((s) => s.host));
-    let h = 0;
-    while (used.has(h)) h++;
+    let h = this.hostHint;
+    while (this.byHost.has(h)) h++;
+    this.hostHint = h + 1;
     return h;
   }
 
+  /** Lowest free sd index (sd.c's ida, like host numbers). */
   private allocSd(): number {
-    let i = 0;
+    let i = this.sdHint;
     while (this.sdInUse.has(i)) i++;
     this.sdInUse.add(i);
+    this.sdHint = i + 1;
     return i;
+  }
+
+  private freeSd(i: number): void {
+    this.sdInUse.delete(i);
+    if (i < this.sdHint) this.sdHint = i;
+  }
+
+  /** The session owning a SCSI host number (`hostN` in sysfs paths). */
+  sessionOnHost(host: number): SimSession | undefined {
+    return this.byHost.get(host);
+  }
+
+  /** The sd path with this name (`sdb`), if present. */
+  sdDevice(name: string): { session: SimSession; device: SimScsiDevice } | undefined {
+    return this.sdByName.get(name);
   }
 
   /** A completed iSCSI login: session, connection and host appear; `auto` scan finds every LUN. */
@@ -108,6 +140,7 @@ export class Kernel {
     };
     sessionLuns.set(s, { luns: p.luns, tid: p.tid });
     this.sessions.set(s.sid, s);
+    this.byHost.set(s.host, s);
     this.sysfs.session(s);
     // open-iscsi's auto scan writes "- - -" to the host's scan file (iscsi_sysfs_scan_host).
     if (s.scan === 'auto') this.scanSession(s, undefined);
@@ -146,6 +179,7 @@ export class Kernel {
         ...(w.type === 0 ? { sdIndex: this.allocSd() } : {}),
       };
       s.devices.set(d.lun, d);
+      if (d.sdIndex !== undefined) this.sdByName.set(sdName(d.sdIndex), { session: s, device: d });
       this.sysfs.scsiDevice(s, d);
       if (d.sdIndex !== undefined) this.udev.disk(sdName(d.sdIndex), s.portal, s.iqn, d.lun, d.partitions);
       this.emit('device', `add ${s.host}:0:0:${d.lun}`);
@@ -172,7 +206,8 @@ export class Kernel {
         }
       }
       this.udev.removeDisk(name, s.portal, s.iqn, d.lun, d.partitions);
-      this.sdInUse.delete(d.sdIndex);
+      this.sdByName.delete(name);
+      this.freeSd(d.sdIndex);
     }
     this.sysfs.removeScsiDevice(s, d);
     s.devices.delete(d.lun);
@@ -185,6 +220,8 @@ export class Kernel {
     for (const d of [...s.devices.values()]) this.removeDevice(s, d);
     this.sysfs.removeSession(s);
     this.sessions.delete(s.sid);
+    this.byHost.delete(s.host);
+    if (s.host < this.hostHint) this.hostHint = s.host;
     this.emit('session', `logout sid ${s.sid}`);
   }
 
@@ -260,7 +297,7 @@ export class Kernel {
   }
 
   private writeScan(path: string, host: number, data: string): void {
-    const s = [...this.sessions.values()].find((x) => x.host === host);
+    const s = this.byHost.get(host);
     if (!s) throw new HostIoError('write', path, 'ENODEV');
     // drivers/scsi/scsi_sysfs.c scsi_scan: sscanf("%10s %10s %16s"), "-" is a wildcard; iSCSI has channel 0, id 0.
     const parts = data.trim().split(/\s+/);
@@ -301,7 +338,7 @@ export class Kernel {
     }
   }
 
-  /** Every sd path of the node, by name. */
+  /** Every sd path of the node, by name, in session then LUN-scan order (a fresh map). */
   sdDevices(): Map<string, { session: SimSession; device: SimScsiDevice }> {
     const out = new Map<string, { session: SimSession; device: SimScsiDevice }>();
     for (const s of this.sessions.values()) {
@@ -329,7 +366,7 @@ export class Kernel {
     }
     const part = /^(sd[a-z]+)(\d+)?$/.exec(name);
     if (!part || parseSdIndex(part[1]!) === undefined) return undefined;
-    const hit = this.sdDevices().get(part[1]!);
+    const hit = this.sdByName.get(part[1]!);
     if (!hit) return undefined;
     const p = part[2] ? Number(part[2]) : undefined;
     if (p !== undefined && p > hit.device.partitions) return undefined;
@@ -347,7 +384,7 @@ export class Kernel {
       specs.set(w, device.spec);
     }
     for (const [wwid, paths] of byWwid) {
-      const existing = [...this.maps.values()].find((m) => m.wwid === wwid);
+      const existing = this.mapByWwid.get(wwid);
       if (existing) {
         for (const p of paths) if (!existing.slaves.includes(p)) this.addSlave(existing, p);
         continue;
@@ -358,13 +395,17 @@ export class Kernel {
   }
 
   private createMap(wwid: string, paths: string[], spec: LunSpec): SimDmMap {
-    let minor = 0;
+    // Lowest free minor and friendly name, as the kernel's ida and multipathd's bindings hand them out.
+    let minor = this.mapMinorHint;
     while (this.maps.has(minor)) minor++;
-    const used = new Set([...this.maps.values()].map((m) => m.name));
-    let n = 0;
-    while (used.has(mpathName(n))) n++;
+    this.mapMinorHint = minor + 1;
+    let n = this.mapNameHint;
+    while (this.mapNames.has(mpathName(n))) n++;
+    this.mapNameHint = n + 1;
     const map: SimDmMap = { minor, name: mpathName(n), wwid, sizeBytes: spec.sizeBytes, slaves: [], spec };
     this.maps.set(minor, map);
+    this.mapByWwid.set(wwid, map);
+    this.mapNames.add(map.name);
     this.sysfs.dm(map, new Map());
     this.udev.dm(minor, map.name, wwid);
     for (const p of paths) this.addSlave(map, p);
@@ -373,23 +414,36 @@ export class Kernel {
   }
 
   private addSlave(map: SimDmMap, sd: string): void {
-    const hit = this.sdDevices().get(sd);
+    const hit = this.sdByName.get(sd);
     if (!hit) return;
     map.slaves.push(sd);
     this.sysfs.dmSlave(map, sd, this.sysfs.sdBlockDir(hit.session, hit.device));
+    // multipathd applies fast_io_fail_tmo (multipath-tools default 5) to an iSCSI path it adopts as
+    // the session's recovery_tmo: the two-portal capture shows 5 on both multipathed sessions
+    // (mp-sysfs.txt) where the single-path one keeps iscsid.conf's 120 (single-sysfs.txt). Only the
+    // kernel value changes; the node record keeps its replacement_timeout.
+    const s = hit.session;
+    if (s.recoveryTmo !== MULTIPATH_RECOVERY_TMO) {
+      s.recoveryTmo = MULTIPATH_RECOVERY_TMO;
+      this.sysfs.recoveryTmo(s);
+    }
   }
 
   /** `multipath -f`: removes the map (callers check it is unused first). */
   removeMap(map: SimDmMap): void {
     const dirs = new Map<string, string>();
-    const sds = this.sdDevices();
     for (const sd of map.slaves) {
-      const hit = sds.get(sd);
+      const hit = this.sdByName.get(sd);
       if (hit) dirs.set(sd, this.sysfs.sdBlockDir(hit.session, hit.device));
     }
     this.sysfs.removeDm(map, dirs);
     this.udev.removeDm(map.minor, map.name, map.wwid);
     this.maps.delete(map.minor);
+    this.mapByWwid.delete(map.wwid);
+    this.mapNames.delete(map.name);
+    if (map.minor < this.mapMinorHint) this.mapMinorHint = map.minor;
+    // Names are not numbered by minor: the next search starts from the first name again.
+    this.mapNameHint = 0;
     this.emit('multipath', `remove ${map.name}`);
   }
 
@@ -438,6 +492,9 @@ export class Kernel {
     return this.findSessions((s) => samePortal(s.portal, p));
   }
 }
+
+/** recovery_tmo multipathd sets on the sessions of the paths it adds to a map (mp-sysfs.txt). */
+export const MULTIPATH_RECOVERY_TMO = 5;
 
 /** LUNs a session's target exports, looked up by the scan code. */
 const sessionLuns = new WeakMap<SimSession, { luns: readonly LunSpec[]; tid: number }>();

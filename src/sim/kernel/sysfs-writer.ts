@@ -170,6 +170,11 @@ export class SysfsWriter {
     this.attr(`${connDir(s.host, s.sid)}/state`, connectionAttrs(s).find((a) => a[0] === 'state')![1], 0o444);
   }
 
+  /** The session's replacement timeout after someone (iscsiadm, multipathd) changed it. */
+  recoveryTmo(s: SimSession): void {
+    this.attr(`${sessionAttrDir(s.host, s.sid)}/recovery_tmo`, String(s.recoveryTmo));
+  }
+
   scsiDevice(s: SimSession, d: SimScsiDevice): void {
     const t = this.tree;
     const tdir = targetDir(s.host, s.sid);

@@ -11,8 +11,7 @@ export function device(ctx: SimContext, path: string | undefined): BlockRef | un
 export function readable(ctx: SimContext, ref: BlockRef): boolean {
   if (ref.kind === 'sd') return ref.device.state === 'running';
   if (ref.kind === 'dm') {
-    const sds = ctx.kernel.sdDevices();
-    return ref.map.slaves.some((s) => sds.get(s)?.device.state === 'running');
+    return ref.map.slaves.some((s) => ctx.kernel.sdDevice(s)?.device.state === 'running');
   }
   return true;
 }

@@ -26,11 +26,10 @@ function findMap(ctx: SimContext, arg: string): SimDmMap | undefined {
 
 /** `multipath -ll` topology (mp-multipath-ll.txt): one path group per path, the first active. */
 function topology(ctx: SimContext, maps: readonly SimDmMap[]): ToolResult {
-  const sds = ctx.kernel.sdDevices();
   let out = '';
   for (const m of maps) {
     const paths = m.slaves
-      .map((name) => ({ name, hit: sds.get(name) }))
+      .map((name) => ({ name, hit: ctx.kernel.sdDevice(name) }))
       .filter((p) => p.hit)
       .sort((a, b) => a.hit!.session.host - b.hit!.session.host);
     // multipath -ll waits on blocked paths' I/O: it hangs until they recover (shared/README.md).

@@ -38,27 +38,102 @@ interface RowProps {
   middles: string;
   selected: boolean;
   marked: boolean;
+  /** The padded row fits the table width (else it is one truncated Text, as Ink cuts it). */
+  fits: boolean;
   theme: Theme;
 }
 
 const SEP = '\u0000';
 
+/**
+ * Printable ASCII: Ink (string-width, log-update) measures such a string by its length; one
+ * symbol (●, ✓, …) sends the WHOLE string through grapheme segmentation, several times per frame
+ * for every line on screen. That was most of a frame's cost with a full table (issue 9 profile).
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+interface Segment {
+  text: string;
+  color: string | undefined;
+}
+
+/**
+ * Splits a line into runs that are all printable ASCII or not, each run a list of same-colour
+ * segments, so the long ASCII runs take string-width's fast path and only the short runs with
+ * symbols are segmented.
+ */
+export function asciiRuns(segments: readonly Segment[]): Segment[][] {
+  const runs: Segment[][] = [];
+  let ascii: boolean | undefined;
+  for (const seg of segments) {
+    if (seg.text === '') continue;
+    const isAscii = PRINTABLE_ASCII.test(seg.text);
+    const run = runs[runs.length - 1];
+    if (!run || isAscii !== ascii) {
+      runs.push([{ ...seg }]);
+      ascii = isAscii;
+      continue;
+    }
+    const last = run[run.length - 1]!;
+    if (last.color === seg.color) last.text += seg.text;
+    else run.push({ ...seg });
+  }
+  return runs;
+}
+
 /** One line; all props are strings/booleans so React.memo's shallow compare is exact. */
-const Row = memo(function Row({ cells, tones, widths, aligns, middles, selected, marked, theme }: RowProps) {
+const Row = memo(function Row({
+  cells,
+  tones,
+  widths,
+  aligns,
+  middles,
+  selected,
+  marked,
+  fits,
+  theme,
+}: RowProps) {
   const c = cells.split(SEP);
   const t = tones.split(SEP) as Tone[];
   const w = widths.split(',').map(Number);
   const a = aligns.split(',');
   const m = middles.split(',');
+  const gutter = `${selected ? '›' : ' '}${marked ? '*' : ' '}`;
+  const segments: Segment[] = [
+    // A blank gutter needs no colour codes (they would only be parsed again on every frame).
+    { text: gutter, color: gutter.trim() ? toneColor(theme, 'accent') : undefined },
+    ...w.flatMap((width, i) => [
+      // An uncoloured gap between cells: two coloured cells back to back re-serialise differently
+      // in Ink's screen buffer, which then tokenizes the line a second time.
+      { text: i > 0 ? ' ' : '', color: undefined },
+      {
+        text: padCell(c[i] ?? '', width, a[i] === 'right' ? 'right' : 'left', m[i] === '1'),
+        color: selected ? undefined : toneColor(theme, t[i] || undefined),
+      },
+    ]),
+  ];
+  const spans = (segs: readonly Segment[]) =>
+    segs.map((seg, i) => (
+      <Text key={String(i)} color={seg.color}>
+        {seg.text}
+      </Text>
+    ));
+  // Too wide (narrow terminal, fixed columns): Ink truncates the whole line with an ellipsis.
+  if (!fits) {
+    return (
+      <Text wrap="truncate" inverse={selected}>
+        {spans(segments)}
+      </Text>
+    );
+  }
   return (
-    <Text wrap="truncate" inverse={selected}>
-      <Text color={toneColor(theme, 'accent')}>{`${selected ? '›' : ' '}${marked ? '*' : ' '}`}</Text>
-      {w.map((width, i) => (
-        <Text key={String(i)} color={selected ? undefined : toneColor(theme, t[i] || undefined)}>
-          {(i > 0 ? ' ' : '') + padCell(c[i] ?? '', width, a[i] === 'right' ? 'right' : 'left', m[i] === '1')}
+    <Box height={1} flexShrink={0}>
+      {asciiRuns(segments).map((run, i) => (
+        <Text key={String(i)} inverse={selected} wrap="truncate">
+          {spans(run)}
         </Text>
       ))}
-    </Text>
+    </Box>
   );
 });
 
@@ -70,6 +145,8 @@ export function Table(props: TableProps) {
   const offset = windowOffset(offsetRef.current, cursor, visible, rows.length);
   offsetRef.current = offset;
   const colIdx = cols.map((c) => columns.indexOf(c));
+  // Gutter, cells and the single spaces between them.
+  const fits = 2 + widths.reduce((n, x) => n + x, 0) + Math.max(0, widths.length - 1) <= width;
   const widthsKey = widths.join(',');
   const aligns = cols.map((c) => c.align ?? 'left').join(',');
   const middles = cols.map((c) => (c.middle ? '1' : '0')).join(',');
@@ -80,7 +157,7 @@ export function Table(props: TableProps) {
     })
     .join(' ');
   return (
-    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+    <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       <Text bold wrap="truncate" color={toneColor(theme, 'accent')}>{`  ${header}`}</Text>
       {rows.length === 0 ? (
         <Text color={toneColor(theme, 'dim')}>{`  ${props.emptyText ?? '(nothing)'}`}</Text>
@@ -97,6 +174,7 @@ export function Table(props: TableProps) {
               middles={middles}
               selected={offset + i === cursor}
               marked={marks.has(r.key)}
+              fits={fits}
               theme={theme}
             />
           ))

@@ -17,7 +17,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
       text: `  portal ${s.portal},${s.tpgt}   iface ${s.iface}   host ${s.hostNumber ?? '-'} (${s.hostState ?? '?'})`,
     },
     {
-      text: `  state ${s.state}   recovery_tmo ${s.recoveryTmo ?? '?'}s   local ${s.ipaddress ?? '-'}${s.netdev ? ` (${s.netdev})` : ''}`,
+      text: `  state ${s.state}   recovery_tmo ${s.recoveryTmo === -1 ? 'off' : `${s.recoveryTmo ?? '?'}s`}   local ${s.ipaddress ?? '-'}${s.netdev ? ` (${s.netdev})` : ''}`,
       tone: stateTone(s.state),
     },
     { text: `  initiator ${s.initiatorName ?? snap.node.initiatorName ?? '?'}`, tone: 'dim' },

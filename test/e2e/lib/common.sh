@@ -160,3 +160,43 @@ kubelet_json() {
 mount_source() { findmnt -n -o MAJ:MIN --mountpoint "$1" 2>/dev/null | tr -d ' '; }
 majmin() { cat "/sys/block/$1/dev" 2>/dev/null; }
 record_exists() { iscsiadm -m node -T "$(iqn "$1")" -p "$2" >/dev/null 2>&1; }
+
+# ---- comparing two runs of the console on the same node state (scenario 11, debug pod) ----
+# status_same A.json B.json : the same node state in both `status --json` documents. Everything is
+# compared except when and how it was read (takenAt, readMs, node.root/kind/hostname); the first
+# differences are printed as `diff <path>: <a> vs <b>`.
+status_same() {
+  "$NODE" -e '
+    const fs = require("fs");
+    const [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+    for (const d of [a, b]) { delete d.takenAt; delete d.readMs; for (const k of ["root", "kind", "hostname"]) delete d.node?.[k]; }
+    const diffs = [];
+    const walk = (x, y, p) => {
+      if (JSON.stringify(x) === JSON.stringify(y)) return;
+      if (x && y && typeof x === "object" && typeof y === "object")
+        for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) walk(x[k], y[k], Array.isArray(x) ? `${p}[${k}]` : `${p}.${k}`);
+      else diffs.push(`${p}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+    };
+    walk(a, b, "");
+    for (const d of diffs.slice(0, 20)) console.log(`  diff ${d}`);
+    process.exit(diffs.length ? 1 : 0);' "$1" "$2"
+}
+# doctor_same A.json B.json : every `doctor --json` check has the same status in both (evidence may
+# name different pids or namespaces); differing checks are printed with both evidences.
+doctor_same() {
+  "$NODE" -e '
+    const fs = require("fs");
+    const [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")).checks);
+    const byId = (l) => new Map(l.map((c) => [c.id, c]));
+    const [ma, mb] = [byId(a), byId(b)];
+    let bad = 0;
+    for (const id of new Set([...ma.keys(), ...mb.keys()])) {
+      const x = ma.get(id), y = mb.get(id);
+      if (x?.status === y?.status) continue;
+      bad++;
+      console.log(`  diff ${id}: ${x?.status ?? "absent"} (${x?.evidence ?? ""}) vs ${y?.status ?? "absent"} (${y?.evidence ?? ""})`);
+    }
+    process.exit(bad ? 1 : a.length ? 0 : 1);' "$1" "$2"
+}
+# doctor_check FILE ID FIELD : one field (status, evidence) of one check of a `doctor --json` document
+doctor_check() { jget "$1" "d.checks.find(c=>c.id==='$2')?.$3 ?? 'absent'"; }

@@ -10,7 +10,7 @@ set -u
 : "${PROJECT:?}" "${CACHE:?}"
 LIB="$PROJECT/test/e2e/lib"
 RESULTS="${E2E_RESULTS:-$CACHE/results}"
-SCEN_TIMEOUT="${E2E_SCENARIO_TIMEOUT:-420}"
+SCEN_TIMEOUT="${E2E_SCENARIO_TIMEOUT:-900}"
 # node's on-disk compile cache: the bundle is parsed once per boot, not once per CLI call
 # (each call otherwise costs 2-4 s of TCG time).
 export NODE_COMPILE_CACHE=/tmp/node-compile-cache

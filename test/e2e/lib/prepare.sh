@@ -6,7 +6,8 @@
 # tool the scenarios use (iscsiadm, iscsid, tgtd, multipathd, systemd-udevd, mkfs, tmux, node) must be
 # installed on the HOST. The kernel is Debian's stock one so the initiator, SCSI midlayer and
 # dm-multipath are exactly what a Debian node runs.
-# Env: E2E_CACHE (default <project>/.cache/e2e), FORCE=1 re-extracts the kernel and rebuilds the initramfs.
+# Env: E2E_CACHE (default <project>/.cache/e2e), FORCE=1 re-extracts the kernel and rebuilds the
+#      initramfs and the debug pod's root filesystem.
 set -euo pipefail
 E2E="$(cd "$(dirname "$0")/.." && pwd)"
 PROJECT="$(cd "$E2E/../.." && pwd)"
@@ -16,8 +17,9 @@ say() { echo "[e2e:prepare] $*"; }
 
 # 1. host packages. busybox-static: the initramfs needs a static shell; kmod: depmod/modprobe run
 #    against the extracted module tree; lsscsi/sg3-utils: diagnostics in scenario logs; tmux: the
-#    interactive-console scenario drives the TUI in a real pty.
-PKGS="qemu-system-x86 open-iscsi tgt multipath-tools udev busybox-static kmod cpio e2fsprogs util-linux lsscsi sg3-utils tmux procps"
+#    interactive-console scenario drives the TUI in a real pty; debootstrap: the debug-pod scenario's
+#    pod root (step 4).
+PKGS="qemu-system-x86 open-iscsi tgt multipath-tools udev busybox-static kmod cpio e2fsprogs util-linux lsscsi sg3-utils tmux procps debootstrap"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
@@ -78,5 +80,30 @@ if [ ! -f "$INITRD" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/dev/null)" != "$ST
   cp "$E2E/lib/initramfs-init.sh" "$IRD/init"; chmod +x "$IRD/init"
   (cd "$IRD" && find . | cpio -o -H newc --quiet | gzip -1 > "$INITRD.tmp") && mv "$INITRD.tmp" "$INITRD"
   echo "$STAMP" > "$CACHE/initramfs.stamp"
+fi
+# 4. the debug pod's root (scenario 11-debug-pod): the image's runtime stage for real, i.e. Debian
+#    bookworm's minimal base (what debian:bookworm-slim is built from: `debootstrap --variant=minbase`;
+#    it has util-linux's nsenter and coreutils' chroot, no open-iscsi). The guest copies the single
+#    executable into it and chroots there inside its own mount namespace, like a container engine.
+#    From the mirror apt uses here (deb822 debian.sources or sources.list).
+POD="$CACHE/podroot"
+if [ ! -f "$POD/.e2e-ready" ] || [ "${FORCE:-0}" = 1 ]; then
+  MIRROR="$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)"
+  [ -n "$MIRROR" ] || MIRROR="$(awk '$1=="deb" && $2 ~ /^http.*\/debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)"
+  MIRROR="${MIRROR:-http://deb.debian.org/debian}"
+  SUITE="$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")"
+  say "debootstrap --variant=minbase $SUITE from $MIRROR (debug pod root)"
+  t0=$(date +%s)
+  # A half-made tree from an interrupted run may still have debootstrap's /proc or /sys mounted.
+  for d in "$POD" "$POD.tmp"; do
+    findmnt -rn -o TARGET | { grep -E "^$d(/|\$)" || true; } | sort -r | xargs -r umount -l
+    rm -rf --one-file-system "$d"
+  done
+  debootstrap --variant=minbase "$SUITE" "$POD.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
+    || { tail -n 30 "$CACHE/debootstrap.log"; exit 1; }
+  rm -f "$POD.tmp"/var/cache/apt/archives/*.deb
+  mv "$POD.tmp" "$POD"
+  echo "suite=$SUITE seconds=$(( $(date +%s) - t0 )) size=$(du -sh --one-file-system "$POD" | cut -f1)" > "$POD/.e2e-ready"
+  say "pod root: $(cat "$POD/.e2e-ready")"
 fi
 say "ready: kernel $KVER, $(du -sh "$CACHE" | cut -f1) in $CACHE"

@@ -7,6 +7,16 @@ const KEY = 'node.session.timeo.replacement_timeout';
 /** open-iscsi's default when iscsid.conf does not set it (iscsid.conf: "the default is 120 seconds"). */
 export const DEFAULT_REPLACEMENT_TIMEOUT = 120;
 
+/**
+ * A timeout as a number. scsi_transport_iscsi accepts `off` in a session's recovery_tmo (the
+ * recovery timer disabled: I/O waits for the session forever) and reads it back as `off`, not a
+ * number (seen on Debian's 6.1 kernel in the e2e guest, scenario 10): the same hazard as a negative
+ * replacement_timeout, so it counts as -1 instead of being ignored as NaN.
+ */
+export function timeoutValue(v: string): number {
+  return v.trim().toLowerCase() === 'off' ? -1 : Number(v);
+}
+
 /** value → how many times it was seen, as `120 (3), 5 (1)`. */
 function tally(values: readonly string[]): string {
   const counts = new Map<string, number>();
@@ -34,13 +44,13 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
     `records ${records.length ? tally(records.map((r) => r.replacementTimeout!)) : 'none'}`,
     `sessions recovery_tmo ${sessions.length ? tally(sessions) : 'none'}`,
   ].join('; ');
-  const all = [confValue, ...records.map((r) => r.replacementTimeout!), ...sessions].map(Number);
+  const all = [confValue, ...records.map((r) => r.replacementTimeout!), ...sessions].map(timeoutValue);
   if (all.some((n) => Number.isFinite(n) && n < 0)) {
     return {
       ...base,
       status: 'warn',
       evidence,
-      hint: `a negative ${KEY} queues I/O forever while a target is down (unmount and kubelet hang); use e.g. 120`,
+      hint: `a negative ${KEY} (recovery_tmo off) queues I/O forever while a target is down (unmount and kubelet hang); use e.g. 120`,
     };
   }
   if (all.some((n) => n === 0)) {
@@ -52,7 +62,7 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
       ...base,
       status: 'warn',
       evidence,
-      hint: `${plural(differing.length, 'record')} differ from iscsid.conf (${listSome(
+      hint: `${plural(differing.length, 'record')} ${differing.length === 1 ? 'differs' : 'differ'} from iscsid.conf (${listSome(
         differing.map((r) => r.targetIqn),
         2,
       )}): iscsiadm -m node -T <iqn> -o update -n ${KEY} -v ${confValue}`,

@@ -12,6 +12,22 @@ function describe(r: RunResult): string {
   return `exit ${r.exitCode}`;
 }
 
+/** What the kernel appends to /proc/<pid>/exe when the running binary was unlinked or replaced. */
+const DELETED = ' (deleted)';
+
+/**
+ * Running iscsid processes whose binary is gone from disk: after an open-iscsi upgrade without a
+ * restart, `iscsid --version` answers for the NEW file while the daemon iscsiadm talks to is the old
+ * one, so equal version strings prove nothing. /proc/<pid>/exe then ends in " (deleted)" (proc(5)).
+ */
+function replacedDaemons(ctx: DoctorContext): string[] {
+  return ctx.processes
+    .pids('iscsid')
+    .map((pid) => [pid, ctx.host.readLink(`/proc/${pid}/exe`)] as const)
+    .filter(([, exe]) => exe?.endsWith(DELETED))
+    .map(([pid, exe]) => `running iscsid pid ${pid} is ${exe}`);
+}
+
 /**
  * iscsiadm and iscsid must be the same open-iscsi release: their IPC structs (iscsiadm_req/rsp) are
  * not a stable protocol, so a mixed pair (e.g. a container's iscsiadm against the host's iscsid)
@@ -25,7 +41,8 @@ export async function versionsMatch(ctx: DoctorContext): Promise<DoctorCheck> {
   ]);
   const admV = adm.exitCode === 0 ? parseToolVersion(adm.stdout + adm.stderr) : undefined;
   const dV = d.exitCode === 0 ? parseToolVersion(d.stdout + d.stderr) : undefined;
-  const evidence = `iscsiadm ${admV ?? describe(adm)}, iscsid ${dV ?? describe(d)}`;
+  const replaced = replacedDaemons(ctx);
+  const evidence = [`iscsiadm ${admV ?? describe(adm)}, iscsid ${dV ?? describe(d)}`, ...replaced].join('; ');
   if (admV === undefined) {
     return {
       ...base,
@@ -50,6 +67,14 @@ export async function versionsMatch(ctx: DoctorContext): Promise<DoctorCheck> {
       status: 'fail',
       evidence,
       hint: 'use the iscsiadm of the same open-iscsi release as the running iscsid (no stable protocol between them)',
+    };
+  }
+  if (replaced.length > 0) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence,
+      hint: 'iscsid runs a binary that is no longer on disk (open-iscsi upgraded without a restart): its version may differ; restart iscsid (systemctl restart iscsid) at a quiet moment',
     };
   }
   return { ...base, status: 'pass', evidence };
