@@ -298,7 +298,10 @@ OLD_PIDS=$(pgrep -x iscsid | paste -sd' ')
 for p in $OLD_PIDS; do log "iscsid pid $p exe: $(readlink /proc/"$p"/exe)"; done
 brk 'mount --bind "$WORK/silent-iscsid" "$DBIN" && BINDS+=("$DBIN")' "iscsid --version exits 1"
 TMOF=/sys/class/iscsi_session/session$SID/recovery_tmo
-brk "echo off > $TMOF" "recovery_tmo off on session$SID (the kernel's sysfs override)"
+# The kernel refuses recovery_tmo writes with EBUSY while the session is FAILED, FREE or UNBOUND
+# (scsi_transport_iscsi.c, store_priv_session_recovery_tmo), which it can briefly be while the
+# iscsid restarted just above takes the session over: retry the write until the kernel takes it.
+brk "wait_for 'echo off 2>/dev/null > $TMOF' 60" "recovery_tmo off on session$SID (the kernel's sysfs override)"
 SESS_OFF=$(cat "$TMOF"); log "$TMOF now reads '$SESS_OFF'"
 brk 'mv /etc/iscsi/initiatorname.iscsi "$WORK/initiatorname.moved"' "initiatorname.iscsi missing"
 # a process the kernel calls `kubelet` (comm = basename of the executed file), --root-dir on its argv
@@ -334,7 +337,7 @@ unbind_all
 # the installed iscsid back (the session stays; iscsid picks it up again)
 kill $OLD_PIDS 2>/dev/null; _wait '! pgrep -x iscsid >/dev/null' 30; start_iscsid
 check "pgrep -x iscsid >/dev/null && [ \"\$(readlink /proc/\$(pgrep -x iscsid | head -1)/exe)\" = '$DBIN' ]" "iscsid runs the installed binary again"
-echo "$SESS_TMO" > "$TMOF"
+wait_for "echo '$SESS_TMO' 2>/dev/null > $TMOF" 60   # EBUSY while iscsid takes the session over, as above
 check "[ \"\$(cat $TMOF)\" = '$SESS_TMO' ]" "recovery_tmo back to $SESS_TMO"
 cp "$WORK/initiatorname.iscsi" /etc/iscsi/initiatorname.iscsi; rm -f "$WORK/initiatorname.moved"
 check "cmp -s $WORK/initiatorname.iscsi /etc/iscsi/initiatorname.iscsi" "initiator name file restored"

@@ -1,0 +1,60 @@
+/**
+ * The sysfs probe lists SCSI devices from /sys/class/scsi_device (H:C:T:L only), and from the bus
+ * when the class lists nothing (a tree without the class: the simulator's lean profile).
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FsHost } from '../../src/engine/host/fs-host.js';
+import { SysfsProber } from '../../src/watchers/sysfs-probe.js';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+
+/** One session on host0: LUN 0 a controller, LUN 1 a disk; the class links only when asked. */
+function tree(withClass: boolean): { root: string; host: FsHost } {
+  const root = mkdtempSync(join(tmpdir(), 'probe-listing-'));
+  roots.push(root);
+  const at = (p: string) => join(root, p);
+  const tdir = 'sys/devices/platform/host0/session1/target0:0:0';
+  for (const d of ['sys/bus/scsi/devices', 'sys/class/scsi_device', 'sys/class/iscsi_session', 'sys/block'])
+    mkdirSync(at(d), { recursive: true });
+  symlinkSync('../../../devices/platform/host0', at('sys/bus/scsi/devices/host0'));
+  symlinkSync(`../../../${tdir.slice(4)}`, at('sys/bus/scsi/devices/target0:0:0'));
+  for (const [lun, type, state] of [
+    [0, '12', 'running'],
+    [1, '0', 'offline'],
+  ] as const) {
+    const id = `0:0:0:${lun}`;
+    const dir = `${tdir}/${id}`;
+    mkdirSync(at(`${dir}/scsi_device/${id}`), { recursive: true });
+    writeFileSync(at(`${dir}/type`), `${type}\n`);
+    writeFileSync(at(`${dir}/state`), `${state}\n`);
+    symlinkSync(`../../../${dir.slice(4)}`, at(`sys/bus/scsi/devices/${id}`));
+    if (withClass) symlinkSync(`../../${dir.slice(4)}/scsi_device/${id}`, at(`sys/class/scsi_device/${id}`));
+  }
+  return { root, host: new FsHost({ root, runner: { mode: 'direct' } }) };
+}
+
+describe('SysfsProber device listing', () => {
+  it('sees the same devices and states from the class as from the bus', () => {
+    const fromClass = new SysfsProber(tree(true).host).probe().detail;
+    const fromBus = new SysfsProber(tree(false).host).probe().detail;
+    expect(fromClass.hctls).toEqual(['0:0:0:0', '0:0:0:1']);
+    expect(fromClass.deviceStates).toEqual(['', 'offline\n']);
+    expect(fromBus.hctls).toEqual(fromClass.hctls);
+    expect(fromBus.deviceStates).toEqual(fromClass.deviceStates);
+  });
+
+  it('sees a device removed from the class (removed there first by the kernel)', () => {
+    const { root, host } = tree(true);
+    const prober = new SysfsProber(host);
+    expect(prober.probe().detail.hctls).toEqual(['0:0:0:0', '0:0:0:1']);
+    rmSync(join(root, 'sys/class/scsi_device/0:0:0:1'));
+    expect(prober.probe().detail.hctls).toEqual(['0:0:0:0']);
+    prober.close();
+  });
+});
