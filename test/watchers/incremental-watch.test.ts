@@ -3,7 +3,7 @@
  * sessions re-reads only those (refreshSnapshot), and the store then holds what a full snapshot
  * holds; additions/removals and non-poll sources take the full read.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/engine/model.js';
 import {
   type ChangedSessions,
@@ -15,16 +15,10 @@ import { openSimHost, type SimHost } from '../../src/sim/index.js';
 import { diffProbes } from '../../src/watchers/probe-diff.js';
 import type { ProbeDetail } from '../../src/watchers/sysfs-probe.js';
 import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';
+import { simAndWatcherPerTest } from './sim-per-test.js';
 
 const KROOT = '/var/lib/kubelet';
-let closeSim: (() => Promise<void>) | undefined;
-let watcher: Watcher | undefined;
-afterEach(async () => {
-  await watcher?.stop();
-  await closeSim?.();
-  watcher = undefined;
-  closeSim = undefined;
-});
+const slot = simAndWatcherPerTest();
 
 interface Call {
   changed: ChangedSessions;
@@ -35,10 +29,10 @@ async function open(
   fullRefreshMs?: number,
 ): Promise<{ host: SimHost; w: Watcher; calls: Call[]; fulls: number[] }> {
   const { host, close } = await openSimHost({ scenario: 'healthy', clock: 'manual' });
-  closeSim = close;
+  slot.close = close;
   const calls: Call[] = [];
   const fulls: number[] = [];
-  watcher = startWatcher({
+  slot.watcher = startWatcher({
     host,
     kubeletRoot: KROOT,
     autoPoll: false,
@@ -55,8 +49,8 @@ async function open(
       return result;
     },
   });
-  await watcher.ready;
-  return { host, w: watcher, calls, fulls };
+  await slot.watcher.ready;
+  return { host, w: slot.watcher, calls, fulls };
 }
 
 function published(w: Watcher): Snapshot {

@@ -3,7 +3,7 @@
  * read (issue 9 §3: change → event within one interval at 1,000 sessions), worded as the snapshot
  * diff words them, and the snapshot's own copy of each is dropped: every change is reported once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/engine/model.js';
 import { refreshSnapshot, takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
@@ -11,21 +11,15 @@ import { diffSnapshots } from '../../src/watchers/diff.js';
 import { probeEvents, sameProbe } from '../../src/watchers/probe-diff.js';
 import { fingerprintOf, SysfsProber } from '../../src/watchers/sysfs-probe.js';
 import type { NodeEvent } from '../../src/watchers/types.js';
-import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';
+import { startWatcher } from '../../src/watchers/watcher.js';
+import { simAndWatcherPerTest } from './sim-per-test.js';
 
 const KROOT = '/var/lib/kubelet';
-let closeSim: (() => Promise<void>) | undefined;
-let watcher: Watcher | undefined;
-afterEach(async () => {
-  await watcher?.stop();
-  await closeSim?.();
-  watcher = undefined;
-  closeSim = undefined;
-});
+const slot = simAndWatcherPerTest();
 
 async function sim(): Promise<SimHost> {
   const { host, close } = await openSimHost({ scenario: 'healthy', clock: 'manual' });
-  closeSim = close;
+  slot.close = close;
   return host;
 }
 
@@ -81,19 +75,19 @@ describe('watcher: probe announcements', () => {
     const host = await sim();
     // Records what the store had published when the refresh the poll asked for started reading.
     const seenAtRefresh: string[][] = [];
-    watcher = startWatcher({
+    slot.watcher = startWatcher({
       host,
       kubeletRoot: KROOT,
       autoPoll: false,
       udev: false,
       files: false,
       refreshSnapshot: (h, o, prev, changed) => {
-        watcher!.store.flush();
-        seenAtRefresh.push(watcher!.store.getState().events.map((e) => e.message));
+        slot.watcher!.store.flush();
+        seenAtRefresh.push(slot.watcher!.store.getState().events.map((e) => e.message));
         return refreshSnapshot(h, o, prev, changed);
       },
     });
-    const w = watcher;
+    const w = slot.watcher;
     await w.ready;
     w.store.flush();
     const sd = runningDisk(w.store.getState().snapshot!);
@@ -130,7 +124,7 @@ describe('watcher: probe announcements', () => {
     const host = await sim();
     let sd = '';
     let restore = false;
-    watcher = startWatcher({
+    slot.watcher = startWatcher({
       host,
       kubeletRoot: KROOT,
       autoPoll: false,
@@ -142,7 +136,7 @@ describe('watcher: probe announcements', () => {
         return refreshSnapshot(h, o, prev, changed);
       },
     });
-    const w = watcher;
+    const w = slot.watcher;
     await w.ready;
     w.store.flush();
     sd = runningDisk(w.store.getState().snapshot!);

@@ -4,34 +4,28 @@
  * vanishing mid-read produces no error event. The simulator's add/remove uevents are on, as udev
  * would be on a node; state changes and mounts are only visible to the poll, as on a node.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import type { SimHost } from '../../src/sim/index.js';
 import { openSimHost } from '../../src/sim/index.js';
 import type { NodeEvent, NodeState } from '../../src/watchers/types.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';
+import { simAndWatcherPerTest } from './sim-per-test.js';
 
 const KROOT = '/var/lib/kubelet';
 const REFRESH_MS = 2_000;
 const PORTAL = '10.0.0.12:3260';
 const IQN = 'iqn.2026-01.lab.example:watch-test';
 
-let closeSim: (() => Promise<void>) | undefined;
-let watcher: Watcher | undefined;
-afterEach(async () => {
-  await watcher?.stop();
-  await closeSim?.();
-  watcher = undefined;
-  closeSim = undefined;
-});
+const slot = simAndWatcherPerTest();
 
 async function open(autoPoll = false, refreshMs = REFRESH_MS): Promise<{ host: SimHost; w: Watcher }> {
   const { host, close } = await openSimHost({ scenario: 'healthy', clock: 'manual' });
-  closeSim = close;
-  watcher = startWatcher({ host, kubeletRoot: KROOT, refreshMs, autoPoll });
-  await watcher.ready;
-  return { host, w: watcher };
+  slot.close = close;
+  slot.watcher = startWatcher({ host, kubeletRoot: KROOT, refreshMs, autoPoll });
+  await slot.watcher.ready;
+  return { host, w: slot.watcher };
 }
 
 function published(w: Watcher): NodeState {
@@ -161,7 +155,7 @@ describe('watcher on the simulator', () => {
 
   it('a session vanishing mid-read produces no error event', async () => {
     const { host, close } = await openSimHost({ scenario: 'healthy', clock: 'manual' });
-    closeSim = close;
+    slot.close = close;
     let arm: number | undefined;
     // Arms the simulator's fault as the snapshot starts (after the poll's probe): the session is
     // logged out by the kernel the moment the read engine first touches its sysfs dir.
@@ -170,13 +164,13 @@ describe('watcher on the simulator', () => {
       arm = undefined;
       return takeSnapshot(host, o);
     };
-    watcher = startWatcher({
+    slot.watcher = startWatcher({
       host,
       kubeletRoot: KROOT,
       autoPoll: false,
       takeSnapshot: (_h, o) => readArmed(o),
     });
-    const w = watcher;
+    const w = slot.watcher;
     await w.ready;
     const before = published(w);
     const victim = before.snapshot!.sessions[0]!;
