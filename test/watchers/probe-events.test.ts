@@ -11,7 +11,7 @@ import { diffSnapshots } from '../../src/watchers/diff.js';
 import { probeEvents, sameProbe } from '../../src/watchers/probe-diff.js';
 import { fingerprintOf, SysfsProber } from '../../src/watchers/sysfs-probe.js';
 import type { NodeEvent } from '../../src/watchers/types.js';
-import { startWatcher } from '../../src/watchers/watcher.js';
+import { startWatcher, type Watcher, type WatcherOptions } from '../../src/watchers/watcher.js';
 import { simAndWatcherPerTest } from './sim-per-test.js';
 
 const KROOT = '/var/lib/kubelet';
@@ -70,22 +70,27 @@ describe('probeEvents', () => {
   });
 });
 
+/** A watcher driven only by `poll()` (no timer, uevents or file watches) with its own refresh. */
+function pollOnlyWatcher(host: SimHost, refresh: WatcherOptions['refreshSnapshot']): Watcher {
+  return startWatcher({
+    host,
+    kubeletRoot: KROOT,
+    autoPoll: false,
+    udev: false,
+    files: false,
+    refreshSnapshot: refresh,
+  });
+}
+
 describe('watcher: probe announcements', () => {
   it('publishes a disk going offline before the refresh reads it, and reports it once', async () => {
     const host = await sim();
     // Records what the store had published when the refresh the poll asked for started reading.
     const seenAtRefresh: string[][] = [];
-    slot.watcher = startWatcher({
-      host,
-      kubeletRoot: KROOT,
-      autoPoll: false,
-      udev: false,
-      files: false,
-      refreshSnapshot: (h, o, prev, changed) => {
-        slot.watcher!.store.flush();
-        seenAtRefresh.push(slot.watcher!.store.getState().events.map((e) => e.message));
-        return refreshSnapshot(h, o, prev, changed);
-      },
+    slot.watcher = pollOnlyWatcher(host, (h, o, prev, changed) => {
+      slot.watcher!.store.flush();
+      seenAtRefresh.push(slot.watcher!.store.getState().events.map((e) => e.message));
+      return refreshSnapshot(h, o, prev, changed);
     });
     const w = slot.watcher;
     await w.ready;
@@ -124,17 +129,10 @@ describe('watcher: probe announcements', () => {
     const host = await sim();
     let sd = '';
     let restore = false;
-    slot.watcher = startWatcher({
-      host,
-      kubeletRoot: KROOT,
-      autoPoll: false,
-      udev: false,
-      files: false,
-      // The disk comes back between the poll's probe and the refresh's read.
-      refreshSnapshot: (h, o, prev, changed) => {
-        if (restore) host.sim.pathFail(sd, 'running');
-        return refreshSnapshot(h, o, prev, changed);
-      },
+    // The disk comes back between the poll's probe and the refresh's read.
+    slot.watcher = pollOnlyWatcher(host, (h, o, prev, changed) => {
+      if (restore) host.sim.pathFail(sd, 'running');
+      return refreshSnapshot(h, o, prev, changed);
     });
     const w = slot.watcher;
     await w.ready;
