@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsHost } from '../src/engine/host/fs-host.js';
 import { takeSnapshot } from '../src/engine/snapshot/index.js';
-import { benchConsole } from '../src/ui/bench.js';
 import { benchArgs, collectGarbage, projectDir } from './lib/args.js';
+import { benchConsole } from './lib/console-frames.js';
 import { figure } from './lib/figure.js';
 import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
 import { log, Output } from './lib/output.js';
@@ -178,7 +178,7 @@ async function measureTarget(
 }
 
 /**
- * Frame cost in-process, with the UI's own probe (src/ui/bench.tsx `benchConsole`: the real
+ * Frame cost in-process, with the UI's own probe (bench/lib/console-frames.tsx `benchConsole`: the real
  * ConsoleApp with the production render options on an in-memory terminal): first render of the
  * Sessions view, key→frame and store-update→frame, with a snapshot of the 1,000 × 4 root.
  */
@@ -213,7 +213,7 @@ async function measureRender(root: string): Promise<void> {
       label: `Sessions view first render, ${r.sessions} sessions (in-process)`,
       value: round(r.firstFrameMs),
       unit: 'ms',
-      note: 'benchConsole (src/ui/bench.tsx): ConsoleApp rendered by Ink into an in-memory terminal from a ready snapshot; render only, no process start or read',
+      note: 'benchConsole (bench/lib/console-frames.tsx): ConsoleApp rendered by Ink into an in-memory terminal from a ready snapshot; render only, no process start or read',
     }),
   );
   out.add(
@@ -270,7 +270,7 @@ try {
       try {
         await measureRender(root);
       } catch (e) {
-        out.skip(`in-process render (src/ui/bench.tsx): ${(e as Error).message}`);
+        out.skip(`in-process render (bench/lib/console-frames.tsx): ${(e as Error).message}`);
       }
       await measureTarget('--root 1,000 × 4', 'root1000', ['--root', root], true);
       // A missed console target gets one profiled run (the console's own --cpu-prof, written at quit).

@@ -8,7 +8,6 @@
  * separate process whose idle cost is a blocked read).
  */
 import { FsHost } from '../src/engine/host/fs-host.js';
-import { measureIdleTick } from '../src/watchers/measure.js';
 import { DEFAULT_REFRESH_MS, startWatcher } from '../src/watchers/watcher.js';
 import { benchArgs, collectGarbage } from './lib/args.js';
 import { figure } from './lib/figure.js';
@@ -16,6 +15,7 @@ import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
 import { log, Output } from './lib/output.js';
 import { RecordingHost } from './lib/recording-host.js';
 import { round } from './lib/stats.js';
+import { measureIdleTick } from './lib/watch-measure.js';
 
 const SESSIONS = 1000;
 const LUNS = 4;
@@ -54,7 +54,7 @@ try {
       label: `1,000 × 4, idle: CPU per poll tick`,
       value: m.cpuMsPerTick,
       unit: `ms (${tickCalls.toLocaleString('en-US')} Host calls, ${m.refreshes} refreshes)`,
-      note: `measureIdleTick (src/watchers/measure.ts): ${ticks} production poll() ticks back to back on an FsHost over the fixture root, process.cpuUsage (user+system)${sane}`,
+      note: `measureIdleTick (bench/lib/watch-measure.ts): ${ticks} production poll() ticks back to back on an FsHost over the fixture root, process.cpuUsage (user+system)${sane}`,
       detail: { ...m, hostCallsPerTick: tickCalls, byOp: { ...rec.counts } },
     }),
   );

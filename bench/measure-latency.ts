@@ -10,7 +10,6 @@
 import type { SimHost } from '../src/sim/index.js';
 import { openSimHost } from '../src/sim/index.js';
 import { target } from '../src/sim/scenarios/lab.js';
-import { measureChangeToEvent } from '../src/watchers/measure.js';
 import type { NodeEvent } from '../src/watchers/types.js';
 import { waitFor } from '../src/watchers/wait-for.js';
 import { DEFAULT_REFRESH_MS, startWatcher, type Watcher } from '../src/watchers/watcher.js';
@@ -18,6 +17,7 @@ import { benchArgs } from './lib/args.js';
 import { figure } from './lib/figure.js';
 import { log, Output } from './lib/output.js';
 import { median, round } from './lib/stats.js';
+import { measureChangeToEvent } from './lib/watch-measure.js';
 
 const args = benchArgs();
 const out = new Output('latency');
@@ -166,7 +166,7 @@ async function measureScenario(scenario: string, withTarget: boolean): Promise<v
           target: withTarget ? { op: '<', value: DEFAULT_REFRESH_MS } : undefined,
           note:
             c.name === 'device offline' && withTarget
-              ? `measureChangeToEvent (src/watchers/measure.ts) on openSimHost + startWatcher (2 s poll, no uevents in the simulator); median of ${reps} changes at spread phases of the poll; target: under one refresh interval`
+              ? `measureChangeToEvent (bench/lib/watch-measure.ts) on openSimHost + startWatcher (2 s poll, no uevents in the simulator); median of ${reps} changes at spread phases of the poll; target: under one refresh interval`
               : undefined,
           detail: { runs: times, lastRefreshMs: refreshMs, eventsInRing: events },
         }),

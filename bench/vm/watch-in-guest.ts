@@ -20,8 +20,9 @@ import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import type { NodeEvent } from '../../src/watchers/index.js';
-import { measureChangeToEvent, startWatcher } from '../../src/watchers/index.js';
+import { startWatcher } from '../../src/watchers/index.js';
 import { round } from '../lib/stats.js';
+import { measureChangeToEvent } from '../lib/watch-measure.js';
 
 const [repsArg, iqn, portal, lunArg, kubeletRoot = '/var/lib/kubelet'] = process.argv.slice(2);
 if (!iqn || !portal || !lunArg) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchConsole } from '../../src/ui/bench.js';
+import { benchConsole } from '../../bench/lib/console-frames.js';
 import { scaleSnapshot } from './helpers/fixtures.js';
 
 describe('benchConsole', () => {

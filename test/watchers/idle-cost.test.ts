@@ -6,10 +6,10 @@
  */
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measureChangeToEvent, measureIdleTick } from '../../bench/lib/watch-measure.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { under } from '../../src/engine/host/path.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
-import { measureChangeToEvent, measureIdleTick } from '../../src/watchers/measure.js';
 import { SysfsProber } from '../../src/watchers/sysfs-probe.js';
 import { startWatcher } from '../../src/watchers/watcher.js';
 

@@ -1,5 +1,5 @@
 /**
- * Measures the console the way an admin feels it, for the benchmark (issue 9): the first frame
+ * Measures the console the way an admin feels it, for the benchmark (bench/README.md): the first frame
  * with N sessions, key→frame latency while moving the cursor, and refresh→frame latency when one
  * session changes. It mounts the real ConsoleApp with the production render options (maxFps,
  * incrementalRendering) on an in-memory terminal, so no TTY is needed.
@@ -8,14 +8,14 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { render } from 'ink';
 import { createStore } from 'zustand/vanilla';
-import type { Snapshot } from '../engine/model.js';
-import type { NodeState } from '../watchers/types.js';
-import { ConsoleApp } from './app.js';
-import type { ConsoleBackend } from './backend.js';
-import { KeyboardStdin } from './keyboard-stdin.js';
-import { MAX_FPS } from './run-console.js';
-import { COLOR_THEME } from './theme.js';
-import { createUiStore } from './view-store.js';
+import type { Snapshot } from '../../src/engine/model.js';
+import { ConsoleApp } from '../../src/ui/app.js';
+import type { ConsoleBackend } from '../../src/ui/backend.js';
+import { KeyboardStdin } from '../../src/ui/keyboard-stdin.js';
+import { MAX_FPS } from '../../src/ui/run-console.js';
+import { COLOR_THEME } from '../../src/ui/theme.js';
+import { createUiStore } from '../../src/ui/view-store.js';
+import type { NodeState } from '../../src/watchers/types.js';
 
 export interface ConsoleBenchOptions {
   snapshot: Snapshot;

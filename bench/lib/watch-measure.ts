@@ -3,10 +3,10 @@
  * time from a change on the node to its event in the store. They measure the production code path
  * (startWatcher + poll) on whatever Host they are given: a fixture root, the simulator, a real node.
  */
-import type { Host } from '../engine/host/host.js';
-import type { NodeEvent } from './types.js';
-import { waitFor } from './wait-for.js';
-import { DEFAULT_REFRESH_MS, startWatcher, type Watcher } from './watcher.js';
+import type { Host } from '../../src/engine/host/host.js';
+import type { NodeEvent } from '../../src/watchers/types.js';
+import { waitFor } from '../../src/watchers/wait-for.js';
+import { DEFAULT_REFRESH_MS, startWatcher, type Watcher } from '../../src/watchers/watcher.js';
 
 export interface IdleTickMeasure {
   ticks: number;
