@@ -1,6 +1,6 @@
 import { UserError } from '../engine/errors.js';
-
 import type { OptionSpec } from '../engine/options.js';
+import { suggestionHint } from './suggest.js';
 
 export type { OptionSpec };
 
@@ -45,7 +45,7 @@ export function parseArgs(
       const eq = arg.indexOf('=');
       const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
       const spec = byName.get(name);
-      if (!spec) throw new UserError(`unknown option --${name}`, 'see iscsi-console --help');
+      if (!spec) throw new UserError(`unknown option --${name}`, suggestionHint(name, byName.keys(), '--'));
       if (spec.type === 'boolean') {
         if (eq !== -1) throw new UserError(`--${name} takes no value`);
         set(spec, true);

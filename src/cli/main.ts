@@ -5,6 +5,7 @@ import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js
 import { GLOBAL_OPTIONS, readGlobals } from './globals.js';
 import { formatCommandHelp, formatHelp } from './help.js';
 import { openHost } from './open-host.js';
+import { suggestionHint } from './suggest.js';
 import { VERSION } from './version.js';
 
 function processOutput(): Output {
@@ -69,6 +70,11 @@ export async function main(
       out.stdout(parsed.command ? formatCommandHelp(command) : formatHelp(all ?? (await loadAllCommands())));
       return ExitCode.ok;
     }
+    // A word where a command belongs that names none is a typo, never a reason to open the console
+    // (which takes no arguments): `iscsi-console stauts --demo` must not start a full-screen UI.
+    const stray = parsed.command === undefined ? parsed.positionals[0] : undefined;
+    if (stray !== undefined)
+      throw new UserError(`unknown command ${stray}`, suggestionHint(stray, COMMAND_NAMES));
     const globals = readGlobals(parsed.options, process.env);
     const opened = await openHost(globals);
     close = opened.close;
