@@ -83,10 +83,11 @@ describe('doctor on the simulator', () => {
     expect(byId(report)['multipathd.running']?.status).toBe('warn');
   });
 
-  it('incident scenario: kubelet owns iSCSI volumes while running → warning', async () => {
+  it('incident scenario: a running kubelet owning iSCSI volumes is the normal state → pass, with the evidence', async () => {
     const report = await simDoctor('incident');
     const c = byId(report)['kubelet.volumes'];
-    expect(c?.status).toBe('warn');
+    expect(c?.status).toBe('pass');
+    expect(c?.title).toBe('iSCSI volumes kubelet owns');
     expect(c?.evidence).toMatch(/^kubelet pid 900 owns \d+ global dir/);
   });
 });
