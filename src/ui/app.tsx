@@ -16,7 +16,7 @@ import type { Column, TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
 import { helpLines } from './dialogs/help-lines.js';
 import { planLines, progressLines } from './dialogs/plan-lines.js';
-import { blockedReason, cursorIndex, type DispatchContext, dispatchKey, requiredToken } from './dispatch.js';
+import { blockedText, cursorIndex, type DispatchContext, dispatchKey, planConsent } from './dispatch.js';
 import { compileFilter } from './filter.js';
 import { actionsFor, completePalette } from './keymap.js';
 import {
@@ -129,7 +129,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     rows,
     columns: base.columns,
     pageSize: Math.max(1, bodyHeight - 2),
-    scrollMax: scrollMax(s, snapshot, backend, bodyHeight),
+    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname),
     hostname,
     running,
     exit: () => {
@@ -190,12 +190,14 @@ function scrollMax(
   snap: Snapshot | undefined,
   backend: ConsoleBackend,
   bodyHeight: number,
+  hostname: string,
 ): number | undefined {
   const d = s.dialog;
   // Dialogs lose 2 border lines, a title and a footer.
   const dialogRoom = Math.max(1, bodyHeight - 4);
   if (d?.kind === 'help') return Math.max(0, helpLines(backend.actions, s.write).length - dialogRoom);
-  if (d?.kind === 'plan') return Math.max(0, planLines(d.plan).length - dialogRoom);
+  if (d?.kind === 'plan')
+    return Math.max(0, planLines(d.plan, planConsent(s, d, hostname)).length - dialogRoom);
   if (d) return undefined;
   if (s.view === 'sessions' && s.detail !== undefined && snap) {
     const session = snap.sessions.find((x) => x.key === s.detail);
@@ -377,16 +379,24 @@ function DialogPane(props: BodyProps) {
         <Text color={toneColor(theme, 'dim')}>↑↓ scroll · esc closes</Text>,
       );
     case 'plan': {
-      const blocked = blockedReason(s, d.plan);
-      const token = requiredToken(d.plan, hostname);
+      const consent = planConsent(s, d, hostname);
+      const { blocked, ask } = consent;
       const tone = d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent';
       let footer: ReactNode;
       if (blocked)
-        footer = <Text color={toneColor(theme, 'warn')} wrap="truncate">{`${blocked} · esc closes`}</Text>;
-      else if (token !== undefined)
+        footer = (
+          <Text color={toneColor(theme, d.error ? 'bad' : 'warn')} wrap="truncate">
+            {`${d.error ?? blockedText(blocked)} · esc closes`}
+          </Text>
+        );
+      else if (ask.kind === 'typed' || ask.kind === 'override')
         footer = (
           <TextInput
-            label={`Type ${token} to apply on ${hostname} (esc cancels):`}
+            label={
+              ask.kind === 'override'
+                ? `Type ${ask.token} to override ${ask.refusals.length === 1 ? 'this refusal' : `these ${ask.refusals.length} refusals`} and apply (esc cancels):`
+                : `Type ${ask.token} to apply on ${hostname} (esc cancels):`
+            }
             value={d.typed}
             focused
             width={w}
@@ -394,13 +404,13 @@ function DialogPane(props: BodyProps) {
             error={d.error}
           />
         );
-      else if (d.plan.confirm === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
+      else if (ask.kind === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
       else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
       return frame(
         ` Plan: ${d.plan.title} `,
         tone,
         <ScrollText
-          lines={planLines(d.plan)}
+          lines={planLines(d.plan, consent)}
           height={bodyH}
           width={w}
           offset={s.detailScroll}

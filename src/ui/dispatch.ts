@@ -4,6 +4,7 @@
  * trigger a single-letter action.
  */
 import type { Key } from 'ink';
+import { answerConsents, type Consent, consentFor } from '../engine/actions/consent.js';
 import type { ActionDef, Plan } from '../engine/actions/types.js';
 import type { ConsoleBackend, Selection } from './backend.js';
 import type { Column, TableRow } from './components/table-types.js';
@@ -112,20 +113,34 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   }
 }
 
-/** What typing must match for this plan, if anything; overridable refusals always need typing. */
-export function requiredToken(plan: Plan, hostname: string): string | undefined {
-  const overridable = plan.refusals.length > 0 && plan.refusals.every((r) => r.overridable);
-  if (plan.confirm === 'typed' || overridable) return plan.confirmToken ?? hostname;
-  return undefined;
+export type PlanDialog = Extract<Dialog, { kind: 'plan' }>;
+
+/**
+ * The engine's consent (engine/actions/consent.ts) for the Plan dialog as it stands: write mode,
+ * dry-run, and whether the admin opened the override step. The dialog only phrases it.
+ */
+export function planConsent(s: UiState, d: PlanDialog, hostname: string): Consent {
+  return consentFor(d.plan, {
+    write: s.write,
+    dryRun: s.dryRun,
+    hostname,
+    override: d.override === true,
+    interactive: true,
+  });
 }
 
-/** Why the plan cannot be applied from here, if it cannot. */
-export function blockedReason(s: UiState, plan: Plan): string | undefined {
-  if (!s.write) return 'READ-ONLY: plan only. Start with --write or type :write to allow changes';
-  if (plan.refusals.some((r) => !r.overridable)) return 'refused: nothing will run';
-  if (s.dryRun) return 'DRY-RUN: plan only, nothing will run (:dry-run toggles)';
-  if (plan.steps.length === 0) return 'nothing to do';
-  return undefined;
+/** What the dialog's footer says when nothing can be applied (the console's words for `blocked`). */
+export function blockedText(b: NonNullable<Consent['blocked']>): string {
+  switch (b.kind) {
+    case 'read-only':
+      return `${b.reason} · type :write (or start with --write) to allow changes`;
+    case 'dry-run':
+      return `${b.reason} (:dry-run toggles)`;
+    case 'needs-override':
+      return `${b.reason} · o overrides`;
+    default:
+      return b.reason;
+  }
 }
 
 export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): void {
@@ -326,30 +341,47 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
       scroll(ctx, key);
       return;
     }
-    const blocked = blockedReason(s, d.plan);
-    if (blocked) {
+    const consent = planConsent(s, d, ctx.hostname);
+    if (consent.blocked?.kind === 'needs-override') {
+      // The override is its own step: the plain token typed here is not consent to override.
+      if (input === 'o' && !key.ctrl && !key.meta) {
+        ctx.ui.setState({ dialog: { ...d, override: true, typed: '', error: undefined }, detailScroll: 0 });
+      } else if (key.return) {
+        ctx.ui.setState({
+          dialog: {
+            ...d,
+            typed: '',
+            error: 'refused: nothing typed here applies it; o opens the override step',
+          },
+        });
+      }
+      return;
+    }
+    if (consent.blocked) {
       if (key.return || input === 'q' || input === 'n') closeDialog(ctx);
       return;
     }
-    const token = requiredToken(d.plan, ctx.hostname);
-    const force = d.plan.refusals.length > 0;
-    if (token !== undefined) {
+    const { ask } = consent;
+    if (ask.kind === 'typed' || ask.kind === 'override') {
       if (key.return) {
-        if (d.typed === token) startApply(ctx, d.plan, force);
-        else ctx.ui.setState({ dialog: { ...d, typed: '', error: `does not match: type ${token} exactly` } });
+        if (answerConsents(ask, d.typed)) startApply(ctx, d.plan, consent.force);
+        else
+          ctx.ui.setState({
+            dialog: { ...d, typed: '', error: `does not match: type ${ask.token} exactly` },
+          });
         return;
       }
       const next = editText(d.typed, input, key);
       if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next, error: undefined } });
       return;
     }
-    if (d.plan.confirm === 'none' && key.return) {
-      startApply(ctx, d.plan, force);
+    if (ask.kind === 'none' && key.return) {
+      startApply(ctx, d.plan, consent.force);
       return;
     }
     // y/N: only an explicit y applies; Enter, n and anything else keep the default (No).
     if (input === 'y' || input === 'Y') {
-      startApply(ctx, d.plan, force);
+      startApply(ctx, d.plan, consent.force);
       return;
     }
     if (input === 'n' || input === 'N' || key.return)

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { type AttachInput, planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
+import { actionContext } from '../engine/actions/context.js';
 import { runCommand } from '../engine/actions/iscsiadm.js';
 import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
@@ -113,13 +114,8 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
     watcher ??= startWatcher({ host: o.host, kubeletRoot: o.kubeletRoot, refreshMs: o.refreshMs, store });
     return watcher;
   };
-  const ctxFor = (write: boolean): ActionContext => ({
-    host: o.host,
-    kubeletRoot: o.kubeletRoot,
-    stateDir: o.stateDir,
-    write,
-    takeSnapshot: () => takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot }),
-  });
+  const ctxFor = (write: boolean): ActionContext =>
+    actionContext({ host: o.host, kubeletRoot: o.kubeletRoot, stateDir: o.stateDir, write });
   // iscsid state for the status bar: the doctor's own check, at most every 5 s (it scans /proc).
   let iscsid: { at: number; state: 'up' | 'down' | 'socket' | '?' } | undefined;
   const iscsidState = () => {

@@ -31,7 +31,14 @@ export interface Cursor {
 
 export type Dialog =
   | { kind: 'help' }
-  | { kind: 'plan'; plan: Plan; typed: string; error?: string }
+  | {
+      kind: 'plan';
+      plan: Plan;
+      typed: string;
+      error?: string;
+      /** The override step is open: the refusals it lifts are listed and its own token is asked. */
+      override?: boolean;
+    }
   | {
       kind: 'progress';
       plan: Plan;

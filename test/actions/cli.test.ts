@@ -88,11 +88,26 @@ describe('action subcommands', () => {
     const c = capture();
     expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--yes'], c.out)).toBe(3);
     expect(c.stderr()).toMatch(/pods still bind-mount/);
+    expect(c.stderr()).toMatch(/hint: add --force to override pod-mounts/);
     const f = capture();
     expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--yes', '--force'], f.out)).toBe(0);
-    const t = capture(true, ['sim-node-1']);
+    // The override act has its own token (consent.ts), never the plain one: unmount's plain token
+    // is the hostname, which --force used to accept. The engine's rule won; typing it applies nothing.
+    const plain = capture(true, ['sim-node-1']);
+    expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--force'], plain.out)).toBe(3);
+    expect(plain.stderr()).toMatch(/typed override did not match/);
+    const t = capture(true, ['override sim-node-1']);
     expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--force'], t.out)).toBe(0);
-    expect(t.asked[0]).toMatch(/override the refusals/);
+    expect(t.asked[0]).toMatch(/Type "override sim-node-1" to override the refusals/);
+    // The refusals being overridden are named before the question.
+    expect(t.stderr()).toMatch(/OVERRIDE 1 refusal[\s\S]*\[pod-mounts, can be overridden\] pods still bind-mount/);
+  });
+
+  it('a refused plan on a terminal without --force asks nothing and applies nothing', async () => {
+    const t = capture(true, ['sim-node-1', 'override sim-node-1']);
+    expect(await main(['unmount', GP, '--demo', 'incident', '--write'], t.out)).toBe(3);
+    expect(t.asked).toEqual([]);
+    expect(t.stderr()).toMatch(/add --force/);
   });
 
   it('bad arguments are usage errors (exit 2); help is generated from the registry', async () => {

@@ -24,7 +24,8 @@ describe('plan, confirmation, progress and outcome', () => {
     t = await mountConsole({ write: true });
     await t.press(KEY.down, 'C');
     let f = await t.waitFor('Type 2 to apply on node-17');
-    expect(f).toContain('risk ‼ high');
+    // The engine's one plan rendering (the CLI's risk line): the tone colours it, no symbol.
+    expect(f).toContain('risk high · confirm typed');
     await t.type('3');
     await t.press(KEY.enter);
     f = await t.waitFor('does not match: type 2 exactly');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { combinePlans } from '../../src/engine/actions/combine.js';
+import { stepAction } from '../../src/engine/actions/format.js';
 import { ACTIONS } from '../../src/engine/actions/registry.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import { windowOffset } from '../../src/ui/components/table.js';
 import { layoutColumns } from '../../src/ui/components/table-types.js';
 import { editText } from '../../src/ui/components/text-input.js';
-import { describeStep } from '../../src/ui/dialogs/plan-lines.js';
 import { compileFilter } from '../../src/ui/filter.js';
 import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';
 import { completePalette, keyCollisions, parsePalette } from '../../src/ui/keymap.js';
@@ -133,18 +133,19 @@ describe('combined plans', () => {
     expect(combinePlans([plan(1)], 'node-17').confirmToken).toBe('1');
   });
 
-  it('describes steps as shell lines', () => {
-    expect(describeStep({ id: 'x', why: '', argv: ['iscsiadm', '-T', 'a b'], preconditions: [] })).toBe(
+  it("describes steps as shell lines (the engine's one rendering, the same as the CLI prints)", () => {
+    expect(stepAction({ id: 'x', why: '', argv: ['iscsiadm', '-T', 'a b'], preconditions: [] })).toBe(
       "$ iscsiadm -T 'a b'",
     );
+    // The console used to show `write '1' > …` while the CLI printed `echo 1 > …`: one text now.
     expect(
-      describeStep({
+      stepAction({
         id: 'x',
         why: '',
         write: { path: '/sys/block/sdc/device/delete', data: '1\n' },
         preconditions: [],
       }),
-    ).toBe("write '1' > /sys/block/sdc/device/delete");
+    ).toBe('$ echo 1 > /sys/block/sdc/device/delete');
   });
 });
 

@@ -1,13 +1,16 @@
 /**
  * One CLI subcommand per action of the engine registry (attach, scan, ..., cleanup): usage, options
  * and help come from the registry entries. Flow: snapshot → input → plan → (--dry-run: print) →
- * refusals → confirmation (--yes, or y/N / typed token on a terminal) → applyPlan → result.
+ * consent (engine/actions/consent.ts: refusals, --force override, --yes, or y/N / typed token on a
+ * terminal) → applyPlan → result.
  */
 import { createInterface } from 'node:readline/promises';
-import { applyPlan, blockingRefusals } from '../../engine/actions/apply.js';
-import { formatPlan, formatResult } from '../../engine/actions/format.js';
+import { applyPlan } from '../../engine/actions/apply.js';
+import { answerConsents, type Consent, consentFor, READ_ONLY_REFUSAL } from '../../engine/actions/consent.js';
+import { actionContext } from '../../engine/actions/context.js';
+import { formatPlan, formatResult, overrideLines } from '../../engine/actions/format.js';
 import { ACTIONS } from '../../engine/actions/registry.js';
-import type { ActionContext, ActionDef, Plan } from '../../engine/actions/types.js';
+import type { ActionDef } from '../../engine/actions/types.js';
 import { ExitCode, RefusedError } from '../../engine/errors.js';
 import type { OptionSpec } from '../../engine/options.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
@@ -17,7 +20,7 @@ const FORCE: OptionSpec = {
   name: 'force',
   type: 'boolean',
   description:
-    'Override refusals marked "--force overrides" (outage guard, foreign session, pod mounts); still asks for typed consent on a terminal',
+    'Override refusals marked "can be overridden" (outage guard, foreign session, pod mounts, session down): a separate act from consent; a terminal asks to type "override <hostname>", without one add --yes',
 };
 
 /** main's Output may not carry a prompt: ask on the terminal directly (stderr, so stdout stays clean). */
@@ -30,26 +33,39 @@ async function ttyPrompt(question: string): Promise<string> {
   }
 }
 
-async function confirm(ctx: CommandContext, plan: Plan, forced: boolean): Promise<void> {
-  const { globals } = ctx;
-  if (globals.yes) return;
-  const out = { ...ctx.out, prompt: ctx.out.prompt ?? (ctx.out.isTTY ? ttyPrompt : undefined) };
-  if (!out.isTTY || !out.prompt || globals.json) {
-    throw new RefusedError(
-      'not applied: confirmation needed',
-      'add --yes to apply without a terminal (review it first with --dry-run)',
+/**
+ * Asks what the engine's consent policy (consent.ts) says the admin must do: the override act
+ * (the refusals it lifts, then its own token) or ordinary consent (y/N or the typed token).
+ */
+async function confirm(ctx: CommandContext, consent: Consent): Promise<void> {
+  if (consent.answered) return;
+  const prompt = ctx.out.prompt ?? ttyPrompt;
+  const { ask } = consent;
+  if (ask.kind === 'none') return;
+  if (ask.kind === 'override') {
+    ctx.out.stderr(
+      `${overrideLines(consent)
+        .map((l) => l.text)
+        .join('\n')}\n`,
     );
+    const answer = await prompt(`Type "${ask.token}" to override the refusals and apply: `);
+    if (!answerConsents(ask, answer))
+      throw new RefusedError('not applied: the typed override did not match', overrideHint(consent));
+    return;
   }
-  const token = plan.confirmToken ?? ctx.host.hostname();
-  if (plan.confirm === 'typed' || forced) {
-    const answer = await out.prompt(
-      `Type "${token}" to ${forced ? 'override the refusals and ' : ''}apply: `,
-    );
-    if (answer.trim() !== token) throw new RefusedError('not applied: the typed confirmation did not match');
-  } else if (plan.confirm === 'yn') {
-    const answer = await out.prompt('Apply? [y/N] ');
-    if (!/^y(es)?$/i.test(answer.trim())) throw new RefusedError('not applied');
+  if (ask.kind === 'typed') {
+    const answer = await prompt(`Type "${ask.token}" to apply: `);
+    if (!answerConsents(ask, answer))
+      throw new RefusedError('not applied: the typed confirmation did not match');
+    return;
   }
+  const answer = await prompt('Apply? [y/N] ');
+  if (!answerConsents(ask, answer)) throw new RefusedError('not applied');
+}
+
+/** How to override from the CLI: --force, then the override token (or --yes without a terminal). */
+function overrideHint(consent: Consent): string {
+  return `add --force to override ${[...new Set(consent.overridable.map((r) => r.id))].join(', ')} (a terminal then asks you to type "${consent.overrideToken}"; without one add --yes)`;
 }
 
 /** Builds the subcommand for one registry entry. */
@@ -69,39 +85,52 @@ export function actionCommand(def: ActionDef): Command {
       const snapshot = snap();
       const options = args.options as Record<string, unknown>;
       const input = def.inputFromCli(args.positionals, options, snapshot);
-      const actx: ActionContext = {
+      const actx = actionContext({
         host,
         kubeletRoot: globals.kubeletRoot,
         stateDir: globals.stateDir,
         write: globals.write,
-        takeSnapshot: snap,
-      };
+      });
       const plan = def.plan(input, snapshot, actx);
-      const force = options.force === true;
-      const blocking = blockingRefusals(plan, actx, force);
+      const consent = consentFor(plan, {
+        write: globals.write,
+        hostname: host.hostname(),
+        dryRun: globals.dryRun,
+        override: options.force === true,
+        // A terminal can answer (main's Output may not carry a prompt: ttyPrompt asks it directly).
+        interactive: out.isTTY && !globals.json,
+        yes: globals.yes,
+      });
+      const planJson = () =>
+        `${JSON.stringify({ plan, blocked: consent.blocking.map((r) => r.id) }, null, 2)}\n`;
       if (globals.dryRun) {
-        if (globals.json)
-          out.stdout(`${JSON.stringify({ plan, blocked: blocking.map((r) => r.id) }, null, 2)}\n`);
+        if (globals.json) out.stdout(planJson());
         else out.stdout(formatPlan(plan));
         // A dry run answers "would it be refused?" — read-only alone is what --dry-run is for.
-        return blocking.some((r) => r.id !== 'read-only') ? ExitCode.refused : ExitCode.ok;
+        return consent.blocking.some((r) => r.id !== READ_ONLY_REFUSAL.id) ? ExitCode.refused : ExitCode.ok;
       }
-      if (blocking.length > 0) {
-        if (globals.json)
-          out.stdout(`${JSON.stringify({ plan, blocked: blocking.map((r) => r.id) }, null, 2)}\n`);
+      if (consent.blocking.length > 0) {
+        if (globals.json) out.stdout(planJson());
         else out.stderr(formatPlan(plan));
-        const overridable = blocking.every((r) => r.overridable);
+        const onlyOverridable = consent.holds.length === 0;
         throw new RefusedError(
-          `refused: ${blocking.map((r) => r.reason).join('; ')}`,
-          blocking[0]?.hint ?? (overridable ? 'add --force to override' : undefined),
-          blocking.map((r) => r.id),
+          `refused: ${consent.blocking.map((r) => r.reason).join('; ')}`,
+          onlyOverridable ? overrideHint(consent) : consent.blocked?.hint,
+          consent.blocking.map((r) => r.id),
         );
       }
+      if (consent.blocked?.kind === 'empty') {
+        // The engine's rule (the console's before): a plan without steps is not applied or journaled.
+        if (globals.json) out.stdout(planJson());
+        else out.stdout(`${formatPlan(plan)}nothing to do\n`);
+        return ExitCode.ok;
+      }
+      if (consent.blocked) throw new RefusedError(consent.blocked.reason, consent.blocked.hint);
       if (!globals.json && !globals.yes) out.stdout(formatPlan(plan));
-      await confirm(ctx, plan, force && plan.refusals.some((r) => r.overridable));
+      await confirm(ctx, consent);
       const secrets = def.secretsFromCli?.(args.positionals, options) ?? {};
       const result = await applyPlan(plan, actx, {
-        force,
+        force: consent.force,
         secrets,
         signal: ctx.signal,
         ...(globals.json || !globals.verbose

@@ -7,6 +7,7 @@ import { ExitCode, ExternalCommandError, RefusedError, TimeoutError, UserError }
 import { HostIoError, maskSecrets } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import { failures } from './conditions.js';
+import { blockingRefusals as refusalsBlockingApply } from './consent.js';
 import { formatPortal } from './deps.js';
 import { runDynamic } from './dynamic.js';
 import { commandError } from './iscsiadm.js';
@@ -17,18 +18,9 @@ import type { ActionContext, ApplyOptions, ApplyResult, Plan, PlanStep, StepProg
 
 type Failure = NonNullable<ApplyResult['error']>;
 
-/** The refusals that block this apply (all of them, or only the non-overridable ones when forced). */
+/** The refusals that block this apply (consent.ts: all of them, or the non-overridable ones when forced). */
 export function blockingRefusals(plan: Plan, ctx: ActionContext, force: boolean) {
-  const r = plan.refusals.filter((x) => !x.overridable || !force);
-  if (!ctx.write && !r.some((x) => x.id === 'read-only')) {
-    r.unshift({
-      id: 'read-only',
-      reason: 'the console is read-only',
-      hint: 'add --write to allow changes',
-      overridable: false,
-    });
-  }
-  return r;
+  return refusalsBlockingApply(plan, ctx.write, force);
 }
 
 /** Maps any thrown error to the ApplyResult error (message, hint, exit code). */

@@ -1,17 +1,35 @@
 /**
- * Plain-text rendering of plans and results for the CLI (`--dry-run`, the confirmation, the
- * outcome). Plans hold only masked argv, so nothing here can print a CHAP value.
+ * The one rendering of plans: `planLines` gives the text of every line of a plan (exact commands,
+ * risk, refusals, blast radius, steps, undo) with its role; the CLI prints it (`formatPlan`) and the
+ * console lays the same lines out in its dialog, so the admin reads the same commands in both.
+ * Plans hold only masked argv, so nothing here can print a CHAP value.
  */
-import type { ApplyResult, Plan, PlanStep } from './types.js';
+import type { Consent } from './consent.js';
+import type { ApplyResult, BlastRadius, Plan, PlanStep, Refusal } from './types.js';
 
-function quote(a: string): string {
+/** How a line reads: a tone the console colours it with (plain text ignores it). */
+export type PlanLineTone = 'ok' | 'warn' | 'bad' | 'dim';
+
+export interface PlanLine {
+  text: string;
+  tone?: PlanLineTone;
+  /** Headings and the title. */
+  bold?: boolean;
+}
+
+/** Shell quoting: words of safe characters as they are, anything else in single quotes. */
+export function shellQuote(a: string): string {
   return /^[A-Za-z0-9_./:@%+=,[\]-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The one-line action of a step: exact argv, attribute write, fs change or wait. */
+/**
+ * What one step does, as a line a shell user recognises: `$ <argv>` and `$ echo <data> > <attr>`
+ * are the exact commands (a dynamic step's path keeps its `<N>` placeholder, so it is not quoted);
+ * filesystem changes and waits are described.
+ */
 export function stepAction(s: PlanStep): string {
-  if (s.argv) return s.argv.map(quote).join(' ');
-  if (s.write) return `echo ${quote(s.write.data)} > ${s.write.path}`;
+  if (s.argv) return `$ ${s.argv.map(shellQuote).join(' ')}`;
+  if (s.write) return `$ echo ${shellQuote(s.write.data.trimEnd())} > ${s.write.path}`;
   if (s.fs) {
     if (s.fs.op === 'write-json') return `write ${s.fs.path}: ${s.fs.data?.trimEnd() ?? ''}`;
     return `${s.fs.op} ${s.fs.path}`;
@@ -21,37 +39,52 @@ export function stepAction(s: PlanStep): string {
   return '(no-op)';
 }
 
-export function formatPlan(plan: Plan): string {
-  const lines: string[] = [];
-  lines.push(`${plan.title}: ${plan.subject}`);
-  lines.push(
-    `risk ${plan.risk} · confirm ${plan.confirm}${plan.confirmToken ? ` (type "${plan.confirmToken}")` : ''}`,
-  );
-  const b = plan.blastRadius;
-  const radius = (
-    [
-      ['sessions', b.sessions],
-      ['devices', b.devices],
-      ['maps', b.maps],
-      ['mounts', b.mounts],
-      ['kubelet volumes', b.kubeletVolumes],
-      ['pods', b.pods],
-      ['node records', b.nodeRecords],
-    ] as const
-  ).filter(([, v]) => v.length > 0);
-  if (radius.length > 0) {
-    lines.push('blast radius:');
-    for (const [k, v] of radius) lines.push(`  ${k}: ${v.join(', ')}`);
-  }
+const RADIUS_LABELS: [keyof BlastRadius, string][] = [
+  ['sessions', 'sessions'],
+  ['devices', 'devices'],
+  ['maps', 'multipath maps'],
+  ['mounts', 'mounts'],
+  ['kubeletVolumes', 'kubelet volumes'],
+  ['pods', 'pods'],
+  ['nodeRecords', 'node records'],
+];
+
+const RISK_TONE: Record<Plan['risk'], PlanLineTone | undefined> = { low: 'ok', medium: 'warn', high: 'bad' };
+
+/** One refusal as the plan lists it: `[id] reason`, `[id, can be overridden] reason`. */
+export function refusalLine(r: Refusal): string {
+  return `[${r.id}${r.overridable ? ', can be overridden' : ''}] ${r.reason}`;
+}
+
+export function planLines(plan: Plan): PlanLine[] {
+  const lines: PlanLine[] = [{ text: `${plan.title}: ${plan.subject}`, bold: true }];
+  const risk = RISK_TONE[plan.risk];
+  lines.push({
+    text: `risk ${plan.risk} · confirm ${plan.confirm}${plan.confirmToken ? ` (type "${plan.confirmToken}")` : ''}`,
+    ...(risk ? { tone: risk } : {}),
+  });
   if (plan.refusals.length > 0) {
-    lines.push('REFUSED:');
+    lines.push({ text: '' }, { text: 'REFUSED:', bold: true, tone: 'bad' });
     for (const r of plan.refusals) {
-      lines.push(`  [${r.id}${r.overridable ? ', --force overrides' : ''}] ${r.reason}`);
-      if (r.hint) lines.push(`    hint: ${r.hint}`);
+      lines.push({ text: `  ${refusalLine(r)}`, tone: 'bad' });
+      if (r.hint) lines.push({ text: `    hint: ${r.hint}`, tone: 'dim' });
     }
   }
-  for (const w of plan.warnings) lines.push(`warning: ${w}`);
-  lines.push('steps:');
+  for (const w of plan.warnings) lines.push({ text: `warning: ${w}`, tone: 'warn' });
+  lines.push({ text: '' }, { text: 'Blast radius:', bold: true });
+  let any = false;
+  for (const [k, label] of RADIUS_LABELS) {
+    const items = plan.blastRadius[k];
+    if (items.length === 0) continue;
+    any = true;
+    lines.push({
+      text: `  ${label} (${items.length}): ${items.join(', ')}`,
+      ...(k === 'pods' || k === 'mounts' ? { tone: 'warn' as const } : {}),
+    });
+  }
+  if (!any) lines.push({ text: '  nothing else is touched', tone: 'dim' });
+  lines.push({ text: '' }, { text: `Steps (${plan.steps.length}):`, bold: true });
+  if (plan.steps.length === 0) lines.push({ text: '  nothing to do', tone: 'dim' });
   plan.steps.forEach((s, i) => {
     const flags = [
       s.group ? `portal ${s.group}` : '',
@@ -61,14 +94,39 @@ export function formatPlan(plan: Plan): string {
     ]
       .filter(Boolean)
       .join(', ');
-    lines.push(`  ${i + 1}. ${stepAction(s)}${flags ? `   [${flags}]` : ''}`);
-    lines.push(`     ${s.why}`);
+    lines.push({ text: `  ${stepNumber(i)} ${stepAction(s)}${flags ? `   [${flags}]` : ''}` });
+    lines.push({ text: `      ${s.why}`, tone: 'dim' });
   });
   if (plan.undo.length > 0) {
-    lines.push('undo (by hand):');
-    for (const u of plan.undo) lines.push(`  ${u}`);
+    lines.push({ text: '' }, { text: 'Undo by hand:', bold: true });
+    for (const u of plan.undo) lines.push({ text: `  ${u}`, tone: 'dim' });
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+/** ` 1.` … `12.`: step numbers as the plan and the progress list show them. */
+export function stepNumber(i: number): string {
+  return `${String(i + 1).padStart(2)}.`;
+}
+
+/**
+ * What the override act lifts, one line per refusal: shown by the console's override step and
+ * printed by the CLI before it asks for the override token.
+ */
+export function overrideLines(consent: Consent): PlanLine[] {
+  if (consent.ask.kind !== 'override') return [];
+  const n = consent.ask.refusals.length;
+  return [
+    { text: `OVERRIDE ${n} refusal${n === 1 ? '' : 's'}: the plan runs although`, bold: true, tone: 'bad' },
+    ...consent.ask.refusals.map((r) => ({ text: `  ✗ ${refusalLine(r)}`, tone: 'bad' as const })),
+  ];
+}
+
+/** The plan as the CLI prints it. */
+export function formatPlan(plan: Plan): string {
+  return `${planLines(plan)
+    .map((l) => l.text)
+    .join('\n')}\n`;
 }
 
 export function formatResult(r: ApplyResult): string {

@@ -4,17 +4,9 @@
  * flush, logout and cleanup.
  */
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
+import { readOnlyRefusals } from './consent.js';
 import { recordKey } from './lookup.js';
-import type {
-  ActionContext,
-  ActionId,
-  BlastRadius,
-  Plan,
-  PlanStep,
-  Precondition,
-  Refusal,
-  Risk,
-} from './types.js';
+import type { ActionContext, ActionId, BlastRadius, Plan, PlanStep, Precondition, Risk } from './types.js';
 
 export const EMPTY_BLAST: BlastRadius = {
   sessions: [],
@@ -35,26 +27,14 @@ export const TIMEOUTS = {
   umount: 60_000,
 };
 
-export function readOnlyRefusal(ctx: ActionContext): Refusal[] {
-  return ctx.write
-    ? []
-    : [
-        {
-          id: 'read-only',
-          reason: 'the console is read-only',
-          hint: 'add --write to allow changes to the node',
-          overridable: false,
-        },
-      ];
-}
-
 export function newPlan(action: ActionId, title: string, subject: string, ctx: ActionContext): Plan {
   return {
     action,
     title,
     subject,
     steps: [],
-    refusals: readOnlyRefusal(ctx),
+    // The one read-only refusal (consent.ts) when writes are off.
+    refusals: readOnlyRefusals(ctx.write),
     warnings: [],
     blastRadius: structuredClone(EMPTY_BLAST),
     risk: 'low',

@@ -1,79 +1,34 @@
 /**
- * A Plan as lines: exact commands, blast radius, refusals with reasons, risk (§1.5 #9). The same
- * text the CLI prints, so the admin learns the commands (lazydocker commandTemplates).
+ * The Plan dialog's lines: the engine's one plan rendering (engine/actions/format.ts planLines,
+ * the text the CLI prints) laid out for the dialog, and the steps with their live status. The
+ * console adds layout only (symbols of a step's status, the override step's list); every command's
+ * text comes from the engine.
  */
-import type { BlastRadius, Plan, PlanStep, StepProgress } from '../../engine/actions/types.js';
+import type { Consent } from '../../engine/actions/consent.js';
+import {
+  planLines as enginePlanLines,
+  overrideLines,
+  type PlanLine,
+  stepAction,
+  stepNumber,
+} from '../../engine/actions/format.js';
+import type { Plan, StepProgress } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import type { Tone } from '../theme.js';
 
-const RISK_TONE: Record<Plan['risk'], Tone> = { low: 'ok', medium: 'warn', high: 'bad' };
-const RISK_SYMBOL: Record<Plan['risk'], string> = { low: '·', medium: '!', high: '‼' };
+const asLine = (l: PlanLine): Line => ({
+  text: l.text,
+  ...(l.tone ? { tone: l.tone } : {}),
+  ...(l.bold ? { bold: true } : {}),
+});
 
-/** What a step does, as one line a shell user recognises. */
-export function describeStep(step: PlanStep): string {
-  if (step.argv) return `$ ${step.argv.map(quoteArg).join(' ')}`;
-  if (step.write) return `write '${step.write.data.trim()}' > ${step.write.path}`;
-  if (step.fs) return `${step.fs.op} ${step.fs.path}`;
-  if (step.wait) return `wait for ${step.wait.what} (up to ${Math.round(step.wait.timeoutMs / 1000)}s)`;
-  return step.id;
-}
-
-function quoteArg(a: string): string {
-  return /^[\w@%+=:,./[\]-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
-
-const RADIUS_LABELS: [keyof BlastRadius, string][] = [
-  ['sessions', 'sessions'],
-  ['devices', 'devices'],
-  ['maps', 'multipath maps'],
-  ['mounts', 'mounts'],
-  ['kubeletVolumes', 'kubelet volumes'],
-  ['pods', 'pods'],
-  ['nodeRecords', 'node records'],
-];
-
-export function planLines(plan: Plan): Line[] {
-  const lines: Line[] = [
-    { text: `${plan.title}: ${plan.subject}`, bold: true },
-    {
-      text: `risk ${RISK_SYMBOL[plan.risk]} ${plan.risk}   confirmation: ${plan.confirm}`,
-      tone: RISK_TONE[plan.risk],
-    },
-  ];
-  if (plan.refusals.length) {
-    lines.push({ text: '' }, { text: 'Refused', bold: true, tone: 'bad' });
-    for (const r of plan.refusals) {
-      lines.push({
-        text: `  ✗ ${r.reason}${r.overridable ? ' (can be overridden by typed consent)' : ''}`,
-        tone: 'bad',
-      });
-      if (r.hint) lines.push({ text: `    hint: ${r.hint}`, tone: 'dim' });
-    }
-  }
-  for (const w of plan.warnings) lines.push({ text: `  ⚠ ${w}`, tone: 'warn' });
-  lines.push({ text: '' }, { text: `Steps (${plan.steps.length})`, bold: true });
-  if (plan.steps.length === 0) lines.push({ text: '  nothing to do', tone: 'dim' });
-  plan.steps.forEach((s, i) => {
-    lines.push({ text: `  ${String(i + 1).padStart(2)}. ${describeStep(s)}` });
-    lines.push({ text: `      ${s.why}`, tone: 'dim' });
-  });
-  lines.push({ text: '' }, { text: 'Blast radius', bold: true });
-  let any = false;
-  for (const [k, label] of RADIUS_LABELS) {
-    const items = plan.blastRadius[k];
-    if (!items.length) continue;
-    any = true;
-    lines.push({
-      text: `  ${label} (${items.length}): ${items.join(', ')}`,
-      tone: k === 'pods' || k === 'mounts' ? 'warn' : undefined,
-    });
-  }
-  if (!any) lines.push({ text: '  nothing else is touched', tone: 'dim' });
-  if (plan.undo.length) {
-    lines.push({ text: '' }, { text: 'To undo by hand', bold: true });
-    for (const u of plan.undo) lines.push({ text: `  ${u}`, tone: 'dim' });
-  }
-  return lines;
+/**
+ * The plan as the dialog shows it; in the override step (consent asks for the override act and it
+ * was requested) the refusals it lifts come first, so the admin reads them right above the prompt.
+ */
+export function planLines(plan: Plan, consent?: Consent): Line[] {
+  const override = consent?.force ? [...overrideLines(consent).map(asLine), { text: '' }] : [];
+  return [...override, ...enginePlanLines(plan).map(asLine)];
 }
 
 const STATUS_LOOK: Record<StepProgress['status'], { symbol: string; tone: Tone }> = {
@@ -90,9 +45,7 @@ export function progressLines(plan: Plan, steps: readonly StepProgress[]): Line[
     const p = steps.find((x) => x.stepId === s.id);
     const look = STATUS_LOOK[p?.status ?? 'pending'];
     const dur = p?.durationMs !== undefined ? ` (${p.durationMs} ms)` : '';
-    const out: Line[] = [
-      { text: `${look.symbol} ${String(i + 1).padStart(2)}. ${describeStep(s)}${dur}`, tone: look.tone },
-    ];
+    const out: Line[] = [{ text: `${look.symbol} ${stepNumber(i)} ${stepAction(s)}${dur}`, tone: look.tone }];
     if (p?.detail) out.push({ text: `      ${p.detail}`, tone: p.status === 'failed' ? 'bad' : 'dim' });
     return out;
   });
