@@ -1,0 +1,317 @@
+/**
+ * One consent policy (engine/actions/consent.ts), two surfaces: for every refusal kind the planners
+ * emit, the same plan goes through the CLI's action command (on a terminal and headless) and
+ * through the console's key dispatcher, and both must end the same way — the plain token applies
+ * only an unrefused plan, the override act (CLI --force + its token or --yes; console `o` + its
+ * token) applies only a plan whose refusals are all overridable, and nothing applies a held one.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Key } from 'ink';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import type { CommandContext, GlobalOptions, Output } from '../../src/cli/command.js';
+import { actionCommand } from '../../src/cli/commands/actions.js';
+import { consentFor, overrideToken, READ_ONLY_REFUSAL } from '../../src/engine/actions/consent.js';
+import { readJournal } from '../../src/engine/actions/journal.js';
+import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
+import type { ActionDef, ApplyOptions, Plan, Refusal } from '../../src/engine/actions/types.js';
+import { RefusedError } from '../../src/engine/errors.js';
+import { openSimHost, type SimHost } from '../../src/sim/index.js';
+import type { ConsoleBackend } from '../../src/ui/backend.js';
+import { type DispatchContext, dispatchKey, openPlan } from '../../src/ui/dispatch.js';
+import { createUiStore } from '../../src/ui/view-store.js';
+import type { NodeState } from '../../src/watchers/types.js';
+
+/**
+ * Every refusal kind (id, overridable) the planners emit. The guard below reads the planners'
+ * source, so a new kind fails here until it has a row (and with it, proof both surfaces agree).
+ */
+const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
+  { id: 'read-only', overridable: false, from: 'consent.ts READ_ONLY_REFUSAL (every planner, apply)' },
+  { id: 'already-attached', overridable: false, from: 'attach' },
+  { id: 'outage', overridable: true, from: 'cleanup outageRefusals' },
+  { id: 'in-use', overridable: false, from: 'cleanup, session-teardown' },
+  { id: 'open', overridable: false, from: 'cleanup (block volume), teardown, flush' },
+  { id: 'mounted', overridable: false, from: 'teardown refusalFor, flush' },
+  { id: 'swap', overridable: false, from: 'teardown refusalFor, flush' },
+  { id: 'held', overridable: false, from: 'teardown, flush' },
+  { id: 'session-active', overridable: false, from: 'forget' },
+  { id: 'session-down', overridable: true, from: 'online, rescan' },
+  { id: 'session-down', overridable: false, from: 'scan' },
+  { id: 'no-host', overridable: false, from: 'scan' },
+  { id: 'foreign', overridable: true, from: 'session-teardown' },
+  { id: 'pod-mounts', overridable: true, from: 'unmount' },
+];
+
+const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');
+
+/** (id, overridable) of every refusal literal in the planners' source. */
+function refusalLiterals(): string[] {
+  const found = new Set<string>();
+  for (const f of readdirSync(ACTIONS_DIR).filter((n) => n.endsWith('.ts'))) {
+    const text = readFileSync(join(ACTIONS_DIR, f), 'utf8');
+    // `id: 'x',` then reason/hint lines, then `overridable: true|false` in the same object literal.
+    for (const m of text.matchAll(
+      /id: '([a-z-]+)',\n(?:(?![^\n]*\bid: )[^\n]*\n){0,6}?\s*overridable: (true|false)/g,
+    ))
+      found.add(`${m[1]}:${m[2]}`);
+    // teardown's refusalFor computes its ids; every one of them is non-overridable.
+    for (const m of text.matchAll(/\? '(mounted|swap|open|held)'|: '(held)';/g))
+      found.add(`${m[1] ?? m[2]}:false`);
+  }
+  return [...found].sort();
+}
+
+const HOST = 'sim-node-1';
+const PLAIN = '7';
+
+function refusal(id: string, overridable: boolean): Refusal {
+  return { id, reason: `${id} refusal`, hint: `what to do about ${id}`, overridable };
+}
+
+function planWith(refusals: Refusal[], confirm: 'typed' | 'yn'): Plan {
+  return {
+    action: 'cleanup',
+    title: 'Probe',
+    subject: 'probe',
+    // A wait with nothing to wait for: applying it changes nothing and succeeds at once.
+    steps: [{ id: 'probe', why: 'probe', wait: { what: 'nothing', timeoutMs: 1000 }, preconditions: [] }],
+    refusals,
+    warnings: [],
+    blastRadius: structuredClone(EMPTY_BLAST),
+    risk: confirm === 'typed' ? 'high' : 'low',
+    confirm,
+    ...(confirm === 'typed' ? { confirmToken: PLAIN } : {}),
+    undo: [],
+    before: [],
+  };
+}
+
+function defFor(plan: Plan): ActionDef {
+  return {
+    id: 'cleanup',
+    title: 'Probe',
+    key: 'P',
+    scopes: ['node'],
+    destructive: true,
+    summary: 'probe',
+    usage: 'probe',
+    cliOptions: [],
+    examples: ['probe'],
+    inputFromCli: () => ({}),
+    plan: () => structuredClone(plan),
+  };
+}
+
+/** How a surface ended: did it apply, and with force? */
+interface Outcome {
+  applied: boolean;
+  forced?: boolean;
+}
+
+let host: SimHost;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ host, close } = await openSimHost({ scenario: 'empty', clock: 'manual' }));
+}, 60_000);
+afterAll(async () => close?.());
+
+const GLOBALS: GlobalOptions = {
+  root: '/',
+  kubeletRoot: '/var/lib/kubelet',
+  exec: 'direct',
+  json: false,
+  write: true,
+  dryRun: false,
+  yes: false,
+  stateDir: '/var/log/iscsi-console',
+  refreshMs: 60_000,
+  noColor: true,
+  verbose: false,
+};
+
+/** The CLI action command, as main runs it: exit 0 is applied (the probe step always succeeds). */
+async function cli(
+  plan: Plan,
+  o: { write: boolean; force: boolean; yes: boolean; tty: boolean; answer?: string },
+): Promise<Outcome & { asked: string[] }> {
+  const asked: string[] = [];
+  const out: Output = {
+    stdout: () => undefined,
+    stderr: () => undefined,
+    isTTY: o.tty,
+    ...(o.tty
+      ? {
+          prompt: async (q: string) => {
+            asked.push(q);
+            return o.answer ?? '';
+          },
+        }
+      : {}),
+  };
+  const ctx: CommandContext = {
+    host,
+    globals: { ...GLOBALS, write: o.write, yes: o.yes },
+    out,
+    signal: new AbortController().signal,
+  };
+  try {
+    const code = await actionCommand(defFor(plan)).run(ctx, { positionals: [], options: { force: o.force } });
+    return { applied: code === 0, asked };
+  } catch (e) {
+    if (e instanceof RefusedError) return { applied: false, asked };
+    throw e;
+  }
+}
+
+const plainKey = (over: Partial<Key> = {}): Key =>
+  ({
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    ...over,
+  }) as Key;
+
+/** The console's dispatcher: open the plan dialog, then the keys an admin would press. */
+function consoleRun(plan: Plan, write: boolean, keys: readonly (string | 'enter')[]): Outcome {
+  const applies: ApplyOptions[] = [];
+  const def = defFor(plan);
+  const backend: ConsoleBackend = {
+    store: createStore<NodeState>(() => ({
+      events: [],
+      actions: [],
+      health: { lastRefreshAt: 0, refreshCount: 0, errors: [], sources: [] },
+      busy: 0,
+    })),
+    actions: [def],
+    refreshNow: () => undefined,
+    plan: () => structuredClone(plan),
+    apply: (_p, options) => {
+      applies.push(options);
+      return new Promise(() => undefined);
+    },
+    readJournal: () => [],
+  };
+  const ui = createUiStore({ write, dryRun: false });
+  const ctx: DispatchContext = {
+    ui,
+    backend,
+    rows: [],
+    columns: [],
+    pageSize: 10,
+    hostname: HOST,
+    exit: () => undefined,
+    running: {},
+  };
+  openPlan(ctx, def);
+  for (const k of keys) {
+    if (k === 'enter') dispatchKey(ctx, '', plainKey({ return: true }));
+    else dispatchKey(ctx, k, plainKey());
+  }
+  return applies.length > 0 ? { applied: true, forced: applies[0]!.force === true } : { applied: false };
+}
+
+/** What the engine's policy says for the plan: the expectation both surfaces are held to. */
+function expected(plan: Plan, write: boolean) {
+  const c = consentFor(plan, { write, hostname: HOST, interactive: true });
+  const forced = consentFor(plan, { write, hostname: HOST, interactive: true, override: true });
+  return {
+    plainApplies: c.blocked === undefined,
+    overrideApplies: c.overridable.length > 0 && forced.blocked === undefined,
+  };
+}
+
+describe('one consent policy: the same requirement through the CLI and the console', () => {
+  it('the table names every refusal kind the planners emit', () => {
+    const table = new Set(KINDS.map((k) => `${k.id}:${k.overridable}`));
+    expect(refusalLiterals().filter((k) => !table.has(k))).toEqual([]);
+    // The guard can fail: it does find the literals it checks.
+    expect(refusalLiterals()).toEqual(expect.arrayContaining(['outage:true', 'in-use:false', 'held:false']));
+  });
+
+  const cases = KINDS.flatMap((k) =>
+    (['typed', 'yn'] as const).map((confirm) => ({
+      ...k,
+      confirm,
+      name: `${k.id} (${k.overridable ? 'overridable' : 'holds'}), ${confirm}`,
+    })),
+  );
+  // Mixed plans: one held refusal keeps an overridable one from being overridden.
+  const mixed = {
+    id: 'outage+in-use',
+    name: 'outage + in-use, typed',
+    refusals: [refusal('outage', true), refusal('in-use', false)],
+    confirm: 'typed' as const,
+  };
+
+  it.each([
+    ...cases.map((c) => ({
+      name: c.name,
+      refusals: c.id === 'read-only' ? [{ ...READ_ONLY_REFUSAL }] : [refusal(c.id, c.overridable)],
+      write: c.id !== 'read-only',
+      confirm: c.confirm,
+    })),
+    { name: mixed.name, refusals: mixed.refusals, write: true, confirm: mixed.confirm },
+    { name: 'no refusal, typed', refusals: [], write: true, confirm: 'typed' as const },
+    { name: 'no refusal, yn', refusals: [], write: true, confirm: 'yn' as const },
+  ])('$name', async ({ refusals, write, confirm }) => {
+    const plan = planWith(refusals, confirm);
+    const want = expected(plan, write);
+    const plainAnswer = confirm === 'typed' ? PLAIN : 'y';
+    const override = overrideToken(HOST);
+
+    // Ordinary consent: the plain token (or y) with no override.
+    const cliPlain = await cli(plan, { write, force: false, yes: false, tty: true, answer: plainAnswer });
+    const conPlain = consoleRun(plan, write, confirm === 'typed' ? [PLAIN, 'enter'] : ['y']);
+    expect(cliPlain.applied).toBe(want.plainApplies);
+    expect(conPlain.applied).toBe(want.plainApplies);
+    if (want.plainApplies) expect(conPlain.forced).toBe(false);
+
+    // The plain token inside the override act never applies a refused plan.
+    if (refusals.length > 0) {
+      const cliWrong = await cli(plan, { write, force: true, yes: false, tty: true, answer: plainAnswer });
+      const conWrong = consoleRun(plan, write, ['o', plainAnswer, 'enter']);
+      expect(cliWrong.applied).toBe(false);
+      expect(conWrong.applied).toBe(false);
+    }
+
+    // The override act with its own token: CLI --force on a terminal, console `o`.
+    const cliOverride = await cli(plan, { write, force: true, yes: false, tty: true, answer: override });
+    const conOverride = consoleRun(plan, write, ['o', override, 'enter']);
+    expect(cliOverride.applied).toBe(want.overrideApplies);
+    expect(conOverride.applied).toBe(want.overrideApplies);
+    if (want.overrideApplies) {
+      expect(conOverride.forced).toBe(true);
+      expect(cliOverride.asked).toEqual([`Type "${override}" to override the refusals and apply: `]);
+    }
+
+    // Headless CLI: --yes stands for the typed answer; the override still needs --force.
+    const overrideApplies = want.overrideApplies || want.plainApplies;
+    expect((await cli(plan, { write, force: false, yes: true, tty: false })).applied).toBe(want.plainApplies);
+    expect((await cli(plan, { write, force: true, yes: true, tty: false })).applied).toBe(overrideApplies);
+    expect((await cli(plan, { write, force: true, yes: false, tty: false })).applied).toBe(false);
+  });
+});
+
+describe('where the two surfaces disagreed, the engine rule and a test', () => {
+  it('a plan with no steps is not applied by the CLI either (the console said "nothing to do")', async () => {
+    const empty = { ...planWith([], 'yn'), steps: [] };
+    const before = readJournal(host, GLOBALS.stateDir).length;
+    const r = await cli(empty, { write: true, force: false, yes: true, tty: false });
+    expect(r.applied).toBe(true); // exit 0: nothing to do is not a failure
+    expect(readJournal(host, GLOBALS.stateDir)).toHaveLength(before);
+    expect(consoleRun(empty, true, ['y', 'enter']).applied).toBe(false);
+  });
+});
