@@ -1,5 +1,5 @@
 import { HostIoError } from '../engine/host/host.js';
-import { byPathName, parsePortal } from './kernel/names.js';
+import { byPathName, portalOf } from './kernel/names.js';
 import type { SimHost } from './sim-host.js';
 import type { ChapSecret } from './types.js';
 
@@ -149,7 +149,7 @@ export class Kubelet {
       if (host === undefined) continue;
       // scanOneLun (§1.6): "0 0 <lun>", no newline.
       this.host.writeText(`/sys/class/scsi_host/host${host}/scan`, `0 0 ${o.lun}`);
-      const path = `/dev/disk/by-path/${byPathName(parsePortal(tp), o.iqn, o.lun)}`;
+      const path = `/dev/disk/by-path/${byPathName(portalOf(tp), o.iqn, o.lun)}`;
       if (this.host.stat(path) === undefined) {
         lastErr = `Timed out waiting for device at path ${path} after 30s`;
         continue;

@@ -1,4 +1,4 @@
-import { parsePortal, portalText, tgtWwid } from './kernel/names.js';
+import { portalOf, portalText, tgtWwid } from './kernel/names.js';
 import type { ChapSecret, Portal, TargetSpec } from './types.js';
 
 /** Result of a login attempt against the SAN: 0 or an iscsiadm exit code (iscsi_err.h). */
@@ -16,7 +16,7 @@ export class San {
   add(t: TargetSpec): TargetSpec {
     const tid = this.targets.length + 1;
     const luns = t.luns.map((l) => ({ ...l, wwid: l.wwid ?? tgtWwid(tid, l.lun) }));
-    const spec = { tpgt: 1, ...t, luns, portals: t.portals.map((p) => portalText(parsePortal(p))) };
+    const spec = { tpgt: 1, ...t, luns, portals: t.portals.map((p) => portalText(portalOf(p))) };
     this.targets.push(spec);
     return spec;
   }

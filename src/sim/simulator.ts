@@ -7,7 +7,7 @@ import { Faults } from './faults.js';
 import { NodeDb } from './iscsid/node-db.js';
 import { Kernel, type SimChange } from './kernel/kernel.js';
 import { MountTable } from './kernel/mounts.js';
-import { parsePortal } from './kernel/names.js';
+import { portalOf } from './kernel/names.js';
 import { type SysfsProfile, SysfsWriter } from './kernel/sysfs-writer.js';
 import { Udev } from './kernel/udev.js';
 import { Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
@@ -113,14 +113,14 @@ export class Simulator implements SimContext {
 
   /** Every session on the portal loses its connection (FAILED, devices blocked; FREE after recovery_tmo). */
   portalDown(portal: string): void {
-    const p = parsePortal(portal);
+    const p = portalOf(portal);
     this.san.setDown(p, true);
     for (const s of this.kernel.sessionsOnPortal(p)) this.kernel.failSession(s);
   }
 
   /** The portal answers again: iscsid reconnects its sessions (LOGGED_IN, devices running). */
   portalUp(portal: string): void {
-    const p = parsePortal(portal);
+    const p = portalOf(portal);
     this.san.setDown(p, false);
     if (!this.daemons.iscsid) return;
     for (const s of this.kernel.sessionsOnPortal(p)) this.kernel.recoverSession(s);

@@ -5,10 +5,10 @@
  */
 import { ExitCode, ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
 import { HostIoError, maskSecrets } from '../host/host.js';
+import { formatPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
 import { failures } from './conditions.js';
 import { blockingRefusals as refusalsBlockingApply } from './consent.js';
-import { formatPortal } from './deps.js';
 import { runDynamic } from './dynamic.js';
 import { commandError } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
@@ -92,7 +92,7 @@ function withResolvedPortals(rt: Runtime, argv: string[]): string[] {
   return argv.map((a) => {
     const m = /^([^:[\]]+):(\d+)$/.exec(a);
     const addr = m ? rt.resolved.get(m[1]!) : undefined;
-    return addr ? formatPortal({ addr, port: Number(m![2]) }) : a;
+    return addr ? formatPortal(addr, Number(m![2])) : a;
   });
 }
 

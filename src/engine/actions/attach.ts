@@ -6,10 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
-import { byPathName, formatPortal, isValidTargetName, kubeletGlobalPath, parsePortal } from './deps.js';
+import { byPathName, isValidTargetName, kubeletGlobalPath } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { parseLun } from './scan.js';
@@ -41,9 +42,13 @@ export interface AttachInput {
 
 /** kubelet portalMounter (§1.1) plus IPv6 normalisation. */
 function normalise(p: string): { portal: string; hostname: boolean; addr: string } {
-  const parts = parsePortal(p);
+  const parts = parseTargetPortal(p);
   if (!parts) throw new UserError(`invalid portal ${p}`, 'use ADDR[:PORT]; IPv6 as [ADDR]:PORT');
-  return { portal: formatPortal(parts), hostname: parts.hostname, addr: parts.addr };
+  return {
+    portal: formatPortal(parts.address, parts.port),
+    hostname: parts.family === 'hostname',
+    addr: parts.address,
+  };
 }
 
 /** The exact bytes kubelet's json.Encoder writes for iscsiDisk (§1.9): one line plus "\n". */
@@ -296,7 +301,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       group,
       dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },
     });
-    const parts = parsePortal(tp)!;
+    const parts = parseTargetPortal(tp)!;
     const byPath = `/dev/disk/by-path/${byPathName(parts, input.iqn, input.lun)}`;
     if (input.lun >= 256) {
       plan.warnings.push(

@@ -4,9 +4,9 @@
  * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
  */
 import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
-import { formatPortal, parsePortal } from './deps.js';
 import { commandError } from './iscsiadm.js';
 import { mustRun, pollFor, type Runtime, record } from './runtime.js';
 import type { DynamicStep, PlanStep } from './types.js';
@@ -15,10 +15,10 @@ const BY_PATH = '/dev/disk/by-path';
 
 /** A portal as sysfs/the portal→host map knows it: hostnames replaced by their resolved address. */
 function effectivePortal(rt: Runtime, portal: string): string {
-  const p = parsePortal(portal);
-  if (!p?.hostname) return portal;
-  const addr = rt.resolved.get(p.addr);
-  return addr ? formatPortal({ addr, port: p.port }) : portal;
+  const p = parseTargetPortal(portal);
+  if (p?.family !== 'hostname') return portal;
+  const addr = rt.resolved.get(p.address);
+  return addr ? formatPortal(addr, p.port) : portal;
 }
 
 async function ifaceRecord(rt: Runtime, iface: string): Promise<string> {
@@ -117,9 +117,9 @@ async function waitDevice(
       'check `iscsiadm -m iface -I <iface> -o show`',
     );
   let link = d.byPath;
-  const p = parsePortal(link.match(/ip-(.+?)-iscsi-/)?.[1] ?? '');
-  if (p?.hostname && rt.resolved.has(p.addr)) {
-    link = link.replace(`ip-${p.addr}:${p.port}`, `ip-${rt.resolved.get(p.addr)}:${p.port}`);
+  const p = parseTargetPortal(link.match(/ip-(.+?)-iscsi-/)?.[1] ?? '');
+  if (p?.family === 'hostname' && rt.resolved.has(p.address)) {
+    link = link.replace(`ip-${p.address}:${p.port}`, `ip-${rt.resolved.get(p.address)}:${p.port}`);
   }
   const name = link.split('/').pop()!;
   const tcp = rt.transport === undefined || rt.transport === 'tcp';

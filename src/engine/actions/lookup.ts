@@ -3,8 +3,8 @@
  * and by fingerprint. Planners resolve names to fingerprints once; apply re-finds by fingerprint.
  */
 import { UserError } from '../errors.js';
+import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type { KubeletVolume, MultipathMap, NodeRecord, ScsiDevice, Session, Snapshot } from '../model.js';
-import { formatPortal, parsePortal } from './deps.js';
 
 export interface DeviceRef {
   device: ScsiDevice;
@@ -39,9 +39,9 @@ export function findSession(s: Snapshot, ref: string): Session {
 
 /** Normalises a typed portal to the snapshot's `addr:port` form; throws on garbage. */
 export function normalisePortal(text: string): string {
-  const p = parsePortal(text);
+  const p = parseTargetPortal(text);
   if (!p) throw new UserError(`invalid portal ${text}`, 'use ADDR[:PORT], with IPv6 as [ADDR]:PORT');
-  return formatPortal(p);
+  return formatPortal(p.address, p.port);
 }
 
 /** `iqn` or `iqn@portal`: the sessions it names (all portals of the target without a portal). */

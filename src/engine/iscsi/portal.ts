@@ -135,3 +135,14 @@ export function portalHostMapKeys(address: string, port: string): string[] {
   if (address.includes(':')) keys.push(`[${address}]:${port}`);
   return keys;
 }
+
+/**
+ * A target portal as an admin types it or a plan carries it (`addr[:port]`, `[v6][:port]`, a bare
+ * IPv6 literal; no `,tpgt`), the port defaulted to 3260 for every form, bracketed IPv6 included.
+ * Undefined on anything else.
+ */
+export function parseTargetPortal(text: string): (ParsedPortal & { port: number }) | undefined {
+  const p = parsePortal(text);
+  if (!p || p.tpgt !== undefined) return undefined;
+  return { ...p, port: p.port ?? DEFAULT_ISCSI_PORT };
+}

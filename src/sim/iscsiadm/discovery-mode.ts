@@ -1,6 +1,6 @@
 import { fail, ok, type SimContext, type ToolResult } from '../context.js';
 import { EMPTY, renderRecord } from '../iscsid/node-db.js';
-import { parsePortal, portalComma, portalText } from '../kernel/names.js';
+import { portalComma, portalOf, portalText } from '../kernel/names.js';
 import { chapMatches } from '../san.js';
 import type { Portal } from '../types.js';
 import type { IscsiadmArgs } from './args.js';
@@ -12,7 +12,7 @@ export function discoveryMode(ctx: SimContext, a: IscsiadmArgs, legacy: boolean)
     if (ctx.db.discovery.length === 0) return fail(21, NO_RECORDS);
     return ok(ctx.db.discovery.map((d) => `${portalText(d.portal)} via sendtargets\n`).join(''));
   }
-  const portal = parsePortal(a.portal);
+  const portal = portalOf(a.portal);
   const op = a.ops[0];
   if (!legacy && op === 'new' && !a.discover) {
     ctx.db.newDiscovery(portal);

@@ -1,6 +1,6 @@
 import { fail, ok, type SimContext, type ToolResult } from '../context.js';
 import { renderRecord } from '../iscsid/node-db.js';
-import { parsePortal, portalComma, portalText } from '../kernel/names.js';
+import { portalComma, portalOf, portalText } from '../kernel/names.js';
 import type { IscsiadmArgs } from './args.js';
 import { loginRecords, logoutSessions, sessionFor } from './login.js';
 import { NO_MATCHING_SESSIONS, NO_RECORDS } from './messages.js';
@@ -14,7 +14,7 @@ const ENUMS: Record<string, readonly string[]> = {
 
 /** `iscsiadm -m node ...`: list, show, new, update, delete, login, logout, loginall, logoutall. */
 export function nodeMode(ctx: SimContext, a: IscsiadmArgs): ToolResult {
-  const portal = a.portal ? parsePortal(a.portal) : undefined;
+  const portal = a.portal ? portalOf(a.portal) : undefined;
   const filter = { iqn: a.target, portal, iface: a.iface };
 
   if (a.logoutall) {

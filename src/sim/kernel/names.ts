@@ -1,3 +1,4 @@
+import { DEFAULT_ISCSI_PORT, parsePortal } from '../../engine/iscsi/portal.js';
 import type { Portal } from '../types.js';
 
 /** `sd` name for an sd index, base-26 like drivers/scsi/sd.c sd_format_disk_name (0 → sda, 26 → sdaa). */
@@ -43,30 +44,16 @@ export function byPathName(portal: Portal, iqn: string, lun: number): string {
   return `ip-${portal.address}:${portal.port}-iscsi-${iqn}-${lunPart}`;
 }
 
-/** Parses `addr`, `addr:port`, `[v6]`, `[v6]:port` (and a trailing `,tpgt`) the way iscsiadm -p does. */
-export function parsePortal(text: string): Portal & { tpgt?: number } {
-  let rest = text;
-  let tpgt: number | undefined;
-  const comma = rest.lastIndexOf(',');
-  if (comma > 0 && !rest.slice(comma).includes(']')) {
-    tpgt = Number(rest.slice(comma + 1));
-    rest = rest.slice(0, comma);
-  }
-  let address: string;
-  let port = 3260;
-  if (rest.startsWith('[')) {
-    const end = rest.indexOf(']');
-    address = rest.slice(1, end);
-    const after = rest.slice(end + 1);
-    if (after.startsWith(':')) port = Number(after.slice(1));
-  } else if ((rest.match(/:/g) ?? []).length === 1) {
-    const [a, p] = rest.split(':');
-    address = a!;
-    port = Number(p);
-  } else {
-    address = rest;
-  }
-  return tpgt === undefined ? { address, port } : { address, port, tpgt };
+/**
+ * A portal as `iscsiadm -p` takes it (`addr`, `addr:port`, `[v6]`, `[v6]:port`, a trailing `,tpgt`),
+ * read by the engine's one parser (src/engine/iscsi/portal.ts) with iscsiadm's default port. Text
+ * that is no portal stays as it was typed, so it matches no record or session, as with iscsiadm.
+ */
+export function portalOf(text: string): Portal & { tpgt?: number } {
+  const p = parsePortal(text);
+  if (!p) return { address: text, port: DEFAULT_ISCSI_PORT };
+  const portal = { address: p.address, port: p.port ?? DEFAULT_ISCSI_PORT };
+  return p.tpgt === undefined ? portal : { ...portal, tpgt: p.tpgt };
 }
 
 /** `addr:port` with brackets when the address has no dot, as iscsiadm prints portals (§4.1). */

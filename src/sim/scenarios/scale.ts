@@ -1,4 +1,4 @@
-import { parsePortal } from '../kernel/names.js';
+import { portalOf } from '../kernel/names.js';
 import type { Simulator } from '../simulator.js';
 import { target } from './lab.js';
 
@@ -18,7 +18,7 @@ export async function scale(sim: Simulator): Promise<void> {
   sim.kernel.deferMultipath = true;
   const login = (iqn: string, portal: string) => {
     const spec = sim.san.find(iqn)!;
-    const p = parsePortal(portal);
+    const p = portalOf(portal);
     sim.db.newNode(iqn, p, 1, 'default', p).rec.set('node.startup', 'manual');
     const s = sim.kernel.login({
       iqn,
