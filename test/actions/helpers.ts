@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPlan } from '../../src/engine/actions/apply.js';
+import { actionContext } from '../../src/engine/actions/context.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
 import type { Snapshot } from '../../src/engine/model.js';
@@ -32,13 +33,7 @@ export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
   const opened = await openSimHost({ scenario, clock: 'manual', dir });
   const host = opened.host;
   const snap = () => takeSnapshot(host, { kubeletRoot: KUBELET_ROOT });
-  const ctx: ActionContext = {
-    host,
-    kubeletRoot: KUBELET_ROOT,
-    stateDir: STATE_DIR,
-    write,
-    takeSnapshot: snap,
-  };
+  const ctx = actionContext({ host, kubeletRoot: KUBELET_ROOT, stateDir: STATE_DIR, write });
   const plan = (id: string, positionals: string[], options: Record<string, unknown> = {}) => {
     const def = findAction(id);
     const s = snap();

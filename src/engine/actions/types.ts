@@ -100,7 +100,7 @@ export interface Refusal {
   id: string;
   reason: string;
   hint?: string;
-  /** Can the admin override it with explicit typed consent (--force / typed confirmation)? */
+  /** Can the override act lift it (consent.ts: CLI --force, console `o`, token `override <hostname>`)? */
   overridable: boolean;
 }
 
