@@ -100,7 +100,9 @@ describe('action subcommands', () => {
     expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--force'], t.out)).toBe(0);
     expect(t.asked[0]).toMatch(/Type "override sim-node-1" to override the refusals/);
     // The refusals being overridden are named before the question.
-    expect(t.stderr()).toMatch(/OVERRIDE 1 refusal[\s\S]*\[pod-mounts, can be overridden\] pods still bind-mount/);
+    expect(t.stderr()).toMatch(
+      /OVERRIDE 1 refusal[\s\S]*\[pod-mounts, can be overridden\] pods still bind-mount/,
+    );
   });
 
   it('a refused plan on a terminal without --force asks nothing and applies nothing', async () => {
