@@ -28,21 +28,41 @@ if (typeof __SEA__ === 'undefined' || !__SEA__) enableCompileCache();
 if (process.env.NO_COLOR || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 
 /**
- * Ctrl-C / SIGTERM: the first asks the running command to stop at its next safe point (an action
- * stops between steps, never half-way through one; watch ends); a second leaves at once. Listening
- * for the whole run also keeps execa's signal-exit hook from re-raising the signal while children
- * such as `udevadm monitor` are still running.
+ * Ctrl-C / SIGTERM. Host commands run in process groups of their own (src/engine/host/runner.ts),
+ * so a terminal's Ctrl-C reaches only this process. The first asks the running command to stop at
+ * its next safe point: an action lets its current step (and its command) run to the end, journals
+ * it, skips the rest and exits 130; watch ends. A second, while a host command still runs, names
+ * that command and its pid and keeps waiting: leaving now would orphan it. A third (or a second
+ * with nothing running) leaves at once, 130; a command still running then keeps running, and the
+ * target's lock stays held by its pid until it ends. Listening for the whole run also keeps
+ * execa's signal-exit hook from re-raising the signal while children such as `udevadm monitor`
+ * are still running.
  */
 const interrupt = new AbortController();
 let signalsSeen = 0;
+/** The host commands still running (masked argv and pid): read from the runner when asked. */
+let stillRunning: () => { pid: number; argv: readonly string[] }[] = () => [];
+function named(list: { pid: number; argv: readonly string[] }[]): string {
+  return list.map((c) => `${c.argv.join(' ')} (pid ${c.pid})`).join(', ');
+}
 function onSignal(): void {
   signalsSeen += 1;
+  const running = stillRunning();
   if (signalsSeen === 1) {
     interrupt.abort();
     process.stderr.write(
-      'iscsi-console: interrupted: stopping at the next safe point (press Ctrl-C again to quit now)\n',
+      'iscsi-console: interrupted: stopping after the current step (a running command is never cut off)\n',
+    );
+  } else if (signalsSeen === 2 && running.length > 0) {
+    process.stderr.write(
+      `iscsi-console: still running: ${named(running)}; waiting for it to end so nothing is left half-done ` +
+        '(a third Ctrl-C quits anyway: the command keeps running and its target stays locked until it ends)\n',
     );
   } else {
+    if (running.length > 0)
+      process.stderr.write(
+        `iscsi-console: quitting now; left running: ${named(running)}: its target stays locked until it ends\n`,
+      );
     process.exit(130);
   }
 }
@@ -50,7 +70,8 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 async function start(): Promise<void> {
-  const { main } = await import('./cli/main.js');
+  const [{ main }, runner] = await Promise.all([import('./cli/main.js'), import('./engine/host/runner.js')]);
+  stillRunning = runner.runningCommands;
   const code = await main(process.argv.slice(2), undefined, interrupt.signal);
   process.exitCode = code;
   // Let pending writes (stdout pipes) flush; exit explicitly so stray handles cannot keep us alive.

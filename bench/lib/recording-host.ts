@@ -1,4 +1,4 @@
-import type { EntryKind, Host, RunOptions, RunResult } from '../../src/engine/host/host.js';
+import type { EntryInfo, EntryKind, Host, RunOptions, RunResult } from '../../src/engine/host/host.js';
 
 /** The Host read calls a snapshot makes; the floor replays exactly these. */
 export type ReadOp = 'readText' | 'readTextOrError' | 'readDir' | 'readLink' | 'lstat' | 'stat';
@@ -83,9 +83,19 @@ export class RecordingHost implements Host {
     this.inner.writeText(path, data, mode);
   }
 
-  appendText(path: string, data: string, mode?: number): void {
-    this.note('appendText');
-    this.inner.appendText(path, data, mode);
+  appendLine(path: string, line: string, mode?: number): boolean {
+    this.note('appendLine');
+    return this.inner.appendLine(path, line, mode);
+  }
+
+  replaceFile(path: string, data: string): void {
+    this.note('replaceFile');
+    this.inner.replaceFile(path, data);
+  }
+
+  entryInfo(path: string): EntryInfo | undefined {
+    this.note('entryInfo');
+    return this.inner.entryInfo(path);
   }
 
   createExclusive(path: string, data: string): boolean {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { FsHost } from '../engine/host/fs-host.js';
 import {
+  type EntryInfo,
   type EntryKind,
   type FileReader,
   type Host,
@@ -124,12 +125,20 @@ export class SimHost implements Host {
     this.fs.writeText(path, data, mode);
   }
 
-  appendText(path: string, data: string, mode?: number): void {
-    this.fs.appendText(path, data, mode);
+  appendLine(path: string, line: string, mode?: number): boolean {
+    return this.fs.appendLine(path, line, mode);
   }
 
   createExclusive(path: string, data: string): boolean {
     return this.fs.createExclusive(path, data);
+  }
+
+  replaceFile(path: string, data: string): void {
+    this.fs.replaceFile(path, data);
+  }
+
+  entryInfo(path: string): EntryInfo | undefined {
+    return this.fs.entryInfo(path);
   }
 
   mkdir(path: string, mode?: number): void {

@@ -4,8 +4,7 @@
  * sysfs polling and inotify saw nothing). Attribute changes (session FAILED, device offline) are not
  * uevents; the sysfs poll covers those.
  */
-import type { Host } from '../engine/host/host.js';
-import type { LineStream } from '../engine/host/stream.js';
+import type { Host, LineStream } from '../engine/host/host.js';
 
 export const UDEV_MONITOR_ARGV = [
   'udevadm',

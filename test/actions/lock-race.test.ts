@@ -103,9 +103,9 @@ describe('cross-process target lock', () => {
       lockPath('/state', IQN),
       JSON.stringify({ pid: deadPid, hostname: 'x', action: 'logout', since: 'then' }),
     );
-    const release = await acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 1_000 });
+    const held = await acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 1_000 });
     expect(JSON.parse(host.readText(lockPath('/state', IQN))!).pid).toBe(process.pid);
-    release();
+    held.release();
     expect(host.lstat(lockPath('/state', IQN))).toBeUndefined();
 
     // A live holder in another process (our parent shell stands in: alive, not us).
@@ -127,11 +127,11 @@ describe('cross-process target lock', () => {
     const host = new FsHost({ root, runner: { mode: 'direct' } });
     const order: string[] = [];
     const work = async (name: string) => {
-      const release = await acquireLocks(host, '/state', [IQN], name);
+      const held = await acquireLocks(host, '/state', [IQN], name);
       order.push(`${name}:start`);
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setImmediate(r));
       order.push(`${name}:end`);
-      release();
+      held.release();
     };
     await Promise.all([work('a'), work('b')]);
     expect(order).toEqual(['a:start', 'a:end', 'b:start', 'b:end']);

@@ -2,8 +2,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandEnv, commandPath, createRunner, SYSTEM_PATH } from '../../src/engine/host/runner.js';
-import { spawnLineStream } from '../../src/engine/host/stream.js';
+import {
+  commandEnv,
+  commandPath,
+  createRunner,
+  SYSTEM_PATH,
+  spawnLineStream,
+} from '../../src/engine/host/runner.js';
 
 describe('commandPath: host tools are found when the console has no PATH', () => {
   it('no PATH at all (env -i, the single executable on a bare node): every system dir, sbin included', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsHost } from '../../src/engine/host/fs-host.js';
-import { spawnLineStream } from '../../src/engine/host/stream.js';
+import { spawnLineStream } from '../../src/engine/host/runner.js';
 import { fileSources, startFileWatch } from '../../src/watchers/file-watch.js';
 import { blockMountLines, probeProc } from '../../src/watchers/proc-probe.js';
 import { createRefresher } from '../../src/watchers/refresher.js';

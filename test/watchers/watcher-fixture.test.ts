@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
-import type { Host } from '../../src/engine/host/host.js';
-import { type StreamHandlers, spawnLineStream } from '../../src/engine/host/stream.js';
+import type { Host, StreamHandlers } from '../../src/engine/host/host.js';
+import { spawnLineStream } from '../../src/engine/host/runner.js';
 import type { NodeEvent } from '../../src/watchers/types.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { startWatcher, type Watcher } from '../../src/watchers/watcher.js';

@@ -3,17 +3,25 @@
  * preconditions, run it → stop at the first failure → verify on the snapshot after the last step →
  * journal. Objects are re-found by fingerprint before every step, never by a remembered sid/sdX.
  */
-import { ExitCode, ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import {
+  ExitCode,
+  ExternalCommandError,
+  InterruptedError,
+  RefusedError,
+  TimeoutError,
+  UserError,
+} from '../errors.js';
 import { HostIoError, maskSecrets } from '../host/host.js';
 import { formatPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
 import { failures } from './conditions.js';
 import { blockingRefusals as refusalsBlockingApply } from './consent.js';
 import { runDynamic } from './dynamic.js';
-import { commandError } from './iscsiadm.js';
+import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
-import { acquireLocks } from './lock.js';
+import { acquireLocks, type HeldLocks } from './lock.js';
 import { type Runtime, record } from './runtime.js';
+import { openStateDir, stateDirError } from './state-dir.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan, PlanStep, StepProgress } from './types.js';
 
 type Failure = NonNullable<ApplyResult['error']>;
@@ -34,6 +42,7 @@ export function toFailure(e: unknown): Failure {
       kind: e.timedOut ? 'timeout' : 'external',
     };
   }
+  if (e instanceof InterruptedError) return { message: e.message, exitCode: e.exitCode, kind: 'interrupted' };
   if (e instanceof TimeoutError)
     return { message: e.message, ...(e.hint ? { hint: e.hint } : {}), exitCode: e.exitCode, kind: 'timeout' };
   if (e instanceof RefusedError)
@@ -136,13 +145,16 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
     const s = ctx.takeSnapshot();
     const missing = failures(step.doneIf, s, ctx.host);
     if (missing.length === 0) return 'condition met';
-    if (performance.now() >= deadline || rt.signal?.aborted) {
+    // A wait changes nothing on the node, so an interrupt may end it early.
+    if (rt.signal?.aborted)
+      throw new InterruptedError(`interrupted while waiting for ${step.wait?.what ?? step.id}`);
+    if (performance.now() >= deadline) {
       throw new TimeoutError(
         `timed out waiting for ${step.wait?.what ?? step.id}: ${missing.join('; ')}`,
         'check dmesg for SCSI errors',
       );
     }
-    await new Promise((r) => setTimeout(r, rt.pollMs));
+    await rt.sleep(rt.pollMs);
   }
 }
 
@@ -186,16 +198,21 @@ export async function applyPlan(
     warnings: [],
     commands: [],
     pollMs: 100,
+    sleep: options.sleep ?? realSleep,
   };
-  let release: (() => void) | undefined;
+  let locks: HeldLocks;
   try {
-    release = await acquireLocks(ctx.host, ctx.stateDir, plan.lockKeys ?? [], plan.action, {
+    openStateDir(ctx.host, ctx.stateDir);
+    locks = await acquireLocks(ctx.host, ctx.stateDir, plan.lockKeys ?? [], plan.action, {
       ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
   } catch (e) {
     return { ok: false, steps: progress, error: toFailure(e), verified: false, verification: [] };
   }
+  rt.onChild = locks.child;
   const journalId = newJournalId();
   const base = {
     id: journalId,
@@ -209,28 +226,27 @@ export async function applyPlan(
   let error: Failure | undefined;
   try {
     try {
-      appendJournal(
-        ctx.host,
-        ctx.stateDir,
-        {
-          ...base,
-          phase: 'begin',
-          at: new Date(ctx.host.now()).toISOString(),
-          plan,
-          before: plan.before,
-          forced: options.force === true,
-        },
-        secretValues,
-      );
+      // On disk (fsync) before the first step runs: a crash mid-plan still leaves its begin.
+      const begin = {
+        ...base,
+        phase: 'begin' as const,
+        at: new Date(ctx.host.now()).toISOString(),
+        plan,
+        before: plan.before,
+        forced: options.force === true,
+        ...(locks.notes.length > 0 ? { notes: [...locks.notes] } : {}),
+      };
+      if (appendJournal(ctx.host, ctx.stateDir, begin, secretValues)) {
+        rt.warnings.push(
+          'journal: its last line was torn (an earlier write was cut off); it was closed first',
+        );
+      }
+      if (locks.notes.length > 0) rt.warnings.push(...locks.notes);
     } catch (e) {
       return {
         ok: false,
         steps: progress,
-        error: {
-          ...toFailure(e),
-          message: `cannot write the journal: ${toFailure(e).message}`,
-          hint: 'use --state-dir to point at a writable dir',
-        },
+        error: toFailure(stateDirError(e, ctx.stateDir, 'write the journal')),
         verified: false,
         verification: [],
       };
@@ -243,8 +259,11 @@ export async function applyPlan(
       const js: JournalStep = { id: step.id, status: 'pending', commands: [] };
       journalSteps.push(js);
       if (options.signal?.aborted) {
+        const previous = plan.steps[i - 1];
         error = {
-          message: `interrupted before step ${step.id}`,
+          message: previous
+            ? `interrupted: stopped after step ${previous.id}; ${plan.steps.length - i} later step(s) not run`
+            : 'interrupted before the first step: nothing was run',
           exitCode: ExitCode.interrupted,
           kind: 'interrupted',
         };
@@ -322,6 +341,13 @@ export async function applyPlan(
       }
       if (error) break;
     }
+    if (!error && options.signal?.aborted && plan.steps.length > 0) {
+      error = {
+        message: `interrupted during the last step (${plan.steps[plan.steps.length - 1]!.id}): it ran to its end; nothing was left to skip`,
+        exitCode: ExitCode.interrupted,
+        kind: 'interrupted',
+      };
+    }
     for (let i = 0; i < progress.length; i++)
       if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
     const after = ctx.takeSnapshot();
@@ -372,6 +398,6 @@ export async function applyPlan(
     if (result.error) result.error.message = maskSecrets(result.error.message, secretValues);
     return result;
   } finally {
-    release();
+    locks.release();
   }
 }

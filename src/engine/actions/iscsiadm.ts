@@ -21,6 +21,8 @@ export interface IscsiadmOptions {
   idbmAttempts?: number;
   /** Sleep used between retries (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
+  /** Told each child's pid when it starts and ends (RunOptions.onChild). */
+  onChild?: (pid: number, exited: boolean) => void;
 }
 
 export interface IscsiadmResult extends RunResult {
@@ -50,6 +52,7 @@ export async function runCommand(
       timeoutMs: o.timeoutMs ?? ISCSIADM_TIMEOUT_MS,
       ...(o.secrets && o.secrets.length > 0 ? { secrets: o.secrets } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onChild ? { onChild: o.onChild } : {}),
     });
     if (result.exitCode !== IscsiErr.IDBM || n === attempts || o.signal?.aborted) break;
     await sleep(200 * 2 ** (n - 1));

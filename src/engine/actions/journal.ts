@@ -2,14 +2,18 @@
  * The journal: append-only JSON lines at `<stateDir>/journal.jsonl` (one write(2) per line, 0600):
  * who, when, which host, the plan (already masked), each step's argv (masked), exit code, duration,
  * and fingerprints before/after. A final mask pass over each line keeps a CHAP value out even if
- * some command echoed it.
+ * some command echoed it. Every line is fsync'ed before appendJournal returns (Host.appendLine), so
+ * a `begin` is on disk before the first step it announces runs, and every line starts on a fresh
+ * line: a torn last line (a crash or a full disk mid-write) is closed first, never merged with the
+ * next entry, and readJournal reports it as unparseable.
  */
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { type Host, maskSecrets } from '../host/host.js';
+import { JOURNAL_FILE } from './state-dir.js';
 import type { Plan } from './types.js';
 
-export const JOURNAL_FILE = 'journal.jsonl';
+export { JOURNAL_FILE };
 
 export interface JournalCommand {
   argv?: string[];
@@ -45,6 +49,8 @@ export interface JournalEntry {
   forced?: boolean;
   before?: string[];
   after?: string[];
+  /** What apply found and did about the state dir: a lock taken over, a torn journal line closed. */
+  notes?: string[];
 }
 
 export function who(): JournalEntry['who'] {
@@ -65,28 +71,48 @@ export function newJournalId(): string {
   return randomUUID();
 }
 
-/** Appends one entry. Throws HostIoError when the journal cannot be written (apply then refuses to run). */
+/**
+ * Appends one entry, on disk when this returns. Returns true when the journal's last line was torn
+ * and had to be closed first. Throws HostIoError when the journal cannot be written (apply then
+ * refuses to run; openStateDir has already refused a symlinked or foreign journal).
+ */
 export function appendJournal(
   host: Host,
   stateDir: string,
   entry: JournalEntry,
   secrets: readonly string[] = [],
-): void {
-  host.mkdir(stateDir, 0o700);
-  host.appendText(`${stateDir}/${JOURNAL_FILE}`, `${maskSecrets(JSON.stringify(entry), secrets)}\n`, 0o600);
+): boolean {
+  return host.appendLine(`${stateDir}/${JOURNAL_FILE}`, maskSecrets(JSON.stringify(entry), secrets), 0o600);
 }
 
-/** Reads the journal back (tests, `journal` views); unparsable lines are skipped. */
-export function readJournal(host: Host, stateDir: string): JournalEntry[] {
-  const text = host.readText(`${stateDir}/${JOURNAL_FILE}`) ?? '';
+/**
+ * Reads the journal back (tests, the console's journal view). A line that is not an entry (a torn
+ * write) is skipped and reported through `onUnparseable` with its 1-based line number. A journal
+ * that is a symlink is not read.
+ */
+export function readJournal(
+  host: Host,
+  stateDir: string,
+  onUnparseable?: (lineNo: number, text: string) => void,
+): JournalEntry[] {
+  const path = `${stateDir}/${JOURNAL_FILE}`;
+  if (host.entryInfo(path)?.kind !== 'file') return [];
+  const text = host.readText(path) ?? '';
   const out: JournalEntry[] = [];
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     if (!line.trim()) continue;
     try {
-      out.push(JSON.parse(line) as JournalEntry);
+      const e = JSON.parse(line) as JournalEntry;
+      if (e && typeof e === 'object' && (e.phase === 'begin' || e.phase === 'end')) {
+        out.push(e);
+        continue;
+      }
     } catch {
-      // a torn line from a crash: skip
+      // reported below
     }
+    onUnparseable?.(i + 1, line);
   }
   return out;
 }

@@ -1,31 +1,62 @@
 /**
- * Target locks. kubelet holds a per-IQN lock for the whole AttachDisk/DetachDisk (§1.4 step 3), but
- * only in its own memory (§1.18 #1); we lock per target inside the process AND across processes
- * (two consoles, or a console and a script) with O_EXCL lock files under `<stateDir>/locks/`.
- * A lock whose holder died (pid gone, or pid reused: start time differs) is taken over.
+ * Target locks. kubelet holds a per-IQN lock for the whole AttachDisk/DetachDisk
+ * (kubernetes pkg/volume/iscsi/iscsi_util.go, `targetLocks`), but only in its own memory; we lock
+ * per target inside the process AND across processes (two consoles, or a console and a script)
+ * with lock files under `<stateDir>/locks/`.
+ *
+ * A lock file is created with its content in one step (Host.createExclusive: temp file, then
+ * link(2)), so no process ever sees an empty or half-written lock. It names the holder and every
+ * child process the plan has running (`children`, rewritten atomically as commands start and end):
+ * a console that was made to quit while a step's child still runs leaves a lock that stays held
+ * until that child has ended too. A lock is taken over when its holder and all its children are
+ * gone (pid gone, or pid reused: start time differs), or when its content cannot be read (a lock
+ * left by an older version, a damaged disk) and it is older than `unreadableAfterMs`; each takeover
+ * is returned as a note for the journal.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { RefusedError } from '../errors.js';
+import { InterruptedError, RefusedError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { realSleep } from './iscsiadm.js';
+import { LOCKS_DIR, stateDirError } from './state-dir.js';
 
-export interface LockHolder {
+export interface LockProcess {
   pid: number;
   /** Process start time (clock ticks since boot, /proc/<pid>/stat field 22): tells a reused pid apart. */
   start?: string;
+}
+
+export interface LockHolder extends LockProcess {
   hostname: string;
   action: string;
   since: string;
+  /** The plan's commands still running (their own process groups): the lock covers them too. */
+  children?: LockProcess[];
 }
 
 export interface LockOptions {
   timeoutMs?: number;
-  /** Is the holder still running? Default: kill(pid, 0) plus start-time comparison on this machine. */
-  isAlive?: (h: LockHolder) => boolean;
+  /** Is this process still running? Default: kill(pid, 0) plus start-time comparison on this machine. */
+  isAlive?: (p: LockProcess) => boolean;
   sleep?: (ms: number) => Promise<void>;
+  /** Wall clock in ms (lock ages are compared with file mtimes). Default Date.now. */
+  now?: () => number;
+  /** An unreadable (empty, corrupt) lock older than this is taken over (default 10 s). */
+  unreadableAfterMs?: number;
   signal?: AbortSignal;
 }
+
+/** The locks an apply holds. */
+export interface HeldLocks {
+  /** Records a child process of the plan (or its end) in every lock file. Never throws. */
+  child(pid: number, exited: boolean): void;
+  /** Locks taken over from dead or unreadable holders, in words (for the journal). */
+  readonly notes: readonly string[];
+  /** Releases every lock (idempotent). */
+  release(): void;
+}
+
+export const UNREADABLE_LOCK_MS = 10_000;
 
 /** Start time of a local process, or undefined (non-Linux, gone). */
 export function processStart(pid: number): string | undefined {
@@ -38,7 +69,7 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
-export function defaultIsAlive(h: LockHolder): boolean {
+export function defaultIsAlive(h: LockProcess): boolean {
   try {
     process.kill(h.pid, 0);
   } catch (e) {
@@ -46,6 +77,11 @@ export function defaultIsAlive(h: LockHolder): boolean {
   }
   const start = processStart(h.pid);
   return h.start === undefined || start === undefined || start === h.start;
+}
+
+/** The holder, or any child it recorded, still runs. */
+function holderAlive(h: LockHolder, isAlive: (p: LockProcess) => boolean): LockProcess | undefined {
+  return [h, ...(h.children ?? [])].find((p) => isAlive(p));
 }
 
 const inProcess = new Map<string, Promise<void>>();
@@ -72,15 +108,30 @@ async function lockInProcess(key: string): Promise<() => void> {
 /** The lock file of a target: readable prefix + hash (IQNs contain `:`; prefixes of one another must not collide). */
 export function lockPath(stateDir: string, key: string): string {
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
-  return `${stateDir}/locks/${key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)}-${hash}.lock`;
+  return `${stateDir}/${LOCKS_DIR}/${key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)}-${hash}.lock`;
 }
 
-function readHolder(host: Host, path: string): LockHolder | undefined {
+/** The holder recorded in a lock file; undefined when absent, empty or corrupt. */
+function readHolder(host: Host, path: string): { holder?: LockHolder; raw?: string } {
+  const raw = host.readText(path);
+  if (raw === undefined) return {};
   try {
-    return JSON.parse(host.readText(path) ?? '') as LockHolder;
+    const h = JSON.parse(raw) as LockHolder;
+    if (h && typeof h === 'object' && Number.isInteger(h.pid) && h.pid > 0) return { holder: h, raw };
   } catch {
-    return undefined;
+    // unreadable: judged by its age
   }
+  return { raw };
+}
+
+interface FileLock {
+  child(pid: number, exited: boolean): void;
+  release(): void;
+}
+
+function describe(h: LockHolder): string {
+  const kids = (h.children ?? []).map((c) => c.pid);
+  return `pid ${h.pid} (${h.action}, since ${h.since}${kids.length > 0 ? `, children ${kids.join(', ')}` : ''})`;
 }
 
 async function lockFile(
@@ -89,44 +140,53 @@ async function lockFile(
   key: string,
   action: string,
   o: LockOptions,
-): Promise<() => void> {
+  notes: string[],
+): Promise<FileLock> {
   const path = lockPath(stateDir, key);
-  host.mkdir(`${stateDir}/locks`, 0o700);
+  const now = o.now ?? Date.now;
+  try {
+    host.mkdir(`${stateDir}/${LOCKS_DIR}`, 0o700);
+  } catch (e) {
+    throw stateDirError(e, stateDir, `lock target ${key}`);
+  }
   const me: LockHolder = {
     pid: process.pid,
     hostname: host.hostname(),
     action,
-    since: new Date().toISOString(),
+    since: new Date(now()).toISOString(),
     ...(processStart(process.pid) ? { start: processStart(process.pid)! } : {}),
   };
   const isAlive = o.isAlive ?? defaultIsAlive;
   const sleep = o.sleep ?? realSleep;
-  const deadline = performance.now() + (o.timeoutMs ?? 60_000);
+  const deadline = now() + (o.timeoutMs ?? 60_000);
+  const unreadableAfter = o.unreadableAfterMs ?? UNREADABLE_LOCK_MS;
   let wait = 25;
   for (;;) {
-    if (host.createExclusive(path, `${JSON.stringify(me)}\n`)) {
-      return () => {
-        const h = readHolder(host, path);
-        if (h?.pid === me.pid && h.since === me.since) host.unlink(path);
-      };
+    let created: boolean;
+    try {
+      created = host.createExclusive(path, `${JSON.stringify(me)}\n`);
+    } catch (e) {
+      throw stateDirError(e, stateDir, `lock target ${key}`);
     }
-    const holder = readHolder(host, path);
-    if (holder && !isAlive(holder)) {
-      // Break a dead holder's lock under a second O_EXCL file so two breakers cannot both win.
-      const breaker = `${path}.break`;
-      if (host.createExclusive(breaker, String(process.pid))) {
-        try {
-          const again = readHolder(host, path);
-          if (again && again.pid === holder.pid && again.since === holder.since) host.unlink(path);
-        } finally {
-          host.unlink(breaker);
-        }
-        continue;
-      }
+    if (created) return ownLock(host, path, me);
+    const { holder, raw } = readHolder(host, path);
+    let stale: string | undefined;
+    if (holder && !holderAlive(holder, isAlive)) {
+      stale = `took over the lock of target ${key} from ${describe(holder)}: the holder and its children are gone`;
+    } else if (!holder && raw !== undefined) {
+      const age = now() - (host.entryInfo(path)?.mtimeMs ?? now());
+      if (age >= unreadableAfter)
+        stale = `took over the lock of target ${key}: its content was ${raw.trim() === '' ? 'empty' : 'unreadable'} and it was ${Math.round(age / 1000)} s old`;
     }
-    if (performance.now() >= deadline || o.signal?.aborted) {
+    if (stale && breakLock(host, path, raw, now, unreadableAfter)) {
+      notes.push(stale);
+      continue;
+    }
+    if (o.signal?.aborted)
+      throw new InterruptedError(`interrupted while waiting for the lock of target ${key}: nothing was run`);
+    if (now() >= deadline) {
       throw new RefusedError(
-        `target ${key} is locked by ${holder ? `pid ${holder.pid} (${holder.action}, since ${holder.since})` : 'another process'}`,
+        `target ${key} is locked by ${holder ? describe(holder) : 'another process (its lock cannot be read yet)'}`,
         `wait for it to finish; a lock left by a dead process is taken over automatically (${path})`,
         ['locked'],
       );
@@ -137,8 +197,82 @@ async function lockFile(
 }
 
 /**
+ * Removes a stale lock whose content is still `raw`, under a second exclusive file so two breakers
+ * cannot both win (one could otherwise remove the lock the other has just taken). A breaker file
+ * left by a crashed breaker is itself removed once older than `staleMs`.
+ */
+function breakLock(
+  host: Host,
+  path: string,
+  raw: string | undefined,
+  now: () => number,
+  staleMs: number,
+): boolean {
+  const breaker = `${path}.break`;
+  let mine = false;
+  try {
+    mine = host.createExclusive(breaker, String(process.pid));
+  } catch {
+    return false;
+  }
+  if (!mine) {
+    const info = host.entryInfo(breaker);
+    if (info && now() - info.mtimeMs >= staleMs) {
+      try {
+        host.unlink(breaker);
+      } catch {
+        // another breaker removed it
+      }
+    }
+    return false;
+  }
+  try {
+    if (host.readText(path) === raw) host.unlink(path);
+    return true;
+  } catch {
+    return true;
+  } finally {
+    try {
+      host.unlink(breaker);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function ownLock(host: Host, path: string, me: LockHolder): FileLock {
+  const children: LockProcess[] = [];
+  const mine = () => {
+    const { holder } = readHolder(host, path);
+    return holder?.pid === me.pid && holder.since === me.since;
+  };
+  return {
+    child(pid, exited) {
+      const i = children.findIndex((c) => c.pid === pid);
+      if (exited) {
+        if (i < 0) return;
+        children.splice(i, 1);
+      } else {
+        const start = processStart(pid);
+        children.push({ pid, ...(start ? { start } : {}) });
+      }
+      try {
+        // Never a window without a lock: rename(2) replaces the file in one step.
+        if (mine()) host.replaceFile(path, `${JSON.stringify({ ...me, children })}\n`);
+      } catch {
+        // A full disk: the lock still names this process, which waits for the child anyway.
+      }
+    },
+    release() {
+      if (mine()) host.unlink(path);
+    },
+  };
+}
+
+/**
  * Locks every key (sorted, so two plans never deadlock), in-process first, then the file.
- * Returns the release function (idempotent).
+ * Throws RefusedError when another process holds a target past the timeout, and UserError (exit 2)
+ * when the state dir cannot hold a lock (read-only, full), leaving nothing behind.
  */
 export async function acquireLocks(
   host: Host,
@@ -146,8 +280,10 @@ export async function acquireLocks(
   keys: readonly string[],
   action: string,
   o: LockOptions = {},
-): Promise<() => void> {
+): Promise<HeldLocks> {
   const releases: (() => void)[] = [];
+  const files: FileLock[] = [];
+  const notes: string[] = [];
   const release = () => {
     for (const r of releases.splice(0).reverse()) {
       try {
@@ -160,11 +296,19 @@ export async function acquireLocks(
   try {
     for (const key of [...new Set(keys)].sort()) {
       releases.push(await lockInProcess(key));
-      releases.push(await lockFile(host, stateDir, key, action, o));
+      const f = await lockFile(host, stateDir, key, action, o, notes);
+      files.push(f);
+      releases.push(() => f.release());
     }
   } catch (e) {
     release();
     throw e;
   }
-  return release;
+  return {
+    notes,
+    child: (pid, exited) => {
+      for (const f of files) f.child(pid, exited);
+    },
+    release,
+  };
 }

@@ -21,8 +21,12 @@ export interface Runtime {
   warnings: string[];
   /** Commands of the current step (reset per step). */
   commands: JournalCommand[];
-  /** Sleep between polls (real timers; tests may shorten). */
+  /** Sleep between polls. */
   pollMs: number;
+  /** Every wait of the apply (polls, iscsiadm's exit-6 backoff): ApplyOptions.sleep, else real timers. */
+  sleep: (ms: number) => Promise<void>;
+  /** Every child a step starts is reported here (the locks record its pid while it runs). */
+  onChild?: (pid: number, exited: boolean) => void;
 }
 
 /** Runs a command, records it (masked) for the journal, and returns the result. */
@@ -31,7 +35,12 @@ export async function record(
   argv: readonly string[],
   o: IscsiadmOptions = {},
 ): Promise<IscsiadmResult> {
-  const r = await runCommand(rt.host, argv, { ...(rt.signal ? { signal: rt.signal } : {}), ...o });
+  // No abort signal: an interrupt stops the plan between steps and never reaches a running command.
+  const r = await runCommand(rt.host, argv, {
+    sleep: rt.sleep,
+    ...(rt.onChild ? { onChild: rt.onChild } : {}),
+    ...o,
+  });
   rt.commands.push({
     argv: r.argv,
     exitCode: r.exitCode,
@@ -64,6 +73,6 @@ export async function pollFor<T>(
     const v = probe();
     if (v !== undefined) return v;
     if (performance.now() >= deadline || rt.signal?.aborted) return undefined;
-    await new Promise((r) => setTimeout(r, rt.pollMs));
+    await rt.sleep(rt.pollMs);
   }
 }

@@ -176,12 +176,19 @@ export interface ApplyOptions {
   /** Override overridable refusals (the admin typed explicit consent). */
   force?: boolean;
   onProgress?: (p: StepProgress) => void;
-  /** Stop between steps when aborted (never mid-command). */
+  /**
+   * Stop between steps when aborted: the running step and its command run to their end (the
+   * command never sees the signal), the rest are skipped, and the result is `interrupted` (130).
+   */
   signal?: AbortSignal;
   /** Secrets referenced by `secretArgs` (CHAP): never stored in the plan. */
   secrets?: Record<string, string>;
   /** How long to wait for another process's lock on the same target (default 60 s). */
   lockTimeoutMs?: number;
+  /** Every wait of the apply (lock retries, polls, exit-6 backoff); tests pass an instant one. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Wall clock for the lock's deadlines and ages (default Date.now); tests advance it with `sleep`. */
+  now?: () => number;
 }
 
 /** Context planners and apply need besides the snapshot. */

@@ -1,22 +1,38 @@
 import * as fs from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import {
+  type EntryInfo,
   type EntryKind,
   type FileReader,
   type Host,
   HostIoError,
+  type LineStream,
   type RunOptions,
   type RunResult,
+  type StreamHandlers,
 } from './host.js';
 import { under } from './path.js';
-import { createRunner, type RunnerConfig, wrapArgv } from './runner.js';
-import { type LineStream, type StreamHandlers, spawnLineStream } from './stream.js';
+import { createRunner, type RunnerConfig, spawnLineStream, wrapArgv } from './runner.js';
 
 function kindOf(st: fs.Stats): EntryKind {
   if (st.isSymbolicLink()) return 'symlink';
   if (st.isDirectory()) return 'dir';
   if (st.isFile()) return 'file';
   return 'other';
+}
+
+/** Temp file names of this process: `<file>.<pid>.<n>.tmp`. */
+let tempSeq = 0;
+
+/** True when the byte at `size - 1` of the file is a newline (the last line is complete). */
+function endsWithNewline(file: string, size: number): boolean {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  try {
+    const b = Buffer.alloc(1);
+    return fs.readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 0x0a;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** One page: a sysfs attribute never returns more (fs/sysfs/file.c, PAGE_SIZE). Reads are synchronous. */
@@ -158,22 +174,83 @@ export class FsHost implements Host {
     }
   }
 
-  appendText(path: string, data: string, mode = 0o600): void {
+  appendLine(path: string, line: string, mode = 0o600): boolean {
+    let fd: number;
     try {
-      fs.appendFileSync(this.at(path), data, { mode });
+      const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
+      fd = fs.openSync(this.at(path), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, mode);
     } catch (e) {
       throw new HostIoError('append', path, errCode(e));
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
+      const torn = st.size > 0 && !endsWithNewline(this.at(path), st.size);
+      const data = Buffer.from(`${torn ? '\n' : ''}${line.endsWith('\n') ? line : `${line}\n`}`);
+      const written = fs.writeSync(fd, data);
+      if (written < data.length) {
+        // A short write (the disk filled up): take our bytes back so no torn line is left behind.
+        if (fs.fstatSync(fd).size === st.size + written) fs.ftruncateSync(fd, st.size);
+        throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+      }
+      fs.fsyncSync(fd);
+      return torn;
+    } catch (e) {
+      throw new HostIoError('append', path, errCode(e));
+    } finally {
+      fs.closeSync(fd);
     }
   }
 
   createExclusive(path: string, data: string): boolean {
+    const temp = this.writeTemp(path, data, 'create');
     try {
-      fs.writeFileSync(this.at(path), data, { flag: 'wx', mode: 0o600 });
+      fs.linkSync(temp, this.at(path));
       return true;
     } catch (e) {
       if (errCode(e) === 'EEXIST') return false;
       throw new HostIoError('create', path, errCode(e));
+    } finally {
+      fs.rmSync(temp, { force: true });
     }
+  }
+
+  replaceFile(path: string, data: string): void {
+    const temp = this.writeTemp(path, data, 'replace');
+    try {
+      fs.renameSync(temp, this.at(path));
+    } catch (e) {
+      fs.rmSync(temp, { force: true });
+      throw new HostIoError('replace', path, errCode(e));
+    }
+  }
+
+  /** Writes and flushes `<path>.<pid>.<n>.tmp` (O_EXCL, O_NOFOLLOW, 0600); removes it on failure. */
+  private writeTemp(path: string, data: string, op: string): string {
+    tempSeq += 1;
+    const temp = `${this.at(path)}.${process.pid}.${tempSeq}.tmp`;
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+      const buf = Buffer.from(data);
+      if (fs.writeSync(fd, buf) < buf.length)
+        throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+      fs.fsyncSync(fd);
+      return temp;
+    } catch (e) {
+      if (fd !== undefined) fs.rmSync(temp, { force: true });
+      throw new HostIoError(op, path, errCode(e));
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
+  entryInfo(path: string): EntryInfo | undefined {
+    const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
+    return st
+      ? { kind: kindOf(st), uid: st.uid, mode: st.mode & 0o7777, mtimeMs: st.mtimeMs, size: st.size }
+      : undefined;
   }
 
   mkdir(path: string, mode = 0o750): void {

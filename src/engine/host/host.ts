@@ -1,5 +1,3 @@
-import type { LineStream, StreamHandlers } from './stream.js';
-
 /**
  * The one seam through which the engine touches a machine: a real node, a `--root` tree
  * (fixture or a debug pod's `/host`), or the simulated node. Every path given to a Host is a
@@ -34,13 +32,25 @@ export interface Host {
    * sysfs attributes answer EBUSY/EINVAL/ENODEV like the kernel does.
    */
   writeText(path: string, data: string, mode?: number): void;
-  /** Append to a file, creating it (journal lines). One write(2) per call. */
-  appendText(path: string, data: string, mode?: number): void;
   /**
-   * Create a file only if it does not exist (O_EXCL): the basis of cross-process locks.
-   * Returns false when it already exists; throws HostIoError otherwise.
+   * Append one line (journal entries) to a regular file, creating it with `mode`; never through a
+   * symlink (O_NOFOLLOW). The line starts on a fresh line: when the file's last byte is not a
+   * newline (a torn write), one is written first, and the call returns true. One write(2), then
+   * fsync(2), so the line is on disk when this returns; a short write (full disk) is cut back off.
+   * Throws HostIoError (ELOOP for a symlink, ENOSPC, EROFS...).
+   */
+  appendLine(path: string, line: string, mode?: number): boolean;
+  /**
+   * Create a file with its content only if it does not exist: the basis of cross-process locks.
+   * Atomic: the content is written and flushed to a temp file that is then hard-linked into place
+   * (link(2) fails with EEXIST), so no reader ever sees the file empty or half-written. Returns
+   * false when it already exists; throws HostIoError otherwise, leaving nothing behind.
    */
   createExclusive(path: string, data: string): boolean;
+  /** Replace a file's content atomically (temp file, fsync, rename(2)); nothing left behind on failure. */
+  replaceFile(path: string, data: string): void;
+  /** lstat(2) with owner, permission bits and age (a final symlink is reported, not followed). */
+  entryInfo(path: string): EntryInfo | undefined;
   /** mkdir -p with a mode (kubelet uses 0750). */
   mkdir(path: string, mode?: number): void;
   /** Remove one empty directory (never recursive: see kubelet-iscsi-engine.md §3 #6). */
@@ -69,6 +79,15 @@ export interface Host {
 
 export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
 
+export interface EntryInfo {
+  kind: EntryKind;
+  uid: number;
+  /** Permission bits (st_mode & 07777). */
+  mode: number;
+  mtimeMs: number;
+  size: number;
+}
+
 /** An open file read again and again from offset 0 (see Host.openReader). */
 export interface FileReader {
   /** Current contents (up to 4 KiB, a sysfs page), or undefined once the object is gone (ENODEV). */
@@ -83,8 +102,38 @@ export interface RunOptions {
   input?: string;
   /** Values that must never appear in any record of this call (CHAP secrets): masked as ********. */
   secrets?: readonly string[];
-  /** Abort a running command (user cancel). */
+  /**
+   * Abort a running command: its whole process group is killed. Only for commands nothing depends
+   * on finishing (probes); a plan's steps never get one, so an interrupt never cuts a step.
+   */
   signal?: AbortSignal;
+  /**
+   * Called with the child's pid once it is running (before it can have changed anything), and
+   * again with `exited: true` when it has ended: apply records the pids its lock covers.
+   */
+  onChild?: (pid: number, exited: boolean) => void;
+}
+
+/** Handlers of a long-lived, line-streamed command (`udevadm monitor`). */
+export interface StreamHandlers {
+  /** Called for every complete stdout line (without the newline). */
+  onLine(line: string): void;
+}
+
+export interface StreamExit {
+  /** Exit code; null when killed or when it could not start. */
+  exitCode: number | null;
+  /** Set when the program could not be started (ENOENT: not installed). */
+  spawnError?: string;
+  /** Last stderr line, for health details (never secrets: monitors take none). */
+  stderr?: string;
+}
+
+export interface LineStream {
+  /** Resolves when the process has ended, for whatever reason. */
+  readonly exited: Promise<StreamExit>;
+  /** Ends the process (and its descendants) and waits for it. */
+  stop(): Promise<void>;
 }
 
 export interface RunResult {

@@ -1,4 +1,11 @@
-import { maskSecrets, type RunOptions, type RunResult } from './host.js';
+import {
+  type LineStream,
+  maskSecrets,
+  type RunOptions,
+  type RunResult,
+  type StreamExit,
+  type StreamHandlers,
+} from './host.js';
 
 /**
  * How host commands reach the host's tools. On the node itself: `direct`. In a debug pod or
@@ -74,9 +81,25 @@ export function wrapArgv(argv: readonly string[], config: RunnerConfig): string[
   }
 }
 
+/** The commands running right now (pid → masked argv): what a second Ctrl-C names. */
+const running = new Map<number, readonly string[]>();
+
+/** Every host command still running, oldest first, argv masked. */
+export function runningCommands(): { pid: number; argv: readonly string[] }[] {
+  return [...running].map(([pid, argv]) => ({ pid, argv }));
+}
+
 /**
  * The one subprocess runner: argv arrays (never a shell), LC_ALL=C so parsers see stable text,
  * a timeout on every call, and no exceptions for non-zero exits (callers map iscsiadm codes).
+ *
+ * Every command runs in a process group of its own (`detached`: setsid(2)). A terminal's Ctrl-C
+ * signals the whole foreground process group (POSIX termios, "Special Characters": INTR), so a
+ * child in the console's group would be interrupted mid-step whatever the console decided; in its
+ * own group only the console hears it. `detached` also turns off execa's exit clean-up: a console
+ * that is made to quit does not kill a running step (its lock keeps covering the child's pid).
+ * A timeout or an abort kills the whole group (`killDescendants`), so a hung `iscsiadm` cannot
+ * leave a grandchild behind, SIGTERM first and SIGKILL 2 s later.
  */
 export function createRunner(config: RunnerConfig) {
   return async function run(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
@@ -86,10 +109,12 @@ export function createRunner(config: RunnerConfig) {
     const started = performance.now();
     const secrets = options.secrets;
     const shownArgv = full.map((a) => maskSecrets(a, secrets));
-    const result = await execa(file!, args, {
+    const child = execa(file!, args, {
       reject: false,
       timeout: options.timeoutMs ?? config.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
       forceKillAfterDelay: 2_000,
+      detached: true,
+      killDescendants: true,
       env: commandEnv(),
       extendEnv: true,
       stdin: options.input === undefined ? 'ignore' : 'pipe',
@@ -98,6 +123,20 @@ export function createRunner(config: RunnerConfig) {
       stripFinalNewline: false,
       encoding: 'utf8',
     });
+    const pid = child.pid;
+    if (pid !== undefined) {
+      running.set(pid, shownArgv);
+      options.onChild?.(pid, false);
+    }
+    let result: Awaited<typeof child>;
+    try {
+      result = await child;
+    } finally {
+      if (pid !== undefined) {
+        running.delete(pid);
+        options.onChild?.(pid, true);
+      }
+    }
     const spawnFailed =
       result.exitCode === undefined && !result.timedOut && !result.isCanceled && !result.signal;
     const record: RunResult = {
@@ -111,5 +150,60 @@ export function createRunner(config: RunnerConfig) {
     };
     config.onRun?.(record);
     return record;
+  };
+}
+
+/**
+ * Long-lived, line-streamed commands (`udevadm monitor`): spawns `argv` (an array, never a shell)
+ * with the runner's environment and streams stdout line by line. `run` is request/response and
+ * buffers output; a monitor runs for the life of the console, so its output must not be kept.
+ * `killDescendants` and `cleanup` make sure no monitor outlives the console. execa loads lazily
+ * here too, so a console without udev streams never evaluates it.
+ */
+export function spawnLineStream(argv: readonly string[], handlers: StreamHandlers): LineStream {
+  const [file, ...args] = argv;
+  const controller = new AbortController();
+  const exited: Promise<StreamExit> = loadExeca().then(({ execa }) => {
+    if (controller.signal.aborted) return { exitCode: null };
+    const child = execa(file!, args, {
+      reject: false,
+      buffer: false,
+      stdin: 'ignore',
+      env: commandEnv(),
+      extendEnv: true,
+      cleanup: true,
+      killDescendants: true,
+      forceKillAfterDelay: 2_000,
+      cancelSignal: controller.signal,
+      encoding: 'utf8',
+    });
+    let partial = '';
+    let lastErr = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) handlers.onLine(line);
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      const lines = chunk.trim().split('\n');
+      lastErr = lines[lines.length - 1] ?? lastErr;
+    });
+    return child.then((r) => {
+      const spawnFailed = r.exitCode === undefined && !r.isCanceled && !r.signal;
+      return {
+        exitCode: r.exitCode ?? null,
+        ...(spawnFailed ? { spawnError: String((r as { code?: string }).code ?? 'ENOENT') } : {}),
+        ...(lastErr ? { stderr: lastErr } : {}),
+      };
+    });
+  });
+  return {
+    exited,
+    async stop() {
+      controller.abort();
+      await exited;
+    },
   };
 }
