@@ -6,14 +6,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain .mjs build helper without types
-import { inkWithoutDevtools } from '../../scripts/esbuild-plugins.mjs';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { RefusedError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
+import { buildCliBundle } from '../helpers/cli-bundle.js';
 
 const IQN = 'iqn.2024-01.lab.example:storage.target1';
 const NODE = resolve('node_modules/.bin/node');
@@ -22,23 +20,7 @@ let cli: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(join(tmpdir(), 'lock-race-'));
-  cli = join(dir, 'cli.mjs');
-  // The same bundle as scripts/build.mjs, into a private file (dist/ belongs to the build).
-  await build({
-    entryPoints: ['src/cli.ts'],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    jsx: 'automatic',
-    define: { __VERSION__: '"test"', 'process.env.DEV': '"false"' },
-    plugins: [inkWithoutDevtools()],
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'error',
-  });
+  cli = await buildCliBundle(dir);
 }, 120_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -1,0 +1,179 @@
+/**
+ * Interrupts at step boundaries, through the real CLI process on a `--root` tree with real child
+ * processes on PATH, signalled the way a terminal signals Ctrl-C: to the CLI's whole process group.
+ * The fake `iscsiadm` and `blockdev` log their start and end and block on a FIFO (no sleeps) when
+ * they run the step under test, so the signal always lands while that step's command runs.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/engine/actions/journal.js';
+import { lockPath } from '../../src/engine/actions/lock.js';
+import { FsHost } from '../../src/engine/host/fs-host.js';
+import { buildCliBundle, until } from '../helpers/cli-bundle.js';
+import { FixtureRoot, IQN1 } from '../snapshot/fixture-root.js';
+
+const NODE = resolve('node_modules/.bin/node');
+let dir: string;
+let cli: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(join(tmpdir(), 'interrupt-'));
+  cli = await buildCliBundle(dir);
+}, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+interface Case {
+  name: string;
+  /** The tool whose call blocks, and the argument that picks the call. */
+  tool: 'iscsiadm' | 'blockdev';
+  match: string;
+  signal: NodeJS.Signals;
+  /** The blocked child ignores SIGTERM and SIGINT itself. */
+  deaf?: boolean;
+  /** Send a second signal while the command runs. */
+  twice?: boolean;
+  /** Log lines that must not appear: commands of later steps. */
+  notRun: RegExp;
+  /** The journal step that must be done, and one after it that must not. */
+  doneStep: RegExp;
+  laterStep: RegExp;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'a slow iscsiadm --logout, SIGINT twice',
+    tool: 'iscsiadm',
+    match: '--logout',
+    signal: 'SIGINT',
+    twice: true,
+    notRun: /-o delete/,
+    doneStep: /^logout:/,
+    laterStep: /^delete-record:/,
+  },
+  {
+    name: 'a slow blockdev --flushbufs, SIGINT',
+    tool: 'blockdev',
+    match: '/dev/sda',
+    signal: 'SIGINT',
+    notRun: /sdb|iscsiadm/,
+    doneStep: /^flush:sda|sda/,
+    laterStep: /^(logout|delete-record):/,
+  },
+  {
+    name: 'a logout child that ignores SIGTERM, SIGTERM to the group',
+    tool: 'iscsiadm',
+    match: '--logout',
+    signal: 'SIGTERM',
+    deaf: true,
+    notRun: /-o delete/,
+    doneStep: /^logout:/,
+    laterStep: /^delete-record:/,
+  },
+];
+
+function fakeTool(bin: string, name: string, log: string, fifo: string, c: Case): void {
+  const block =
+    c.tool === name
+      ? `case " $* " in *" ${c.match}"*) ${c.deaf ? "trap '' TERM INT HUP;" : ''} echo "$$" > "${fifo}.pid"; read _ < "${fifo}" ;; esac\n`
+      : '';
+  fs.writeFileSync(
+    join(bin, name),
+    `#!/bin/sh\necho "start $$ ${name} $*" >> "${log}"\n${block}echo "end $$ ${name} $*" >> "${log}"\nexit 0\n`,
+    { mode: 0o755 },
+  );
+}
+
+/** The process group of a pid (/proc/<pid>/stat field 5). */
+function pgrp(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+describe('an interrupt stops the plan after the running step, never during it', () => {
+  for (const c of CASES) {
+    it(c.name, async () => {
+      const f = new FixtureRoot('single-sysfs.json');
+      const work = fs.mkdtempSync(join(dir, 'case-'));
+      const bin = join(work, 'bin');
+      fs.mkdirSync(bin);
+      const log = join(work, 'tools.log');
+      const fifo = join(work, 'gate');
+      fs.writeFileSync(log, '');
+      fakeTool(bin, 'iscsiadm', log, fifo, c);
+      fakeTool(bin, 'blockdev', log, fifo, c);
+      const mk = spawn('mkfifo', [fifo]);
+      await new Promise((r) => mk.on('close', r));
+
+      const p: ChildProcess = spawn(
+        NODE,
+        [cli, 'logout', '1', '--root', f.root, '--write', '--yes', '--state-dir', '/state'],
+        {
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // Its own process group, like a shell's foreground job: the group is what Ctrl-C signals.
+          detached: true,
+        },
+      );
+      let err = '';
+      p.stderr!.on('data', (d) => {
+        err += String(d);
+      });
+      let out = '';
+      p.stdout!.on('data', (d) => {
+        out += String(d);
+      });
+      const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
+
+      await until(
+        'the blocking command to start',
+        () => fs.existsSync(`${fifo}.pid`) && fs.readFileSync(`${fifo}.pid`, 'utf8').endsWith('\n'),
+      );
+      const child = Number(fs.readFileSync(`${fifo}.pid`, 'utf8'));
+      expect(pgrp(child), 'the step runs in a process group of its own').not.toBe(pgrp(p.pid!));
+      // The runner records the child in the lock right after spawn(2); the child may run first.
+      const lockFile = join(f.root, lockPath('/state', IQN1));
+      const covered = () => {
+        const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
+        return lock.pid === p.pid && lock.children?.some((x: { pid: number }) => x.pid === child);
+      };
+      await until('the lock to cover the running child', covered);
+      process.kill(-p.pid!, c.signal);
+      await until('the first interrupt to be acknowledged', () =>
+        /stopping after the current step/.test(err),
+      );
+      if (c.twice) {
+        process.kill(-p.pid!, c.signal);
+        await until('the second interrupt to name the command', () => err.includes(`(pid ${child})`));
+        expect(err).toMatch(
+          new RegExp(`still running: .*${c.tool} .*${c.match}.* \\(pid ${child}\\); waiting`),
+        );
+        expect(p.exitCode, 'the CLI keeps waiting').toBeNull();
+      }
+      expect(fs.readFileSync(log, 'utf8')).not.toMatch(new RegExp(`end ${child} `));
+      fs.writeFileSync(fifo, 'go\n');
+      const code = await exited;
+
+      expect(code, err).toBe(130);
+      const lines = fs.readFileSync(log, 'utf8');
+      expect(lines, 'the interrupted command ran to its end').toMatch(
+        new RegExp(`end ${child} ${c.tool} .*${c.match}`),
+      );
+      expect(lines, 'later steps did not run').not.toMatch(c.notRun);
+      expect(out + err).toMatch(/interrupted: stopped after step/);
+      const journal = readJournal(new FsHost({ root: f.root, runner: { mode: 'direct' } }), '/state');
+      expect(journal.map((e) => e.phase)).toEqual(['begin', 'end']);
+      const steps = journal[1]!.steps!;
+      const done = steps.filter((s) => s.status === 'done').map((s) => s.id);
+      expect(
+        done.some((id) => c.doneStep.test(id)),
+        JSON.stringify(steps),
+      ).toBe(true);
+      expect(steps.some((s) => c.laterStep.test(s.id) && s.status === 'done')).toBe(false);
+      expect(journal[1]!.ok).toBe(false);
+      expect(fs.readdirSync(join(f.root, 'state/locks')), 'the lock is released').toEqual([]);
+    }, 60_000);
+  }
+});
