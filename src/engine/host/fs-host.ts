@@ -182,8 +182,10 @@ export class FsHost implements Host {
     } catch (e) {
       throw new HostIoError('append', path, errCode(e));
     }
+    let emptyBefore = false;
     try {
       const st = fs.fstatSync(fd);
+      emptyBefore = st.size === 0;
       if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
       const torn = st.size > 0 && !endsWithNewline(this.at(path), st.size);
       const data = Buffer.from(`${torn ? '\n' : ''}${line.endsWith('\n') ? line : `${line}\n`}`);
@@ -196,6 +198,8 @@ export class FsHost implements Host {
       fs.fsyncSync(fd);
       return torn;
     } catch (e) {
+      // A journal this call created and could not write a byte to is not left behind empty.
+      if (emptyBefore && fs.fstatSync(fd).size === 0) fs.rmSync(this.at(path), { force: true });
       throw new HostIoError('append', path, errCode(e));
     } finally {
       fs.closeSync(fd);
@@ -257,6 +261,16 @@ export class FsHost implements Host {
     try {
       fs.mkdirSync(this.at(path), { recursive: true, mode });
     } catch (e) {
+      // Node's recursive mkdir answers ENOENT where mkdir(2) says EROFS (seen on a read-only
+      // tmpfs, Node 22): when the parent is there, one plain mkdir gives the real cause.
+      if (errCode(e) === 'ENOENT') {
+        try {
+          fs.mkdirSync(this.at(path), { mode });
+          return;
+        } catch (plain) {
+          throw new HostIoError('mkdir', path, errCode(plain));
+        }
+      }
       throw new HostIoError('mkdir', path, errCode(e));
     }
   }
