@@ -54,7 +54,15 @@ describe('simulator faults', () => {
   it('node DB locked (exit 6): retried with backoff, then a clear error', async () => {
     env = await simEnv('empty');
     env.host.sim.faults.dbLocked = true;
-    const { result } = await env.run('attach', [], ATTACH);
+    // The backoff (200, 400, 800 ms per command) is slept on an instant clock: no real waiting.
+    const slept: number[] = [];
+    let t = Date.now();
+    const sleep = async (ms: number) => {
+      slept.push(ms);
+      t += ms;
+    };
+    const { result } = await env.run('attach', [], ATTACH, { sleep, now: () => t });
+    expect(slept.slice(0, 3)).toEqual([200, 400, 800]);
     expect(result.ok).toBe(false);
     expect(result.error?.exitName).toBe('ISCSI_ERR_IDBM');
     expect(result.error?.message).toMatch(/after 4 attempts/);
@@ -73,7 +81,14 @@ describe('simulator faults', () => {
       },
       2,
     );
-    const { result } = await env.run('attach', [], ATTACH);
+    let t = Date.now();
+    const clock = {
+      now: () => t,
+      sleep: async (ms: number) => {
+        t += ms;
+      },
+    };
+    const { result } = await env.run('attach', [], ATTACH, clock);
     expect(result.error).toBeUndefined();
     expect(result.verified).toBe(true);
     expect(result.steps.find((s) => s.stepId.startsWith('login:'))?.detail).toMatch(/after 3 attempts/);

@@ -140,7 +140,7 @@ async function execute(rt: Runtime, s: Snapshot, step: PlanStep): Promise<string
 
 /** A wait step without dynamic logic: poll until its doneIf holds. */
 async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise<string> {
-  const deadline = performance.now() + (step.wait?.timeoutMs ?? 10_000);
+  const deadline = rt.now() + (step.wait?.timeoutMs ?? 10_000);
   for (;;) {
     const s = ctx.takeSnapshot();
     const missing = failures(step.doneIf, s, ctx.host);
@@ -148,7 +148,7 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
     // A wait changes nothing on the node, so an interrupt may end it early.
     if (rt.signal?.aborted)
       throw new InterruptedError(`interrupted while waiting for ${step.wait?.what ?? step.id}`);
-    if (performance.now() >= deadline) {
+    if (rt.now() >= deadline) {
       throw new TimeoutError(
         `timed out waiting for ${step.wait?.what ?? step.id}: ${missing.join('; ')}`,
         'check dmesg for SCSI errors',
@@ -199,6 +199,7 @@ export async function applyPlan(
     commands: [],
     pollMs: 100,
     sleep: options.sleep ?? realSleep,
+    now: options.now ?? Date.now,
   };
   let locks: HeldLocks;
   try {

@@ -25,6 +25,8 @@ export interface Runtime {
   pollMs: number;
   /** Every wait of the apply (polls, iscsiadm's exit-6 backoff): ApplyOptions.sleep, else real timers. */
   sleep: (ms: number) => Promise<void>;
+  /** The clock wait deadlines are measured on (ApplyOptions.now, else the wall clock). */
+  now: () => number;
   /** Every child a step starts is reported here (the locks record its pid while it runs). */
   onChild?: (pid: number, exited: boolean) => void;
 }
@@ -68,11 +70,11 @@ export async function pollFor<T>(
   timeoutMs: number,
   probe: () => T | undefined,
 ): Promise<T | undefined> {
-  const deadline = performance.now() + timeoutMs;
+  const deadline = rt.now() + timeoutMs;
   for (;;) {
     const v = probe();
     if (v !== undefined) return v;
-    if (performance.now() >= deadline || rt.signal?.aborted) return undefined;
+    if (rt.now() >= deadline || rt.signal?.aborted) return undefined;
     await rt.sleep(rt.pollMs);
   }
 }
