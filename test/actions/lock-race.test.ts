@@ -11,7 +11,7 @@ import { readJournal } from '../../src/engine/actions/journal.js';
 import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { RefusedError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
-import { buildCliBundle } from '../helpers/cli-bundle.js';
+import { buildCliBundle, until } from '../helpers/cli-bundle.js';
 
 const IQN = 'iqn.2024-01.lab.example:storage.target1';
 const NODE = resolve('node_modules/.bin/node');
@@ -34,12 +34,22 @@ describe('cross-process target lock', () => {
     const bin = join(dir, 'bin');
     fs.mkdirSync(bin);
     const log = join(dir, 'iscsiadm.log');
-    // A fake iscsiadm that takes 400 ms and does what `-o update -n node.startup -v manual` does.
+    const gate = join(dir, 'gate');
+    spawnSync('mkfifo', [gate]);
+    // A fake iscsiadm that does what `-o update -n node.startup -v manual` does. The first one to
+    // run waits at a FIFO until the test lets it go (no sleep): its CLI holds the lock meanwhile.
     fs.writeFileSync(
       join(bin, 'iscsiadm'),
-      `#!/bin/sh\necho "start $$" >> "${log}"\nsleep 0.4\nprintf 'node.name = ${IQN}\\nnode.startup = manual\\n' > "${join(rec, 'default')}"\necho "end $$" >> "${log}"\n`,
+      `#!/bin/sh\necho "start $$" >> "${log}"\nif mkdir "${dir}/claim" 2>/dev/null; then read _ < "${gate}"; fi\nprintf 'node.name = ${IQN}\\nnode.startup = manual\\n' > "${join(rec, 'default')}"\necho "end $$" >> "${log}"\n`,
       { mode: 0o755 },
     );
+    fs.writeFileSync(log, '');
+    // Every lock attempt writes `<lock>.<pid>.<n>.tmp` first: seeing the other CLI's proves it tried.
+    fs.mkdirSync(join(root, 'state/locks'), { recursive: true, mode: 0o700 });
+    const attempts: string[] = [];
+    const watcher = fs.watch(join(root, 'state/locks'), (_e, name) => {
+      if (name) attempts.push(String(name));
+    });
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
     const args = [
       cli,
@@ -53,16 +63,29 @@ describe('cross-process target lock', () => {
       '--state-dir',
       '/state',
     ];
-    const runOne = () =>
-      new Promise<{ code: number | null; err: string }>((res) => {
-        const p = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let err = '';
-        p.stderr.on('data', (d) => {
-          err += String(d);
-        });
-        p.on('close', (code) => res({ code, err }));
+    const runOne = () => {
+      const p = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      p.stderr.on('data', (d) => {
+        err += String(d);
       });
-    const results = await Promise.all([runOne(), runOne()]);
+      return {
+        pid: p.pid!,
+        done: new Promise<{ code: number | null; err: string }>((res) =>
+          p.on('close', (code) => res({ code, err })),
+        ),
+      };
+    };
+    const a = runOne();
+    const b = runOne();
+    await until('one iscsiadm to start', () => fs.readFileSync(log, 'utf8').includes('start'));
+    const holder = JSON.parse(fs.readFileSync(join(root, lockPath('/state', IQN)), 'utf8')).pid as number;
+    const other = holder === a.pid ? b.pid : a.pid;
+    await until('the other CLI to try the held lock', () => attempts.some((n) => n.includes(`.${other}.`)));
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n'), 'the other waits').toHaveLength(1);
+    fs.writeFileSync(gate, 'go\n');
+    const results = await Promise.all([a.done, b.done]);
+    watcher.close();
     for (const r of results) expect(r.code, r.err).toBe(0);
     const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(4);
@@ -95,11 +118,21 @@ describe('cross-process target lock', () => {
       lockPath('/state', IQN),
       JSON.stringify({ pid: process.ppid, hostname: 'x', action: 'logout', since: 'now' }),
     );
-    const started = performance.now();
-    await expect(acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 300 })).rejects.toBeInstanceOf(
-      RefusedError,
-    );
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    // The wait runs on an injected clock: it waits (backs off) until the timeout, then refuses.
+    let t = 0;
+    const waits: number[] = [];
+    const clock = {
+      now: () => t,
+      sleep: async (ms: number) => {
+        waits.push(ms);
+        t += ms;
+      },
+    };
+    await expect(
+      acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 300, ...clock }),
+    ).rejects.toBeInstanceOf(RefusedError);
+    expect(waits.slice(0, 3)).toEqual([25, 50, 100]);
+    expect(t).toBeGreaterThanOrEqual(300);
     expect(JSON.parse(host.readText(lockPath('/state', IQN))!).pid).toBe(process.ppid);
   });
 
