@@ -21,6 +21,8 @@ export interface RunnerConfig {
   chrootDir?: string;
   /** Default timeout for every command, ms. */
   defaultTimeoutMs?: number;
+  /** After a timeout's SIGTERM, how long before SIGKILL (default 2 s). */
+  killGraceMs?: number;
   /** Called after every command with its masked record (the command log). */
   onRun?: (result: RunResult) => void;
 }
@@ -112,7 +114,7 @@ export function createRunner(config: RunnerConfig) {
     const child = execa(file!, args, {
       reject: false,
       timeout: options.timeoutMs ?? config.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      forceKillAfterDelay: 2_000,
+      forceKillAfterDelay: config.killGraceMs ?? 2_000,
       detached: true,
       killDescendants: true,
       env: commandEnv(),
