@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/engine/actions/journal.js';
-import { lockPath } from '../../src/engine/actions/lock.js';
+import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { buildCliBundle, until } from '../helpers/cli-bundle.js';
 import { FixtureRoot, IQN1 } from '../snapshot/fixture-root.js';
@@ -176,4 +176,77 @@ describe('an interrupt stops the plan after the running step, never during it', 
       expect(fs.readdirSync(join(f.root, 'state/locks')), 'the lock is released').toEqual([]);
     }, 60_000);
   }
+
+  it('a third SIGINT quits at once: the command keeps running, and its lock holds until it ends', async () => {
+    const f = new FixtureRoot('single-sysfs.json');
+    const work = fs.mkdtempSync(join(dir, 'case-'));
+    const bin = join(work, 'bin');
+    fs.mkdirSync(bin);
+    const log = join(work, 'tools.log');
+    const fifo = join(work, 'gate');
+    fs.writeFileSync(log, '');
+    const c = CASES[0]!;
+    fakeTool(bin, 'iscsiadm', log, fifo, c);
+    fakeTool(bin, 'blockdev', log, fifo, c);
+    await new Promise((r) => spawn('mkfifo', [fifo]).on('close', r));
+    const p = spawn(
+      NODE,
+      [cli, 'logout', '1', '--root', f.root, '--write', '--yes', '--state-dir', '/state'],
+      {
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      },
+    );
+    let err = '';
+    p.stderr!.on('data', (d) => {
+      err += String(d);
+    });
+    const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
+    const pidFile = `${fifo}.pid`;
+    await until(
+      'the logout to start',
+      () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n'),
+    );
+    const child = Number(fs.readFileSync(pidFile, 'utf8'));
+    const lockFile = join(f.root, lockPath('/state', IQN1));
+    await until('the lock to cover the child', () =>
+      JSON.parse(fs.readFileSync(lockFile, 'utf8')).children?.some((x: { pid: number }) => x.pid === child),
+    );
+    process.kill(-p.pid!, 'SIGINT');
+    await until('first', () => /stopping after the current step/.test(err));
+    process.kill(-p.pid!, 'SIGINT');
+    await until('second', () => err.includes(`(pid ${child})`));
+    process.kill(-p.pid!, 'SIGINT');
+    expect(await exited).toBe(130);
+    expect(err).toMatch(
+      new RegExp(`quitting now; left running: .*\\(pid ${child}\\): its target stays locked`),
+    );
+
+    // The console is gone, its command is not: another process must not take the target.
+    const host = new FsHost({ root: f.root, runner: { mode: 'direct' } });
+    let t = 0;
+    const clock = {
+      now: () => t,
+      sleep: async (ms: number) => {
+        t += ms;
+      },
+    };
+    await expect(
+      acquireLocks(host, '/state', [IQN1], 'cleanup', { timeoutMs: 1_000, ...clock }),
+    ).rejects.toThrow(new RegExp(`children ${child}`));
+    fs.writeFileSync(fifo, 'go\n');
+    await until('the orphaned command to end', () => fs.readFileSync(log, 'utf8').includes(`end ${child} `));
+    // Gone, or a zombie nobody has reaped yet (a container's PID 1 may never): both count as ended.
+    await until('the command to exit', () => {
+      try {
+        return fs.readFileSync(`/proc/${child}/stat`, 'utf8').includes(') Z');
+      } catch {
+        return true;
+      }
+    });
+    const held = await acquireLocks(host, '/state', [IQN1], 'cleanup', { timeoutMs: 0, ...clock });
+    expect(held.notes[0]).toMatch(/the holder and its children are gone/);
+    held.release();
+  }, 60_000);
 });

@@ -58,24 +58,36 @@ export interface HeldLocks {
 
 export const UNREADABLE_LOCK_MS = 10_000;
 
-/** Start time of a local process, or undefined (non-Linux, gone). */
-export function processStart(pid: number): string | undefined {
+/** Fields of /proc/<pid>/stat after comm (state is [0], start time [19]), or undefined (non-Linux, gone). */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // comm (field 2) may contain spaces and parens: count fields after the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
 
+/** Start time of a local process, or undefined (non-Linux, gone). */
+export function processStart(pid: number): string | undefined {
+  return statFields(pid)?.[19];
+}
+
+/**
+ * Running: signal 0 reaches it, it is not a zombie (an orphaned step's child that ended is a
+ * zombie until PID 1 reaps it, and a container's PID 1 may never), and its start time is the
+ * recorded one (proc(5): /proc/<pid>/stat fields 3 and 22).
+ */
 export function defaultIsAlive(h: LockProcess): boolean {
   try {
     process.kill(h.pid, 0);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const start = processStart(h.pid);
+  const fields = statFields(h.pid);
+  if (fields?.[0] === 'Z') return false;
+  const start = fields?.[19];
   return h.start === undefined || start === undefined || start === h.start;
 }
 
