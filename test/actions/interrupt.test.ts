@@ -92,77 +92,79 @@ function pgrp(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 }
 
+/** A CLI `logout 1` on a fresh fixture, in a process group of its own, stopped in the case's command. */
+async function startLogout(c: Case) {
+  const f = new FixtureRoot('single-sysfs.json');
+  const work = fs.mkdtempSync(join(dir, 'case-'));
+  const bin = join(work, 'bin');
+  fs.mkdirSync(bin);
+  const log = join(work, 'tools.log');
+  const fifo = join(work, 'gate');
+  fs.writeFileSync(log, '');
+  fakeTool(bin, 'iscsiadm', log, fifo, c);
+  fakeTool(bin, 'blockdev', log, fifo, c);
+  await new Promise((r) => spawn('mkfifo', [fifo]).on('close', r));
+  const p: ChildProcess = spawn(
+    NODE,
+    [cli, 'logout', '1', '--root', f.root, '--write', '--yes', '--state-dir', '/state'],
+    {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, like a shell's foreground job: the group is what Ctrl-C signals.
+      detached: true,
+    },
+  );
+  const io = { out: '', err: '' };
+  p.stderr!.on('data', (d) => {
+    io.err += String(d);
+  });
+  p.stdout!.on('data', (d) => {
+    io.out += String(d);
+  });
+  const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
+  const pidFile = `${fifo}.pid`;
+  await until(
+    'the blocking command to start',
+    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n'),
+  );
+  const child = Number(fs.readFileSync(pidFile, 'utf8'));
+  // The runner records the child in the lock right after spawn(2); the child may run first.
+  const lockFile = join(f.root, lockPath('/state', IQN1));
+  await until('the lock to cover the running child', () => {
+    const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
+    return lock.pid === p.pid && lock.children?.some((x: { pid: number }) => x.pid === child);
+  });
+  return { f, log, fifo, p, io, exited, child, release: () => fs.writeFileSync(fifo, 'go\n') };
+}
+
 describe('an interrupt stops the plan after the running step, never during it', () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const f = new FixtureRoot('single-sysfs.json');
-      const work = fs.mkdtempSync(join(dir, 'case-'));
-      const bin = join(work, 'bin');
-      fs.mkdirSync(bin);
-      const log = join(work, 'tools.log');
-      const fifo = join(work, 'gate');
-      fs.writeFileSync(log, '');
-      fakeTool(bin, 'iscsiadm', log, fifo, c);
-      fakeTool(bin, 'blockdev', log, fifo, c);
-      const mk = spawn('mkfifo', [fifo]);
-      await new Promise((r) => mk.on('close', r));
-
-      const p: ChildProcess = spawn(
-        NODE,
-        [cli, 'logout', '1', '--root', f.root, '--write', '--yes', '--state-dir', '/state'],
-        {
-          env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
-          stdio: ['ignore', 'pipe', 'pipe'],
-          // Its own process group, like a shell's foreground job: the group is what Ctrl-C signals.
-          detached: true,
-        },
-      );
-      let err = '';
-      p.stderr!.on('data', (d) => {
-        err += String(d);
-      });
-      let out = '';
-      p.stdout!.on('data', (d) => {
-        out += String(d);
-      });
-      const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
-
-      await until(
-        'the blocking command to start',
-        () => fs.existsSync(`${fifo}.pid`) && fs.readFileSync(`${fifo}.pid`, 'utf8').endsWith('\n'),
-      );
-      const child = Number(fs.readFileSync(`${fifo}.pid`, 'utf8'));
+      const { f, log, p, io, exited, child, release } = await startLogout(c);
       expect(pgrp(child), 'the step runs in a process group of its own').not.toBe(pgrp(p.pid!));
-      // The runner records the child in the lock right after spawn(2); the child may run first.
-      const lockFile = join(f.root, lockPath('/state', IQN1));
-      const covered = () => {
-        const lock = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
-        return lock.pid === p.pid && lock.children?.some((x: { pid: number }) => x.pid === child);
-      };
-      await until('the lock to cover the running child', covered);
       process.kill(-p.pid!, c.signal);
       await until('the first interrupt to be acknowledged', () =>
-        /stopping after the current step/.test(err),
+        /stopping after the current step/.test(io.err),
       );
       if (c.twice) {
         process.kill(-p.pid!, c.signal);
-        await until('the second interrupt to name the command', () => err.includes(`(pid ${child})`));
-        expect(err).toMatch(
+        await until('the second interrupt to name the command', () => io.err.includes(`(pid ${child})`));
+        expect(io.err).toMatch(
           new RegExp(`still running: .*${c.tool} .*${c.match}.* \\(pid ${child}\\); waiting`),
         );
         expect(p.exitCode, 'the CLI keeps waiting').toBeNull();
       }
       expect(fs.readFileSync(log, 'utf8')).not.toMatch(new RegExp(`end ${child} `));
-      fs.writeFileSync(fifo, 'go\n');
+      release();
       const code = await exited;
 
-      expect(code, err).toBe(130);
+      expect(code, io.err).toBe(130);
       const lines = fs.readFileSync(log, 'utf8');
       expect(lines, 'the interrupted command ran to its end').toMatch(
         new RegExp(`end ${child} ${c.tool} .*${c.match}`),
       );
       expect(lines, 'later steps did not run').not.toMatch(c.notRun);
-      expect(out + err).toMatch(/interrupted: stopped after step/);
+      expect(io.out + io.err).toMatch(/interrupted: stopped after step/);
       const journal = readJournal(new FsHost({ root: f.root, runner: { mode: 'direct' } }), '/state');
       expect(journal.map((e) => e.phase)).toEqual(['begin', 'end']);
       const steps = journal[1]!.steps!;
@@ -178,48 +180,14 @@ describe('an interrupt stops the plan after the running step, never during it', 
   }
 
   it('a third SIGINT quits at once: the command keeps running, and its lock holds until it ends', async () => {
-    const f = new FixtureRoot('single-sysfs.json');
-    const work = fs.mkdtempSync(join(dir, 'case-'));
-    const bin = join(work, 'bin');
-    fs.mkdirSync(bin);
-    const log = join(work, 'tools.log');
-    const fifo = join(work, 'gate');
-    fs.writeFileSync(log, '');
-    const c = CASES[0]!;
-    fakeTool(bin, 'iscsiadm', log, fifo, c);
-    fakeTool(bin, 'blockdev', log, fifo, c);
-    await new Promise((r) => spawn('mkfifo', [fifo]).on('close', r));
-    const p = spawn(
-      NODE,
-      [cli, 'logout', '1', '--root', f.root, '--write', '--yes', '--state-dir', '/state'],
-      {
-        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
-        stdio: ['ignore', 'ignore', 'pipe'],
-        detached: true,
-      },
-    );
-    let err = '';
-    p.stderr!.on('data', (d) => {
-      err += String(d);
-    });
-    const exited = new Promise<number | null>((r) => p.on('close', (code) => r(code)));
-    const pidFile = `${fifo}.pid`;
-    await until(
-      'the logout to start',
-      () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n'),
-    );
-    const child = Number(fs.readFileSync(pidFile, 'utf8'));
-    const lockFile = join(f.root, lockPath('/state', IQN1));
-    await until('the lock to cover the child', () =>
-      JSON.parse(fs.readFileSync(lockFile, 'utf8')).children?.some((x: { pid: number }) => x.pid === child),
-    );
+    const { f, log, p, io, exited, child, release } = await startLogout(CASES[0]!);
     process.kill(-p.pid!, 'SIGINT');
-    await until('first', () => /stopping after the current step/.test(err));
+    await until('first', () => /stopping after the current step/.test(io.err));
     process.kill(-p.pid!, 'SIGINT');
-    await until('second', () => err.includes(`(pid ${child})`));
+    await until('second', () => io.err.includes(`(pid ${child})`));
     process.kill(-p.pid!, 'SIGINT');
     expect(await exited).toBe(130);
-    expect(err).toMatch(
+    expect(io.err).toMatch(
       new RegExp(`quitting now; left running: .*\\(pid ${child}\\): its target stays locked`),
     );
 
@@ -235,7 +203,7 @@ describe('an interrupt stops the plan after the running step, never during it', 
     await expect(
       acquireLocks(host, '/state', [IQN1], 'cleanup', { timeoutMs: 1_000, ...clock }),
     ).rejects.toThrow(new RegExp(`children ${child}`));
-    fs.writeFileSync(fifo, 'go\n');
+    release();
     await until('the orphaned command to end', () => fs.readFileSync(log, 'utf8').includes(`end ${child} `));
     // Gone, or a zombie nobody has reaped yet (a container's PID 1 may never): both count as ended.
     await until('the command to exit', () => {
