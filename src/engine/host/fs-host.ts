@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { hostname as osHostname } from 'node:os';
+import { type ResolvedKind, ResolveError, RootResolver, splitHostPath } from './confine.js';
 import {
   type EntryKind,
   type FileReader,
@@ -9,6 +10,7 @@ import {
   type RunResult,
 } from './host.js';
 import { under } from './path.js';
+import { type ReadCap, readCapFor } from './read-caps.js';
 import { createRunner, type RunnerConfig, wrapArgv } from './runner.js';
 import { type LineStream, type StreamHandlers, spawnLineStream } from './stream.js';
 
@@ -58,8 +60,121 @@ export interface FsHostOptions {
 }
 
 /**
+ * Reads open read-only and non-blocking: a FIFO planted where an attribute should be then answers at
+ * once (EOF or EAGAIN) instead of blocking the synchronous open forever (deaf to SIGINT).
+ */
+const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+/** Under a root the final component was resolved by us: the kernel must not follow it again. */
+const ROOTED_READ_FLAGS = READ_FLAGS | fs.constants.O_NOFOLLOW;
+/** sysfs attributes: write-only, existing, one write(2); see writeText. */
+const SYSFS_WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_NONBLOCK;
+const FILE_WRITE_FLAGS =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NONBLOCK;
+const APPEND_FLAGS =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND | fs.constants.O_NONBLOCK;
+const EXCL_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
+
+/** Reads up to this much into one shared buffer; larger caps grow a buffer of their own. */
+const SHARED_READ = Buffer.allocUnsafe(64 * 1024);
+/** Refused-read problems kept until the next snapshot drains them (a bound, not a working size). */
+const MAX_READ_PROBLEMS = 200;
+
+/** A read the Host refused on its own (not a regular file, over its cap): a per-item problem. */
+class ReadRefused extends Error {
+  constructor(
+    readonly code: string,
+    readonly problem: string,
+  ) {
+    super(code);
+  }
+}
+
+function describeKind(st: fs.Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Reads an open fd whole, refusing what is not a regular file (sysfs and procfs attributes are) and
+ * anything over `cap` bytes (read-caps.ts). procfs files stat as size 0, so the size only shortcuts
+ * the loop when it is known; otherwise it reads in bounded chunks until EOF or one byte past the cap.
+ */
+function readBounded(fd: number, path: string, cap: ReadCap): string {
+  const st = fs.fstatSync(fd);
+  if (!st.isFile()) {
+    throw new ReadRefused('ENOTREG', `${path}: ${describeKind(st)}, not a regular file; not read`);
+  }
+  const limit = cap.bytes;
+  if (st.size > limit) throw new ReadRefused('EFBIG', oversized(path, cap, `${st.size} bytes`));
+  let buf = SHARED_READ;
+  if (limit >= buf.length && st.size >= buf.length)
+    buf = Buffer.allocUnsafe(Math.min(limit + 1, st.size + 1));
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > limit) break;
+      const bigger = Buffer.allocUnsafe(Math.min(limit + 1, buf.length * 2));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    const want = Math.min(buf.length - n, limit + 1 - n);
+    const r = fs.readSync(fd, buf, n, want, null);
+    if (r === 0) break;
+    n += r;
+    if (n > limit) break;
+    // A regular file whose size stat knows (not procfs' 0, not sysfs' page-sized 4096 for a shorter
+    // value) is complete at that size: no extra read(2) to see EOF.
+    if (st.size > 0 && n === st.size) break;
+  }
+  if (n > limit) throw new ReadRefused('EFBIG', oversized(path, cap, 'more'));
+  return buf.toString('utf8', 0, n);
+}
+
+function oversized(path: string, cap: ReadCap, size: string): string {
+  return `${path}: ${size} than the ${cap.bytes}-byte cap for a ${cap.what}; not read`;
+}
+
+/** open(2) with these flags, then the whole of `data` (a regular file may take it in parts). */
+function writeWhole(real: string, flags: number, data: string, mode?: number): void {
+  const fd = fs.openSync(real, flags, mode);
+  try {
+    const buf = Buffer.from(data, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** mkdir -p inside a root: each missing component made in its resolved parent, links followed inside. */
+function mkdirIn(r: RootResolver, path: string, mode: number): void {
+  try {
+    r.dir(path);
+    return;
+  } catch (e) {
+    if (errCode(e) !== 'ENOENT') throw e;
+  }
+  const { parent, name } = splitHostPath(path);
+  if (parent === undefined) return;
+  mkdirIn(r, parent, mode);
+  if (name === '' || name === '.' || name === '..') return;
+  const dir = r.dir(parent);
+  // EEXIST for a dangling link in the way, as mkdir -p answers.
+  fs.mkdirSync(r.real(dir === '/' ? `/${name}` : `${dir}/${name}`), { mode });
+}
+
+/**
  * A Host backed by the real filesystem under a root, with commands run through the one runner.
  * Used for the real node (`root: '/'`), `--root` trees, and — with an injected runner — the simulator.
+ *
+ * On the node itself (`/`) the kernel resolves paths as they are. Under any other root every path is
+ * resolved inside the root first (confine.ts: chroot semantics, absolute links re-rooted, `..`
+ * stopped at the root), so nothing a tree's links say can make a read, write, unlink or rmdir land
+ * outside it; the final component is then opened with O_NOFOLLOW.
  */
 export class FsHost implements Host {
   readonly kind: 'real' | 'root';
@@ -67,6 +182,10 @@ export class FsHost implements Host {
   private readonly runCommand: (argv: readonly string[], o?: RunOptions) => Promise<RunResult>;
   private readonly name: string | undefined;
   private readonly runnerConfig: RunnerConfig;
+  /** Resolution inside the root, with its per-snapshot directory cache; none on `/`. */
+  private readonly resolver: RootResolver | undefined;
+  private readonly base: string;
+  private readProblems: string[] = [];
 
   constructor(options: FsHostOptions) {
     this.root = options.root;
@@ -74,17 +193,88 @@ export class FsHost implements Host {
     this.runnerConfig = options.runner;
     this.runCommand = createRunner(options.runner);
     this.name = options.hostname;
+    this.base = options.root.replace(/\/+$/, '');
+    this.resolver = this.base === '' ? undefined : new RootResolver(this.base);
   }
 
+  /** Where a host path is, for `/` (lexically cleaned; the kernel resolves the rest). */
   protected at(path: string): string {
     return under(this.root, path);
+  }
+
+  /** A new snapshot begins: directories resolved for the last one may have changed. */
+  startRead(): void {
+    this.resolver?.clear();
+  }
+
+  /** Problems of reads refused since the last call (odd files, oversized files, link loops). */
+  takeReadProblems(): string[] {
+    if (this.readProblems.length === 0) return [];
+    const out = this.readProblems;
+    this.readProblems = [];
+    return out;
+  }
+
+  /** The real path of a host path, resolved inside the root (for chokidar); undefined when absent. */
+  resolvePath(path: string): string | undefined {
+    if (!this.resolver) return this.at(path);
+    try {
+      const r = this.resolver.resolve(path, true);
+      return r.kind === 'absent' ? undefined : this.resolver.real(r.path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private noteProblem(e: unknown, path: string): void {
+    let text: string | undefined;
+    if (e instanceof ReadRefused) text = e.problem;
+    else if (errCode(e) === 'ELOOP') text = `${path}: too many levels of symbolic links (ELOOP); not read`;
+    if (text === undefined || this.readProblems.length >= MAX_READ_PROBLEMS) return;
+    if (!this.readProblems.includes(text)) this.readProblems.push(text);
+  }
+
+  /** Opens a file for reading; under a root, resolved inside it and never through a final link. */
+  private openForRead(path: string): number {
+    const r = this.resolver;
+    if (!r) return fs.openSync(this.at(path), READ_FLAGS);
+    const { dir, name } = r.parentAndName(path);
+    if (name !== '' && name !== '.' && name !== '..') {
+      try {
+        return fs.openSync(r.real(dir === '/' ? `/${name}` : `${dir}/${name}`), ROOTED_READ_FLAGS);
+      } catch (e) {
+        // ELOOP: the final component is a symlink; resolve it inside the root below.
+        if (errCode(e) !== 'ELOOP') throw e;
+      }
+    }
+    const t = r.resolve(path, true);
+    if (t.kind === 'absent') throw new ResolveError('ENOENT');
+    if (t.kind === 'dir') throw new ResolveError('EISDIR');
+    if (t.kind !== 'file') {
+      // Refused before open(2): opening some devices has effects of its own (a watchdog, a tape).
+      throw new ReadRefused(
+        'ENOTREG',
+        `${path}: links to a device, FIFO or socket, not a regular file; not read`,
+      );
+    }
+    return fs.openSync(r.real(t.path), ROOTED_READ_FLAGS);
+  }
+
+  private readBoundedAt(path: string): string {
+    const fd = this.openForRead(path);
+    try {
+      return readBounded(fd, path, readCapFor(path));
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   readText(path: string): string | undefined {
     const limit = stackOff();
     try {
-      return fs.readFileSync(this.at(path), 'utf8');
-    } catch {
+      return this.readBoundedAt(path);
+    } catch (e) {
+      this.noteProblem(e, path);
       return undefined;
     } finally {
       Error.stackTraceLimit = limit;
@@ -94,8 +284,9 @@ export class FsHost implements Host {
   readTextOrError(path: string): { value: string } | { error: string } {
     const limit = stackOff();
     try {
-      return { value: fs.readFileSync(this.at(path), 'utf8') };
+      return { value: this.readBoundedAt(path) };
     } catch (e) {
+      this.noteProblem(e, path);
       return { error: errCode(e) };
     } finally {
       Error.stackTraceLimit = limit;
@@ -105,18 +296,28 @@ export class FsHost implements Host {
   readDir(path: string): string[] {
     const limit = stackOff();
     try {
-      return fs.readdirSync(this.at(path));
-    } catch {
+      const r = this.resolver;
+      return fs.readdirSync(r ? r.real(r.dir(path)) : this.at(path));
+    } catch (e) {
+      this.noteProblem(e, path);
       return [];
     } finally {
       Error.stackTraceLimit = limit;
     }
   }
 
+  /** Where the entry `path` names itself (its final component not followed), under a root. */
+  private entryAt(path: string, r: RootResolver): string {
+    const { dir, name } = r.parentAndName(path);
+    if (name === '' || name === '.' || name === '..') return r.real(r.dir(path));
+    return r.real(dir === '/' ? `/${name}` : `${dir}/${name}`);
+  }
+
   readLink(path: string): string | undefined {
     const limit = stackOff();
     try {
-      return fs.readlinkSync(this.at(path));
+      const r = this.resolver;
+      return fs.readlinkSync(r ? this.entryAt(path, r) : this.at(path));
     } catch {
       return undefined;
     } finally {
@@ -125,33 +326,76 @@ export class FsHost implements Host {
   }
 
   lstat(path: string): EntryKind | undefined {
-    const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
-    return st ? kindOf(st) : undefined;
-  }
-
-  stat(path: string): EntryKind | undefined {
+    const r = this.resolver;
+    if (!r) {
+      const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
+      return st ? kindOf(st) : undefined;
+    }
+    const limit = stackOff();
     try {
-      const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
+      const st = fs.lstatSync(this.entryAt(path, r), { throwIfNoEntry: false });
       return st ? kindOf(st) : undefined;
     } catch {
       return undefined;
+    } finally {
+      Error.stackTraceLimit = limit;
     }
+  }
+
+  stat(path: string): EntryKind | undefined {
+    const r = this.resolver;
+    const limit = stackOff();
+    try {
+      if (!r) {
+        const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
+        return st ? kindOf(st) : undefined;
+      }
+      const t = r.resolve(path, true);
+      return t.kind === 'absent' ? undefined : t.kind;
+    } catch (e) {
+      this.noteProblem(e, path);
+      return undefined;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  /**
+   * Where a change to `path` lands: on `/` the path itself; under a root, resolved afresh (no
+   * cached directory: a change must see the tree as it is now) with the final link followed when
+   * `follow` is set. Returns the real path and what is there now.
+   */
+  private target(path: string, follow: boolean): { real: string; kind: ResolvedKind | undefined } {
+    if (!this.resolver) return { real: this.at(path), kind: undefined };
+    const fresh = new RootResolver(this.base);
+    if (!follow) {
+      const { dir, name } = fresh.parentAndName(path);
+      if (name === '' || name === '.' || name === '..') throw new ResolveError('EINVAL');
+      return { real: fresh.real(dir === '/' ? `/${name}` : `${dir}/${name}`), kind: undefined };
+    }
+    const t = fresh.resolve(path, true);
+    return { real: fresh.real(t.path), kind: t.kind };
   }
 
   writeText(path: string, data: string, mode?: number): void {
     try {
+      const rooted = this.resolver !== undefined;
+      const { real, kind } = this.target(path, true);
+      if (kind === 'dir') throw new ResolveError('EISDIR');
+      if (kind === 'other') throw new ResolveError('ENOTREG');
+      const nofollow = rooted ? fs.constants.O_NOFOLLOW : 0;
       // sysfs attributes must be written in one write(2) on an existing file, opened write-only:
       // the kernel refuses a read-write open of a write-only attribute (`scan`, `device/delete`) with
       // EACCES even for root (seen on a real 6.1 kernel in the e2e suite). No O_CREAT either.
       if (path.startsWith('/sys/')) {
-        const fd = fs.openSync(this.at(path), fs.constants.O_WRONLY);
+        const fd = fs.openSync(real, SYSFS_WRITE_FLAGS | nofollow);
         try {
           fs.writeSync(fd, data);
         } finally {
           fs.closeSync(fd);
         }
       } else {
-        fs.writeFileSync(this.at(path), data, mode === undefined ? {} : { mode });
+        writeWhole(real, FILE_WRITE_FLAGS | nofollow, data, mode);
       }
     } catch (e) {
       throw new HostIoError('write', path, errCode(e));
@@ -160,7 +404,10 @@ export class FsHost implements Host {
 
   appendText(path: string, data: string, mode = 0o600): void {
     try {
-      fs.appendFileSync(this.at(path), data, { mode });
+      const { real, kind } = this.target(path, true);
+      if (kind !== undefined && kind !== 'file' && kind !== 'absent') throw new ResolveError('ENOTREG');
+      const nofollow = this.resolver ? fs.constants.O_NOFOLLOW : 0;
+      writeWhole(real, APPEND_FLAGS | nofollow, data, mode);
     } catch (e) {
       throw new HostIoError('append', path, errCode(e));
     }
@@ -168,7 +415,8 @@ export class FsHost implements Host {
 
   createExclusive(path: string, data: string): boolean {
     try {
-      fs.writeFileSync(this.at(path), data, { flag: 'wx', mode: 0o600 });
+      // O_EXCL never follows a final symlink (open(2)): an existing link counts as existing.
+      writeWhole(this.target(path, false).real, EXCL_FLAGS, data, 0o600);
       return true;
     } catch (e) {
       if (errCode(e) === 'EEXIST') return false;
@@ -178,7 +426,8 @@ export class FsHost implements Host {
 
   mkdir(path: string, mode = 0o750): void {
     try {
-      fs.mkdirSync(this.at(path), { recursive: true, mode });
+      if (!this.resolver) fs.mkdirSync(this.at(path), { recursive: true, mode });
+      else mkdirIn(new RootResolver(this.base), path, mode);
     } catch (e) {
       throw new HostIoError('mkdir', path, errCode(e));
     }
@@ -186,7 +435,8 @@ export class FsHost implements Host {
 
   rmdir(path: string): void {
     try {
-      fs.rmdirSync(this.at(path));
+      // rmdir(2) never follows its final component: a link there is ENOTDIR, not its target removed.
+      fs.rmdirSync(this.target(path, false).real);
     } catch (e) {
       throw new HostIoError('rmdir', path, errCode(e));
     }
@@ -194,7 +444,8 @@ export class FsHost implements Host {
 
   unlink(path: string): void {
     try {
-      fs.unlinkSync(this.at(path));
+      // unlink(2) removes a final symlink itself, never what it points at.
+      fs.unlinkSync(this.target(path, false).real);
     } catch (e) {
       throw new HostIoError('unlink', path, errCode(e));
     }
@@ -207,8 +458,18 @@ export class FsHost implements Host {
   openReader(path: string): FileReader | undefined {
     let fd: number;
     try {
-      fd = fs.openSync(this.at(path), 'r');
-    } catch {
+      fd = this.openForRead(path);
+    } catch (e) {
+      this.noteProblem(e, path);
+      return undefined;
+    }
+    try {
+      // Read again and again from offset 0 into one page: only a regular file (a sysfs attribute).
+      if (!fs.fstatSync(fd).isFile())
+        throw new ReadRefused('ENOTREG', `${path}: not a regular file; not read`);
+    } catch (e) {
+      fs.closeSync(fd);
+      this.noteProblem(e, path);
       return undefined;
     }
     let open = true;
