@@ -238,10 +238,10 @@ export class FsHost implements Host {
   private openForRead(path: string): number {
     const r = this.resolver;
     if (!r) return fs.openSync(this.at(path), READ_FLAGS);
-    const { dir, name } = r.parentAndName(path);
-    if (name !== '' && name !== '.' && name !== '..') {
+    const real = r.entry(path);
+    if (real !== undefined) {
       try {
-        return fs.openSync(r.real(dir === '/' ? `/${name}` : `${dir}/${name}`), ROOTED_READ_FLAGS);
+        return fs.openSync(real, ROOTED_READ_FLAGS);
       } catch (e) {
         // ELOOP: the final component is a symlink; resolve it inside the root below.
         if (errCode(e) !== 'ELOOP') throw e;
@@ -308,9 +308,7 @@ export class FsHost implements Host {
 
   /** Where the entry `path` names itself (its final component not followed), under a root. */
   private entryAt(path: string, r: RootResolver): string {
-    const { dir, name } = r.parentAndName(path);
-    if (name === '' || name === '.' || name === '..') return r.real(r.dir(path));
-    return r.real(dir === '/' ? `/${name}` : `${dir}/${name}`);
+    return r.entry(path) ?? r.real(r.dir(path));
   }
 
   readLink(path: string): string | undefined {
