@@ -56,7 +56,10 @@ describe('a hostile --root with --write changes nothing outside it', () => {
       f.setAttr('/sys/block/sda/device/state', 'offline\n');
       const del = `${fs.realpathSync(f.at('/sys/block/sda/device'))}/delete`;
       fs.rmSync(del, { force: true });
-      fs.symlinkSync(kind === 'absolute' ? path.join(out, 'shadow') : `${UP}${path.relative('/', out)}/shadow`, del);
+      fs.symlinkSync(
+        kind === 'absolute' ? path.join(out, 'shadow') : `${UP}${path.relative('/', out)}/shadow`,
+        del,
+      );
       const o = capture();
       const code = await main(['delete-device', 'sda', '--root', f.root, ...WRITE], o);
       expect(code, o.err).not.toBe(0);

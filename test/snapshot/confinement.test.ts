@@ -78,7 +78,11 @@ describe('resolution inside the root (chroot semantics)', () => {
   it('follows sysfs-style relative links inside the root (class → devices)', () => {
     const w = world();
     w.put('/sys/devices/platform/host0/session1/iscsi_session/session1/targetname', 'iqn.x\n');
-    link(w.root, '/sys/class/iscsi_session/session1', '../../devices/platform/host0/session1/iscsi_session/session1');
+    link(
+      w.root,
+      '/sys/class/iscsi_session/session1',
+      '../../devices/platform/host0/session1/iscsi_session/session1',
+    );
     expect(w.host.readText('/sys/class/iscsi_session/session1/targetname')).toBe('iqn.x\n');
     expect(w.host.stat('/sys/class/iscsi_session/session1')).toBe('dir');
     expect(w.host.lstat('/sys/class/iscsi_session/session1')).toBe('symlink');
@@ -113,7 +117,8 @@ describe('resolution inside the root (chroot semantics)', () => {
     const fail = (fn: () => unknown) => {
       expect(fn).toThrow(HostIoError);
     };
-    for (const p of ['/sys/block/sdb/device/delete', '/sys/block/sdc/device/delete']) fail(() => w.host.writeText(p, '1'));
+    for (const p of ['/sys/block/sdb/device/delete', '/sys/block/sdc/device/delete'])
+      fail(() => w.host.writeText(p, '1'));
     for (const g of ['g1', 'g2']) {
       const d = `/var/lib/kubelet/plugins/${g}`;
       fail(() => w.host.unlink(`${d}/iscsi.json`));
@@ -167,7 +172,9 @@ describe('bounded, non-blocking reads', () => {
     expect(w.host.readText('/sys/class/x/page1')).toBeUndefined();
   });
 
-  it('refuses a FIFO at once, by path and through a link (no hang: O_NONBLOCK, fstat)', { timeout: 10_000 }, () => {
+  it('refuses a FIFO at once, by path and through a link (no hang: O_NONBLOCK, fstat)', {
+    timeout: 10_000,
+  }, () => {
     const w = world();
     fs.mkdirSync(path.join(w.root, 'sys/class/x'), { recursive: true });
     execFileSync('mkfifo', [path.join(w.root, 'sys/class/x/fifo')]);
@@ -181,7 +188,9 @@ describe('bounded, non-blocking reads', () => {
     expect(real.readTextOrError(path.join(w.root, 'sys/class/x/fifo'))).toEqual({ error: 'ENOTREG' });
   });
 
-  it('a link to /dev/zero is re-rooted under a root and refused on the node (no 6 GB read)', { timeout: 10_000 }, () => {
+  it('a link to /dev/zero is re-rooted under a root and refused on the node (no 6 GB read)', {
+    timeout: 10_000,
+  }, () => {
     const w = world();
     link(w.root, '/sys/class/x/zero', '/dev/zero');
     expect(w.host.readTextOrError('/sys/class/x/zero')).toEqual({ error: 'ENOENT' });
@@ -218,7 +227,9 @@ describe('a hostile tree in a snapshot', () => {
     expect(snap.problems).toContain('session1 vanished while being read (logged out?)');
   });
 
-  it('oversized and odd files are problems of their own; the rest of the snapshot is read', { timeout: 20_000 }, () => {
+  it('oversized and odd files are problems of their own; the rest of the snapshot is read', {
+    timeout: 20_000,
+  }, () => {
     const f = new FixtureRoot('single-sysfs.json');
     fixtures.push(f);
     const model = `${fs.realpathSync(f.at('/sys/block/sda/device'))}/model`;
