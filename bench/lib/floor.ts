@@ -17,36 +17,46 @@ export function compileFloor(root: string, reads: readonly RecordedRead[]): () =
     ops[i] = OP_CODE[r.op];
     paths[i] = under(root, r.path);
   });
-  const noThrow = { throwIfNoEntry: false } as const;
-  return function floor(): number {
-    let sum = 0;
-    for (let i = 0; i < ops.length; i++) {
-      const p = paths[i]!;
-      try {
-        switch (ops[i]) {
-          case 0:
-            sum += fs.readFileSync(p, 'utf8').length;
-            break;
-          case 1:
-            sum += fs.readdirSync(p).length;
-            break;
-          case 2:
-            sum += fs.readlinkSync(p).length;
-            break;
-          case 3:
-            sum += fs.lstatSync(p, noThrow) ? 1 : 0;
-            break;
-          case 4:
-            sum += fs.statSync(p, noThrow) ? 1 : 0;
-            break;
-        }
-      } catch {
-        // Absent/unreadable entries are part of a real read too (ENOENT, ENOTCONN): count and go on.
-        sum += 1;
-      }
+  return () => replay(ops, paths, (p) => fs.readFileSync(p, 'utf8').length);
+}
+
+const noThrow = { throwIfNoEntry: false } as const;
+
+/**
+ * One pass over the recorded ops: 0 reads a file with `readFile`, 5 is an open that fails (ELOOP on
+ * a final link), the rest are metaOp. Returns a checksum (bytes and entries seen) so the work cannot
+ * be optimised away.
+ */
+function replay(ops: ArrayLike<number>, paths: readonly string[], readFile: (p: string) => number): number {
+  let sum = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const p = paths[i]!;
+    try {
+      const op = ops[i]!;
+      if (op === 0) sum += readFile(p);
+      else if (op === 5) fs.closeSync(fs.openSync(p, READ_NOFOLLOW));
+      else sum += metaOp(op, p);
+    } catch {
+      // Absent/unreadable entries are part of a real read too (ENOENT, ENOTCONN): count and go on.
+      sum += 1;
     }
-    return sum;
-  };
+  }
+  return sum;
+}
+
+/** The replay of one directory, link or stat op (1 readdir, 2 readlink, 3 lstat, 4 stat), shared by both floors. */
+function metaOp(op: number, p: string): number {
+  switch (op) {
+    case 1:
+      return fs.readdirSync(p).length;
+    case 2:
+      return fs.readlinkSync(p).length;
+    case 3:
+      return fs.lstatSync(p, noThrow) ? 1 : 0;
+    case 4:
+      return fs.statSync(p, noThrow) ? 1 : 0;
+  }
+  return 0;
 }
 
 const OP_CODE: Record<RecordedRead['op'], number> = {
@@ -97,41 +107,16 @@ export function compileConfinedFloor(root: string, reads: readonly RecordedRead[
       // A resolution that fails fails in the replay at the same syscall.
     }
   }
-  const noThrow = { throwIfNoEntry: false } as const;
   const buf = Buffer.allocUnsafe(64 * 1024);
-  return function confinedFloor(): number {
-    let sum = 0;
-    for (let i = 0; i < ops.length; i++) {
-      const p = paths[i]!;
-      try {
-        switch (ops[i]) {
-          case 0: {
-            const fd = fs.openSync(p, READ_NOFOLLOW);
-            try {
-              if (fs.fstatSync(fd).isFile())
-                sum += buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, null)).length;
-            } finally {
-              fs.closeSync(fd);
-            }
-            break;
-          }
-          case 1:
-            sum += fs.readdirSync(p).length;
-            break;
-          case 2:
-            sum += fs.readlinkSync(p).length;
-            break;
-          case 3:
-            sum += fs.lstatSync(p, noThrow) ? 1 : 0;
-            break;
-          case 5:
-            fs.closeSync(fs.openSync(p, READ_NOFOLLOW));
-            break;
-        }
-      } catch {
-        sum += 1;
-      }
+  const read = (p: string): number => {
+    const fd = fs.openSync(p, READ_NOFOLLOW);
+    try {
+      return fs.fstatSync(fd).isFile()
+        ? buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, null)).length
+        : 0;
+    } finally {
+      fs.closeSync(fd);
     }
-    return sum;
   };
+  return () => replay(ops, paths, read);
 }

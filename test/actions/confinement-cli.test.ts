@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
+import { captureOutput } from '../helpers/capture-output.js';
 import { FixtureRoot, IQN2, iscsiJson, P2 } from '../snapshot/fixture-root.js';
 
 // Issue 14 end to end through the CLI: a hostile --root tree with --write --yes --exec direct
@@ -16,20 +16,7 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function capture(): Output & { out: string; err: string } {
-  const o = {
-    out: '',
-    err: '',
-    isTTY: false,
-    stdout(t: string) {
-      o.out += t;
-    },
-    stderr(t: string) {
-      o.err += t;
-    },
-  };
-  return o;
-}
+const capture = captureOutput;
 
 function fixture(): FixtureRoot {
   const f = new FixtureRoot('single-sysfs.json');
