@@ -105,6 +105,8 @@ function describeKind(st: fs.Stats): string {
  */
 function readBounded(fd: number, path: string, cap: ReadCap): string {
   const st = fs.fstatSync(fd);
+  // A directory answers EISDIR, as read(2) does: a wrong path, not an odd file.
+  if (st.isDirectory()) throw new ResolveError('EISDIR');
   if (!st.isFile()) {
     throw new ReadRefused('ENOTREG', `${path}: ${describeKind(st)}, not a regular file; not read`);
   }
