@@ -12,7 +12,7 @@ import { takeSnapshot } from '../src/engine/snapshot/index.js';
 import { benchArgs, collectGarbage } from './lib/args.js';
 import { figure } from './lib/figure.js';
 import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
-import { compileFloor } from './lib/floor.js';
+import { compileConfinedFloor, compileFloor } from './lib/floor.js';
 import { log, Output } from './lib/output.js';
 import { profileSnapshots } from './lib/profile.js';
 import { type RecordedRead, RecordingHost } from './lib/recording-host.js';
@@ -88,7 +88,12 @@ async function measureSize(sessions: number): Promise<void> {
   const devices = snap.sessions.reduce((n, s) => n + s.devices.length, 0);
   const sanity = `${snap.sessions.length} sessions, ${devices} SCSI devices, ${snap.multipath.length} multipath maps, ${snap.problems.length} problems`;
   log(`${label}: ${sanity}; ${reads.length} reads (${files} files)`);
-  const floor = compileFloor(root, reads);
+  // The fixture is a `--root` tree, so the snapshot resolves every path inside it (issue 14): the
+  // floor does the same reads confined at the least cost (lib/floor.ts). The unconfined floor (bare
+  // reads on pre-rooted paths, what the floor was before confinement) is timed beside it, so the
+  // cost of confinement itself stays visible.
+  const floor = compileConfinedFloor(root, reads);
+  const plainFloor = compileFloor(root, reads);
 
   // Warm-up both, then size the run count to ~12 s per size (≥ 5 runs each, ≤ 41).
   // Two snapshots already ran (warm-up, recorded); the largest size needs no more before timing.
@@ -103,6 +108,8 @@ async function measureSize(sessions: number): Promise<void> {
   const floorMs: number[] = [];
   const snapCpu: number[] = [];
   const floorCpu: number[] = [];
+  const plainMs: number[] = [];
+  const plainCpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     // Alternate which goes first, so neither always inherits the other's cache/GC state.
     const snap = () => {
@@ -120,6 +127,8 @@ async function measureSize(sessions: number): Promise<void> {
       flo();
       snap();
     }
+    plainMs.push(timeSync(plainFloor));
+    plainCpu.push(lastCpuMs);
   }
   const s = summarise(snapMs);
   const f = summarise(floorMs);
@@ -149,7 +158,7 @@ async function measureSize(sessions: number): Promise<void> {
       unit: 'ms',
       note:
         sessions === sizes[0]
-          ? 'the same reads (recorded through a Host decorator) replayed with bare readFileSync/readdirSync/readlinkSync/lstatSync/statSync, no parsing; runs interleaved with the snapshot runs'
+          ? 'the same reads (recorded through a Host decorator) replayed confined with bare fs: the directory walk inside the root (lstat/readlink, once per directory), then open(O_NONBLOCK|O_NOFOLLOW)+fstat+read+close per file, readdirSync/readlinkSync/lstatSync; no parsing; runs interleaved with the snapshot runs'
           : undefined,
       detail: { ...f },
     }),
@@ -186,6 +195,19 @@ async function measureSize(sessions: number): Promise<void> {
       note:
         sessions === sizes[0]
           ? 'the same interleaved runs, process.cpuUsage (user+system) medians: on a loaded shared machine wall time includes waiting for a core, CPU time does not; both loops are synchronous, so unloaded wall ≈ CPU'
+          : undefined,
+    }),
+  );
+  out.add(
+    figure({
+      id: `snapshot.${sessions}.unconfined-ratio`,
+      section: 'snapshot',
+      label: `${label}: snapshot / unconfined floor, CPU time`,
+      value: round(median(snapCpu) / median(plainCpu)),
+      unit: `× (floor without --root confinement: ${round(median(plainCpu))} ms CPU, ${round(median(plainMs))} ms)`,
+      note:
+        sessions === sizes[0]
+          ? 'the floor as it was before issue 14: bare readFileSync/readdirSync/... on pre-rooted paths, no resolution inside the root, no fstat; what confinement and bounded reads cost'
           : undefined,
     }),
   );

@@ -8,7 +8,7 @@ import { accessSync } from 'node:fs';
 import { FsHost } from '../src/engine/host/fs-host.js';
 import { takeSnapshot } from '../src/engine/snapshot/index.js';
 import { FIXTURE_KUBELET_ROOT } from './lib/fixtures.js';
-import { compileFloor } from './lib/floor.js';
+import { compileConfinedFloor as compileFloor } from './lib/floor.js';
 import { RecordingHost } from './lib/recording-host.js';
 import { MARK_END, MARK_START } from './lib/strace.js';
 

@@ -75,8 +75,9 @@ export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOpt
   const kubeletRoot = str(o, 'kubelet-root', '/var/lib/kubelet').replace(/\/+$/, '') || '/';
   if (!kubeletRoot.startsWith('/')) throw new UserError('--kubelet-root must be an absolute host path');
   const demoOpt = o.demo;
+  const rawRoot = str(o, 'root', '/');
   const globals: GlobalOptions = {
-    root: str(o, 'root', '/'),
+    root: rawRoot.replace(/\/+$/, '') === '' ? '/' : rawRoot,
     kubeletRoot,
     exec,
     json: o.json === true,
@@ -90,5 +91,19 @@ export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOpt
   };
   if (demoOpt !== undefined) globals.demo = typeof demoOpt === 'string' ? demoOpt : 'incident';
   if (globals.demo && globals.root !== '/') throw new UserError('--demo and --root cannot be combined');
+  requireExecForRootWrites(globals, o.exec !== undefined);
   return globals;
+}
+
+/**
+ * Under `--root DIR` the state is read from DIR, while `--exec direct` runs iscsiadm, mount and
+ * blockdev on the machine the console runs on: with `--write` that would mix two machines silently
+ * (read one node, change another). So changes under a root need the exec mode said out loud.
+ */
+function requireExecForRootWrites(globals: GlobalOptions, execGiven: boolean): void {
+  if (!globals.write || globals.root === '/' || execGiven) return;
+  throw new UserError(
+    `--write with --root ${globals.root} needs an explicit --exec: commands would otherwise run on this machine while the state is read from ${globals.root}`,
+    `add --exec nsenter (a debug pod sharing the host's PID namespace), --exec chroot (into ${globals.root}), or --exec direct if this machine is that node`,
+  );
 }

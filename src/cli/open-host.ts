@@ -1,5 +1,6 @@
 import { FsHost } from '../engine/host/fs-host.js';
 import type { Host } from '../engine/host/host.js';
+import { assertNodeRoot } from '../engine/host/node-root.js';
 import type { GlobalOptions } from './command.js';
 
 export interface OpenedHost {
@@ -19,5 +20,6 @@ export async function openHost(globals: GlobalOptions): Promise<OpenedHost> {
     root: globals.root,
     runner: { mode: globals.exec, chrootDir: globals.root },
   });
+  assertNodeRoot(host);
   return { host };
 }

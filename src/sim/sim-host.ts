@@ -161,6 +161,18 @@ export class SimHost implements Host {
     return this.sim.run(argv, options);
   }
 
+  startRead(): void {
+    this.fs.startRead();
+  }
+
+  takeReadProblems(): string[] {
+    return this.fs.takeReadProblems();
+  }
+
+  resolvePath(path: string): string | undefined {
+    return this.fs.resolvePath(path);
+  }
+
   hostname(): string {
     return this.sim.hostname;
   }

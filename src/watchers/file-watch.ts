@@ -97,7 +97,9 @@ export function startFileWatch(
   onError: (message: string) => void,
 ): FileWatch | undefined {
   if (host.stat(spec.hostPath) !== 'dir') return undefined;
-  const real = under(host.root, spec.hostPath);
+  // Under a --root the dir is resolved inside it (a host whose /var/lib/kubelet links to
+  // /data/kubelet is watched at <root>/data/kubelet, never the console machine's /data/kubelet).
+  const real = host.resolvePath?.(spec.hostPath) ?? under(host.root, spec.hostPath);
   const toHost = (p: string) => spec.hostPath + p.slice(real.length);
   const relOf = (p: string): string[] => (p.length <= real.length ? [] : p.slice(real.length + 1).split('/'));
   const watcher: FSWatcher = watch(real, {

@@ -106,7 +106,7 @@ async function startLogout(c: Case) {
   await new Promise((r) => spawn('mkfifo', [fifo]).on('close', r));
   const p: ChildProcess = spawn(
     NODE,
-    [cli, 'logout', '1', '--root', f.root, '--write', '--yes', '--state-dir', '/state'],
+    [cli, 'logout', '1', '--root', f.root, '--write', '--exec', 'direct', '--yes', '--state-dir', '/state'],
     {
       env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,7 +30,8 @@ describe('cross-process target lock', () => {
     const rec = join(root, 'etc/iscsi/nodes', IQN, '10.0.0.1,3260,1');
     fs.mkdirSync(rec, { recursive: true });
     fs.writeFileSync(join(rec, 'default'), `node.name = ${IQN}\nnode.startup = automatic\n`);
-    fs.mkdirSync(join(root, 'sys'), { recursive: true });
+    fs.mkdirSync(join(root, 'sys/class'), { recursive: true });
+    fs.mkdirSync(join(root, 'proc/1'), { recursive: true });
     const bin = join(dir, 'bin');
     fs.mkdirSync(bin);
     const log = join(dir, 'iscsiadm.log');
@@ -60,6 +61,9 @@ describe('cross-process target lock', () => {
       root,
       '--write',
       '--yes',
+      // The fake iscsiadm on PATH is this machine's: say so (--write under --root needs --exec).
+      '--exec',
+      'direct',
       '--state-dir',
       '/state',
     ];

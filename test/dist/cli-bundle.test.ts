@@ -75,6 +75,8 @@ describe('npm run build → dist/cli.js + dist/chunks/', () => {
 
   it('status --json loads only what status needs: no Ink/React, simulator, watchers, actions or doctor', () => {
     const root = mkdtempSync(join(tmpdir(), 'cli-bundle-root-'));
+    // A node without iSCSI: its /sys and /proc only (a root without them is refused, exit 2).
+    for (const d of ['sys/class', 'proc/1']) mkdirSync(join(root, d), { recursive: true });
     try {
       const r = runTracingLoads(['status', '--json', '--root', root]);
       expect(r.status).toBe(0);

@@ -47,16 +47,23 @@ describe('exec modes wrap the argv', () => {
   });
 
   it('--root /host --exec chroot opens a host that reads under /host and chroots commands into /host', async () => {
-    const globals = readGlobals({ root: '/host', exec: 'chroot' }, {});
-    const { host } = await openHost(globals);
-    expect(host.root).toBe('/host');
-    expect(host.kind).toBe('root');
-    const seen: RunResult[] = [];
-    // Same runner config as open-host builds, observed through onRun; the command is harmless.
-    const run = createRunner({ mode: globals.exec, chrootDir: globals.root, onRun: (r) => seen.push(r) });
-    const r = await run(['true']);
-    expect(seen[0]?.argv).toEqual(['chroot', '/host', 'true']);
-    expect(r.argv).toEqual(['chroot', '/host', 'true']);
+    // A node's root as a debug pod sees it: its /sys and /proc (a root without them is exit 2).
+    const hostDir = mkdtempSync(join(tmpdir(), 'exec-modes-host-'));
+    for (const d of ['sys/class', 'proc/1']) mkdirSync(join(hostDir, d), { recursive: true });
+    try {
+      const globals = readGlobals({ root: hostDir, exec: 'chroot' }, {});
+      const { host } = await openHost(globals);
+      expect(host.root).toBe(hostDir);
+      expect(host.kind).toBe('root');
+      const seen: RunResult[] = [];
+      // Same runner config as open-host builds, observed through onRun; the command is harmless.
+      const run = createRunner({ mode: globals.exec, chrootDir: globals.root, onRun: (r) => seen.push(r) });
+      const r = await run(['true']);
+      expect(seen[0]?.argv).toEqual(['chroot', hostDir, 'true']);
+      expect(r.argv).toEqual(['chroot', hostDir, 'true']);
+    } finally {
+      rmSync(hostDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -46,6 +46,8 @@ export class FixtureRoot {
       }
       execFileSync('cp', ['-a', `${template}/sys`, this.root]);
     }
+    // Every node has a sysfs with class/ (a root without /sys and /proc is not a node: exit 2).
+    mkHostDir(this.root, '/sys/class');
     this.mountinfo([]);
   }
 

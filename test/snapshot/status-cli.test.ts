@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import type { Snapshot } from '../../src/engine/model.js';
+import { captureOutput } from '../helpers/capture-output.js';
 import { captureStdout } from '../helpers/materialize-sysfs.js';
 import { FixtureRoot, IQN1, iscsiJson, P1, P2 } from './fixture-root.js';
 
@@ -10,20 +10,7 @@ afterEach(() => {
   for (const f of fixtures.splice(0)) f.cleanup();
 });
 
-function capture(): Output & { out: string; err: string } {
-  const o = {
-    out: '',
-    err: '',
-    isTTY: false,
-    stdout(t: string) {
-      o.out += t;
-    },
-    stderr(t: string) {
-      o.err += t;
-    },
-  };
-  return o;
-}
+const capture = captureOutput;
 
 function mpRoot(): FixtureRoot {
   const f = new FixtureRoot('mp-sysfs.json');

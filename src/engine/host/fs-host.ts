@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { hostname as osHostname } from 'node:os';
+import { type ResolvedKind, ResolveError, RootResolver, splitHostPath } from './confine.js';
 import {
   type EntryInfo,
   type EntryKind,
@@ -12,6 +13,7 @@ import {
   type StreamHandlers,
 } from './host.js';
 import { under } from './path.js';
+import { type ReadCap, readCapFor } from './read-caps.js';
 import { createRunner, type RunnerConfig, spawnLineStream, wrapArgv } from './runner.js';
 
 function kindOf(st: fs.Stats): EntryKind {
@@ -74,8 +76,140 @@ export interface FsHostOptions {
 }
 
 /**
+ * Reads open read-only and non-blocking: a FIFO planted where an attribute should be then answers at
+ * once (EOF or EAGAIN) instead of blocking the synchronous open forever (deaf to SIGINT).
+ */
+const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+/** Under a root the final component was resolved by us: the kernel must not follow it again. */
+const ROOTED_READ_FLAGS = READ_FLAGS | fs.constants.O_NOFOLLOW;
+/** sysfs attributes: write-only, existing, one write(2); see writeText. */
+const SYSFS_WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_NONBLOCK;
+const FILE_WRITE_FLAGS =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NONBLOCK;
+
+/** Reads up to this much into one shared buffer; larger caps grow a buffer of their own. */
+const SHARED_READ = Buffer.allocUnsafe(64 * 1024);
+/** Refused-read problems kept until the next snapshot drains them (a bound, not a working size). */
+const MAX_READ_PROBLEMS = 200;
+
+/** A read the Host refused on its own (not a regular file, over its cap): a per-item problem. */
+class ReadRefused extends Error {
+  constructor(
+    readonly code: string,
+    readonly problem: string,
+  ) {
+    super(code);
+  }
+}
+
+function describeKind(st: fs.Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Reads an open fd whole, refusing what is not a regular file (sysfs and procfs attributes are) and
+ * anything over `cap` bytes (read-caps.ts). procfs files stat as size 0, so the size only shortcuts
+ * the loop when it is known; otherwise it reads in bounded chunks until EOF or one byte past the cap.
+ */
+function readBounded(fd: number, path: string, cap: ReadCap): string {
+  const st = fs.fstatSync(fd);
+  // A directory answers EISDIR, as read(2) does: a wrong path, not an odd file.
+  if (st.isDirectory()) throw new ResolveError('EISDIR');
+  if (!st.isFile()) {
+    throw new ReadRefused('ENOTREG', `${path}: ${describeKind(st)}, not a regular file; not read`);
+  }
+  const limit = cap.bytes;
+  if (st.size > limit) throw new ReadRefused('EFBIG', oversized(path, cap, `${st.size} bytes`));
+  let buf = SHARED_READ;
+  if (limit >= buf.length && st.size >= buf.length)
+    buf = Buffer.allocUnsafe(Math.min(limit + 1, st.size + 1));
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > limit) break;
+      const bigger = Buffer.allocUnsafe(Math.min(limit + 1, buf.length * 2));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    const want = Math.min(buf.length - n, limit + 1 - n);
+    const r = fs.readSync(fd, buf, n, want, null);
+    if (r === 0) break;
+    n += r;
+    if (n > limit) break;
+    // A regular file whose size stat knows (not procfs' 0, not sysfs' page-sized 4096 for a shorter
+    // value) is complete at that size: no extra read(2) to see EOF.
+    if (st.size > 0 && n === st.size) break;
+  }
+  if (n > limit) throw new ReadRefused('EFBIG', oversized(path, cap, 'more'));
+  return buf.toString('utf8', 0, n);
+}
+
+function oversized(path: string, cap: ReadCap, size: string): string {
+  return `${path}: ${size} than the ${cap.bytes}-byte cap for a ${cap.what}; not read`;
+}
+
+/** open(2) with these flags, then the whole of `data` (a regular file may take it in parts). */
+function writeWhole(real: string, flags: number, data: string, mode?: number): void {
+  const fd = fs.openSync(real, flags, mode);
+  try {
+    const buf = Buffer.from(data, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes and flushes `<path>.<pid>.<n>.tmp` (O_EXCL, O_NOFOLLOW, 0600); removes it on failure. */
+function writeTemp(real: string, path: string, data: string, op: string): string {
+  tempSeq += 1;
+  const temp = `${real}.${process.pid}.${tempSeq}.tmp`;
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    const buf = Buffer.from(data);
+    if (fs.writeSync(fd, buf) < buf.length) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+    fs.fsyncSync(fd);
+    return temp;
+  } catch (e) {
+    if (fd !== undefined) fs.rmSync(temp, { force: true });
+    throw new HostIoError(op, path, errCode(e));
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** mkdir -p inside a root: each missing component made in its resolved parent, links followed inside. */
+function mkdirIn(r: RootResolver, path: string, mode: number): void {
+  try {
+    r.dir(path);
+    return;
+  } catch (e) {
+    if (errCode(e) !== 'ENOENT') throw e;
+  }
+  const { parent, name } = splitHostPath(path);
+  if (parent === undefined) return;
+  mkdirIn(r, parent, mode);
+  if (name === '' || name === '.' || name === '..') return;
+  const dir = r.dir(parent);
+  // EEXIST for a dangling link in the way, as mkdir -p answers.
+  fs.mkdirSync(r.real(dir === '/' ? `/${name}` : `${dir}/${name}`), { mode });
+}
+
+/**
  * A Host backed by the real filesystem under a root, with commands run through the one runner.
  * Used for the real node (`root: '/'`), `--root` trees, and — with an injected runner — the simulator.
+ *
+ * On the node itself (`/`) the kernel resolves paths as they are. Under any other root every path is
+ * resolved inside the root first (confine.ts: chroot semantics, absolute links re-rooted, `..`
+ * stopped at the root), so nothing a tree's links say can make a read, write, unlink or rmdir land
+ * outside it; the final component is then opened with O_NOFOLLOW.
  */
 export class FsHost implements Host {
   readonly kind: 'real' | 'root';
@@ -83,6 +217,10 @@ export class FsHost implements Host {
   private readonly runCommand: (argv: readonly string[], o?: RunOptions) => Promise<RunResult>;
   private readonly name: string | undefined;
   private readonly runnerConfig: RunnerConfig;
+  /** Resolution inside the root, with its per-snapshot directory cache; none on `/`. */
+  private readonly resolver: RootResolver | undefined;
+  private readonly base: string;
+  private readProblems: string[] = [];
 
   constructor(options: FsHostOptions) {
     this.root = options.root;
@@ -90,17 +228,88 @@ export class FsHost implements Host {
     this.runnerConfig = options.runner;
     this.runCommand = createRunner(options.runner);
     this.name = options.hostname;
+    this.base = options.root.replace(/\/+$/, '');
+    this.resolver = this.base === '' ? undefined : new RootResolver(this.base);
   }
 
+  /** Where a host path is, for `/` (lexically cleaned; the kernel resolves the rest). */
   protected at(path: string): string {
     return under(this.root, path);
+  }
+
+  /** A new snapshot begins: directories resolved for the last one may have changed. */
+  startRead(): void {
+    this.resolver?.clear();
+  }
+
+  /** Problems of reads refused since the last call (odd files, oversized files, link loops). */
+  takeReadProblems(): string[] {
+    if (this.readProblems.length === 0) return [];
+    const out = this.readProblems;
+    this.readProblems = [];
+    return out;
+  }
+
+  /** The real path of a host path, resolved inside the root (for chokidar); undefined when absent. */
+  resolvePath(path: string): string | undefined {
+    if (!this.resolver) return this.at(path);
+    try {
+      const r = this.resolver.resolve(path, true);
+      return r.kind === 'absent' ? undefined : this.resolver.real(r.path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private noteProblem(e: unknown, path: string): void {
+    let text: string | undefined;
+    if (e instanceof ReadRefused) text = e.problem;
+    else if (errCode(e) === 'ELOOP') text = `${path}: too many levels of symbolic links (ELOOP); not read`;
+    if (text === undefined || this.readProblems.length >= MAX_READ_PROBLEMS) return;
+    if (!this.readProblems.includes(text)) this.readProblems.push(text);
+  }
+
+  /** Opens a file for reading; under a root, resolved inside it and never through a final link. */
+  private openForRead(path: string): number {
+    const r = this.resolver;
+    if (!r) return fs.openSync(this.at(path), READ_FLAGS);
+    const real = r.entry(path);
+    if (real !== undefined) {
+      try {
+        return fs.openSync(real, ROOTED_READ_FLAGS);
+      } catch (e) {
+        // ELOOP: the final component is a symlink; resolve it inside the root below.
+        if (errCode(e) !== 'ELOOP') throw e;
+      }
+    }
+    const t = r.resolve(path, true);
+    if (t.kind === 'absent') throw new ResolveError('ENOENT');
+    if (t.kind === 'dir') throw new ResolveError('EISDIR');
+    if (t.kind !== 'file') {
+      // Refused before open(2): opening some devices has effects of its own (a watchdog, a tape).
+      throw new ReadRefused(
+        'ENOTREG',
+        `${path}: links to a device, FIFO or socket, not a regular file; not read`,
+      );
+    }
+    return fs.openSync(r.real(t.path), ROOTED_READ_FLAGS);
+  }
+
+  private readBoundedAt(path: string): string {
+    const fd = this.openForRead(path);
+    try {
+      return readBounded(fd, path, readCapFor(path));
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   readText(path: string): string | undefined {
     const limit = stackOff();
     try {
-      return fs.readFileSync(this.at(path), 'utf8');
-    } catch {
+      return this.readBoundedAt(path);
+    } catch (e) {
+      this.noteProblem(e, path);
       return undefined;
     } finally {
       Error.stackTraceLimit = limit;
@@ -110,8 +319,9 @@ export class FsHost implements Host {
   readTextOrError(path: string): { value: string } | { error: string } {
     const limit = stackOff();
     try {
-      return { value: fs.readFileSync(this.at(path), 'utf8') };
+      return { value: this.readBoundedAt(path) };
     } catch (e) {
+      this.noteProblem(e, path);
       return { error: errCode(e) };
     } finally {
       Error.stackTraceLimit = limit;
@@ -121,18 +331,26 @@ export class FsHost implements Host {
   readDir(path: string): string[] {
     const limit = stackOff();
     try {
-      return fs.readdirSync(this.at(path));
-    } catch {
+      const r = this.resolver;
+      return fs.readdirSync(r ? r.real(r.dir(path)) : this.at(path));
+    } catch (e) {
+      this.noteProblem(e, path);
       return [];
     } finally {
       Error.stackTraceLimit = limit;
     }
   }
 
+  /** Where the entry `path` names itself (its final component not followed), under a root. */
+  private entryAt(path: string, r: RootResolver): string {
+    return r.entry(path) ?? r.real(r.dir(path));
+  }
+
   readLink(path: string): string | undefined {
     const limit = stackOff();
     try {
-      return fs.readlinkSync(this.at(path));
+      const r = this.resolver;
+      return fs.readlinkSync(r ? this.entryAt(path, r) : this.at(path));
     } catch {
       return undefined;
     } finally {
@@ -141,33 +359,85 @@ export class FsHost implements Host {
   }
 
   lstat(path: string): EntryKind | undefined {
-    const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
-    return st ? kindOf(st) : undefined;
-  }
-
-  stat(path: string): EntryKind | undefined {
+    const r = this.resolver;
+    if (!r) {
+      const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
+      return st ? kindOf(st) : undefined;
+    }
+    const limit = stackOff();
     try {
-      const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
+      const st = fs.lstatSync(this.entryAt(path, r), { throwIfNoEntry: false });
       return st ? kindOf(st) : undefined;
     } catch {
       return undefined;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  stat(path: string): EntryKind | undefined {
+    const r = this.resolver;
+    const limit = stackOff();
+    try {
+      if (!r) {
+        const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
+        return st ? kindOf(st) : undefined;
+      }
+      const t = r.resolve(path, true);
+      return t.kind === 'absent' ? undefined : t.kind;
+    } catch (e) {
+      this.noteProblem(e, path);
+      return undefined;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  /**
+   * Where a change to `path` lands: on `/` the path itself; under a root, resolved afresh (no
+   * cached directory: a change must see the tree as it is now) with the final link followed when
+   * `follow` is set. Returns the real path and what is there now.
+   */
+  private target(path: string, follow: boolean): { real: string; kind: ResolvedKind | undefined } {
+    if (!this.resolver) return { real: this.at(path), kind: undefined };
+    const fresh = new RootResolver(this.base);
+    if (!follow) {
+      const { dir, name } = fresh.parentAndName(path);
+      if (name === '' || name === '.' || name === '..') throw new ResolveError('EINVAL');
+      return { real: fresh.real(dir === '/' ? `/${name}` : `${dir}/${name}`), kind: undefined };
+    }
+    const t = fresh.resolve(path, true);
+    return { real: fresh.real(t.path), kind: t.kind };
+  }
+
+  /** `target(path, false).real`, with a refused resolution reported as the operation's HostIoError. */
+  private changeTarget(path: string, op: string): string {
+    try {
+      return this.target(path, false).real;
+    } catch (e) {
+      throw new HostIoError(op, path, errCode(e));
     }
   }
 
   writeText(path: string, data: string, mode?: number): void {
     try {
+      const rooted = this.resolver !== undefined;
+      const { real, kind } = this.target(path, true);
+      if (kind === 'dir') throw new ResolveError('EISDIR');
+      if (kind === 'other') throw new ResolveError('ENOTREG');
+      const nofollow = rooted ? fs.constants.O_NOFOLLOW : 0;
       // sysfs attributes must be written in one write(2) on an existing file, opened write-only:
       // the kernel refuses a read-write open of a write-only attribute (`scan`, `device/delete`) with
       // EACCES even for root (seen on a real 6.1 kernel in the e2e suite). No O_CREAT either.
       if (path.startsWith('/sys/')) {
-        const fd = fs.openSync(this.at(path), fs.constants.O_WRONLY);
+        const fd = fs.openSync(real, SYSFS_WRITE_FLAGS | nofollow);
         try {
           fs.writeSync(fd, data);
         } finally {
           fs.closeSync(fd);
         }
       } else {
-        fs.writeFileSync(this.at(path), data, mode === undefined ? {} : { mode });
+        writeWhole(real, FILE_WRITE_FLAGS | nofollow, data, mode);
       }
     } catch (e) {
       throw new HostIoError('write', path, errCode(e));
@@ -176,9 +446,14 @@ export class FsHost implements Host {
 
   appendLine(path: string, line: string, mode = 0o600): boolean {
     let fd: number;
+    let real: string;
     try {
-      const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
-      fd = fs.openSync(this.at(path), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, mode);
+      const t = this.target(path, true);
+      if (t.kind !== undefined && t.kind !== 'file' && t.kind !== 'absent') throw new ResolveError('ENOTREG');
+      real = t.real;
+      // O_NONBLOCK: a FIFO planted as the journal answers ENXIO instead of hanging the open.
+      const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+      fd = fs.openSync(real, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, mode);
     } catch (e) {
       throw new HostIoError('append', path, errCode(e));
     }
@@ -187,7 +462,7 @@ export class FsHost implements Host {
       const st = fs.fstatSync(fd);
       emptyBefore = st.size === 0;
       if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
-      const torn = st.size > 0 && !endsWithNewline(this.at(path), st.size);
+      const torn = st.size > 0 && !endsWithNewline(real, st.size);
       const data = Buffer.from(`${torn ? '\n' : ''}${line.endsWith('\n') ? line : `${line}\n`}`);
       const written = fs.writeSync(fd, data);
       if (written < data.length) {
@@ -199,7 +474,7 @@ export class FsHost implements Host {
       return torn;
     } catch (e) {
       // A journal this call created and could not write a byte to is not left behind empty.
-      if (emptyBefore && fs.fstatSync(fd).size === 0) fs.rmSync(this.at(path), { force: true });
+      if (emptyBefore && fs.fstatSync(fd).size === 0) fs.rmSync(real, { force: true });
       throw new HostIoError('append', path, errCode(e));
     } finally {
       fs.closeSync(fd);
@@ -207,9 +482,11 @@ export class FsHost implements Host {
   }
 
   createExclusive(path: string, data: string): boolean {
-    const temp = this.writeTemp(path, data, 'create');
+    // link(2) never follows a final symlink at the destination: an existing link counts as existing.
+    const real = this.changeTarget(path, 'create');
+    const temp = writeTemp(real, path, data, 'create');
     try {
-      fs.linkSync(temp, this.at(path));
+      fs.linkSync(temp, real);
       return true;
     } catch (e) {
       if (errCode(e) === 'EEXIST') return false;
@@ -220,38 +497,25 @@ export class FsHost implements Host {
   }
 
   replaceFile(path: string, data: string): void {
-    const temp = this.writeTemp(path, data, 'replace');
+    // rename(2) replaces a final symlink itself, never what it points at.
+    const real = this.changeTarget(path, 'replace');
+    const temp = writeTemp(real, path, data, 'replace');
     try {
-      fs.renameSync(temp, this.at(path));
+      fs.renameSync(temp, real);
     } catch (e) {
       fs.rmSync(temp, { force: true });
       throw new HostIoError('replace', path, errCode(e));
     }
   }
 
-  /** Writes and flushes `<path>.<pid>.<n>.tmp` (O_EXCL, O_NOFOLLOW, 0600); removes it on failure. */
-  private writeTemp(path: string, data: string, op: string): string {
-    tempSeq += 1;
-    const temp = `${this.at(path)}.${process.pid}.${tempSeq}.tmp`;
-    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-      const buf = Buffer.from(data);
-      if (fs.writeSync(fd, buf) < buf.length)
-        throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
-      fs.fsyncSync(fd);
-      return temp;
-    } catch (e) {
-      if (fd !== undefined) fs.rmSync(temp, { force: true });
-      throw new HostIoError(op, path, errCode(e));
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  }
-
   entryInfo(path: string): EntryInfo | undefined {
-    const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
+    let real: string;
+    try {
+      real = this.target(path, false).real;
+    } catch {
+      return undefined;
+    }
+    const st = fs.lstatSync(real, { throwIfNoEntry: false });
     return st
       ? { kind: kindOf(st), uid: st.uid, mode: st.mode & 0o7777, mtimeMs: st.mtimeMs, size: st.size }
       : undefined;
@@ -259,7 +523,8 @@ export class FsHost implements Host {
 
   mkdir(path: string, mode = 0o750): void {
     try {
-      fs.mkdirSync(this.at(path), { recursive: true, mode });
+      if (!this.resolver) fs.mkdirSync(this.at(path), { recursive: true, mode });
+      else mkdirIn(new RootResolver(this.base), path, mode);
     } catch (e) {
       // Node's recursive mkdir answers ENOENT where mkdir(2) says EROFS (seen on a read-only
       // tmpfs, Node 22): when the parent is there, one plain mkdir gives the real cause.
@@ -277,7 +542,8 @@ export class FsHost implements Host {
 
   rmdir(path: string): void {
     try {
-      fs.rmdirSync(this.at(path));
+      // rmdir(2) never follows its final component: a link there is ENOTDIR, not its target removed.
+      fs.rmdirSync(this.target(path, false).real);
     } catch (e) {
       throw new HostIoError('rmdir', path, errCode(e));
     }
@@ -285,7 +551,8 @@ export class FsHost implements Host {
 
   unlink(path: string): void {
     try {
-      fs.unlinkSync(this.at(path));
+      // unlink(2) removes a final symlink itself, never what it points at.
+      fs.unlinkSync(this.target(path, false).real);
     } catch (e) {
       throw new HostIoError('unlink', path, errCode(e));
     }
@@ -298,8 +565,18 @@ export class FsHost implements Host {
   openReader(path: string): FileReader | undefined {
     let fd: number;
     try {
-      fd = fs.openSync(this.at(path), 'r');
-    } catch {
+      fd = this.openForRead(path);
+    } catch (e) {
+      this.noteProblem(e, path);
+      return undefined;
+    }
+    try {
+      // Read again and again from offset 0 into one page: only a regular file (a sysfs attribute).
+      if (!fs.fstatSync(fd).isFile())
+        throw new ReadRefused('ENOTREG', `${path}: not a regular file; not read`);
+    } catch (e) {
+      fs.closeSync(fd);
+      this.noteProblem(e, path);
       return undefined;
     }
     let open = true;

@@ -71,6 +71,21 @@ export interface Host {
    * Returns undefined when the file cannot be opened.
    */
   openReader?(path: string): FileReader | undefined;
+  /**
+   * A new snapshot begins: drop what was cached about the tree (directories resolved inside a
+   * `--root`, confine.ts). Optional: hosts without a cache leave it out.
+   */
+  startRead?(): void;
+  /**
+   * Problems of reads the Host refused by itself since the last call — not a regular file, over its
+   * size cap (read-caps.ts), a symlink loop — one line each, for the snapshot's `problems`.
+   */
+  takeReadProblems?(): string[];
+  /**
+   * The real path a host path is reached at on this machine (resolved inside the root), for code
+   * that must hand a path to a library (chokidar); undefined when it does not exist.
+   */
+  resolvePath?(path: string): string | undefined;
   /** The node's hostname (for typed confirmations and the journal). */
   hostname(): string;
   /** Milliseconds since the epoch; the simulator's clock can run ahead of the wall clock. */

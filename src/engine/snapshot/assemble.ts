@@ -46,6 +46,7 @@ export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot
   const started = performance.now();
   const takenAt = new Date(host.now()).toISOString();
   const kubeletRoot = normalizeKubeletRoot(options.kubeletRoot);
+  host.startRead?.();
   const problems: string[] = [];
   const entries = new Map<string, SessionEntryRead>();
   const read = readSessions(host, problems, entries);
@@ -110,6 +111,8 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   const nodeRecords = readNodeRecords(host, dbRoot, problems);
   const ifaces = readIfaces(host, dbRoot);
   const initiatorName = readInitiatorName(host);
+  // Reads the Host refused by itself (odd or oversized files, link loops): one problem line each.
+  for (const p of host.takeReadProblems?.() ?? []) problems.push(p);
 
   const snapshot: Snapshot = {
     schemaVersion: SCHEMA_VERSION,

@@ -76,6 +76,7 @@ export function refreshSnapshot(
 
   const started = performance.now();
   const takenAt = new Date(host.now()).toISOString();
+  host.startRead?.();
   const names = host.readDir(ISCSI_SESSION_CLASS).filter(isSessionName);
   if (!sameList(names, basis.names)) return full('sessions added or removed');
   const reread = new Set(changed.sids.map((sid) => `session${sid}`));
