@@ -16,6 +16,7 @@ const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   'in-use': 'green',
   foreign: 'yellow',
   orphaned: 'red',
+  outage: 'yellow',
   stale: 'red',
 };
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
