@@ -112,7 +112,10 @@ export function carryDownTimes(prev: Snapshot | undefined, next: Snapshot): void
 }
 
 /** The outage of a session's portal, if its portal is down. */
-export function outageOf(snap: Pick<Snapshot, 'outages'>, s: Pick<Session, 'portal'>): PortalOutage | undefined {
+export function outageOf(
+  snap: Pick<Snapshot, 'outages'>,
+  s: Pick<Session, 'portal'>,
+): PortalOutage | undefined {
   if (s.portal === '') return undefined;
   return snap.outages.find((o) => o.portal === s.portal);
 }
@@ -127,10 +130,31 @@ export function downScopeOf(snap: Pick<Snapshot, 'outages' | 'sessions'>, s: Ses
   const outage = outageOf(snap, s);
   if (outage) return { scope: 'portal', outage };
   if (!isSessionDown(s)) return undefined;
-  const up = snap.sessions.filter((x) => x.portal === s.portal && x.key !== s.key && !isSessionDown(x)).length;
+  const up = snap.sessions.filter(
+    (x) => x.portal === s.portal && x.key !== s.key && !isSessionDown(x),
+  ).length;
   return {
     scope: 'session',
     sessionsUp: up,
     summary: `session ${s.sid} down (${describeStates([s]).replace(/^1 session /, '')}) while ${plural(up, 'other session')} to portal ${s.portal || '?'} ${up === 1 ? 'is' : 'are'} up`,
   };
+}
+
+const tally = (r: Record<string, number>) =>
+  Object.entries(r)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+
+/**
+ * The facts behind an outage's summary, one line: its sessions, the kernel states of their
+ * connections and devices, and when this process first saw it (`status`, doctor and the console).
+ */
+export function outageDetail(o: PortalOutage): string {
+  const parts = [`${o.sessions.length === 1 ? 'session' : 'sessions'} ${o.sessions.join(', ')}`];
+  const conns = tally(o.connectionStates);
+  if (conns) parts.push(`connections ${conns}`);
+  const devs = tally(o.deviceStates);
+  if (devs) parts.push(`devices ${devs}`);
+  parts.push(`first seen ${o.firstSeenAt}`);
+  return parts.join('; ');
 }
