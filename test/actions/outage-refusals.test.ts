@@ -50,7 +50,9 @@ describe('cleanup of a session that is down', () => {
     const plan = env.plan('cleanup', ['7']);
     expect(plan.refusals.map((r) => r.id)).toEqual(expect.arrayContaining(['in-use', 'outage']));
     expect(refusal(plan, 'outage')).toMatchObject({
-      reason: expect.stringMatching(/^portal 10\.0\.0\.12:3260 down: 1 session FAILED: the whole portal is down/),
+      reason: expect.stringMatching(
+        /^portal 10\.0\.0\.12:3260 down: 1 session FAILED: the whole portal is down/,
+      ),
     });
   });
 

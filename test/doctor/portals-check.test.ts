@@ -11,7 +11,10 @@ afterEach(async () => {
   opened = undefined;
 });
 
-async function portalsCheck(scenario: string, tweak?: (o: Opened) => void): Promise<{ c: DoctorCheck; ok: boolean }> {
+async function portalsCheck(
+  scenario: string,
+  tweak?: (o: Opened) => void,
+): Promise<{ c: DoctorCheck; ok: boolean }> {
   opened = await openSimHost({ scenario, clock: 'manual' });
   tweak?.(opened);
   const r = await runDoctor(opened.host, { kubeletRoot: '/var/lib/kubelet', exec: 'direct' });

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
-import { carryDownTimes, downScopeOf, findOutages, isSessionDown } from '../../src/engine/snapshot/outages.js';
+import {
+  carryDownTimes,
+  downScopeOf,
+  findOutages,
+  isSessionDown,
+} from '../../src/engine/snapshot/outages.js';
 import { describeRecovery, recoveryClock } from '../../src/engine/snapshot/recovery.js';
 import { iscsiadm, labSim, T1, T2, type TestSim } from '../sim/helpers.js';
 
