@@ -11,10 +11,10 @@ import { type Theme, toneColor, VERDICT_LOOK } from './theme.js';
 /** The banner's text, or undefined when nothing is down. */
 export function outageBannerText(outages: readonly PortalOutage[]): string | undefined {
   if (outages.length === 0) return undefined;
-  const first = outages
+  const parts = outages
     .map((o) => `${o.summary} (since ${formatClock(Date.parse(o.firstSeenAt))})`)
     .join('  ·  ');
-  return `${VERDICT_LOOK.outage.symbol} OUTAGE ${first}`;
+  return `${VERDICT_LOOK.outage.symbol} OUTAGE ${parts}`;
 }
 
 /** Lines the banner takes (0 or 1): the body gives them up. */

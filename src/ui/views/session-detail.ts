@@ -22,10 +22,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
     {
       text: `  portal ${s.portal},${s.tpgt}   iface ${s.iface}   host ${s.hostNumber ?? '-'} (${s.hostState ?? '?'})`,
     },
-    {
-      text: `  state ${s.state}   recovery_tmo ${s.recoveryTmo === -1 ? 'off' : `${s.recoveryTmo ?? '?'}s`}   local ${s.ipaddress ?? '-'}${s.netdev ? ` (${s.netdev})` : ''}`,
-      tone: stateTone(s.state),
-    },
+    { text: `  local ${s.ipaddress ?? '-'}${s.netdev ? ` (${s.netdev})` : ''}`, tone: 'dim' },
     ...kernelStateLines(snap, s, now),
     { text: `  initiator ${s.initiatorName ?? snap.node.initiatorName ?? '?'}`, tone: 'dim' },
     { text: '' },
