@@ -90,9 +90,9 @@ export function deviceStateEvent(
 /** Subject of portal events: the portal as the snapshot names it. */
 const portalSubject = (portal: string) => `portal ${portal}`;
 
-/** Every session of the node to a portal went down: the outage's own summary, an error. */
+/** Every session of the node to a portal went down: the outage's own summary (warn, as a session FAILED is). */
 export function portalDownEvent(o: PortalOutage): EventDraft {
-  return { kind: 'portal', severity: 'error', subject: portalSubject(o.portal), message: o.summary };
+  return { kind: 'portal', severity: 'warn', subject: portalSubject(o.portal), message: o.summary };
 }
 
 /** A portal that was down has a session up again, or its last down session is gone. */

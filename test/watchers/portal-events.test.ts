@@ -14,7 +14,7 @@ const slot = simAndWatcherPerTest();
 const PORTAL = '10.0.0.10:3260';
 
 describe('portal events', () => {
-  it('portal down → one error event with the finding; back → one info event; the first sighting is kept', async () => {
+  it('portal down → one warn event with the finding; back → one info event; the first sighting is kept', async () => {
     const { host, close } = await openSimHost({ scenario: 'healthy', clock: 'manual' });
     slot.close = close;
     const w = startWatcher({ host, kubeletRoot: '/var/lib/kubelet', autoPoll: false, udev: false });
@@ -34,7 +34,7 @@ describe('portal events', () => {
     const seen = w.store.getState().snapshot!.outages[0]!.firstSeenAt;
     expect(down).toMatchObject({
       kind: 'portal',
-      severity: 'error',
+      severity: 'warn',
       subject: `portal ${PORTAL}`,
       message: `portal ${PORTAL} down: ${onPortal} session${onPortal === 1 ? '' : 's'} FAILED`,
     });
