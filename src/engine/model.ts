@@ -6,8 +6,12 @@
 
 export const SCHEMA_VERSION = 1 as const;
 
-/** Why a session exists, from the kubelet's point of view (issue 2 "Verdicts"). */
-export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'stale';
+/**
+ * Why a session exists, from the kubelet's point of view (issue 2 "Verdicts"). `outage`: nothing on
+ * the node uses it (it would be orphaned or stale) but its portal is down, so whether it is garbage
+ * cannot be told until the portal is back (docs/status-schema.md "Verdicts").
+ */
+export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'outage' | 'stale';
 export type Health = 'ok' | 'degraded' | 'failed';
 
 /** Stable identity of a session across re-logins: sids are not persistent (iscsiadm.8). */
@@ -101,6 +105,13 @@ export interface Session {
   /** Pod UIDs with a volume dir referring to this session. */
   pods: string[];
   key: SessionKey;
+  /**
+   * While the session is down (state FAILED/FREE or a connection down/failed): when this process
+   * first read it down (ISO). The kernel keeps no failure time (scsi_transport_iscsi.c exposes
+   * `state` and `recovery_tmo` only), so a watcher carries the first sighting across reads; a single
+   * read (`status`) gives its own time. The kernel's recovery timer may have started earlier.
+   */
+  downSeenAt?: string;
   /**
    * Set only in a partial snapshot (`Snapshot.partial`, the console's first look): identity and
    * state are read, verdict, health, devices and kubelet links are not known yet.
@@ -211,6 +222,29 @@ export interface Iface {
   path: string;
 }
 
+/**
+ * A portal the node has lost: every session of this node to it is down (src/engine/snapshot/outages.ts).
+ * The node cannot tell a dead portal from a target that dropped all of its sessions; either way
+ * iscsid keeps retrying and cleaning up would turn a blip into data loss.
+ */
+export interface PortalOutage {
+  /** `addr:port` as in Session.portal. */
+  portal: string;
+  /** Sids of the sessions to the portal (every one of them is down), ascending. */
+  sessions: number[];
+  /** Kernel states of those sessions, value → count: session `state`, connection `state`, SCSI device `state`. */
+  sessionStates: Record<string, number>;
+  connectionStates: Record<string, number>;
+  deviceStates: Record<string, number>;
+  /**
+   * When this process first read the portal down (ISO): the kernel records no failure time, so
+   * the watcher carries the first sighting across reads; a single read (`status`) gives its own time.
+   */
+  firstSeenAt: string;
+  /** One line for banners, reasons and events: `portal 10.0.0.12:3260 down: 4 sessions FAILED`. */
+  summary: string;
+}
+
 export interface Snapshot {
   schemaVersion: typeof SCHEMA_VERSION;
   takenAt: string;
@@ -241,6 +275,8 @@ export interface Snapshot {
   };
   nodeRecords: NodeRecord[];
   ifaces: Iface[];
+  /** Portals every session of this node to which is down, by portal (issue 13 "Outages first-class"). */
+  outages: PortalOutage[];
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**

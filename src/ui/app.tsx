@@ -19,6 +19,7 @@ import { planLines, progressLines } from './dialogs/plan-lines.js';
 import { blockedText, cursorIndex, type DispatchContext, dispatchKey, planConsent } from './dispatch.js';
 import { compileFilter } from './filter.js';
 import { actionsFor, completePalette } from './keymap.js';
+import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import {
   DEVICE_COLUMNS,
   deviceRows,
@@ -38,6 +39,7 @@ import {
 } from './rows.js';
 import { StatusBar } from './status-bar.js';
 import { type Theme, toneColor } from './theme.js';
+import { useNow } from './use-now.js';
 import type { UiState, UiStore, ViewId } from './view-store.js';
 import { VIEW_IDS } from './view-store.js';
 import { DoctorView } from './views/doctor-view.js';
@@ -103,6 +105,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const { columns: width, rows: height } = useWindowSize();
   const s = useStore(ui);
   const snapshot = useStore(backend.store, (x) => x.snapshot);
+  // A down session's detail shows the kernel's recovery countdown: it ticks while on screen.
+  const counting =
+    s.detail !== undefined && snapshot?.sessions.find((x) => x.key === s.detail)?.downSeenAt !== undefined;
+  const now = useNow(clock, counting);
   // Events re-render only the events view (the array changes on every event).
   const events = useStore(backend.store, (x) => (s.view === 'events' ? x.events : EMPTY_EVENTS));
   // Re-read on every snapshot and dialog change: an action's journal line lands around the refresh after it.
@@ -121,7 +127,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     const pred = compileFilter<TableRow>(filterText);
     return sortRows(base.rows.filter(pred), sort);
   }, [base, filterText, sort]);
-  const bodyHeight = Math.max(1, height - 4);
+  const bodyHeight = Math.max(1, height - 4 - outageBannerHeight(snapshot));
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
     ui,
@@ -164,6 +170,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     <Box width={width} height={height} flexDirection="column" overflowY="hidden">
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
       <ViewTabs s={s} theme={theme} count={rows.length} total={base.rows.length} index={idx} />
+      <OutageBanner snapshot={snapshot} theme={theme} width={width} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         <Body
           {...props}
@@ -174,6 +181,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
           width={width}
           height={bodyHeight}
           snapshot={snapshot}
+          now={now}
         />
       </Box>
       <PromptLine s={s} theme={theme} width={width} />
@@ -201,7 +209,7 @@ function scrollMax(
   if (d) return undefined;
   if (s.view === 'sessions' && s.detail !== undefined && snap) {
     const session = snap.sessions.find((x) => x.key === s.detail);
-    return session ? Math.max(0, sessionDetailLines(snap, session).length - bodyHeight) : 0;
+    return session ? Math.max(0, sessionDetailLines(snap, session, 0).length - bodyHeight) : 0;
   }
   return undefined;
 }
@@ -247,6 +255,8 @@ interface BodyProps extends ConsoleAppProps {
   width: number;
   height: number;
   snapshot: Snapshot | undefined;
+  /** Host clock at this render (the session detail's recovery countdown). */
+  now: number;
 }
 
 function Body(props: BodyProps) {
@@ -265,7 +275,7 @@ function Body(props: BodyProps) {
         >{`Session ${s.detail} is gone (logged out or removed). esc returns to the list.`}</Text>
       );
     }
-    const lines = sessionDetailLines(snapshot, session);
+    const lines = sessionDetailLines(snapshot, session, props.now);
     return <ScrollText lines={lines} height={height} width={width} offset={s.detailScroll} theme={theme} />;
   }
   if (s.view === 'doctor') {

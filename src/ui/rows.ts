@@ -22,6 +22,8 @@ export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 96 },
   { id: 'verdict', title: 'VERDICT', width: 10 },
   { id: 'health', title: 'HEALTH', width: 10, hideBelow: 72 },
+  // The row's first reason: a portal outage comes first (verdicts.ts), so a dead portal reads on the row.
+  { id: 'reason', title: 'REASON', width: 24, flex: true, hideBelow: 130 },
 ];
 
 /**
@@ -34,6 +36,7 @@ function pendingSessionRow(row: TableRow): TableRow {
   cells[6] = '…';
   cells[7] = '… reading';
   cells[8] = '…';
+  cells[9] = '';
   tones[7] = 'dim';
   tones[8] = 'dim';
   return { ...row, cells, tones, fields: { ...row.fields, verdict: '', health: '', devices: '', pods: '' } };
@@ -59,8 +62,20 @@ export function sessionRow(s: Session): TableRow {
       luns,
       `${v.symbol} ${s.verdict}`,
       `${h.symbol} ${s.health}`,
+      s.reasons[0] ?? '',
     ],
-    tones: [undefined, undefined, undefined, 'dim', stateTone(s.state), undefined, undefined, v.tone, h.tone],
+    tones: [
+      undefined,
+      undefined,
+      undefined,
+      'dim',
+      stateTone(s.state),
+      undefined,
+      undefined,
+      v.tone,
+      h.tone,
+      s.verdict === 'outage' || s.health === 'failed' ? 'bad' : 'dim',
+    ],
     fields: {
       sid: String(s.sid),
       target: s.targetIqn,
@@ -73,6 +88,7 @@ export function sessionRow(s: Session): TableRow {
       health: s.health,
       devices: s.devices.map((d) => d.name ?? d.hctl).join(','),
       pods: s.pods.join(','),
+      reason: s.reasons[0] ?? '',
     },
     sort: {
       sid: s.sid,
@@ -84,6 +100,7 @@ export function sessionRow(s: Session): TableRow {
       luns: s.devices.length,
       verdict: s.verdict,
       health: s.health,
+      reason: s.reasons[0] ?? '',
     },
   };
 }

@@ -45,6 +45,7 @@ export const VERDICT_LOOK: Record<Verdict, { symbol: string; tone: Tone }> = {
   'in-use': { symbol: '●', tone: 'ok' },
   foreign: { symbol: '◆', tone: 'accent' },
   orphaned: { symbol: '○', tone: 'warn' },
+  outage: { symbol: '↯', tone: 'warn' },
   stale: { symbol: '✗', tone: 'bad' },
 };
 

@@ -9,6 +9,7 @@ import type {
   Mount,
   MultipathMap,
   NodeRecord,
+  PortalOutage,
   ScsiDevice,
   Session,
   Snapshot,
@@ -60,6 +61,57 @@ function devicesOf(snap: Snapshot): Map<string, { device: ScsiDevice; session: S
   return out;
 }
 
+// --- event wording: one constructor per transition (probe-diff.ts publishes the same ones early) ---
+
+/** A session's `state` moved: `session N p→n (iqn @ portal)`, warn unless now LOGGED_IN. */
+export function sessionStateEvent(s: Session, from: string, to: string): EventDraft {
+  return {
+    kind: 'session',
+    severity: to === 'LOGGED_IN' ? 'info' : 'warn',
+    subject: s.key,
+    message: `session ${s.sid} ${from}→${to} (${sessionLabel(s)})`,
+  };
+}
+
+/** A disk's `state` moved: `sdX state p→n`, warn unless now running. */
+export function deviceStateEvent(
+  d: ScsiDevice,
+  from: string | undefined,
+  to: string | undefined,
+): EventDraft {
+  return {
+    kind: 'device',
+    severity: isRunning(to) ? 'info' : 'warn',
+    subject: d.key,
+    message: `${deviceLabel(d)} state ${from ?? '?'}→${to ?? '?'}`,
+  };
+}
+
+/** Subject of portal events: the portal as the snapshot names it. */
+const portalSubject = (portal: string) => `portal ${portal}`;
+
+/** Every session of the node to a portal went down: the outage's own summary (warn, as a session FAILED is). */
+export function portalDownEvent(o: PortalOutage): EventDraft {
+  return { kind: 'portal', severity: 'warn', subject: portalSubject(o.portal), message: o.summary };
+}
+
+/** A portal that was down has a session up again, or its last down session is gone. */
+export function portalUpEvent(o: PortalOutage, next: Snapshot): EventDraft {
+  const up = next.sessions.filter((s) => s.portal === o.portal && s.state === 'LOGGED_IN').length;
+  const message =
+    up > 0
+      ? `portal ${o.portal} up again: ${up} session${up === 1 ? '' : 's'} LOGGED_IN (down since ${o.firstSeenAt})`
+      : `portal ${o.portal} no longer down: its sessions are gone (down since ${o.firstSeenAt})`;
+  return { kind: 'portal', severity: 'info', subject: portalSubject(o.portal), message };
+}
+
+function diffOutages(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
+  const was = new Map(prev.outages.map((o) => [o.portal, o]));
+  const is = new Map(next.outages.map((o) => [o.portal, o]));
+  for (const [portal, o] of is) if (!was.has(portal)) events.push(portalDownEvent(o));
+  for (const [portal, o] of was) if (!is.has(portal)) events.push(portalUpEvent(o, next));
+}
+
 function diffSessions(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events: EventDraft[]): void {
   const ev = (subject: string, severity: EventDraft['severity'], message: string) =>
     events.push({ kind: 'session', severity, subject, message });
@@ -78,10 +130,7 @@ function diffSessions(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events
       changed(k, p, n) {
         diff.sessionsChanged.push(k);
         if (p.sid !== n.sid) ev(k, 'info', `session ${p.sid}→${n.sid} re-established: ${sessionLabel(n)}`);
-        if (p.state !== n.state) {
-          const severity = n.state === 'LOGGED_IN' ? 'info' : 'warn';
-          ev(k, severity, `session ${n.sid} ${p.state}→${n.state} (${sessionLabel(n)})`);
-        }
+        if (p.state !== n.state) events.push(sessionStateEvent(n, p.state, n.state));
       },
     },
   );
@@ -101,10 +150,7 @@ function diffDevices(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events:
     },
     changed(k, { device: p }, { device: n }) {
       if (p.name !== n.name && p.name && n.name) ev(k, 'info', `${p.name} is now ${n.name} (LUN ${n.lun})`);
-      if (p.state !== n.state) {
-        const severity = isRunning(n.state) ? 'info' : 'warn';
-        ev(k, severity, `${deviceLabel(n)} state ${p.state ?? '?'}→${n.state ?? '?'}`);
-      }
+      if (p.state !== n.state) events.push(deviceStateEvent(n, p.state, n.state));
     },
   });
 }
@@ -239,6 +285,7 @@ export function diffSnapshots(prev: Snapshot, next: Snapshot): DiffResult {
   };
   const events: EventDraft[] = [];
   if (prev === next) return { diff, events };
+  diffOutages(prev, next, events);
   diffSessions(prev, next, diff, events);
   diffDevices(prev, next, diff, events);
   diffMultipath(prev, next, events);

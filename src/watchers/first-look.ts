@@ -105,6 +105,8 @@ export function firstLook(host: Host, options: FirstLookOptions): Snapshot {
     },
     sessions,
     portalHostMap: {},
+    // Not judged from a part of the sessions: a portal's other sessions may be up (the full read says).
+    outages: [],
     multipath: [],
     mounts: [],
     swaps: [],

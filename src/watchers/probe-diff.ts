@@ -7,6 +7,7 @@
  */
 import type { ScsiDevice, Session, Snapshot } from '../engine/model.js';
 import type { ChangedSessions } from '../engine/snapshot/index.js';
+import { deviceStateEvent, sessionStateEvent } from './diff.js';
 import type { EventDraft } from './store.js';
 import { type ProbeDetail, sameList } from './sysfs-probe.js';
 
@@ -71,7 +72,7 @@ export interface Announcement {
 /**
  * The state events a probe already proves, before the snapshot that will carry them is read: a disk
  * whose `state` moved, a session whose `state` was read (some disk of it not running) and moved.
- * Worded exactly as diff.ts words the same transition between `snapshot` (the last one read) and
+ * Built by diff.ts's own event constructors, so worded exactly as the diff words the same transition between `snapshot` (the last one read) and
  * the next, so the watcher can drop that later copy (store.applySnapshot `drop`) and a change is
  * on screen one refresh earlier (issue 9 §3: ~0.3–1.5 s at 1,000 sessions). Objects the snapshot
  * does not hold (added since) are left to the snapshot's own diff.
@@ -145,26 +146,6 @@ function byKey(snapshot: Snapshot): {
     for (const device of session.devices) devices.set(device.key, { device, session });
   }
   return { sessions, devices };
-}
-
-/** diff.ts diffDevices' state event: `${deviceLabel} state p→n`, warn unless now running. */
-function deviceStateEvent(d: ScsiDevice, from: string | undefined, to: string | undefined): EventDraft {
-  return {
-    kind: 'device',
-    severity: to === undefined || to === 'running' ? 'info' : 'warn',
-    subject: d.key,
-    message: `${d.name ?? `LUN ${d.lun} (${d.hctl})`} state ${from ?? '?'}→${to ?? '?'}`,
-  };
-}
-
-/** diff.ts diffSessions' state event: `session N p→n (iqn @ portal)`, warn unless LOGGED_IN. */
-function sessionStateEvent(s: Session, from: string, to: string): EventDraft {
-  return {
-    kind: 'session',
-    severity: to === 'LOGGED_IN' ? 'info' : 'warn',
-    subject: s.key,
-    message: `session ${s.sid} ${from}→${to} (${s.targetIqn} @ ${s.portal})`,
-  };
 }
 
 function devicesByHctl(snapshot: Snapshot): Map<string, ScsiDevice> {

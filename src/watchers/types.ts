@@ -7,6 +7,7 @@ import type { ApplyResult, Plan, StepProgress } from '../engine/actions/types.js
 import type { Snapshot } from '../engine/model.js';
 
 export type EventKind =
+  | 'portal'
   | 'session'
   | 'device'
   | 'multipath'

@@ -32,6 +32,7 @@ import {
   takeSnapshot as engineTakeSnapshot,
   ISCSI_DB_ROOTS,
 } from '../engine/snapshot/index.js';
+import { carryDownTimes } from '../engine/snapshot/outages.js';
 import { type FileSourceSpec, type FileWatch, fileSources, startFileWatch } from './file-watch.js';
 import {
   type Announcement,
@@ -168,6 +169,8 @@ export function startWatcher(options: WatcherOptions): Watcher {
       lastSysfs = probe.detail;
       lastProc = probeProc(host, lastProc);
       const snap = readNode(reason, probe);
+      // The kernel keeps no failure time: an outage or a down session keeps the first read that saw it.
+      carryDownTimes(lastRead?.snapshot ?? store.getState().snapshot, snap);
       lastRead = { snapshot: snap, probe };
       store.applySnapshot(snap, announced.size > 0 ? { drop: (e) => announced.delete(eventText(e)) } : {});
       const ms = Math.round((performance.now() - started) * 100) / 100;

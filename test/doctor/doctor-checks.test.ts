@@ -42,6 +42,7 @@ describe('doctor on a healthy --root tree', () => {
       'node-records.startup',
       'node-records.intact',
       'timeouts.replacement',
+      'sessions.portals',
       'root.iscsi',
       'kubelet.volumes',
     ]);

@@ -69,7 +69,7 @@ describe('console start-up', () => {
     const s = backend.store.getState().snapshot!.sessions[0]!;
     const row = sessionRow(s);
     expect(row.cells.slice(0, 5)).toEqual([String(s.sid), s.targetIqn, s.portal, s.iface, s.state]);
-    expect(row.cells.slice(6)).toEqual(['…', '… reading', '…']);
+    expect(row.cells.slice(6)).toEqual(['…', '… reading', '…', '']);
     expect(row.fields.verdict).toBe('');
     expect(row.key).toBe(s.key);
   });

@@ -119,6 +119,7 @@ export function snapshot(parts: Partial<Snapshot> = {}): Snapshot {
     node: { hostname: 'node1', root: '/', kind: 'root', kubeletRoot: '/var/lib/kubelet', iscsiLoaded: true },
     sessions: [],
     portalHostMap: {},
+    outages: [],
     multipath: [],
     mounts: [],
     swaps: [],

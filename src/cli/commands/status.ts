@@ -1,5 +1,6 @@
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
+import { outageDetail } from '../../engine/snapshot/outages.js';
 import type { Command } from '../command.js';
 
 const ANSI = {
@@ -16,6 +17,7 @@ const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   'in-use': 'green',
   foreign: 'yellow',
   orphaned: 'red',
+  outage: 'yellow',
   stale: 'red',
 };
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
@@ -61,6 +63,12 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
       `  (${n.kind === 'real' ? 'this node' : `root ${n.root}`}, kubelet ${n.kubeletRoot}` +
       `${n.initiatorName ? `, initiator ${n.initiatorName}` : ''}${n.iscsiLoaded ? '' : ', iSCSI modules not loaded'})`,
   );
+  // Outages first: an admin (or a log scraper) must see "the array is down" before any session.
+  if (snap.outages.length > 0) {
+    out.push('');
+    out.push(paint(`OUTAGES (${snap.outages.length})`, 'bold'));
+    for (const o of snap.outages) out.push(`  ! ${paint(o.summary, 'red')} (${outageDetail(o)})`);
+  }
   out.push('');
   out.push(paint(`SESSIONS (${snap.sessions.length})`, 'bold'));
   if (snap.sessions.length === 0) out.push('  none');
@@ -184,7 +192,7 @@ export const statusCommand: Command = {
   ],
   description:
     'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
-    'verdict in-use | foreign | orphaned | stale and health ok | degraded | failed, with reasons. ' +
+    'verdict in-use | foreign | orphaned | outage | stale and health ok | degraded | failed, with reasons. ' +
     '--json prints one document {schemaVersion: 1, ...}; its schema is in docs/status-schema.md.',
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });

@@ -6,6 +6,7 @@
  */
 import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
+import { downScopeOf } from '../snapshot/outages.js';
 import { findSession, findVolume, podMountsOf } from './lookup.js';
 import {
   addStep,
@@ -28,20 +29,33 @@ export interface CleanupInput {
 }
 
 /**
- * Outage guard: when every session to a portal failed at once, the portal is down (network,
- * target restart), not stale — iscsid logs back in when it returns, and cleaning up would turn a
- * blip into data loss for every pod on it.
+ * Outage guard: a session that is down is not garbage until its portal is known to be gone for good.
+ * When every session to its portal is down, the portal is down (network, target restart): iscsid
+ * logs back in when it returns, and cleaning up would turn a blip into data loss for every pod on
+ * it. When only this session is down (the portal's other sessions are up), the target may have
+ * dropped it or be restarting it: refused too, saying so. The rule lives in the snapshot
+ * (src/engine/snapshot/outages.ts); both refusals can be overridden.
  */
 export function outageRefusals(s: Snapshot, sessions: readonly Session[]): Plan['refusals'] {
   const out: Plan['refusals'] = [];
-  const portals = new Set(sessions.filter((x) => x.health === 'failed').map((x) => x.portal));
-  for (const portal of portals) {
-    const onPortal = s.sessions.filter((x) => x.portal === portal);
-    if (onPortal.length >= 2 && onPortal.every((x) => x.health === 'failed')) {
+  const portals = new Set<string>();
+  for (const x of sessions) {
+    const down = downScopeOf(s, x);
+    if (!down) continue;
+    if (down.scope === 'portal') {
+      if (portals.has(down.outage.portal)) continue;
+      portals.add(down.outage.portal);
       out.push({
         id: 'outage',
-        reason: `all ${onPortal.length} sessions to portal ${portal} failed at once: this looks like a portal outage, not stale state`,
-        hint: 'wait for the portal to come back (iscsid recovers the sessions); --force only if the target is gone for good',
+        reason: `${down.outage.summary}: the whole portal is down, this looks like a portal outage, not stale state`,
+        hint: 'wait for the portal to come back (iscsid recovers the sessions); override only if the target is gone for good',
+        overridable: true,
+      });
+    } else {
+      out.push({
+        id: 'session-down',
+        reason: `${down.summary}: only this session is down, not the whole portal`,
+        hint: 'iscsid keeps retrying its login; check the target for this IQN, and override only if it is gone for good',
         overridable: true,
       });
     }

@@ -11,6 +11,7 @@ import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
+import { findOutages, isSessionDown } from './outages.js';
 import { readPodVolumes } from './pod-volumes.js';
 import { buildPortalHostMap } from './portal-host-map.js';
 import { readSessions, type SessionEntryRead, type SessionsRead } from './sessions.js';
@@ -97,7 +98,9 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   });
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
+  const outages = findOutages(raw, input.takenAt);
   const sessions = computeVerdicts({
+    outages,
     sessions: raw,
     uses: usage.uses,
     unresolvedKubeletLoops: usage.unresolvedKubeletLoops,
@@ -107,6 +110,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     fsListing: kube.fsListing,
     blockListing: kube.blockListing,
   });
+  for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
   const dbRoot = findIscsiDbRoot(host);
   const nodeRecords = readNodeRecords(host, dbRoot, problems);
   const ifaces = readIfaces(host, dbRoot);
@@ -128,6 +132,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     kubelet: { root: kubeletRoot, volumes: kube.volumes, podVolumes },
     nodeRecords,
     ifaces,
+    outages,
     problems,
   };
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;

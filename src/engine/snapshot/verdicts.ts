@@ -1,7 +1,15 @@
 import { dirname } from '../host/path.js';
 import { normalizePortal } from '../iscsi/portal.js';
 import { makeVolCounter, type PluginListing } from '../kubelet/paths.js';
-import type { Health, KubeletVolume, MultipathMap, PodVolume, Session, Verdict } from '../model.js';
+import type {
+  Health,
+  KubeletVolume,
+  MultipathMap,
+  PodVolume,
+  PortalOutage,
+  Session,
+  Verdict,
+} from '../model.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
 
@@ -14,6 +22,8 @@ export interface VerdictInput {
   podVolumes: readonly PodVolume[];
   fsListing: PluginListing;
   blockListing: PluginListing;
+  /** Portals that are down (outages.ts findOutages): a session there is never plain stale. */
+  outages?: readonly PortalOutage[];
 }
 
 /**
@@ -81,6 +91,7 @@ function describeUse(u: DeviceUse, dev: string): string {
  *   root or is swap; else `in-use` if mounted under the kubelet root, referred to by a pod volume dir,
  *   or held by a loop device backed under the kubelet plugin dir; else `orphaned` if a kubelet global
  *   dir refers to its portal+iqn (kubelet's refcount keeps it logged in forever); else `stale`.
+ *   An orphaned or stale session whose portal is down (outages.ts) is `outage` instead.
  * - health: `failed` if not LOGGED_IN or no device is running; `degraded` if some device is not
  *   running or a multipath map holding one of its devices lost a path; else `ok`.
  * Also fills the volumes' `sessions`, and kubelet's own isSessionBusy answer beside ours.
@@ -110,6 +121,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
   const volByPath = new Map<string, KubeletVolume>();
   for (const v of volumes) volByPath.set(v.path, v);
   const volCount = makeVolCounter(fsListing, blockListing);
+  const outageByPortal = new Map((input.outages ?? []).map((o) => [o.portal, o]));
 
   const out: Session[] = new Array(sessions.length);
   for (let si = 0; si < sessions.length; si++) {
@@ -185,6 +197,19 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       verdict = 'stale';
       reasons.push('no mount, swap, loop device, pod volume or kubelet global dir refers to this session');
     }
+    const outage = s.portal === '' ? undefined : outageByPortal.get(s.portal);
+    if (outage) {
+      // The outage comes first: it is what the admin must know before anything else about the session.
+      reasons.unshift(outage.summary);
+      if (verdict === 'orphaned' || verdict === 'stale') {
+        reasons.splice(
+          1,
+          0,
+          `nothing on this node uses it (it would be ${verdict}), but its portal is down: iscsid logs it back in when the portal returns`,
+        );
+        verdict = 'outage';
+      }
+    }
 
     // Health.
     let health: Health = 'ok';
@@ -233,7 +258,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     let usingVols = 0;
     for (const v of vols) if (v.mounted || v.pods.length > 0 || podsByGlobal.has(v.path)) usingVols++;
     let kubeletDisagreement: string | undefined;
-    if (kubeletBusy && (verdict === 'orphaned' || verdict === 'stale')) {
+    if (kubeletBusy && (verdict === 'orphaned' || verdict === 'stale' || verdict === 'outage')) {
       kubeletDisagreement = `kubelet counts ${count} global dirs for this portal+IQN and would keep the session logged in, but nothing uses it`;
     } else if (!kubeletBusy && verdict === 'in-use' && usingVols > 1) {
       kubeletDisagreement = `kubelet counts ${count} global dir(s) and would log out when one volume detaches, though ${usingVols} volumes use this session`;

@@ -4,11 +4,17 @@
  * console's verdict beside kubelet's own isSessionBusy answer and the reasons behind both.
  */
 import type { Session, Snapshot } from '../../engine/model.js';
+import { downScopeOf } from '../../engine/snapshot/outages.js';
+import { describeRecovery, recoveryClock } from '../../engine/snapshot/recovery.js';
 import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';
 
-export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
+/**
+ * `now` (host clock, ms) dates the kernel's recovery countdown; without it the countdown is not
+ * shown as a number (the lines are then the same whatever the time).
+ */
+export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Line[] {
   const v = VERDICT_LOOK[s.verdict];
   const h = HEALTH_LOOK[s.health];
   const lines: Line[] = [
@@ -16,10 +22,8 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
     {
       text: `  portal ${s.portal},${s.tpgt}   iface ${s.iface}   host ${s.hostNumber ?? '-'} (${s.hostState ?? '?'})`,
     },
-    {
-      text: `  state ${s.state}   recovery_tmo ${s.recoveryTmo === -1 ? 'off' : `${s.recoveryTmo ?? '?'}s`}   local ${s.ipaddress ?? '-'}${s.netdev ? ` (${s.netdev})` : ''}`,
-      tone: stateTone(s.state),
-    },
+    { text: `  local ${s.ipaddress ?? '-'}${s.netdev ? ` (${s.netdev})` : ''}`, tone: 'dim' },
+    ...kernelStateLines(snap, s, now),
     { text: `  initiator ${s.initiatorName ?? snap.node.initiatorName ?? '?'}`, tone: 'dim' },
     { text: '' },
     {
@@ -95,5 +99,30 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
       !snap.kubelet.podVolumes.some((pv) => pv.podUid === p && vols.some((kv) => kv.path === pv.globalPath)),
   );
   for (const p of other) lines.push({ text: `  → pod ${p}` });
+  return lines;
+}
+
+/**
+ * The kernel's own view of the session, as `iscsiadm -m session -P 3` prints it from sysfs: session
+ * and connection state, recovery_tmo, and how long before the kernel fails queued I/O.
+ */
+function kernelStateLines(snap: Snapshot, s: Session, now: number | undefined): Line[] {
+  const conns = s.connections.map((c) => `${c.name} ${c.state ?? '?'}`).join(', ') || 'none';
+  const lines: Line[] = [
+    {
+      text: `  kernel: session ${s.state}   connection ${conns}   recovery_tmo ${s.recoveryTmo === -1 ? 'off' : `${s.recoveryTmo ?? '?'} s`}`,
+      tone: stateTone(s.state),
+    },
+  ];
+  const down = downScopeOf(snap, s);
+  if (!down) return lines;
+  lines.push({
+    text: `  ${down.scope === 'portal' ? `${down.outage.summary} (the whole portal)` : down.summary}`,
+    tone: 'bad',
+    bold: true,
+  });
+  const clock = now === undefined ? recoveryClock({ ...s, downSeenAt: undefined }, 0) : recoveryClock(s, now);
+  lines.push({ text: `  recovery: ${describeRecovery(clock)}`, tone: 'warn' });
+  if (s.downSeenAt) lines.push({ text: `  first seen down ${s.downSeenAt}`, tone: 'dim' });
   return lines;
 }

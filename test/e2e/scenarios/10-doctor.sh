@@ -126,7 +126,7 @@ check "wait_disk doc $P1 1 && wait_disk doc $P1 2" "doc: both LUNs have an sd de
 SID=$(sid_of doc "$P1")
 doctor H
 expect_rc H
-check "[ \"\$(awk -F'\t' '\$1!=\"summary\"' $WORK/H.tsv | wc -l)\" = 16 ] && ! grep -q '^internal\.' $WORK/H.tsv" "H: 16 checks, none an internal error"
+check "[ \"\$(awk -F'\t' '\$1!=\"summary\"' $WORK/H.tsv | wc -l)\" = 17 ] && ! grep -q '^internal\.' $WORK/H.tsv" "H: 17 checks, none an internal error"
 read -r sp sw sf ss sok <<<"$(awk -F'\t' '$1=="summary"{print $2}' "$WORK/H.tsv")"
 cnt() { awk -F'\t' -v s="$2" '$1!="summary" && $2==s' "$WORK/$1.tsv" | wc -l; }
 check "[ '$sp $sw $sf $ss' = '$(cnt H pass) $(cnt H warn) $(cnt H fail) $(cnt H skip)' ] && [ '$sok' = \"\$([ $(cnt H fail) = 0 ] && echo true || echo false)\" ]" "H: summary counts match the checks"
@@ -164,6 +164,8 @@ MPD=$(pgrep -x multipathd | head -1) UDD=$(pgrep -x systemd-udevd | head -1)
 NS_SELF=$(readlink /proc/self/ns/net) NS_INIT=$(readlink /proc/1/ns/net)
 [ "$NS_SELF" = "$NS_INIT" ] && expect H netns.host pass "$NS_SELF = $NS_INIT" || expect H netns.host fail "$NS_SELF != $NS_INIT"
 evi H netns.host "$NS_INIT"
+# the session's portal: its state and its connection's, straight from sysfs
+[ "$(cat /sys/class/iscsi_session/session$SID/state)" = LOGGED_IN ] && expect H sessions.portals pass "session$SID LOGGED_IN" || expect H sessions.portals fail "session$SID not logged in"
 # kubelet
 [ -d "$E2E_KUBELET" ] && expect H kubelet.root pass "$E2E_KUBELET is a directory" || expect H kubelet.root warn "$E2E_KUBELET missing"
 if pgrep -x kubelet >/dev/null; then expect H kubelet.running pass "kubelet runs"; else expect H kubelet.running warn "pgrep -x kubelet: none"; fi

@@ -128,6 +128,7 @@ export function incidentSnapshot(): Snapshot {
       iscsiLoaded: true,
     },
     sessions: [s1, s2, s3],
+    outages: [],
     portalHostMap: { [T1]: { '10.0.0.5:3260': 2, '10.0.0.7:3260': 4 }, [T2]: { '10.0.0.6:3260': 3 } },
     multipath: [
       {

@@ -53,7 +53,10 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
         TERM: 'xterm-256color',
         LANG: 'C.UTF-8',
       });
-      let s = await term.waitFor(/1 sessions.*\n.*SID TARGET[\s\S]*✗ stale/);
+      // The incident's 10.0.0.12:3260 is down: its banner sits between the tabs and the table.
+      let s = await term.waitFor(
+        /1 sessions.*\n.*OUTAGE portal 10\.0\.0\.12:3260 down.*\n.*SID TARGET[\s\S]*✗ stale/,
+      );
       expect(s).toContain(' WRITE ');
       expect(s).toMatch(/iscsid ● up/);
       assertFits(s);

@@ -5,6 +5,7 @@ import { kubeletOwnsVolumes, kubeletRoot, kubeletRunning } from './kubelet.js';
 import { dmMultipathModule, iscsiTcpModule, scsiTransportIscsiModule } from './modules.js';
 import { networkNamespace } from './netns.js';
 import { automaticStartup, emptyRecords } from './node-records.js';
+import { portalsUp } from './portals.js';
 import { rootOnIscsi } from './root-on-iscsi.js';
 import { replacementTimeouts } from './timeouts.js';
 import { versionsMatch } from './versions.js';
@@ -25,6 +26,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheckFn[] = [
   automaticStartup,
   emptyRecords,
   replacementTimeouts,
+  portalsUp,
   rootOnIscsi,
   kubeletOwnsVolumes,
 ];

@@ -1,0 +1,42 @@
+import { findOutages, isSessionDown, outageDetail } from '../../snapshot/outages.js';
+import { readSessions } from '../../snapshot/sessions.js';
+import { listSome, plural } from '../evidence.js';
+import type { DoctorCheck, DoctorContext } from '../types.js';
+
+/**
+ * Portals down: every session of this node to a portal is FAILED/FREE or has its connection down
+ * (the snapshot's own rule, src/engine/snapshot/outages.ts). Fails, since pods on those sessions
+ * have no I/O path; a session down on its own while its portal's others are up is a warning.
+ */
+export function portalsUp(ctx: DoctorContext): DoctorCheck {
+  const base = { id: 'sessions.portals', title: 'session portals up' };
+  const { sessions } = readSessions(ctx.host, []);
+  if (sessions.length === 0) return { ...base, status: 'pass', evidence: 'no iSCSI sessions' };
+  const outages = findOutages(sessions, new Date(ctx.host.now()).toISOString());
+  if (outages.length > 0) {
+    return {
+      ...base,
+      status: 'fail',
+      evidence: outages.map((o) => `${o.summary} (${outageDetail(o)})`).join('; '),
+      hint: 'check the target and the network path to it; iscsid logs the sessions back in when it answers (do not clean them up meanwhile)',
+    };
+  }
+  const down = sessions.filter(isSessionDown);
+  const portals = new Set(sessions.map((s) => s.portal));
+  if (down.length > 0) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence: `${plural(down.length, 'session')} down while ${down.length === 1 ? 'its portal is' : 'their portals are'} up: ${listSome(
+        down.map((s) => `${s.sid} ${s.targetIqn} @ ${s.portal} ${s.state}`),
+        3,
+      )}`,
+      hint: 'the target may have dropped these sessions: check it for their IQNs (iscsiadm -m session -P 3)',
+    };
+  }
+  return {
+    ...base,
+    status: 'pass',
+    evidence: `${plural(sessions.length, 'session')} up on ${plural(portals.size, 'portal')}`,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The console on a node with a dead portal (a simulator snapshot, read by the engine): the banner
+ * under the tabs, the row's verdict and reason, and the session detail's kernel recovery state.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/engine/model.js';
+import { takeSnapshot } from '../../src/engine/snapshot/index.js';
+import { openSimHost } from '../../src/sim/index.js';
+import { outageBannerText } from '../../src/ui/outage-banner.js';
+import { sessionRow } from '../../src/ui/rows.js';
+import { sessionDetailLines } from '../../src/ui/views/session-detail.js';
+import { fakeBackend } from './helpers/fixtures.js';
+import { type Mounted, mountConsole } from './helpers/mount.js';
+import { KEY } from './helpers/render-tui.js';
+
+const PORTAL = '10.0.0.10:3260';
+let t: Mounted | undefined;
+afterEach(() => t?.unmount());
+
+/** The `outage` scenario: 4 in-use sessions through 10.0.0.10:3260 FAILED, 2 fine on .11. */
+async function outageSnapshot(tweak?: (sim: Awaited<ReturnType<typeof openSimHost>>['host']['sim']) => void) {
+  const opened = await openSimHost({ scenario: 'outage', clock: 'manual' });
+  try {
+    tweak?.(opened.host.sim);
+    return takeSnapshot(opened.host, { kubeletRoot: '/var/lib/kubelet' });
+  } finally {
+    await opened.close();
+  }
+}
+
+const rowOf = (frame: string, sid: number) =>
+  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} iqn`).test(l));
+
+describe('console on a dead portal', () => {
+  it('shows the banner under the tabs and the outage as the row reason', async () => {
+    const snap = await outageSnapshot();
+    t = await mountConsole({ backend: fakeBackend(snap), columns: 160, rows: 30 });
+    const f = await t.waitFor('OUTAGE');
+    const lines = f.split('\n');
+    expect(lines[1]).toMatch(/1 sessions/);
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^↯ OUTAGE portal ${PORTAL.replace(/\./g, '\\.')} down: 4 sessions FAILED \\(since \\d\\d:\\d\\d:\\d\\d\\)`,
+      ),
+    );
+    expect(lines[3]).toMatch(/SID TARGET/);
+    // The REASON column shares the flex space with TARGET: at 160 columns the reason is cut, not dropped.
+    expect(rowOf(f, 1)).toMatch(/FAILED .*● in-use\s+✗ failed\s+portal 10\.0\.0\.10:3260 down: 4 sess/);
+    expect(rowOf(f, 5)).not.toContain('down');
+    // The layout keeps within the terminal with the extra line.
+    expect(lines.length).toBeLessThanOrEqual(30);
+  });
+
+  it('no banner when every portal is up', async () => {
+    const snap = await outageSnapshot((sim) => sim.portalUp(PORTAL));
+    t = await mountConsole({ backend: fakeBackend(snap), columns: 160, rows: 30 });
+    const f = await t.waitFor('minio-1');
+    expect(f).not.toContain('OUTAGE');
+    expect(outageBannerText(snap.outages)).toBeUndefined();
+  });
+
+  it('an unused session on the dead portal reads verdict outage on its row, never plain stale', async () => {
+    // A leftover session nothing uses, logged in while the portal was up, then the portal dies.
+    const opened = await openSimHost({ scenario: 'outage', clock: 'manual' });
+    try {
+      const sim = opened.host.sim;
+      sim.portalUp(PORTAL);
+      sim.addTarget({
+        iqn: 'iqn.2026-01.lab.example:leftover',
+        portals: [PORTAL],
+        luns: [{ lun: 1, sizeBytes: 1 << 30 }],
+      });
+      await opened.host.run(['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', PORTAL]);
+      await opened.host.run([
+        'iscsiadm',
+        '-m',
+        'node',
+        '-T',
+        'iqn.2026-01.lab.example:leftover',
+        '-p',
+        PORTAL,
+        '--login',
+      ]);
+      sim.portalDown(PORTAL);
+      const s: Snapshot = takeSnapshot(opened.host, { kubeletRoot: '/var/lib/kubelet' });
+      const leftover = s.sessions.find((x) => x.targetIqn.endsWith(':leftover'))!;
+      expect(leftover.verdict).toBe('outage');
+      const row = sessionRow(leftover);
+      expect(row.cells[7]).toBe('↯ outage');
+      expect(row.cells[9]).toBe(`portal ${PORTAL} down: 5 sessions FAILED`);
+      expect(row.fields.verdict).toBe('outage');
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('session detail: kernel session and connection state, recovery_tmo and the time left', async () => {
+    const snap = await outageSnapshot();
+    const s1 = snap.sessions.find((x) => x.sid === 1)!;
+    const at = Date.parse(s1.downSeenAt!) + 20_000;
+    const text = sessionDetailLines(snap, s1, at).map((l) => l.text);
+    expect(text).toContain('  kernel: session FAILED   connection connection1:0 failed   recovery_tmo 120 s');
+    expect(text).toContain(`  portal ${PORTAL} down: 4 sessions FAILED (the whole portal)`);
+    expect(text).toContain(
+      '  recovery: the kernel fails I/O in at most 100 s (recovery_tmo 120 s, down for at least 20 s: the kernel records no failure time)',
+    );
+    expect(text).toContain(`  first seen down ${s1.downSeenAt}`);
+    // A healthy session shows the kernel line only.
+    const s5 = snap.sessions.find((x) => x.sid === 5)!;
+    const healthy = sessionDetailLines(snap, s5, at).map((l) => l.text);
+    expect(healthy).toContain(
+      '  kernel: session LOGGED_IN   connection connection5:0 up   recovery_tmo 120 s',
+    );
+    expect(healthy.some((l) => l.includes('recovery:'))).toBe(false);
+  });
+
+  it('the detail in the console shows the countdown; after replacement_timeout it says the kernel gave up', async () => {
+    const snap = await outageSnapshot((sim) => sim.advance(120_000));
+    t = await mountConsole({ backend: fakeBackend(snap), columns: 160, rows: 40 });
+    await t.waitFor('OUTAGE');
+    await t.press(KEY.enter);
+    const f = await t.waitFor('recovery:');
+    expect(f).toContain('kernel: session FREE');
+    expect(f).toContain('recovery: recovery_tmo expired (session FREE): the kernel fails I/O');
+    expect(f).toMatch(/LUN 1\s+\S+\s+sda\s+transport-offline/);
+  });
+});
