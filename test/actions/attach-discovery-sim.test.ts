@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { planAttach } from '../../src/engine/actions/attach.js';
+import { listPortalTargets } from '../../src/engine/actions/discover.js';
 import { runCommand } from '../../src/engine/actions/iscsiadm.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { findAction } from '../../src/engine/actions/registry.js';
@@ -135,6 +136,17 @@ describe('attach: the node records discovery creates', () => {
       `${iqn}|${P}|manual|manual`,
     ]);
     expect(recs.some((r) => r.startup === 'automatic')).toBe(false);
+  });
+});
+
+describe("the wizard's discovery listing", () => {
+  it('lists what the portal offers and writes no record (-o nonpersistent)', async () => {
+    env = await simEnv('empty');
+    const found = await listPortalTargets(env.host, P);
+    expect(found.map((t) => t.iqn)).toEqual([SECURE, T1, T2]);
+    const s = env.snap();
+    expect(s.nodeRecords).toEqual([]);
+    expect(env.host.lstat('/etc/iscsi/send_targets/127.0.0.1,3260')).toBeUndefined();
   });
 });
 

@@ -95,24 +95,69 @@ export function iscsiJson(i: {
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
-export function validateAttach(i: AttachInput): void {
+/** One problem of an attach input, by the AttachInput field it is about. */
+export interface AttachProblem {
+  message: string;
+  hint?: string;
+}
+
+/**
+ * Every problem of an attach input, keyed by field (the wizard shows each beside its field; the
+ * CLI reports the first). The one set of attach input rules for both.
+ */
+export function attachProblems(i: AttachInput): Partial<Record<keyof AttachInput, AttachProblem>> {
+  const out: Partial<Record<keyof AttachInput, AttachProblem>> = {};
   if (!isValidTargetName(i.iqn))
-    throw new UserError(
-      `invalid target name ${i.iqn}`,
-      'an IQN looks like iqn.2024-01.com.example:storage.t1',
-    );
-  if (i.portals.length === 0) throw new UserError('attach needs at least one --portal');
-  parseLun(i.lun);
+    out.iqn = {
+      message: `invalid target name ${i.iqn}`,
+      hint: 'an IQN looks like iqn.2024-01.com.example:storage.t1',
+    };
+  if (i.portals.length === 0) out.portals = { message: 'attach needs at least one --portal' };
+  for (const p of i.portals) {
+    if (!parseTargetPortal(p)) {
+      out.portals = { message: `invalid portal ${p}`, hint: 'use ADDR[:PORT]; IPv6 as [ADDR]:PORT' };
+      break;
+    }
+  }
+  try {
+    parseLun(i.lun);
+  } catch (e) {
+    out.lun = {
+      message: (e as UserError).message,
+      ...((e as UserError).hint ? { hint: (e as UserError).hint } : {}),
+    };
+  }
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
-    throw new UserError(`invalid volume name ${i.volName}`, 'a PV or volume name: letters, digits, . _ -');
+    out.volName = {
+      message: `invalid volume name ${i.volName}`,
+      hint: 'a PV or volume name: letters, digits, . _ -',
+    };
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface))
-    throw new UserError(`invalid iface name ${i.initIface}`);
+    out.initIface = { message: `invalid iface name ${i.initIface}` };
   if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
-    throw new UserError(`invalid initiator name ${i.initiatorName}`);
+    out.initiatorName = { message: `invalid initiator name ${i.initiatorName}` };
   }
-  if (!/^[a-z0-9]+$/.test(i.fsType)) throw new UserError(`invalid fsType ${i.fsType}`);
-  for (const o of i.mountOptions) if (/[\s,]/.test(o)) throw new UserError(`invalid mount option ${o}`);
+  if (!/^[a-z0-9]+$/.test(i.fsType)) out.fsType = { message: `invalid fsType ${i.fsType}` };
+  for (const o of i.mountOptions)
+    if (/[\s,]/.test(o)) out.mountOptions = { message: `invalid mount option ${o}` };
+  return out;
+}
+
+export function validateAttach(i: AttachInput): void {
+  const order: (keyof AttachInput)[] = [
+    'iqn',
+    'portals',
+    'lun',
+    'volName',
+    'initIface',
+    'initiatorName',
+    'fsType',
+    'mountOptions',
+  ];
+  const problems = attachProblems(i);
+  const first = order.map((k) => problems[k]).find((p) => p !== undefined);
+  if (first) throw new UserError(first.message, first.hint);
 }
 
 function chapSteps(
