@@ -10,6 +10,17 @@ import { KEY } from './helpers/render-tui.js';
 let t: Mounted | undefined;
 afterEach(() => t?.unmount());
 
+/** Session CHAP: `downs` fields down to its toggle, on, user `user1`, secret `hunter2` (masked). */
+async function sessionChap(m: Mounted, downs: number): Promise<void> {
+  for (let i = 0; i < downs; i++) await m.press(KEY.down);
+  await m.waitFor('› Session CHAP');
+  await m.press(' ');
+  await m.press(KEY.down);
+  await m.type('user1');
+  await m.press(KEY.down);
+  await m.type('hunter2');
+}
+
 describe('attach wizard validation', () => {
   it('checks IQN/EUI format, portal syntax with IPv6, LUN range and CHAP pairs', () => {
     const ok = { volName: 'pv-a', targetPortal: '[fd00::5]:3260', portals: '10.0.0.6', iqn: T1, lun: '255' };
@@ -108,14 +119,7 @@ describe('attach wizard', () => {
     await t.waitFor(/Target IQN.*✗/);
     for (let i = 0; i < 8; i++) await t.press(KEY.backspace);
     await t.type(T1);
-    // Session CHAP: toggle, user, masked secret.
-    for (let i = 0; i < 11; i++) await t.press(KEY.down);
-    await t.waitFor('› Session CHAP');
-    await t.press(' ');
-    await t.press(KEY.down);
-    await t.type('user1');
-    await t.press(KEY.down);
-    await t.type('hunter2');
+    await sessionChap(t, 11);
     f = await t.waitFor('•••••••');
     expect(f).not.toContain('hunter2');
     await t.press(KEY.enter);
@@ -187,13 +191,7 @@ describe('attach wizard: discovery and failures', () => {
     await t.waitFor('Targets offered by 10.0.0.9:3260');
     await t.press(KEY.enter);
     await t.waitFor(`picked ${T1}`);
-    for (let i = 0; i < 13; i++) await t.press(KEY.down);
-    await t.waitFor('› Session CHAP');
-    await t.press(' ');
-    await t.press(KEY.down);
-    await t.type('user1');
-    await t.press(KEY.down);
-    await t.type('hunter2');
+    await sessionChap(t, 13);
     await t.press(KEY.enter);
     let f = await t.waitFor('Plan: Attach');
     expect(plan?.blastRadius.nodeRecords).toContain(
