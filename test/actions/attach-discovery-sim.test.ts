@@ -232,6 +232,21 @@ describe('attach: a failure rolls back what it created', () => {
     expect(s.ifaces.some((i) => i.name === iface)).toBe(true);
   });
 
+  it('an interrupt after login rolls nothing back: it says what it left', async () => {
+    env = await simEnv('empty');
+    const stop = new AbortController();
+    const { result } = await env.run('attach', [], attachArgs(), {
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.stepId === `login:${P}` && p.status === 'done') stop.abort();
+      },
+    });
+    expect(result.error?.kind).toBe('interrupted');
+    expect(result.rollback).toMatchObject({ removed: [], kept: false });
+    expect(result.error?.message).toContain(`left on the node: session`);
+    expect(env.snap().sessions.filter((x) => x.targetIqn === T1)).toHaveLength(1);
+  });
+
   it('a failure after mkdir removes the kubelet dir and iscsi.json it wrote (a read-only unformatted volume)', async () => {
     env = await simEnv('empty');
     const gp = `/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/${P}-${T1}-lun-2`;

@@ -166,9 +166,23 @@ async function rollBack(
   plan: Plan,
   progress: readonly StepProgress[],
   journalSteps: JournalStep[],
+  interrupted: boolean,
 ): Promise<NonNullable<ApplyResult['rollback']>> {
   rt.commands = [];
-  const r = await rollbackAttach(rt, ctx, plan.rollback!, progress);
+  // After an interrupt nothing more runs (the admin asked to stop): list what is left instead.
+  const spec = interrupted ? { ...plan.rollback!, keep: true } : plan.rollback!;
+  const r = await rollbackAttach(rt, ctx, spec, progress);
+  if (interrupted && !plan.rollback!.keep) {
+    // Not the admin's keep: an interrupt. Say it as "left", which is what it is.
+    const left = { removed: [], left: r.left, kept: false };
+    journalSteps.push({
+      id: 'rollback',
+      status: 'skipped',
+      detail: `interrupted: ${rollbackText(left)}`,
+      commands: [],
+    });
+    return left;
+  }
   journalSteps.push({
     id: 'rollback',
     status: r.kept ? 'skipped' : r.left.length > 0 ? 'failed' : 'done',
@@ -391,7 +405,9 @@ export async function applyPlan(
     for (let i = 0; i < progress.length; i++)
       if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
     const rollback =
-      error && plan.rollback ? await rollBack(rt, ctx, plan, progress, journalSteps) : undefined;
+      error && plan.rollback
+        ? await rollBack(rt, ctx, plan, progress, journalSteps, error.kind === 'interrupted')
+        : undefined;
     if (error && rollback) error = { ...error, message: `${error.message}; ${rollbackText(rollback)}` };
     const after = ctx.takeSnapshot();
     const verification = error ? [] : failures(plan.expect, after, ctx.host);
