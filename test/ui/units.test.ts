@@ -157,7 +157,7 @@ describe('combined plans', () => {
 });
 
 describe('live backend helpers', () => {
-  it("the wizard's discovery uses the engine's SendTargets parser (captures/discovery-sendtargets-p1-with-2portals.txt)", () => {
+  it("the wizard's discovery uses the engine's SendTargets parser (tgt's reply for two targets)", () => {
     const out =
       '127.0.0.1:3260,1 iqn.2024-01.lab.example:storage.target1\n127.0.0.1:3260,1 iqn.2024-01.lab.example:storage.target2\n';
     expect(parseDiscovery(out)).toEqual([
