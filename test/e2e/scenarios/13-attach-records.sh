@@ -47,7 +47,7 @@ check "grep -q '\"tidy-discovered\"' /var/log/iscsi-console/journal.jsonl" "a: t
 
 # --- (b) wrong LUN: clear failure, rollback, (a) untouched
 sid_a=$(sid_of rec-a "$P1")
-act b-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn rec-b)" $O_LUN 5 $O_VOL vol-rb --block
+act b-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn rec-b)" $O_LUN 5 $O_VOL vol-rb --block --verbose
 check "[ $(rc_of b-attach) = 5 ]" "b: wrong LUN exits 5 (got $(rc_of b-attach))"
 check "grep -q 'LUN 5 not found on $(iqn rec-b)' '$WORK/b-attach.err' '$WORK/b-attach.out'" "b: the error names the missing LUN"
 check "grep -q 'rolled back: session' '$WORK/b-attach.err' '$WORK/b-attach.out'" "b: the error says what was rolled back"
