@@ -108,7 +108,7 @@ export function openWizard(draft?: WizardState): WizardState {
       ...draft,
       discovered: undefined,
       errors: {},
-      status: 'values kept from the failed attach (esc discards them)',
+      status: 'values kept from the last attach that did not succeed (esc discards them)',
     };
   return {
     kind: 'wizard',

@@ -42,7 +42,7 @@ show "iscsiadm -m node -o show | grep -E '^(node.name|node.conn\\[0\\].address|n
 check "[ \"\$(automatic)\" = 0 ]" "a: no node record on the node is node.startup=automatic"
 check "[ \"\$(nrecords)\" = 1 ] && record_exists rec-a $P1" "a: only the used record is left (rec-b, rec-c deleted)"
 check "! record_exists rec-b $P1 && ! record_exists rec-c $P1" "a: the unused discovered records are gone"
-check "grep -q -- '-T $(iqn rec-b) -o delete' /var/log/iscsi-console/journal.jsonl" "a: the journal holds the delete of rec-b's record"
+check "grep -qF '\"$(iqn rec-b)\",\"-o\",\"delete\"' /var/log/iscsi-console/journal.jsonl" "a: the journal holds the delete of rec-b's record"
 check "grep -q '\"tidy-discovered\"' /var/log/iscsi-console/journal.jsonl" "a: the journal holds the tidy step"
 
 # --- (b) wrong LUN: clear failure, rollback, (a) untouched
