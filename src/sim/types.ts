@@ -39,6 +39,11 @@ export interface TargetSpec {
   discoveryChap?: ChapSecret;
   /** Initiator names allowed to log in (tgt ACL); undefined = ALL. */
   acl?: string[];
+  /**
+   * Portals a SendTargets reply lists for this target besides the one asked (a target listening
+   * on 127.0.0.1 and ::1 answers with both TargetAddress values, RFC 7143 section 13.8).
+   */
+  advertise?: string[];
 }
 
 /** An iSCSI portal split into address (unbracketed, as sysfs shows it) and port. */

@@ -475,13 +475,18 @@ function DialogPane(props: BodyProps) {
         ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
         { text: '' },
         ...progressLines(d.plan, r.steps),
-        { text: '' },
-        {
-          text: r.verified ? 'Verified:' : 'Not verified:',
-          bold: true,
-          tone: r.verified ? ('ok' as const) : ('warn' as const),
-        },
-        ...r.verification.map((v) => ({ text: `  ${v}` })),
+        // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
+        ...(r.ok || r.verification.length > 0
+          ? [
+              { text: '' },
+              {
+                text: r.verified ? 'Verified:' : 'Not verified:',
+                bold: true,
+                tone: r.verified ? ('ok' as const) : ('warn' as const),
+              },
+              ...r.verification.map((v) => ({ text: `  ${v}` })),
+            ]
+          : []),
         ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
       ];
       return frame(

@@ -5,8 +5,10 @@
  * goes through here.
  */
 import type { StoreApi } from 'zustand/vanilla';
+import type { AttachInput } from '../engine/actions/attach.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
+import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
 import type { NodeState } from '../watchers/types.js';
 
 /** One selected (or marked) row an action applies to. */
@@ -29,11 +31,8 @@ export interface JournalEntry {
   error?: string;
 }
 
-/** A target a discovery offered (attach wizard). */
-export interface DiscoveredTarget {
-  portal: string;
-  iqn: string;
-}
+/** A target a discovery offered (attach wizard): the engine's SendTargets parser's type. */
+export type { DiscoveredTarget };
 
 export interface ConsoleBackend {
   store: StoreApi<NodeState>;
@@ -44,13 +43,13 @@ export interface ConsoleBackend {
   /** One plan for the selections (several marked rows → a combined plan with `parts`). */
   plan(action: ActionId, selections: Selection[], write: boolean): Plan;
   /** Plan an attach from the wizard's fields. */
-  planAttach?(input: Record<string, unknown>, write: boolean): Plan;
+  planAttach?(input: AttachInput, write: boolean): Plan;
   /** Runs a plan; resolves with the outcome (never throws for command failures). */
   apply(plan: Plan, options: ApplyOptions & { write: boolean }): Promise<ApplyResult>;
   /** Newest last. */
   readJournal(): JournalEntry[];
-  /** Targets a portal offers (`iscsiadm -m discovery`), for the attach wizard. */
-  discover?(portal: string, options: Record<string, unknown>): Promise<DiscoveredTarget[]>;
+  /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
+  discover?(portal: string): Promise<DiscoveredTarget[]>;
   /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
   loadManifest?(path: string, secretPath?: string): Record<string, string>;
   /** The watchers' poll interval (shown in the status bar). */

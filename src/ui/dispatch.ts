@@ -84,7 +84,7 @@ export function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[
 export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   const s = ctx.ui.getState();
   if (def.id === 'attach') {
-    ctx.ui.setState({ mode: 'wizard', dialog: openWizard() });
+    ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
     return;
   }
   const sels =
@@ -195,7 +195,14 @@ function outcome(
   ctx.backend.refreshNow();
   const d = ctx.ui.getState().dialog;
   const quitAfter = d?.kind === 'progress' && d.quitAfter;
-  ctx.ui.setState({ mode: 'confirm', dialog: { kind: 'outcome', plan, result }, marks: [], detailScroll: 0 });
+  ctx.ui.setState({
+    mode: 'confirm',
+    dialog: { kind: 'outcome', plan, result },
+    marks: [],
+    detailScroll: 0,
+    // A failed attach keeps the wizard's values for the next `a`; a successful one drops them.
+    ...(plan.action === 'attach' && result.ok ? { wizardDraft: undefined } : {}),
+  });
   if (quitAfter) ctx.exit();
 }
 
@@ -246,7 +253,7 @@ function runPalette(ctx: DispatchContext, text: string): void {
       flash(ctx, s.dryRun ? 'dry-run off' : 'DRY-RUN: actions show their plan only', 'ok');
       return;
     case 'attach':
-      ctx.ui.setState({ mode: 'wizard', dialog: openWizard() });
+      ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
       return;
     case 'help':
       ctx.ui.setState({ mode: 'normal', dialog: { kind: 'help' } });

@@ -5,11 +5,12 @@
  * the node goes through engine functions with the Host handed in by the CLI.
  */
 import { readFileSync } from 'node:fs';
-import { type AttachInput, planAttach } from '../engine/actions/attach.js';
+import { planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
-import { runCommand } from '../engine/actions/iscsiadm.js';
+import { listPortalTargets } from '../engine/actions/discover.js';
 import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
+import { attachFromManifest, chapFromSecret } from '../engine/actions/manifest.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
 import { iscsidRunning } from '../engine/doctor/checks/daemons.js';
@@ -24,8 +25,8 @@ import { takeSnapshot } from '../engine/snapshot/index.js';
 import { firstLook } from '../watchers/first-look.js';
 import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
-import type { ConsoleBackend, DiscoveredTarget, JournalEntry, Selection } from './backend.js';
-import { fieldsFromManifest, fieldsFromSecret } from './wizard/manifest.js';
+import type { ConsoleBackend, JournalEntry, Selection } from './backend.js';
+import { fieldsFromInput, fieldsFromSecrets } from './wizard/fields.js';
 
 export interface LiveBackendOptions {
   host: Host;
@@ -79,16 +80,6 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
     });
   }
   return [...byId.values()].sort((a, b) => a.at - b.at);
-}
-
-/** `portal,tpgt iqn` lines of `iscsiadm -m discovery -t sendtargets` (captures/discovery-*.txt). */
-export function parseSendTargets(stdout: string): DiscoveredTarget[] {
-  const out: DiscoveredTarget[] = [];
-  for (const line of stdout.split('\n')) {
-    const m = /^(\S+),\d+\s+(\S+)$/.exec(line.trim());
-    if (m) out.push({ portal: m[1]!, iqn: m[2]! });
-  }
-  return out;
 }
 
 /**
@@ -174,21 +165,14 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
       return combinePlans(plans, o.host.hostname());
     },
     planAttach(input, write) {
-      return planAttach(input as unknown as AttachInput, current(), ctxFor(write));
+      return planAttach(input, current(), ctxFor(write));
     },
     apply(plan, options) {
       const { write, ...rest } = options;
       return start().runAction(plan, ctxFor(write), rest);
     },
     readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
-    async discover(portal) {
-      // SendTargets writes node records for what it finds (as kubelet's discovery does): a change,
-      // so the wizard only offers it in WRITE mode.
-      const r = await runCommand(o.host, ['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', portal]);
-      if (!r.ok)
-        throw new UserError(`iscsiadm exited ${r.exitName}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
-      return parseSendTargets(r.stdout);
-    },
+    discover: (portal) => listPortalTargets(o.host, portal),
     loadManifest(path, secretPath) {
       // The admin's own files (where the console runs), not the node's: plain fs, not the Host.
       const read = (p: string) => {
@@ -200,7 +184,9 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
           );
         }
       };
-      return { ...fieldsFromManifest(read(path)), ...(secretPath ? fieldsFromSecret(read(secretPath)) : {}) };
+      const m = attachFromManifest(read(path), path);
+      const secrets = secretPath ? chapFromSecret(read(secretPath), secretPath, m.secretName) : {};
+      return { ...fieldsFromInput(m.input), ...fieldsFromSecrets(secrets) };
     },
     iscsidState,
     refreshMs: o.refreshMs,

@@ -84,6 +84,8 @@ export interface UiState {
   refreshToken: number;
   /** The wizard's target, so the console can end on the new session's detail. */
   attachTarget?: { iqn: string; portal: string };
+  /** The wizard's form while its attach runs; kept after a failure so reopening restores it. */
+  wizardDraft?: WizardState;
 }
 
 function perView<T>(make: () => T): Record<ViewId, T> {

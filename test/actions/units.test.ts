@@ -269,13 +269,15 @@ describe('attach plan (kubelet AttachDisk, §1.4)', () => {
       `${d} -o new`,
       `${d} -o update -n discovery.sendtargets.auth.authmethod -v CHAP`,
       `${d} -o update -n discovery.sendtargets.auth.password -v ********`,
-      `${d} --discover`,
+      // `-o new`: discovery adds records but never rewrites ones that existed (usr/idbm.c idbm_add_node).
+      `${d} --discover -o new`,
       `${n} -o update -n node.session.scan -v manual`,
       `${n} -o update -n node.session.auth.authmethod -v CHAP`,
       `${n} -o update -n node.session.auth.username -v ********`,
       `${n} -o update -n node.session.auth.password -v ********`,
       `${n} --login`,
       'iscsiadm -m node -p 10.0.0.1:3260 -T iqn.2024-01.lab.example:t1 -o update -n node.startup -v manual',
+      'iscsiadm -m node -p <portal> -T <each unused discovered target> -o delete -I default',
       'mount -t ext4 -o defaults <device> /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1',
     ]);
     const pw = plan.steps.find((s) => s.argv?.includes('node.session.auth.password'))!;

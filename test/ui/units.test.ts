@@ -1,18 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { combinePlans } from '../../src/engine/actions/combine.js';
 import { stepAction } from '../../src/engine/actions/format.js';
+import { attachFromManifest, chapFromSecret } from '../../src/engine/actions/manifest.js';
 import { ACTIONS } from '../../src/engine/actions/registry.js';
 import type { Plan } from '../../src/engine/actions/types.js';
+import { parseDiscovery } from '../../src/engine/iscsiadm/discovery.js';
 import { windowOffset } from '../../src/ui/components/table.js';
 import { layoutColumns } from '../../src/ui/components/table-types.js';
 import { editText } from '../../src/ui/components/text-input.js';
 import { compileFilter } from '../../src/ui/filter.js';
 import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';
 import { completePalette, keyCollisions, parsePalette } from '../../src/ui/keymap.js';
-import { journalEntries, parseSendTargets } from '../../src/ui/live-backend.js';
+import { journalEntries } from '../../src/ui/live-backend.js';
 import { SESSION_COLUMNS } from '../../src/ui/rows.js';
 import { COLOR_THEME, MONO_THEME, themeFor, toneColor } from '../../src/ui/theme.js';
-import { fieldsFromManifest, fieldsFromSecret } from '../../src/ui/wizard/manifest.js';
+import {
+  fieldsFromInput,
+  fieldsFromSecrets,
+  validateWizard,
+  wizardInput,
+} from '../../src/ui/wizard/fields.js';
 
 const row = (fields: Record<string, string>) => ({ fields });
 
@@ -150,12 +157,12 @@ describe('combined plans', () => {
 });
 
 describe('live backend helpers', () => {
-  it('parses SendTargets output (captures/discovery-sendtargets-p1-with-2portals.txt)', () => {
+  it("the wizard's discovery uses the engine's SendTargets parser (tgt's reply for two targets)", () => {
     const out =
       '127.0.0.1:3260,1 iqn.2024-01.lab.example:storage.target1\n127.0.0.1:3260,1 iqn.2024-01.lab.example:storage.target2\n';
-    expect(parseSendTargets(out)).toEqual([
-      { portal: '127.0.0.1:3260', iqn: 'iqn.2024-01.lab.example:storage.target1' },
-      { portal: '127.0.0.1:3260', iqn: 'iqn.2024-01.lab.example:storage.target2' },
+    expect(parseDiscovery(out)).toEqual([
+      { portal: '127.0.0.1:3260', tpgt: 1, iqn: 'iqn.2024-01.lab.example:storage.target1' },
+      { portal: '127.0.0.1:3260', tpgt: 1, iqn: 'iqn.2024-01.lab.example:storage.target2' },
     ]);
   });
 
@@ -201,10 +208,12 @@ describe('live backend helpers', () => {
   });
 });
 
-describe('manifests', () => {
+describe('manifests (read by the engine, mapped to the wizard fields and back)', () => {
+  const fieldsOf = (text: string) => fieldsFromInput(attachFromManifest(text, 'm.yaml').input);
+
   it('reads a PV iscsi source and a Secret (base64 data)', () => {
     const pv = `apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-db}\nspec:\n  iscsi:\n    targetPortal: "[fd00::5]:3260"\n    portals: ["10.0.0.6:3260"]\n    iqn: iqn.2024-01.lab.example:db\n    lun: 3\n    fsType: xfs\n    readOnly: true\n    chapAuthSession: true\n`;
-    expect(fieldsFromManifest(pv)).toMatchObject({
+    expect(fieldsOf(pv)).toMatchObject({
       volName: 'pv-db',
       targetPortal: '[fd00::5]:3260',
       portals: '10.0.0.6:3260',
@@ -214,13 +223,30 @@ describe('manifests', () => {
       readOnly: 'true',
       chapAuthSession: 'true',
     });
-    const secret = `kind: Secret\ndata:\n  node.session.auth.username: ${Buffer.from('u').toString('base64')}\nstringData:\n  node.session.auth.password: pw\n`;
-    expect(fieldsFromSecret(secret)).toEqual({ sessionUser: 'u', sessionSecret: 'pw' });
+    const secret = `kind: Secret\nmetadata: {name: chap}\ndata:\n  node.session.auth.username: ${Buffer.from('u').toString('base64')}\nstringData:\n  node.session.auth.password: pw\n`;
+    expect(fieldsFromSecrets(chapFromSecret(secret, 's.yaml'))).toEqual({
+      sessionUser: 'u',
+      sessionSecret: 'pw',
+    });
   });
 
-  it('reads the first iscsi volume of a Pod and refuses manifests without one', () => {
+  it('reads the iscsi volume of a Pod and refuses manifests without one', () => {
     const pod = `kind: Pod\nmetadata: {name: p}\nspec:\n  volumes:\n  - name: data\n    iscsi: {targetPortal: 10.0.0.5, iqn: iqn.2024-01.lab.example:x, lun: 0}\n`;
-    expect(fieldsFromManifest(pod)).toMatchObject({ volName: 'data', targetPortal: '10.0.0.5', lun: '0' });
-    expect(() => fieldsFromManifest('kind: Pod\nspec: {volumes: []}\n')).toThrow('no iscsi volume');
+    expect(fieldsOf(pod)).toMatchObject({ volName: 'data', targetPortal: '10.0.0.5', lun: '0' });
+    expect(() => fieldsOf('kind: Pod\nmetadata: {name: p}\nspec: {volumes: []}\n')).toThrow(
+      'no iSCSI volume',
+    );
+  });
+
+  it('fields → AttachInput → fields is the identity, and the engine rules decide (LUN up to 16383)', () => {
+    const pv = `kind: PersistentVolume\nmetadata: {name: pv-big}\nspec:\n  volumeMode: Block\n  iscsi: {targetPortal: 10.0.0.5, iqn: iqn.2024-01.lab.example:x, lun: 300, iscsiInterface: iface0, initiatorName: iqn.2024-01.lab.example:me}\n`;
+    const input = attachFromManifest(pv, 'm.yaml').input;
+    expect(wizardInput(fieldsFromInput(input))).toEqual(input);
+    // The wizard used to cap LUNs at 255 while the manifest reader took 16383: now both are the engine's.
+    expect(validateWizard(fieldsFromInput(input))).toEqual({});
+    expect(validateWizard({ ...fieldsFromInput(input), lun: '16384' }).lun).toBe(
+      'invalid LUN 16384: a LUN is an integer 0..16383',
+    );
+    expect(() => attachFromManifest(pv.replace('lun: 300', 'lun: 16384'), 'm.yaml')).toThrow('lun');
   });
 });

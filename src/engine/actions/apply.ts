@@ -14,6 +14,7 @@ import {
 import { HostIoError, maskSecrets } from '../host/host.js';
 import { formatPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
+import { rollbackAttach } from './attach-cleanup.js';
 import { failures } from './conditions.js';
 import { blockingRefusals as refusalsBlockingApply } from './consent.js';
 import { runDynamic } from './dynamic.js';
@@ -158,6 +159,51 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
   }
 }
 
+/** A failed attach: roll back what it created (or list what --keep-on-failure keeps), journaled as one step. */
+async function rollBack(
+  rt: Runtime,
+  ctx: ActionContext,
+  plan: Plan,
+  progress: readonly StepProgress[],
+  journalSteps: JournalStep[],
+  interrupted: boolean,
+): Promise<NonNullable<ApplyResult['rollback']>> {
+  rt.commands = [];
+  // After an interrupt nothing more runs (the admin asked to stop): list what is left instead.
+  const spec = interrupted ? { ...plan.rollback!, keep: true } : plan.rollback!;
+  const r = await rollbackAttach(rt, ctx, spec, progress);
+  if (interrupted && !plan.rollback!.keep) {
+    // Not the admin's keep: an interrupt. Say it as "left", which is what it is.
+    const left = { removed: [], left: r.left, kept: false };
+    journalSteps.push({
+      id: 'rollback',
+      status: 'skipped',
+      detail: `interrupted: ${rollbackText(left)}`,
+      commands: [],
+    });
+    return left;
+  }
+  journalSteps.push({
+    id: 'rollback',
+    status: r.kept ? 'skipped' : r.left.length > 0 ? 'failed' : 'done',
+    detail: rollbackText(r),
+    commands: rt.commands,
+  });
+  return r;
+}
+
+function rollbackText(r: NonNullable<ApplyResult['rollback']>): string {
+  if (r.kept)
+    return r.left.length > 0
+      ? `kept on the node (--keep-on-failure): ${r.left.join(', ')}`
+      : 'nothing was created';
+  const parts = [
+    ...(r.removed.length > 0 ? [`rolled back: ${r.removed.join(', ')}`] : []),
+    ...(r.left.length > 0 ? [`left on the node: ${r.left.join(', ')}`] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : 'nothing to roll back';
+}
+
 /**
  * Applies a plan. Never throws for node failures: the result says what was done, what was not,
  * and the first error with its hint and exit code.
@@ -200,6 +246,8 @@ export async function applyPlan(
     pollMs: 100,
     sleep: options.sleep ?? realSleep,
     now: options.now ?? Date.now,
+    discovered: [],
+    scannedHosts: new Map(),
   };
   let locks: HeldLocks;
   try {
@@ -287,6 +335,11 @@ export async function applyPlan(
       const started = performance.now();
       emit(i, { status: 'running' });
       rt.commands = [];
+      rt.onWait = (elapsed, timeout) =>
+        emit(i, {
+          status: 'running',
+          detail: `waiting ${Math.floor(elapsed / 1000)}s of ${Math.round(timeout / 1000)}s`,
+        });
       try {
         const s = ctx.takeSnapshot();
         if (
@@ -351,6 +404,11 @@ export async function applyPlan(
     }
     for (let i = 0; i < progress.length; i++)
       if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
+    const rollback =
+      error && plan.rollback
+        ? await rollBack(rt, ctx, plan, progress, journalSteps, error.kind === 'interrupted')
+        : undefined;
+    if (error && rollback) error = { ...error, message: `${error.message}; ${rollbackText(rollback)}` };
     const after = ctx.takeSnapshot();
     const verification = error ? [] : failures(plan.expect, after, ctx.host);
     const verified = !error && verification.length === 0;
@@ -377,6 +435,7 @@ export async function applyPlan(
       journalId,
       ...(rt.warnings.length > 0 ? { warnings: rt.warnings } : {}),
       ...(rt.devicePath ? { devicePath: rt.devicePath } : {}),
+      ...(rollback ? { rollback } : {}),
     };
     try {
       appendJournal(

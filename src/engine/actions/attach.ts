@@ -7,8 +7,21 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
+import {
+  discoverNewArgv,
+  discoverydbArgv,
+  ifaceDeleteArgv,
+  ifaceNewArgv,
+  ifaceShowArgv,
+  loginArgv,
+  nodeArgv,
+  nodeDeleteArgv,
+  nodeStartupAllIfacesArgv,
+  nodeUpdateArgv,
+} from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
+import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { byPathName, isValidTargetName, kubeletGlobalPath } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
@@ -38,6 +51,13 @@ export interface AttachInput {
   /** Format-and-mount onto the global path (filesystem mode). */
   mount: boolean;
   mountOptions: string[];
+  /**
+   * On failure, leave what this attach created (session, node records, iface clone, kubelet dir)
+   * for inspection instead of rolling it back.
+   */
+  keepOnFailure?: boolean;
+  /** What a discovery run beforehand (the wizard's) listed: the plan names the records it creates. */
+  discovered?: { portal: string; iqn: string }[];
 }
 
 /** kubelet portalMounter (§1.1) plus IPv6 normalisation. */
@@ -75,27 +95,70 @@ export function iscsiJson(i: {
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
-export function validateAttach(i: AttachInput): void {
-  if (!isValidTargetName(i.iqn))
-    throw new UserError(
-      `invalid target name ${i.iqn}`,
-      'an IQN looks like iqn.2024-01.com.example:storage.t1',
-    );
-  if (i.portals.length === 0) throw new UserError('attach needs at least one --portal');
-  parseLun(i.lun);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
-    throw new UserError(`invalid volume name ${i.volName}`, 'a PV or volume name: letters, digits, . _ -');
-  }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface))
-    throw new UserError(`invalid iface name ${i.initIface}`);
-  if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
-    throw new UserError(`invalid initiator name ${i.initiatorName}`);
-  }
-  if (!/^[a-z0-9]+$/.test(i.fsType)) throw new UserError(`invalid fsType ${i.fsType}`);
-  for (const o of i.mountOptions) if (/[\s,]/.test(o)) throw new UserError(`invalid mount option ${o}`);
+/** One problem of an attach input, by the AttachInput field it is about. */
+export interface AttachProblem {
+  message: string;
+  hint?: string;
 }
 
-const iscsiadm = (...a: string[]) => ['iscsiadm', ...a];
+/**
+ * Every problem of an attach input, keyed by field (the wizard shows each beside its field; the
+ * CLI reports the first). The one set of attach input rules for both.
+ */
+export function attachProblems(i: AttachInput): Partial<Record<keyof AttachInput, AttachProblem>> {
+  const out: Partial<Record<keyof AttachInput, AttachProblem>> = {};
+  if (!isValidTargetName(i.iqn))
+    out.iqn = {
+      message: `invalid target name ${i.iqn}`,
+      hint: 'an IQN looks like iqn.2024-01.com.example:storage.t1',
+    };
+  if (i.portals.length === 0) out.portals = { message: 'attach needs at least one --portal' };
+  for (const p of i.portals) {
+    if (!parseTargetPortal(p)) {
+      out.portals = { message: `invalid portal ${p}`, hint: 'use ADDR[:PORT]; IPv6 as [ADDR]:PORT' };
+      break;
+    }
+  }
+  try {
+    parseLun(i.lun);
+  } catch (e) {
+    out.lun = {
+      message: (e as UserError).message,
+      ...((e as UserError).hint ? { hint: (e as UserError).hint } : {}),
+    };
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
+    out.volName = {
+      message: `invalid volume name ${i.volName}`,
+      hint: 'a PV or volume name: letters, digits, . _ -',
+    };
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface))
+    out.initIface = { message: `invalid iface name ${i.initIface}` };
+  if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
+    out.initiatorName = { message: `invalid initiator name ${i.initiatorName}` };
+  }
+  if (!/^[a-z0-9]+$/.test(i.fsType)) out.fsType = { message: `invalid fsType ${i.fsType}` };
+  for (const o of i.mountOptions)
+    if (/[\s,]/.test(o)) out.mountOptions = { message: `invalid mount option ${o}` };
+  return out;
+}
+
+export function validateAttach(i: AttachInput): void {
+  const order: (keyof AttachInput)[] = [
+    'iqn',
+    'portals',
+    'lun',
+    'volName',
+    'initIface',
+    'initiatorName',
+    'fsType',
+    'mountOptions',
+  ];
+  const problems = attachProblems(i);
+  const first = order.map((k) => problems[k]).find((p) => p !== undefined);
+  if (first) throw new UserError(first.message, first.hint);
+}
 
 function chapSteps(
   base: string[],
@@ -185,7 +248,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   addStep(plan, {
     id: 'probe-transport',
     why: `read iface ${input.initIface}'s transport (kubelet §1.4 step 1; <empty> means tcp)`,
-    argv: iscsiadm('-m', 'iface', '-I', input.initIface, '-o', 'show'),
+    argv: ifaceShowArgv(input.initIface),
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
     dynamic: { kind: 'probe-transport', iface: input.initIface },
@@ -196,7 +259,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     addStep(plan, {
       id: 'clone-iface',
       why: `clone iface ${input.initIface} as ${iface} with initiator name ${input.initiatorName}: then one "-o update -n <key> -v <value>" per set key of ${input.initIface} (sorted) and iface.initiatorname; exit 15 tolerated (kubernetes#74524); deleted again on failure`,
-      argv: iscsiadm('-m', 'iface', '-I', iface, '-o', 'new'),
+      argv: ifaceNewArgv(iface),
       okExitCodes: [15],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
@@ -210,8 +273,8 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     if (host !== undefined) {
       plan.warnings.push(`already logged in to ${tp} (host${host}): login skipped, as kubelet does`);
     } else {
-      const disc = iscsiadm('-m', 'discoverydb', '-t', 'sendtargets', '-p', tp, '-I', iface);
-      const node = iscsiadm('-m', 'node', '-p', tp, '-T', input.iqn, '-I', iface);
+      const disc = discoverydbArgv(tp, iface);
+      const node = nodeArgv(tp, input.iqn, iface);
       addStep(plan, {
         id: `discoverydb-new:${tp}`,
         why: 'create the discovery record (result ignored, like kubelet)',
@@ -227,11 +290,12 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       }
       addStep(plan, {
         id: `discover:${tp}`,
-        why: `SendTargets discovery at ${tp}; on failure the discovery record is deleted and the next portal tried`,
-        argv: [...disc, '--discover'],
+        why: `SendTargets discovery at ${tp}: it writes a node record for EVERY target the portal lists (new records only: "-o new" leaves existing ones as they are); on failure the discovery record is deleted and the next portal tried`,
+        argv: discoverNewArgv(tp, iface),
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
         group,
+        dynamic: { kind: 'discover', portal: tp, iface },
         onFailure: [
           {
             why: 'kubelet deletes the discovery record after a failed discovery',
@@ -242,7 +306,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       addStep(plan, {
         id: `scan-manual:${tp}`,
         why: 'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982); failure only warned',
-        argv: [...node, '-o', 'update', '-n', 'node.session.scan', '-v', 'manual'],
+        argv: nodeUpdateArgv(tp, input.iqn, iface, 'node.session.scan', 'manual'),
         warnOnly: true,
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
@@ -255,7 +319,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       addStep(plan, {
         id: `login:${tp}`,
         why: `log in to ${input.iqn} at ${tp}; exit 15 (session exists) is success; on failure the node record is deleted`,
-        argv: [...node, '--login'],
+        argv: loginArgv(tp, input.iqn, iface),
         okExitCodes: [15],
         timeoutMs: TIMEOUTS.login,
         preconditions: [],
@@ -263,27 +327,14 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         onFailure: [
           {
             why: 'kubelet deletes the node record after a failed login',
-            argv: iscsiadm('-m', 'node', '-p', tp, '-I', iface, '-T', input.iqn, '-o', 'delete'),
+            argv: nodeDeleteArgv(tp, input.iqn, iface),
           },
         ],
       });
       addStep(plan, {
         id: `startup-manual:${tp}`,
         why: 'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475); failure only warned',
-        argv: iscsiadm(
-          '-m',
-          'node',
-          '-p',
-          tp,
-          '-T',
-          input.iqn,
-          '-o',
-          'update',
-          '-n',
-          'node.startup',
-          '-v',
-          'manual',
-        ),
+        argv: nodeStartupAllIfacesArgv(tp, input.iqn, 'manual'),
         warnOnly: true,
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
@@ -314,10 +365,22 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       wait: { what: `device for ${tp} LUN ${input.lun}`, path: byPath, timeoutMs: 30_000 },
       preconditions: [],
       group,
-      dynamic: { kind: 'wait-device', byPath },
+      dynamic: { kind: 'wait-device', byPath, iqn: input.iqn, portal: tp, lun: input.lun },
     });
     plan.before.push(lunKey(input.iqn, tp, iface, input.lun));
   }
+  const discoveryPortals = portals.filter((tp) => hostMap[tp] === undefined);
+  const recordsPlan = {
+    iqn: input.iqn,
+    iface,
+    loginPortals: discoveryPortals,
+    discoveryPortals,
+    ...(input.initiatorName ? { clone: iface } : {}),
+    globalPath,
+    keep: input.keepOnFailure === true,
+  };
+  planDiscoveryRecords(plan, s, recordsPlan, input.discovered);
+  plan.warnings.push(rollbackNote(recordsPlan));
   addStep(plan, {
     id: 'find-multipath',
     why:
@@ -336,7 +399,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           onFailure: [
             {
               why: 'no path came up: delete the cloned iface (kubelet does this on 0 paths)',
-              argv: iscsiadm('-m', 'iface', '-I', iface, '-o', 'delete'),
+              argv: ifaceDeleteArgv(iface),
             },
           ],
         }
@@ -425,7 +488,7 @@ export const attachAction: ActionDef<AttachInput> = {
   summary:
     "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
   usage:
-    'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT]',
+    'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT] [--keep-on-failure]',
   cliOptions: [
     {
       name: 'manifest',
@@ -492,6 +555,12 @@ export const attachAction: ActionDef<AttachInput> = {
       description: 'attach: log in and write iscsi.json but do not format/mount',
     },
     {
+      name: 'keep-on-failure',
+      type: 'boolean',
+      description:
+        'attach: when it fails, leave what it created (session, node records, iface, kubelet dir) instead of removing it',
+    },
+    {
       name: 'mount-option',
       type: 'string',
       multiple: true,
@@ -543,6 +612,7 @@ export const attachAction: ActionDef<AttachInput> = {
       };
     }
     input.secretKeys = Object.keys(secretsFromOptions(o));
+    if (o['keep-on-failure'] === true) input.keepOnFailure = true;
     validateAttach(input);
     return input;
   },

@@ -4,27 +4,26 @@
  * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
  */
 import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
-import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
+import { parseTargetPortal } from '../iscsi/portal.js';
+import { ifaceDeleteArgv, ifaceNewArgv, ifaceShowArgv, ifaceUpdateArgv } from '../iscsiadm/argv.js';
+import { parseDiscovery } from '../iscsiadm/discovery.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
+import { tidyDiscovered } from './attach-cleanup.js';
 import { commandError } from './iscsiadm.js';
-import { mustRun, pollFor, type Runtime, record } from './runtime.js';
+import { recordKey } from './lookup.js';
+import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
 import type { DynamicStep, PlanStep } from './types.js';
 
 const BY_PATH = '/dev/disk/by-path';
-
-/** A portal as sysfs/the portal→host map knows it: hostnames replaced by their resolved address. */
-function effectivePortal(rt: Runtime, portal: string): string {
-  const p = parseTargetPortal(portal);
-  if (p?.family !== 'hostname') return portal;
-  const addr = rt.resolved.get(p.address);
-  return addr ? formatPortal(addr, p.port) : portal;
-}
+/** How long a scanned LUN may lack its SCSI device before it counts as absent on the target. */
+const LUN_GRACE_MS = 1000;
+const NO_LUN = '\0no-lun';
 
 async function ifaceRecord(rt: Runtime, iface: string): Promise<string> {
   const known = rt.ifaceRecords.get(iface);
   if (known !== undefined) return known;
-  const r = await mustRun(rt, ['iscsiadm', '-m', 'iface', '-I', iface, '-o', 'show']);
+  const r = await mustRun(rt, ifaceShowArgv(iface));
   rt.ifaceRecords.set(iface, r.stdout);
   return r.stdout;
 }
@@ -43,23 +42,11 @@ async function probeTransport(
 async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
   const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
   params.set('iface.initiatorname', d.initiatorName);
-  await mustRun(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'new'], { okExitCodes: [15] });
+  await mustRun(rt, ifaceNewArgv(d.to), { okExitCodes: [15] });
   for (const key of [...params.keys()].sort()) {
-    const r = await record(rt, [
-      'iscsiadm',
-      '-m',
-      'iface',
-      '-I',
-      d.to,
-      '-o',
-      'update',
-      '-n',
-      key,
-      '-v',
-      params.get(key)!,
-    ]);
+    const r = await record(rt, ifaceUpdateArgv(d.to, key, params.get(key)!));
     if (!r.ok) {
-      await record(rt, ['iscsiadm', '-m', 'iface', '-I', d.to, '-o', 'delete']);
+      await record(rt, ifaceDeleteArgv(d.to));
       throw commandError(r);
     }
   }
@@ -100,6 +87,7 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
     );
   }
   const path = `/sys/class/scsi_host/host${host}/scan`;
+  rt.scannedHosts.set(portal, host);
   rt.host.writeText(path, `0 0 ${d.lun}`);
   rt.commands.push({ write: { path, data: `0 0 ${d.lun}` } });
   return `scanned host${host}`;
@@ -123,16 +111,39 @@ async function waitDevice(
   }
   const name = link.split('/').pop()!;
   const tcp = rt.transport === undefined || rt.transport === 'tcp';
-  const found = await pollFor(rt, step.wait?.timeoutMs ?? 30_000, () => {
+  const timeoutMs = step.wait?.timeoutMs ?? 30_000;
+  const secs = Math.round(timeoutMs / 1000);
+  // The scan write is synchronous (linux drivers/scsi/scsi_sysfs.c store_scan →
+  // scsi_scan_host_selected): when the SCSI device for the LUN is still absent a moment after it,
+  // the target has no such LUN and waiting the full 30 s for udev cannot help.
+  const h = d.portal === undefined ? undefined : rt.scannedHosts.get(effectivePortal(rt, d.portal));
+  // LUN ≥ 256 is addressed flat (SAM-4) and shows under another number in sysfs: not checked here.
+  const hctl = h === undefined || d.lun === undefined || d.lun >= 256 ? undefined : `${h}:0:0:${d.lun}`;
+  const started = performance.now();
+  const lunMissing = () =>
+    hctl !== undefined &&
+    performance.now() - started >= LUN_GRACE_MS &&
+    !rt.host.lstat(`/sys/class/scsi_device/${hctl}`);
+  const found = await pollFor(rt, timeoutMs, () => {
+    if (lunMissing()) return NO_LUN;
     if (tcp) return rt.host.stat(link) ? link : undefined;
     // Offload transports get a pci-<bdf>- prefix: kubelet globs pci-*-ip-... (§1.7).
     const hit = rt.host.readDir(BY_PATH).find((n) => n.startsWith('pci-') && n.endsWith(`-${name}`));
     return hit ? `${BY_PATH}/${hit}` : undefined;
   });
+  if (
+    found === NO_LUN ||
+    (!found && hctl !== undefined && !rt.host.lstat(`/sys/class/scsi_device/${hctl}`))
+  ) {
+    throw new TimeoutError(
+      `LUN ${d.lun} not found on ${d.iqn} at ${effectivePortal(rt, d.portal!)}: the scan made no SCSI device ${hctl}, so no ${link} (waited ${Math.round((performance.now() - started) / 100) / 10}s)`,
+      'check the LUN number in the PV; `iscsiadm -m session -P 3` lists the LUNs the target offers',
+    );
+  }
   if (!found) {
     throw new TimeoutError(
-      `timed out waiting for device at path ${link} after ${Math.round((step.wait?.timeoutMs ?? 30_000) / 1000)}s`,
-      'the LUN may not exist on the target, or udev is not running (no /dev/disk/by-path links)',
+      `timed out waiting for device at path ${link} after ${secs}s${d.lun === undefined ? '' : ` (LUN ${d.lun} of ${d.iqn})`}`,
+      'the SCSI device is there but udev made no /dev/disk/by-path link: is systemd-udevd running?',
     );
   }
   rt.devices.push(found);
@@ -250,9 +261,46 @@ async function formatAndMount(
   return `${did}mounted ${dev} on ${d.target}`;
 }
 
+/** The argv a plan step shows, with hostname portals replaced by the address resolved earlier. */
+function resolvedArgv(rt: Runtime, argv: readonly string[]): string[] {
+  return argv.map((a) =>
+    rt.resolved.size > 0 && parseTargetPortal(a)?.family === 'hostname' ? effectivePortal(rt, a) : a,
+  );
+}
+
+/**
+ * SendTargets discovery (the step's own argv): remembers every record the reply lists, so the tidy
+ * step and the rollback know which records this attach's discovery wrote.
+ */
+async function discover(
+  rt: Runtime,
+  step: PlanStep,
+  d: Extract<DynamicStep, { kind: 'discover' }>,
+): Promise<string> {
+  const r = await mustRun(rt, resolvedArgv(rt, step.argv ?? []), { timeoutMs: step.timeoutMs ?? 30_000 });
+  const found = parseDiscovery(r.stdout);
+  for (const t of found)
+    rt.discovered.push(recordKey({ targetIqn: t.iqn, portal: t.portal, iface: d.iface }));
+  return `${found.length} target${found.length === 1 ? '' : 's'} listed: ${found.map((t) => `${t.iqn} @ ${t.portal}`).join(', ') || 'none'}`;
+}
+
+/** The node as it was before this apply changed anything (tidy and rollback compare against it). */
+function noteBefore(rt: Runtime, s: Snapshot): void {
+  rt.before ??= {
+    records: new Set(s.nodeRecords.map(recordKey)),
+    sessions: new Set(s.sessions.map((x) => x.key)),
+    ifaces: new Set(s.ifaces.map((i) => i.name)),
+  };
+}
+
 /** Runs a dynamic step; returns its detail line or throws a typed error. */
 export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: DynamicStep): Promise<string> {
+  noteBefore(rt, s);
   switch (d.kind) {
+    case 'discover':
+      return discover(rt, step, d);
+    case 'tidy-discovered':
+      return tidyDiscovered(rt, s, d);
     case 'probe-transport':
       return probeTransport(rt, d);
     case 'iface-clone':

@@ -3,6 +3,8 @@
  * sequences kubelet's teardown is made of (§1.10–1.14), written once and reused by delete-device,
  * flush, logout and cleanup.
  */
+
+import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv } from '../iscsiadm/argv.js';
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
 import { readOnlyRefusals } from './consent.js';
 import { recordKey } from './lookup.js';
@@ -164,7 +166,7 @@ export function logoutSteps(
     {
       id: `logout:${portal}`,
       why: `log out of ${iqn} at ${portal}${sid === undefined ? '' : ` (session ${sid})`} through iface ${iface}`,
-      argv: ['iscsiadm', '-m', 'node', '-p', portal, '-T', iqn, '--logout', '-I', iface],
+      argv: logoutArgv(portal, iqn, iface),
       okExitCodes: [21, 2],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-not-in-use', `session ${portal} is not in use by pods`, session.key)],
@@ -173,7 +175,7 @@ export function logoutSteps(
     {
       id: `delete-record:${portal}`,
       why: `delete the node record so iscsid does not log in again at boot (kubelet detachISCSIDisk)`,
-      argv: ['iscsiadm', '-m', 'node', '-p', portal, '-T', iqn, '-o', 'delete', '-I', iface],
+      argv: nodeDeleteArgv(portal, iqn, iface),
       okExitCodes: [21, 2],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-absent', `session to ${portal} is gone`, session.key)],
@@ -187,7 +189,7 @@ export function ifaceDeleteStep(iface: string): PlanStep {
   return {
     id: `delete-iface:${iface}`,
     why: `delete the cloned iface ${iface} kubelet created for a custom initiator name`,
-    argv: ['iscsiadm', '-m', 'iface', '-I', iface, '-o', 'delete'],
+    argv: ifaceDeleteArgv(iface),
     okExitCodes: [21, 2],
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],

@@ -4,6 +4,7 @@
  * journal). Also the one helper that runs a command and records it.
  */
 import type { Host } from '../host/host.js';
+import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
 
@@ -29,6 +30,14 @@ export interface Runtime {
   now: () => number;
   /** Every child a step starts is reported here (the locks record its pid while it runs). */
   onChild?: (pid: number, exited: boolean) => void;
+  /** What the node held before the first change (taken by the first dynamic step), for tidy and rollback. */
+  before?: { records: Set<string>; sessions: Set<string>; ifaces: Set<string> };
+  /** Records SendTargets discovery listed in this run (`iqn|portal|iface`). */
+  discovered: string[];
+  /** SCSI host each login portal got (`portal → host`), for naming a missing LUN. */
+  scannedHosts: Map<string, number>;
+  /** Reports a running wait's elapsed time (progress). */
+  onWait?: (elapsedMs: number, timeoutMs: number) => void;
 }
 
 /** Runs a command, records it (masked) for the journal, and returns the result. */
@@ -70,11 +79,27 @@ export async function pollFor<T>(
   timeoutMs: number,
   probe: () => T | undefined,
 ): Promise<T | undefined> {
-  const deadline = rt.now() + timeoutMs;
+  const start = rt.now();
+  const deadline = start + timeoutMs;
+  let shown = -1;
   for (;;) {
     const v = probe();
     if (v !== undefined) return v;
     if (rt.now() >= deadline || rt.signal?.aborted) return undefined;
+    // Progress once a second, so a 30 s wait shows its count instead of silence.
+    const elapsed = rt.now() - start;
+    if (rt.onWait && Math.floor(elapsed / 1000) !== shown) {
+      shown = Math.floor(elapsed / 1000);
+      rt.onWait(elapsed, timeoutMs);
+    }
     await rt.sleep(rt.pollMs);
   }
+}
+
+/** A portal as sysfs/the portal→host map knows it: hostnames replaced by their resolved address. */
+export function effectivePortal(rt: Runtime, portal: string): string {
+  const p = parseTargetPortal(portal);
+  if (p?.family !== 'hostname') return portal;
+  const addr = rt.resolved.get(p.address);
+  return addr ? formatPortal(addr, p.port) : portal;
 }

@@ -8,6 +8,7 @@
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import type { OptionSpec } from '../options.js';
+import type { AttachRecordsPlan } from './attach-records.js';
 
 export type ActionId =
   | 'attach'
@@ -72,7 +73,9 @@ export interface PlanStep {
 export type DynamicStep =
   | { kind: 'iface-clone'; from: string; to: string; initiatorName: string }
   | { kind: 'scan-lun'; iqn: string; portal: string; lun: number }
-  | { kind: 'wait-device'; byPath: string; transport?: string }
+  | { kind: 'wait-device'; byPath: string; transport?: string; iqn?: string; portal?: string; lun?: number }
+  | { kind: 'discover'; portal: string; iface: string }
+  | { kind: 'tidy-discovered'; iqn: string; iface: string; loginPortals: string[] }
   | { kind: 'find-multipath'; multiPortal: boolean; timeoutMs: number }
   | {
       kind: 'format-and-mount';
@@ -137,6 +140,8 @@ export interface Plan {
   lockKeys?: string[];
   /** What must hold on the snapshot taken after the last step (verification). */
   expect?: Precondition[];
+  /** attach: what a failure rolls back (or keeps), and which records discovery may create. */
+  rollback?: AttachRecordsPlan;
 }
 
 export type StepStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
@@ -170,6 +175,8 @@ export interface ApplyResult {
   warnings?: string[];
   /** The iSCSI device the attach ended with (`/dev/dm-N` or the by-path link). */
   devicePath?: string;
+  /** After a failed attach: what was removed again, and what was left on the node. */
+  rollback?: { removed: string[]; left: string[]; kept: boolean };
 }
 
 export interface ApplyOptions {

@@ -36,18 +36,19 @@ export function discoveryMode(ctx: SimContext, a: IscsiadmArgs, legacy: boolean)
     const d = ctx.db.findDiscovery(portal);
     return d ? ok(renderRecord(d.rec, a.show)) : fail(21, NO_RECORDS);
   }
-  return sendTargets(ctx, portal, a.iface ?? 'default');
+  return sendTargets(ctx, portal, a.iface ?? 'default', a.ops.includes('nonpersistent'));
 }
 
 /** SendTargets: connect, (CHAP), list what the portal returns, and add node records for it. */
-function sendTargets(ctx: SimContext, portal: Portal, iface: string): ToolResult {
+function sendTargets(ctx: SimContext, portal: Portal, iface: string, nonpersistent: boolean): ToolResult {
   if (!ctx.daemons.iscsid || ctx.faults.iscsidDown) {
     return fail(
       20,
       `${ISCSID_DOWN_NOISE}${ISCSID_DOWN_NOISE}iscsiadm: Cannot perform discovery. Initiatorname required.\niscsiadm: Could not perform SendTargets discovery: could not connect to iscsid\n`,
     );
   }
-  const d = ctx.db.newDiscovery(portal);
+  // `-o nonpersistent` stores nothing: no discovery record, no node records (usr/iscsiadm.c).
+  const d = nonpersistent ? ctx.db.findDiscovery(portal) : ctx.db.newDiscovery(portal);
   if (!ctx.san.reachable(portal)) {
     // err-discovery-closed-port.txt: six connection attempts (reopen_max 5), then a PDU timeout.
     const line = `iscsiadm: cannot make connection to ${portal.address}: Connection refused\n`;
@@ -59,7 +60,7 @@ function sendTargets(ctx: SimContext, portal: Portal, iface: string): ToolResult
   const chap = ctx.san.discoveryChap(portal);
   if (chap) {
     const get = (k: string) => {
-      const v = d.rec.get(`discovery.sendtargets.auth.${k}`);
+      const v = d?.rec.get(`discovery.sendtargets.auth.${k}`);
       return v === EMPTY ? undefined : v;
     };
     const creds = {
@@ -80,12 +81,14 @@ function sendTargets(ctx: SimContext, portal: Portal, iface: string): ToolResult
   let out = '';
   for (const t of found) {
     const tpgt = t.tpgt ?? 1;
-    out += `${portalText(portal)},${tpgt} ${t.iqn}\n`;
-    // Existing records keep their settings; new ones get iscsid.conf defaults (node.startup).
-    if (ctx.db.matchNodes({ iqn: t.iqn, portal, iface }).length === 0)
-      ctx.db.newNode(t.iqn, portal, tpgt, iface, portal);
+    for (const p of [portal, ...(t.advertise ?? []).map(portalOf)]) {
+      out += `${portalText(p)},${tpgt} ${t.iqn}\n`;
+      // Existing records keep their settings (as with `-o new`); new ones get iscsid.conf defaults.
+      if (!nonpersistent && ctx.db.matchNodes({ iqn: t.iqn, portal: p, iface }).length === 0)
+        ctx.db.newNode(t.iqn, p, tpgt, iface, portal);
+    }
   }
-  ctx.kernel.emit('node-db', `discovery ${portalText(portal)}`);
+  if (!nonpersistent) ctx.kernel.emit('node-db', `discovery ${portalText(portal)}`);
   if (found.length === 0) return fail(21, 'iscsiadm: No portals found\n');
   return ok(out);
 }

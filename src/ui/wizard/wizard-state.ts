@@ -4,11 +4,11 @@
  * state only long enough to be passed to apply, and are drawn masked.
  */
 import type { Key } from 'ink';
-import { iscsiNameProblem } from '../../engine/iscsi/names.js';
 import { parsePortal } from '../../engine/iscsi/portal.js';
 import type { DiscoveredTarget } from '../backend.js';
 import { editText } from '../components/text-input.js';
 import type { DispatchContext } from '../dispatch.js';
+import { validateWizard, wizardInput, wizardSecrets } from './fields.js';
 
 export interface WizardField {
   id: string;
@@ -39,7 +39,12 @@ export const WIZARD_FIELDS: readonly WizardField[] = [
   },
   { id: 'portals', label: 'Extra portals', kind: 'text', help: 'comma-separated, for multipath' },
   { id: 'iqn', label: 'Target IQN', kind: 'text', help: 'iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>' },
-  { id: 'lun', label: 'LUN', kind: 'text', help: '0-255 (Kubernetes validation range)' },
+  {
+    id: 'lun',
+    label: 'LUN',
+    kind: 'text',
+    help: "0-16383 (the Kubernetes API takes 0-255; kubelet finds no LUN ≥ 256's by-path link)",
+  },
   { id: 'fsType', label: 'fsType', kind: 'text', help: 'ext4, xfs, ... (empty: kubelet default ext4)' },
   { id: 'readOnly', label: 'readOnly', kind: 'bool', help: 'space toggles' },
   {
@@ -72,6 +77,12 @@ export const WIZARD_FIELDS: readonly WizardField[] = [
   { id: 'chapAuthSession', label: 'Session CHAP', kind: 'bool', help: 'space toggles' },
   { id: 'sessionUser', label: 'Session user', kind: 'text', help: 'node.session.auth.username' },
   { id: 'sessionSecret', label: 'Session secret', kind: 'secret', help: 'masked; never shown or journaled' },
+  {
+    id: 'keepOnFailure',
+    label: 'Keep on failure',
+    kind: 'bool',
+    help: 'a failed attach leaves its session, node records and iface for inspection (default: removed again)',
+  },
 ];
 
 export interface WizardState {
@@ -82,9 +93,23 @@ export interface WizardState {
   discovered?: DiscoveredTarget[];
   pick: number;
   status?: string;
+  /** What the last discovery of `listedFor` offered: the plan names the records it creates. */
+  listed?: DiscoveredTarget[];
+  listedFor?: string;
 }
 
-export function openWizard(): WizardState {
+/**
+ * A new form, or the one a failed attach left (its values, secrets included, live only in the
+ * console's memory and are drawn masked).
+ */
+export function openWizard(draft?: WizardState): WizardState {
+  if (draft)
+    return {
+      ...draft,
+      discovered: undefined,
+      errors: {},
+      status: 'values kept from the last attach that did not succeed (esc discards them)',
+    };
   return {
     kind: 'wizard',
     fields: {
@@ -101,82 +126,7 @@ export function openWizard(): WizardState {
   };
 }
 
-/** Inline validation: IQN/EUI format, portal syntax (IPv6 bracketed), LUN range, CHAP pairs. */
-export function validateWizard(f: Record<string, string>): Record<string, string> {
-  const errors: Record<string, string> = {};
-  const portal = f.targetPortal?.trim() ?? '';
-  if (!portal) errors.targetPortal = 'required';
-  else if (!parsePortal(portal)) errors.targetPortal = 'not a portal (addr[:port], IPv6 as [addr]:port)';
-  for (const p of (f.portals ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)) {
-    if (!parsePortal(p)) errors.portals = `bad portal ${p}`;
-  }
-  const iqn = f.iqn?.trim() ?? '';
-  if (!iqn) errors.iqn = 'required';
-  else {
-    const problem = iscsiNameProblem(iqn);
-    if (problem) errors.iqn = problem;
-  }
-  if (!f.volName?.trim()) errors.volName = 'required (names the kubelet global dir)';
-  const lun = f.lun?.trim() ?? '';
-  if (!/^\d+$/.test(lun) || Number(lun) > 255) errors.lun = 'an integer 0-255';
-  const init = f.initiatorName?.trim();
-  if (init) {
-    const problem = iscsiNameProblem(init);
-    if (problem) errors.initiatorName = problem;
-  }
-  if (f.chapAuthDiscovery === 'true' && (!f.discoveryUser || !f.discoverySecret))
-    errors.discoveryUser = 'discovery CHAP needs user and secret';
-  if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret))
-    errors.sessionUser = 'session CHAP needs user and secret';
-  return errors;
-}
-
-/** The attach action's input (engine AttachInput) built from the fields; secrets travel apart. */
-export function wizardInput(f: Record<string, string>): Record<string, unknown> {
-  const secrets = wizardSecrets(f);
-  return {
-    volName: f.volName?.trim() ?? '',
-    portals: [
-      f.targetPortal?.trim() ?? '',
-      ...(f.portals ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ],
-    iqn: f.iqn?.trim() ?? '',
-    lun: Number(f.lun),
-    mode: f.block === 'true' ? 'block' : 'filesystem',
-    fsType: f.fsType?.trim() || 'ext4',
-    readOnly: f.readOnly === 'true',
-    initIface: f.iscsiInterface?.trim() || 'default',
-    ...(f.initiatorName?.trim() ? { initiatorName: f.initiatorName.trim() } : {}),
-    chapDiscovery: f.chapAuthDiscovery === 'true',
-    chapSession: f.chapAuthSession === 'true',
-    secretKeys: Object.keys(secrets),
-    mount: f.mount === 'true' && f.block !== 'true',
-    mountOptions: [],
-  };
-}
-
-/**
- * CHAP values for apply's `secrets`, keyed by the node-DB names kubelet copies from the Secret
- * (never part of the plan, never rendered).
- */
-export function wizardSecrets(f: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (f.chapAuthDiscovery === 'true') {
-    if (f.discoveryUser) out['discovery.sendtargets.auth.username'] = f.discoveryUser;
-    if (f.discoverySecret) out['discovery.sendtargets.auth.password'] = f.discoverySecret;
-  }
-  if (f.chapAuthSession === 'true') {
-    if (f.sessionUser) out['node.session.auth.username'] = f.sessionUser;
-    if (f.sessionSecret) out['node.session.auth.password'] = f.sessionSecret;
-  }
-  return out;
-}
+export { validateWizard, wizardInput, wizardSecrets };
 
 function set(ctx: DispatchContext, w: WizardState): void {
   ctx.ui.setState({ dialog: w });
@@ -209,7 +159,7 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
     return;
   }
   if (key.escape) {
-    ctx.ui.setState({ mode: 'normal', dialog: undefined });
+    ctx.ui.setState({ mode: 'normal', dialog: undefined, wizardDraft: undefined });
     return;
   }
   const field = WIZARD_FIELDS[w.focus]!;
@@ -262,20 +212,27 @@ async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
     set(ctx, { ...w, status: 'discovery is not available in this build' });
     return;
   }
-  // SendTargets adds node records for what it finds: a change to the node, so WRITE mode only.
+  // The listing stores nothing (-o nonpersistent), but it does log in to the portal: WRITE mode only.
   if (!ctx.ui.getState().write) {
-    set(ctx, { ...w, status: 'discovery writes node records: switch to WRITE mode (:write) first' });
+    set(ctx, { ...w, status: 'discovery talks to the target: switch to WRITE mode (:write) first' });
     return;
   }
   set(ctx, { ...w, status: `discovering ${portal}…` });
   try {
-    const found = await ctx.backend.discover(portal, wizardInput(w.fields));
+    const found = await ctx.backend.discover(portal);
     const cur = ctx.ui.getState().dialog;
     if (cur?.kind !== 'wizard') return;
     set(
       ctx,
       found.length
-        ? { ...cur, discovered: found, pick: 0, status: `${found.length} targets` }
+        ? {
+            ...cur,
+            discovered: found,
+            listed: found,
+            listedFor: portal,
+            pick: 0,
+            status: `${found.length} targets`,
+          }
         : { ...cur, status: 'the portal offered no targets' },
     );
   } catch (e) {
@@ -314,8 +271,10 @@ function planWizard(ctx: DispatchContext, w: WizardState): void {
     return;
   }
   try {
-    const plan = ctx.backend.planAttach(wizardInput(w.fields), ctx.ui.getState().write);
+    const listed = w.listedFor === w.fields.targetPortal?.trim() ? w.listed : undefined;
+    const plan = ctx.backend.planAttach(wizardInput(w.fields, listed), ctx.ui.getState().write);
     ctx.ui.setState({
+      wizardDraft: { ...w, discovered: undefined },
       mode: 'confirm',
       dialog: { kind: 'plan', plan, typed: '' },
       pendingSecrets: wizardSecrets(w.fields),

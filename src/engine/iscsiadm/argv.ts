@@ -1,0 +1,77 @@
+/**
+ * The iscsiadm command lines the engine runs, in one place: planners put them in plan steps and the
+ * apply-time code (dynamic steps, rollback) runs the same builders, so what a plan shows is what runs.
+ * Option spelling follows open-iscsi usr/iscsiadm.c (long_options) and kubelet's
+ * pkg/volume/iscsi/iscsi_util.go (argument order kept as kubelet writes it).
+ */
+
+const A = 'iscsiadm';
+
+/** `-m discoverydb -t sendtargets -p <portal> -I <iface>`: the discovery record kubelet uses. */
+export function discoverydbArgv(portal: string, iface: string): string[] {
+  return [A, '-m', 'discoverydb', '-t', 'sendtargets', '-p', portal, '-I', iface];
+}
+
+/**
+ * SendTargets discovery that writes node records for new targets only (`-o new`). Without `-o`,
+ * iscsiadm does new|delete|update (usr/iscsiadm.c do_software_sendtargets): records that already
+ * existed are deleted and rewritten from iscsid.conf (usr/idbm.c idbm_add_node, overwrite), which
+ * would reset their node.startup and CHAP settings; `-o new` leaves every existing record as it was.
+ */
+export function discoverNewArgv(portal: string, iface: string): string[] {
+  return [...discoverydbArgv(portal, iface), '--discover', '-o', 'new'];
+}
+
+/** SendTargets that stores nothing (no discovery record, no node records): the wizard's listing. */
+export function sendTargetsListArgv(portal: string): string[] {
+  return [A, '-m', 'discovery', '-t', 'sendtargets', '-p', portal, '-o', 'nonpersistent'];
+}
+
+/** `-m node -p <portal> -T <iqn> -I <iface>`: one node record (kubelet's order). */
+export function nodeArgv(portal: string, iqn: string, iface: string): string[] {
+  return [A, '-m', 'node', '-p', portal, '-T', iqn, '-I', iface];
+}
+
+/** `-o update -n <key> -v <value>` on a node record. */
+export function nodeUpdateArgv(
+  portal: string,
+  iqn: string,
+  iface: string,
+  key: string,
+  value: string,
+): string[] {
+  return [...nodeArgv(portal, iqn, iface), '-o', 'update', '-n', key, '-v', value];
+}
+
+/** node.startup for every iface record of portal/target (no `-I`, as kubelet does: kubernetes#57475). */
+export function nodeStartupAllIfacesArgv(portal: string, iqn: string, value: string): string[] {
+  return [A, '-m', 'node', '-p', portal, '-T', iqn, '-o', 'update', '-n', 'node.startup', '-v', value];
+}
+
+export function loginArgv(portal: string, iqn: string, iface: string): string[] {
+  return [...nodeArgv(portal, iqn, iface), '--login'];
+}
+
+export function logoutArgv(portal: string, iqn: string, iface: string): string[] {
+  return [A, '-m', 'node', '-p', portal, '-T', iqn, '--logout', '-I', iface];
+}
+
+export function nodeDeleteArgv(portal: string, iqn: string, iface: string): string[] {
+  return [A, '-m', 'node', '-p', portal, '-T', iqn, '-o', 'delete', '-I', iface];
+}
+
+export function ifaceShowArgv(iface: string): string[] {
+  return [A, '-m', 'iface', '-I', iface, '-o', 'show'];
+}
+
+export function ifaceNewArgv(iface: string): string[] {
+  return [A, '-m', 'iface', '-I', iface, '-o', 'new'];
+}
+
+export function ifaceUpdateArgv(iface: string, key: string, value: string): string[] {
+  return [A, '-m', 'iface', '-I', iface, '-o', 'update', '-n', key, '-v', value];
+}
+
+export function ifaceDeleteArgv(iface: string): string[] {
+  return [A, '-m', 'iface', '-I', iface, '-o', 'delete'];
+}
