@@ -1,0 +1,91 @@
+/**
+ * The one check of an attach input, whatever it came from (flags, a Pod/PV manifest and its
+ * Secret, the console's wizard): planAttach calls it first, the manifest reader calls it on what it
+ * read, and the wizard shows its per-field answers inline. The names checked here build kubelet
+ * paths (`<root>/plugins/kubernetes.io/iscsi/iface-<iface>/<portal>-<iqn>-lun-<lun>`), open-iscsi
+ * record files and argv, so a bad one is refused before anything is planned (exit 2).
+ */
+import { UserError } from '../errors.js';
+import { ifaceNameProblem, iscsiNameProblem } from '../iscsi/names.js';
+import { portalProblem } from '../iscsi/portal.js';
+import type { AttachInput } from './attach.js';
+import { parseLun } from './scan.js';
+
+export type AttachField =
+  | 'volName'
+  | 'portals'
+  | 'iqn'
+  | 'lun'
+  | 'initIface'
+  | 'initiatorName'
+  | 'fsType'
+  | 'mountOptions';
+
+/** kubelet's VolName: a PV name (DNS subdomain, 253) or a Pod volume name (DNS label). */
+const VOL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const CONTROL = /[\p{Cc}\p{Cf}]/u;
+/** CHAP usernames and secrets fill AUTH_STR_MAX_LEN (256) buffers with their NUL (open-iscsi usr/auth.h). */
+export const MAX_CHAP_VALUE_BYTES = 255;
+
+/** `"value"` as it appears in a message (escaped at the exit point, exact here). */
+const q = (v: string) => JSON.stringify(v);
+
+/** Why each field of `i` is not acceptable (empty when all are); messages quote the value. */
+export function attachInputProblems(i: AttachInput): Partial<Record<AttachField, string>> {
+  const out: Partial<Record<AttachField, string>> = {};
+  if (!VOL_NAME.test(i.volName) || i.volName.length > 253 || i.volName.includes('..'))
+    out.volName = `invalid volume name ${q(i.volName)}: a PV or volume name (letters, digits, . _ -; at most 253)`;
+  if (i.portals.length === 0) out.portals = 'attach needs at least one portal';
+  for (const p of i.portals) {
+    const problem = portalProblem(p);
+    if (problem) {
+      out.portals = `invalid portal ${q(p)}: ${problem}`;
+      break;
+    }
+  }
+  const iqn = iscsiNameProblem(i.iqn);
+  if (iqn) out.iqn = `invalid target name ${q(i.iqn)}: ${iqn}`;
+  try {
+    parseLun(i.lun);
+  } catch (e) {
+    out.lun = (e as Error).message;
+  }
+  const iface = ifaceNameProblem(i.initIface);
+  if (iface) out.initIface = `invalid iface name ${q(i.initIface)}: ${iface}`;
+  if (i.initiatorName !== undefined) {
+    const init = iscsiNameProblem(i.initiatorName);
+    if (init) out.initiatorName = `invalid initiator name ${q(i.initiatorName)}: ${init}`;
+  }
+  if (!/^[a-z0-9]{1,32}$/.test(i.fsType)) out.fsType = `invalid fsType ${q(i.fsType)}`;
+  for (const o of i.mountOptions) {
+    if (o === '' || /[\s,]/.test(o) || CONTROL.test(o)) {
+      out.mountOptions = `invalid mount option ${q(o)}`;
+      break;
+    }
+  }
+  return out;
+}
+
+/** Throws a UserError (exit 2) for the first unacceptable field; `source` names the manifest. */
+export function validateAttachInput(i: AttachInput, source?: string): void {
+  const problems = Object.values(attachInputProblems(i));
+  if (problems.length === 0) return;
+  throw new UserError(
+    `${source ? `${source}: ` : ''}${problems[0]}`,
+    'iSCSI names: iqn.YYYY-MM.reversed.domain[:name], eui.<16 hex> or naa.<16|32 hex>; portals ADDR[:PORT], IPv6 as [ADDR]:PORT',
+  );
+}
+
+/**
+ * Why a set of CHAP values (Secret data, wizard fields) is not acceptable: one line per key,
+ * naming the key, never the value. A value is 1-255 bytes with no control characters (a newline
+ * would split an open-iscsi record line).
+ */
+export function chapValuesProblem(values: Record<string, string>): string | undefined {
+  for (const [key, v] of Object.entries(values)) {
+    if (Buffer.byteLength(v, 'utf8') > MAX_CHAP_VALUE_BYTES)
+      return `${key} is longer than ${MAX_CHAP_VALUE_BYTES} bytes`;
+    if (CONTROL.test(v)) return `${key} contains a control character`;
+  }
+  return undefined;
+}
