@@ -30,48 +30,64 @@ export const MAX_CHAP_VALUE_BYTES = 255;
 /** `"value"` as it appears in a message (escaped at the exit point, exact here). */
 const q = (v: string) => JSON.stringify(v);
 
-/** Why each field of `i` is not acceptable (empty when all are); messages quote the value. */
-export function attachInputProblems(i: AttachInput): Partial<Record<AttachField, string>> {
-  const out: Partial<Record<AttachField, string>> = {};
-  if (!VOL_NAME.test(i.volName) || i.volName.length > 253 || i.volName.includes('..'))
-    out.volName = `invalid volume name ${q(i.volName)}: a PV or volume name (letters, digits, . _ -; at most 253)`;
-  if (i.portals.length === 0) out.portals = 'attach needs at least one portal';
-  for (const p of i.portals) {
-    const problem = portalProblem(p);
-    if (problem) {
-      out.portals = `invalid portal ${q(p)}: ${problem}`;
-      break;
-    }
-  }
-  const iqn = iscsiNameProblem(i.iqn);
-  if (iqn) out.iqn = `invalid target name ${q(i.iqn)}: ${iqn}`;
+export interface FieldProblem {
+  /** The value as given (quoted in the CLI message). */
+  value: string;
+  /** Why it is refused (what the wizard shows beside the field). */
+  problem: string;
+}
+
+const LABEL: Record<AttachField, string> = {
+  volName: 'volume name',
+  portals: 'portal',
+  iqn: 'target name',
+  lun: 'LUN',
+  initIface: 'iface name',
+  initiatorName: 'initiator name',
+  fsType: 'fsType',
+  mountOptions: 'mount option',
+};
+
+/** Why each field of `i` is not acceptable (empty when all are). */
+export function attachInputProblems(i: AttachInput): Partial<Record<AttachField, FieldProblem>> {
+  const out: Partial<Record<AttachField, FieldProblem>> = {};
+  const bad = (field: AttachField, value: unknown, problem: string | undefined) => {
+    if (problem !== undefined && !out[field]) out[field] = { value: String(value), problem };
+  };
+  bad(
+    'volName',
+    i.volName,
+    VOL_NAME.test(i.volName) && i.volName.length <= 253 && !i.volName.includes('..')
+      ? undefined
+      : 'a PV or volume name: letters, digits, . _ - (at most 253)',
+  );
+  if (i.portals.length === 0) bad('portals', '', 'attach needs at least one portal');
+  for (const p of i.portals) bad('portals', p, portalProblem(p));
+  bad('iqn', i.iqn, iscsiNameProblem(i.iqn));
   try {
     parseLun(i.lun);
   } catch (e) {
-    out.lun = (e as Error).message;
+    bad('lun', i.lun, (e as UserError).hint ?? (e as Error).message);
   }
-  const iface = ifaceNameProblem(i.initIface);
-  if (iface) out.initIface = `invalid iface name ${q(i.initIface)}: ${iface}`;
-  if (i.initiatorName !== undefined) {
-    const init = iscsiNameProblem(i.initiatorName);
-    if (init) out.initiatorName = `invalid initiator name ${q(i.initiatorName)}: ${init}`;
-  }
-  if (!/^[a-z0-9]{1,32}$/.test(i.fsType)) out.fsType = `invalid fsType ${q(i.fsType)}`;
-  for (const o of i.mountOptions) {
-    if (o === '' || /[\s,]/.test(o) || CONTROL.test(o)) {
-      out.mountOptions = `invalid mount option ${q(o)}`;
-      break;
-    }
-  }
+  bad('initIface', i.initIface, ifaceNameProblem(i.initIface));
+  if (i.initiatorName !== undefined) bad('initiatorName', i.initiatorName, iscsiNameProblem(i.initiatorName));
+  bad('fsType', i.fsType, /^[a-z0-9]{1,32}$/.test(i.fsType) ? undefined : 'a filesystem type: a-z, 0-9');
+  for (const o of i.mountOptions)
+    bad(
+      'mountOptions',
+      o,
+      o === '' || /[\s,]/.test(o) || CONTROL.test(o) ? 'one option per flag, no spaces or commas' : undefined,
+    );
   return out;
 }
 
 /** Throws a UserError (exit 2) for the first unacceptable field; `source` names the manifest. */
 export function validateAttachInput(i: AttachInput, source?: string): void {
-  const problems = Object.values(attachInputProblems(i));
-  if (problems.length === 0) return;
+  const first = Object.entries(attachInputProblems(i))[0];
+  if (!first) return;
+  const [field, { value, problem }] = first as [AttachField, FieldProblem];
   throw new UserError(
-    `${source ? `${source}: ` : ''}${problems[0]}`,
+    `${source ? `${source}: ` : ''}invalid ${LABEL[field]} ${q(value)}: ${problem}`,
     'iSCSI names: iqn.YYYY-MM.reversed.domain[:name], eui.<16 hex> or naa.<16|32 hex>; portals ADDR[:PORT], IPv6 as [ADDR]:PORT',
   );
 }

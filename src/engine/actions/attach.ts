@@ -9,8 +9,9 @@ import { UserError } from '../errors.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
+import { validateAttachInput } from './attach-input.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
-import { byPathName, isValidTargetName, kubeletGlobalPath } from './deps.js';
+import { byPathName, kubeletGlobalPath } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { parseLun } from './scan.js';
@@ -75,25 +76,8 @@ export function iscsiJson(i: {
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
-export function validateAttach(i: AttachInput): void {
-  if (!isValidTargetName(i.iqn))
-    throw new UserError(
-      `invalid target name ${i.iqn}`,
-      'an IQN looks like iqn.2024-01.com.example:storage.t1',
-    );
-  if (i.portals.length === 0) throw new UserError('attach needs at least one --portal');
-  parseLun(i.lun);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
-    throw new UserError(`invalid volume name ${i.volName}`, 'a PV or volume name: letters, digits, . _ -');
-  }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface))
-    throw new UserError(`invalid iface name ${i.initIface}`);
-  if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
-    throw new UserError(`invalid initiator name ${i.initiatorName}`);
-  }
-  if (!/^[a-z0-9]+$/.test(i.fsType)) throw new UserError(`invalid fsType ${i.fsType}`);
-  for (const o of i.mountOptions) if (/[\s,]/.test(o)) throw new UserError(`invalid mount option ${o}`);
-}
+/** The one attach input check (src/engine/actions/attach-input.ts): flags, manifests and the wizard. */
+export const validateAttach = (i: AttachInput): void => validateAttachInput(i);
 
 const iscsiadm = (...a: string[]) => ['iscsiadm', ...a];
 

@@ -77,6 +77,6 @@ export function ifaceNameProblem(name: string): string | undefined {
     return `an iface name is at most ${MAX_IFACE_NAME_LENGTH} characters (open-iscsi)`;
   if (name.includes('..')) return "an iface name contains no '..'";
   if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(name))
-    return "an iface name starts with a letter or digit and holds only letters, digits and . _ : - [ ]";
+    return 'an iface name starts with a letter or digit and holds only letters, digits and . _ : - [ ]';
   return undefined;
 }

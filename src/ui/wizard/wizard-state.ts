@@ -4,8 +4,13 @@
  * state only long enough to be passed to apply, and are drawn masked.
  */
 import type { Key } from 'ink';
-import { iscsiNameProblem } from '../../engine/iscsi/names.js';
-import { parsePortal } from '../../engine/iscsi/portal.js';
+import type { AttachInput } from '../../engine/actions/attach.js';
+import {
+  type AttachField,
+  attachInputProblems,
+  chapValuesProblem,
+} from '../../engine/actions/attach-input.js';
+import { parsePortal, portalProblem } from '../../engine/iscsi/portal.js';
 import type { DiscoveredTarget } from '../backend.js';
 import { editText } from '../components/text-input.js';
 import type { DispatchContext } from '../dispatch.js';
@@ -39,7 +44,7 @@ export const WIZARD_FIELDS: readonly WizardField[] = [
   },
   { id: 'portals', label: 'Extra portals', kind: 'text', help: 'comma-separated, for multipath' },
   { id: 'iqn', label: 'Target IQN', kind: 'text', help: 'iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>' },
-  { id: 'lun', label: 'LUN', kind: 'text', help: '0-255 (Kubernetes validation range)' },
+  { id: 'lun', label: 'LUN', kind: 'text', help: '0-16383 (above 255: SAM flat-space addressing)' },
   { id: 'fsType', label: 'fsType', kind: 'text', help: 'ext4, xfs, ... (empty: kubelet default ext4)' },
   { id: 'readOnly', label: 'readOnly', kind: 'bool', help: 'space toggles' },
   {
@@ -101,36 +106,46 @@ export function openWizard(): WizardState {
   };
 }
 
-/** Inline validation: IQN/EUI format, portal syntax (IPv6 bracketed), LUN range, CHAP pairs. */
+/** Engine field of AttachInput → the wizard field its problem is shown at. */
+const FIELD_OF: Record<AttachField, string> = {
+  volName: 'volName',
+  portals: 'targetPortal',
+  iqn: 'iqn',
+  lun: 'lun',
+  initIface: 'iscsiInterface',
+  initiatorName: 'initiatorName',
+  fsType: 'fsType',
+  mountOptions: 'fsType',
+};
+
+/**
+ * Inline validation: the engine's attach input check (the same one flags and manifests get:
+ * strict iSCSI names, portals, iface, LUN range), shown per field, plus what only a form has
+ * (required fields, CHAP pairs).
+ */
 export function validateWizard(f: Record<string, string>): Record<string, string> {
   const errors: Record<string, string> = {};
-  const portal = f.targetPortal?.trim() ?? '';
-  if (!portal) errors.targetPortal = 'required';
-  else if (!parsePortal(portal)) errors.targetPortal = 'not a portal (addr[:port], IPv6 as [addr]:port)';
-  for (const p of (f.portals ?? '')
+  const input = wizardInput(f) as unknown as AttachInput;
+  for (const [field, p] of Object.entries(attachInputProblems(input)))
+    errors[FIELD_OF[field as AttachField]] ??= p.problem;
+  const extra = (f.portals ?? '')
     .split(',')
     .map((x) => x.trim())
-    .filter(Boolean)) {
-    if (!parsePortal(p)) errors.portals = `bad portal ${p}`;
+    .filter(Boolean);
+  const badExtra = extra.find((p) => portalProblem(p) !== undefined);
+  if (badExtra !== undefined) {
+    errors.portals = `bad portal ${badExtra} (${portalProblem(badExtra)})`;
+    if (!portalProblem(f.targetPortal?.trim() ?? '')) delete errors.targetPortal;
   }
-  const iqn = f.iqn?.trim() ?? '';
-  if (!iqn) errors.iqn = 'required';
-  else {
-    const problem = iscsiNameProblem(iqn);
-    if (problem) errors.iqn = problem;
-  }
+  if (!f.targetPortal?.trim()) errors.targetPortal = 'required';
+  if (!f.iqn?.trim()) errors.iqn = 'required';
   if (!f.volName?.trim()) errors.volName = 'required (names the kubelet global dir)';
-  const lun = f.lun?.trim() ?? '';
-  if (!/^\d+$/.test(lun) || Number(lun) > 255) errors.lun = 'an integer 0-255';
-  const init = f.initiatorName?.trim();
-  if (init) {
-    const problem = iscsiNameProblem(init);
-    if (problem) errors.initiatorName = problem;
-  }
   if (f.chapAuthDiscovery === 'true' && (!f.discoveryUser || !f.discoverySecret))
     errors.discoveryUser = 'discovery CHAP needs user and secret';
   if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret))
     errors.sessionUser = 'session CHAP needs user and secret';
+  const chap = chapValuesProblem(wizardSecrets(f));
+  if (chap) errors[chap.startsWith('discovery.') ? 'discoveryUser' : 'sessionUser'] ??= chap;
   return errors;
 }
 
@@ -147,7 +162,7 @@ export function wizardInput(f: Record<string, string>): Record<string, unknown> 
         .filter(Boolean),
     ],
     iqn: f.iqn?.trim() ?? '',
-    lun: Number(f.lun),
+    lun: f.lun?.trim() ? Number(f.lun) : Number.NaN,
     mode: f.block === 'true' ? 'block' : 'filesystem',
     fsType: f.fsType?.trim() || 'ext4',
     readOnly: f.readOnly === 'true',
