@@ -27,8 +27,8 @@ const CONTROL = /[\p{Cc}\p{Cf}]/u;
 /** CHAP usernames and secrets fill AUTH_STR_MAX_LEN (256) buffers with their NUL (open-iscsi usr/auth.h). */
 export const MAX_CHAP_VALUE_BYTES = 255;
 
-/** `"value"` as it appears in a message (escaped at the exit point, exact here). */
-const q = (v: string) => JSON.stringify(v);
+/** `"value"` as it appears in a message: exact here; text sinks make its controls visible (safeText). */
+const q = (v: string) => `"${v}"`;
 
 export interface FieldProblem {
   /** The value as given (quoted in the CLI message). */

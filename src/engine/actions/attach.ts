@@ -13,6 +13,7 @@ import { validateAttachInput } from './attach-input.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { byPathName, kubeletGlobalPath } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
+import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { parseLun } from './scan.js';
 import type { ActionDef, Plan, PlanStep } from './types.js';
@@ -373,7 +374,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     const missing = needed.filter((k) => !input.secretKeys.includes(k));
     if (missing.length > 0) plan.warnings.push(`CHAP enabled but the Secret has no ${missing.join(', ')}`);
   }
-  return plan;
+  return refuseEscapingPaths(plan, ctx.kubeletRoot);
 }
 
 function optString(o: Record<string, unknown>, name: string): string | undefined {

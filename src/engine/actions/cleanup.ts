@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { findSession, findVolume, podMountsOf } from './lookup.js';
+import { refuseEscapingPaths } from './path-guard.js';
 import {
   addStep,
   addUnique,
@@ -135,7 +136,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
       for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
       plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
     }
-    return plan;
+    return refuseEscapingPaths(plan, ctx.kubeletRoot);
   },
 };
 
@@ -179,5 +180,5 @@ function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']
   }
   for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
   if (removable.length > 0) plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
-  return plan;
+  return refuseEscapingPaths(plan, ctx.kubeletRoot);
 }

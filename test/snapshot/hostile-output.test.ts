@@ -1,0 +1,123 @@
+/**
+ * Node-sourced strings with terminal controls in them (ESC ] OSC … BEL, CSI, one-byte CSI,
+ * newlines, a bidi override) in a target name and a kubelet dir name: every text sink shows them
+ * made visible, `--json` keeps them exact.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Output } from '../../src/cli/command.js';
+import { main } from '../../src/cli/main.js';
+import { formatDoctorLine } from '../../src/engine/doctor/format.js';
+import { makePDName } from '../../src/engine/kubelet/paths.js';
+import type { Snapshot } from '../../src/engine/model.js';
+import { formatEventLine } from '../../src/watchers/format-event.js';
+import { FixtureRoot, iscsiJson, KROOT, P1 } from './fixture-root.js';
+
+/** A target name an array (or a hostile one) could hand out: valid prefix, then terminal controls. */
+export const HOSTILE =
+  'iqn.2024-01.lab.example:x\x1b]0;PWNED\x07\x1b[5mBLINK\x9b2J\rFORGED\nLINE\t\u202Eevil\u2066';
+/** Any character that must never reach a terminal raw (the line breaks a formatter adds aside). */
+const RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
+
+function capture(): { out: Output; stdout: () => string; stderr: () => string } {
+  let so = '';
+  let se = '';
+  return {
+    out: {
+      stdout: (t) => {
+        so += t;
+      },
+      stderr: (t) => {
+        se += t;
+      },
+      isTTY: false,
+    },
+    stdout: () => so,
+    stderr: () => se,
+  };
+}
+
+function expectSafe(text: string): void {
+  for (const line of text.split('\n')) expect(line, JSON.stringify(line)).not.toMatch(RAW);
+  // Shown, not dropped: the admin sees that the name is odd.
+  expect(text).toContain('\\x1b]0;PWNED\\x07');
+}
+
+const fixtures: FixtureRoot[] = [];
+afterEach(() => {
+  for (const f of fixtures.splice(0)) f.cleanup();
+});
+
+function hostileRoot(): { f: FixtureRoot; dir: string } {
+  const f = new FixtureRoot('single-sysfs.json');
+  fixtures.push(f);
+  f.setAttr('/sys/class/iscsi_session/session1/targetname', `${HOSTILE}\n`);
+  const dir = f.fsVolume(P1, HOSTILE, 1, iscsiJson('pv-hostile', [P1], HOSTILE, 1));
+  return { f, dir };
+}
+
+describe('hostile names on every text sink', () => {
+  it('status text shows them escaped; status --json keeps them exact', async () => {
+    const { f, dir } = hostileRoot();
+    const text = capture();
+    expect(await main(['status', '--root', f.root], text.out)).toBe(0);
+    expectSafe(text.stdout());
+    expect(text.stdout()).toContain('\\u202eevil');
+    const json = capture();
+    expect(await main(['status', '--json', '--root', f.root], json.out)).toBe(0);
+    const snap = JSON.parse(json.stdout()) as Snapshot;
+    expect(snap.sessions[0]!.targetIqn).toBe(HOSTILE);
+    expect(snap.kubelet.volumes.map((v) => v.path)).toContain(dir);
+  });
+
+  it('plan text (session and kubelet-dir cleanup) shows them escaped', async () => {
+    const { f, dir } = hostileRoot();
+    expect(dir).toBe(makePDName(KROOT, 'default', P1, HOSTILE, 1));
+    for (const ref of ['1', dir]) {
+      const c = capture();
+      const code = await main(['cleanup', ref, '--root', f.root, '--dry-run'], c.out);
+      expect([0, 3]).toContain(code);
+      expectSafe(c.stdout() + c.stderr());
+    }
+  });
+
+  it('errors and hints quoting them are escaped at the one exit point', async () => {
+    const { f } = hostileRoot();
+    const c = capture();
+    expect(await main(['cleanup', `${KROOT}/${HOSTILE}`, '--root', f.root], c.out)).toBe(2);
+    expect(c.stdout()).toBe('');
+    expectSafe(c.stderr());
+    const a = capture();
+    const argv = [
+      'attach',
+      '--portal',
+      P1,
+      '--iqn',
+      HOSTILE,
+      '--lun',
+      '1',
+      '--volume-name',
+      'v',
+      '--dry-run',
+    ];
+    expect(await main([...argv, '--root', f.root], a.out)).toBe(2);
+    expectSafe(a.stderr());
+  });
+
+  it('watch lines and doctor lines are escaped', () => {
+    const line = formatEventLine({
+      id: 1,
+      at: 0,
+      kind: 'session',
+      severity: 'warn',
+      subject: HOSTILE,
+      message: `session 1 ${HOSTILE} logged in`,
+    });
+    expectSafe(line);
+    const doctor = formatDoctorLine(
+      { id: 'initiator', title: 'initiator name', status: 'warn', evidence: HOSTILE, hint: HOSTILE },
+      20,
+      { noColor: true },
+    );
+    expectSafe(doctor);
+  });
+});
