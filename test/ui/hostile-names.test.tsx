@@ -4,13 +4,11 @@
  * The raw frames are checked (the helpers' lastFrame() strips escapes, which would hide an injection).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { incidentSnapshot } from './helpers/fixtures.js';
-import { fakeBackend } from './helpers/fixtures.js';
+import { fakeBackend, incidentSnapshot } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
 import { KEY } from './helpers/render-tui.js';
 
-const HOSTILE =
-  'iqn.2024-01.lab.example:x\x1b]0;PWNED\x07\x1b[5mBLINK\x9b2J\rFORGED\nLINE\t\u202Eevil\u2066';
+const HOSTILE = 'iqn.2024-01.lab.example:x\x1b]0;PWNED\x07\x1b[5mBLINK\x9b2J\rFORGED\nLINE\t\u202Eevil\u2066';
 // Ink's own colour/style codes are the only escapes a frame may carry.
 const INK_SGR = /\x1b\[[0-9;]*m/g;
 const RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
@@ -26,7 +24,8 @@ function expectSafeFrame(m: Mounted): void {
   const raw = rawFrame(m);
   for (const bad of ['\x1b]0;PWNED', '\x1b[5mBLINK', '\x9b', '\u202E', '\u2066', '\rFORGED', '\nLINE'])
     expect(raw).not.toContain(bad);
-  for (const line of raw.replace(INK_SGR, '').split('\n')) expect(line, JSON.stringify(line)).not.toMatch(RAW);
+  for (const line of raw.replace(INK_SGR, '').split('\n'))
+    expect(line, JSON.stringify(line)).not.toMatch(RAW);
 }
 
 function hostileBackend() {

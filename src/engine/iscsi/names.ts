@@ -76,7 +76,7 @@ export function ifaceNameProblem(name: string): string | undefined {
   if (name.length > MAX_IFACE_NAME_LENGTH)
     return `an iface name is at most ${MAX_IFACE_NAME_LENGTH} characters (open-iscsi)`;
   if (name.includes('..')) return "an iface name contains no '..'";
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(name))
-    return 'an iface name starts with a letter or digit and holds only letters, digits and . _ : - [ ]';
+  if (!/^[A-Za-z0-9[][A-Za-z0-9._:[\]-]*$/.test(name))
+    return 'an iface name starts with a letter, a digit or [ and holds only letters, digits and . _ : - [ ]';
   return undefined;
 }
