@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { type AttachInput, planAttach } from '../../src/engine/actions/attach.js';
@@ -18,7 +17,8 @@ import { ifaceNameProblem, iscsiNameProblem } from '../../src/engine/iscsi/names
 import { portalProblem } from '../../src/engine/iscsi/portal.js';
 import { pluginPathProblem } from '../../src/engine/kubelet/paths.js';
 import { validateWizard } from '../../src/ui/wizard/wizard-state.js';
-import { KUBELET_ROOT, simEnv } from './helpers.js';
+import { captureOutput } from '../helpers/capture-output.js';
+import { attachInput, KUBELET_ROOT, simEnv } from './helpers.js';
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'input-names-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -37,42 +37,7 @@ const BAD_IQNS: [string, RegExp][] = [
   [`iqn.2026-01.lab.example:${'a'.repeat(300 - 24)}`, /at most 223 bytes/],
 ];
 
-function capture(): { out: Output; stdout: () => string; stderr: () => string } {
-  let so = '';
-  let se = '';
-  return {
-    out: {
-      stdout: (t) => {
-        so += t;
-      },
-      stderr: (t) => {
-        se += t;
-      },
-      isTTY: false,
-    },
-    stdout: () => so,
-    stderr: () => se,
-  };
-}
-
-function input(over: Partial<AttachInput> = {}): AttachInput {
-  return {
-    volName: 'pv-a',
-    portals: ['10.0.0.10:3260'],
-    iqn: GOOD,
-    lun: 1,
-    mode: 'filesystem',
-    fsType: 'ext4',
-    readOnly: false,
-    initIface: 'default',
-    chapDiscovery: false,
-    chapSession: false,
-    secretKeys: [],
-    mount: true,
-    mountOptions: [],
-    ...over,
-  };
-}
+const input = (o: Partial<AttachInput> = {}) => attachInput({ iqn: GOOD, portals: ['10.0.0.10:3260'], ...o });
 
 describe('strict iSCSI names', () => {
   it('accepts the RFC 3720 forms (upper case folds) and refuses the rest with a reason', () => {
@@ -111,7 +76,7 @@ describe('strict iSCSI names', () => {
 
 describe('every attach input path refuses bad names (exit 2, nothing planned)', () => {
   it('attach --iqn with a path traversal → exit 2, a clear error, no plan', async () => {
-    const c = capture();
+    const c = captureOutput();
     const argv = ['attach', '--demo', 'empty', '--portal', '127.0.0.1:3260', '--iqn', TRAVERSAL];
     expect(await main([...argv, '--lun', '1', '--volume-name', 'pv1', '--dry-run'], c.out)).toBe(2);
     expect(c.stdout()).toBe('');
@@ -131,12 +96,12 @@ describe('every attach input path refuses bad names (exit 2, nothing planned)', 
       ['--portal', '127.0.0.1:3260', '--iqn', GOOD, '--mount-option', 'ro\nx'],
     ];
     for (const extra of cases) {
-      const c = capture();
+      const c = captureOutput();
       expect(await main([...base, ...extra], c.out), extra.join(' ')).toBe(2);
       expect(c.stdout()).toBe('');
       expect(c.stderr()).toMatch(/^iscsi-console: invalid /);
     }
-    const lun = capture();
+    const lun = captureOutput();
     expect(
       await main(
         [
@@ -169,7 +134,7 @@ describe('every attach input path refuses bad names (exit 2, nothing planned)', 
           spec: { iscsi: { targetPortal: '127.0.0.1:3260', iqn, lun: 1 } },
         }),
       );
-      const c = capture();
+      const c = captureOutput();
       expect(await main(['attach', '--demo', 'empty', '--manifest', pv, '--dry-run'], c.out), iqn).toBe(2);
       expect(c.stdout()).toBe('');
       expect(c.stderr()).toContain(`${pv}: invalid target name`);
@@ -182,7 +147,7 @@ describe('every attach input path refuses bad names (exit 2, nothing planned)', 
           spec: { volumes: [{ name: 'v', iscsi: { targetPortal: '127.0.0.1:3260', iqn, lun: 0 } }] },
         }),
       );
-      const p = capture();
+      const p = captureOutput();
       expect(await main(['attach', '--demo', 'empty', '--manifest', pod, '--dry-run'], p.out)).toBe(2);
     }
   });
@@ -207,7 +172,7 @@ describe('every attach input path refuses bad names (exit 2, nothing planned)', 
           stringData: { 'node.session.auth.username': 'u', 'node.session.auth.password': value },
         }),
       );
-      const c = capture();
+      const c = captureOutput();
       expect(
         await main(['attach', '--demo', 'empty', '--manifest', pv, '--secret', secret, '--dry-run'], c.out),
       ).toBe(2);
@@ -274,15 +239,15 @@ describe('kubelet path containment (second line of defence)', () => {
       const good = planAttach(input({ portals: ['127.0.0.1:3260'] }), env.snap(), env.ctx);
       expect(good.refusals.map((r) => r.id)).not.toContain('path-escape');
       // As if a name with "/.." had slipped past the input check: the guard still catches it.
-      const escape = (p: string) => p.replace(/-lun-1$/, `/${'../'.repeat(10)}etc/evil-lun-1`);
+      const outside = (p: string) => p.replace(/-lun-1$/, `/${'../'.repeat(10)}etc/evil-lun-1`);
       const bad = structuredClone(good);
       bad.refusals = [];
       for (const s of bad.steps) {
         if (s.fs)
           s.fs.path = s.fs.path.endsWith('iscsi.json')
-            ? `${escape(s.fs.path.slice(0, -11))}/iscsi.json`
-            : escape(s.fs.path);
-        if (s.dynamic?.kind === 'format-and-mount') s.dynamic.target = escape(s.dynamic.target);
+            ? `${outside(s.fs.path.slice(0, -11))}/iscsi.json`
+            : outside(s.fs.path);
+        if (s.dynamic?.kind === 'format-and-mount') s.dynamic.target = outside(s.dynamic.target);
       }
       refuseEscapingPaths(bad, KUBELET_ROOT);
       const refusals = bad.refusals.filter((r) => r.id === 'path-escape');
@@ -301,7 +266,7 @@ describe('kubelet path containment (second line of defence)', () => {
   });
 
   it('a --kubelet-root that is not normalised makes attach refuse with the reason (dry run exit 3)', async () => {
-    const c = capture();
+    const c = captureOutput();
     const argv = ['attach', '--demo', 'empty', '--kubelet-root', '/var/lib/kubelet/../../../etc', '--write'];
     const code = await main(
       [...argv, '--portal', '127.0.0.1:3260', '--iqn', GOOD, '--lun', '1', '--volume-name', 'v', '--dry-run'],

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import { maskChapValues } from '../../src/cli/verbose.js';
+import { captureOutput } from '../helpers/capture-output.js';
 
 // The simulated target's CHAP account (src/sim/scenarios).
 const SECRET = 'labsecret123';
@@ -14,24 +14,6 @@ const IQN = 'iqn.2026-01.lab.example:secure-volume';
 const dir = fs.mkdtempSync(join(tmpdir(), 'verbose-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-function capture(): { out: Output; stdout: () => string; stderr: () => string } {
-  let so = '';
-  let se = '';
-  return {
-    out: {
-      stdout: (t) => {
-        so += t;
-      },
-      stderr: (t) => {
-        se += t;
-      },
-      isTTY: false,
-    },
-    stdout: () => so,
-    stderr: () => se,
-  };
-}
 
 describe('-v shows the commands', () => {
   it('a CHAP attach prints each command as it starts, then its exit code and time; no secret', async () => {
@@ -54,7 +36,7 @@ data:
   node.session.auth.password: ${b64(SECRET)}
 `,
     );
-    const c = capture();
+    const c = captureOutput();
     const argv = [
       'attach',
       '--demo',
@@ -97,10 +79,10 @@ data:
   });
 
   it('without -v no command line is printed', async () => {
-    const c = capture();
+    const c = captureOutput();
     expect(await main(['cleanup', '4', '--demo', 'incident', '--write', '--yes'], c.out)).toBe(0);
     expect(c.stderr()).not.toMatch(/^\+ \[/m);
-    const v = capture();
+    const v = captureOutput();
     expect(await main(['cleanup', '4', '--demo', 'incident', '--write', '--yes', '-v'], v.out)).toBe(0);
     expect(v.stderr()).toMatch(
       /^\+ \[\d+\] iscsiadm -m node -p 10\.0\.0\.10:3260 -T iqn\.2026-01\.lab\.example:old-logs --logout -I default$/m,

@@ -4,37 +4,17 @@
  * made visible, `--json` keeps them exact.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import { formatDoctorLine } from '../../src/engine/doctor/format.js';
 import { makePDName } from '../../src/engine/kubelet/paths.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { formatEventLine } from '../../src/watchers/format-event.js';
+import { captureOutput } from '../helpers/capture-output.js';
+import { HOSTILE_NAME, RAW_CONTROL } from '../helpers/hostile-text.js';
 import { FixtureRoot, iscsiJson, KROOT, P1 } from './fixture-root.js';
 
-/** A target name an array (or a hostile one) could hand out: valid prefix, then terminal controls. */
-export const HOSTILE =
-  'iqn.2024-01.lab.example:x\x1b]0;PWNED\x07\x1b[5mBLINK\x9b2J\rFORGED\nLINE\t\u202Eevil\u2066';
-/** Any character that must never reach a terminal raw (the line breaks a formatter adds aside). */
-const RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
-
-function capture(): { out: Output; stdout: () => string; stderr: () => string } {
-  let so = '';
-  let se = '';
-  return {
-    out: {
-      stdout: (t) => {
-        so += t;
-      },
-      stderr: (t) => {
-        se += t;
-      },
-      isTTY: false,
-    },
-    stdout: () => so,
-    stderr: () => se,
-  };
-}
+const HOSTILE = HOSTILE_NAME;
+const RAW = RAW_CONTROL;
 
 function expectSafe(text: string): void {
   for (const line of text.split('\n')) expect(line, JSON.stringify(line)).not.toMatch(RAW);
@@ -58,11 +38,11 @@ function hostileRoot(): { f: FixtureRoot; dir: string } {
 describe('hostile names on every text sink', () => {
   it('status text shows them escaped; status --json keeps them exact', async () => {
     const { f, dir } = hostileRoot();
-    const text = capture();
+    const text = captureOutput();
     expect(await main(['status', '--root', f.root], text.out)).toBe(0);
     expectSafe(text.stdout());
     expect(text.stdout()).toContain('\\u202eevil');
-    const json = capture();
+    const json = captureOutput();
     expect(await main(['status', '--json', '--root', f.root], json.out)).toBe(0);
     const snap = JSON.parse(json.stdout()) as Snapshot;
     expect(snap.sessions[0]!.targetIqn).toBe(HOSTILE);
@@ -73,7 +53,7 @@ describe('hostile names on every text sink', () => {
     const { f, dir } = hostileRoot();
     expect(dir).toBe(makePDName(KROOT, 'default', P1, HOSTILE, 1));
     for (const ref of ['1', dir]) {
-      const c = capture();
+      const c = captureOutput();
       const code = await main(['cleanup', ref, '--root', f.root, '--dry-run'], c.out);
       expect([0, 3]).toContain(code);
       expectSafe(c.stdout() + c.stderr());
@@ -82,11 +62,11 @@ describe('hostile names on every text sink', () => {
 
   it('errors and hints quoting them are escaped at the one exit point', async () => {
     const { f } = hostileRoot();
-    const c = capture();
+    const c = captureOutput();
     expect(await main(['cleanup', `${KROOT}/${HOSTILE}`, '--root', f.root], c.out)).toBe(2);
     expect(c.stdout()).toBe('');
     expectSafe(c.stderr());
-    const a = capture();
+    const a = captureOutput();
     const argv = [
       'attach',
       '--portal',

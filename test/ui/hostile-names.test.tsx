@@ -4,14 +4,15 @@
  * The raw frames are checked (the helpers' lastFrame() strips escapes, which would hide an injection).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { HOSTILE_NAME, RAW_CONTROL } from '../helpers/hostile-text.js';
 import { fakeBackend, incidentSnapshot } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
 import { KEY } from './helpers/render-tui.js';
 
-const HOSTILE = 'iqn.2024-01.lab.example:x\x1b]0;PWNED\x07\x1b[5mBLINK\x9b2J\rFORGED\nLINE\t\u202Eevil\u2066';
+const HOSTILE = HOSTILE_NAME;
 // Ink's own colour/style codes are the only escapes a frame may carry.
 const INK_SGR = /\x1b\[[0-9;]*m/g;
-const RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
+const RAW = RAW_CONTROL;
 
 let t: Mounted | undefined;
 afterEach(() => t?.unmount());
