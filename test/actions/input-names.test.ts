@@ -23,6 +23,13 @@ import { attachInput, KUBELET_ROOT, simEnv } from './helpers.js';
 const dir = fs.mkdtempSync(join(tmpdir(), 'input-names-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** Writes a manifest (JSON is YAML) into the test dir; returns its path. */
+function manifest(name: string, doc: object): string {
+  const path = join(dir, name);
+  fs.writeFileSync(path, JSON.stringify(doc));
+  return path;
+}
+
 const GOOD = 'iqn.2026-01.lab.example:data';
 const TRAVERSAL = 'iqn.2026-01.lab.example:x/../../../../etc/evil';
 /** Names that must never build a path or an argv: `/`, `..`, spaces, controls, 300 bytes. */
@@ -125,53 +132,37 @@ describe('every attach input path refuses bad names (exit 2, nothing planned)', 
 
   it('manifests: a PV or Pod with a bad IQN is refused by the reader, naming the file', async () => {
     for (const [iqn] of BAD_IQNS) {
-      const pv = join(dir, 'pv.yaml');
-      fs.writeFileSync(
-        pv,
-        JSON.stringify({
-          kind: 'PersistentVolume',
-          metadata: { name: 'pv-x' },
-          spec: { iscsi: { targetPortal: '127.0.0.1:3260', iqn, lun: 1 } },
-        }),
-      );
+      const pv = manifest('pv.yaml', {
+        kind: 'PersistentVolume',
+        metadata: { name: 'pv-x' },
+        spec: { iscsi: { targetPortal: '127.0.0.1:3260', iqn, lun: 1 } },
+      });
       const c = captureOutput();
       expect(await main(['attach', '--demo', 'empty', '--manifest', pv, '--dry-run'], c.out), iqn).toBe(2);
       expect(c.stdout()).toBe('');
       expect(c.stderr()).toContain(`${pv}: invalid target name`);
-      const pod = join(dir, 'pod.yaml');
-      fs.writeFileSync(
-        pod,
-        JSON.stringify({
-          kind: 'Pod',
-          metadata: { name: 'p' },
-          spec: { volumes: [{ name: 'v', iscsi: { targetPortal: '127.0.0.1:3260', iqn, lun: 0 } }] },
-        }),
-      );
+      const pod = manifest('pod.yaml', {
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: { volumes: [{ name: 'v', iscsi: { targetPortal: '127.0.0.1:3260', iqn, lun: 0 } }] },
+      });
       const p = captureOutput();
       expect(await main(['attach', '--demo', 'empty', '--manifest', pod, '--dry-run'], p.out)).toBe(2);
     }
   });
 
   it('Secrets: a CHAP value with a control character or over 255 bytes is refused, the value never shown', async () => {
-    const pv = join(dir, 'pv-chap.yaml');
-    fs.writeFileSync(
-      pv,
-      JSON.stringify({
-        kind: 'PersistentVolume',
-        metadata: { name: 'pv-c' },
-        spec: { iscsi: { targetPortal: '127.0.0.1:3260', iqn: GOOD, lun: 1, chapAuthSession: true } },
-      }),
-    );
+    const pv = manifest('pv-chap.yaml', {
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-c' },
+      spec: { iscsi: { targetPortal: '127.0.0.1:3260', iqn: GOOD, lun: 1, chapAuthSession: true } },
+    });
     for (const value of ['pass\nnode.startup = automatic', 'x'.repeat(256)]) {
-      const secret = join(dir, 'secret.yaml');
-      fs.writeFileSync(
-        secret,
-        JSON.stringify({
-          kind: 'Secret',
-          metadata: { name: 's' },
-          stringData: { 'node.session.auth.username': 'u', 'node.session.auth.password': value },
-        }),
-      );
+      const secret = manifest('secret.yaml', {
+        kind: 'Secret',
+        metadata: { name: 's' },
+        stringData: { 'node.session.auth.username': 'u', 'node.session.auth.password': value },
+      });
       const c = captureOutput();
       expect(
         await main(['attach', '--demo', 'empty', '--manifest', pv, '--secret', secret, '--dry-run'], c.out),

@@ -90,29 +90,20 @@ data:
   });
 
   it('masks a value set for a CHAP key even when the caller passed no secrets', () => {
-    expect(
-      maskChapValues([
-        'iscsiadm',
-        '-m',
-        'node',
-        '-o',
-        'update',
-        '-n',
-        'node.session.auth.password',
-        '-v',
-        'x',
-      ]),
-    ).toEqual([
+    const set = (key: string, value: string) => [
       'iscsiadm',
       '-m',
       'node',
       '-o',
       'update',
       '-n',
-      'node.session.auth.password',
+      key,
       '-v',
-      '********',
-    ]);
+      value,
+    ];
+    expect(maskChapValues(set('node.session.auth.password', 'x'))).toEqual(
+      set('node.session.auth.password', '********'),
+    );
     expect(maskChapValues(['iscsiadm', '-n', 'node.startup', '-v', 'manual'])).toEqual([
       'iscsiadm',
       '-n',
