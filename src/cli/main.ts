@@ -1,4 +1,5 @@
-import { ExitCode, exitCodeOf, hintOf, UserError } from '../engine/errors.js';
+import { ExitCode, errorText, exitCodeOf, hintOf, UserError } from '../engine/errors.js';
+import { observeCommands } from '../engine/host/observed-host.js';
 import { type OptionSpec, type ParsedArgs, parseArgs } from './args.js';
 import type { Command, CommandContext, Output } from './command.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
@@ -6,6 +7,7 @@ import { GLOBAL_OPTIONS, readGlobals } from './globals.js';
 import { formatCommandHelp, formatHelp } from './help.js';
 import { openHost } from './open-host.js';
 import { suggestionHint } from './suggest.js';
+import { verboseObserver } from './verbose.js';
 import { VERSION } from './version.js';
 
 function processOutput(): Output {
@@ -78,17 +80,20 @@ export async function main(
     const globals = readGlobals(parsed.options, process.env);
     const opened = await openHost(globals);
     close = opened.close;
-    const ctx: CommandContext = { host: opened.host, globals, out, signal };
+    // -v: every command as it runs, on stderr (not in the console: Ink owns the terminal there).
+    const host =
+      globals.verbose && command.name !== 'console'
+        ? observeCommands(opened.host, verboseObserver(out.stderr))
+        : opened.host;
+    const ctx: CommandContext = { host, globals, out, signal };
     const code = await command.run(ctx, { positionals: parsed.positionals, options: parsed.options });
     return code ?? ExitCode.ok;
   } catch (e) {
     const code = exitCodeOf(e);
     if (code === ExitCode.bug) {
-      out.stderr(`iscsi-console: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+      out.stderr(errorText(`internal error: ${(e as Error)?.stack ?? String(e)}`));
     } else if (code !== ExitCode.ok && !(e as { silent?: boolean }).silent) {
-      out.stderr(`iscsi-console: ${(e as Error).message}\n`);
-      const hint = hintOf(e);
-      if (hint) out.stderr(`hint: ${hint}\n`);
+      out.stderr(errorText((e as Error).message, hintOf(e)));
     }
     return code;
   } finally {

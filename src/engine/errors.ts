@@ -1,3 +1,5 @@
+import { safeText } from './text/safe-text.js';
+
 /**
  * The error taxonomy. Every failure the engine can foresee is one of these; only `src/cli.ts`
  * turns them into a process exit code (one exit point).
@@ -105,4 +107,12 @@ export function exitCodeOf(e: unknown): ExitCodeValue {
 /** The hint of an error, if it has one. */
 export function hintOf(e: unknown): string | undefined {
   return (e as { hint?: string } | undefined)?.hint;
+}
+
+/**
+ * What a person reads for a failure: `iscsi-console: <message>` and `hint: <hint>` lines. Messages
+ * quote node-sourced names, paths and command output, so control characters are made visible.
+ */
+export function errorText(message: string, hint?: string): string {
+  return `iscsi-console: ${safeText(message)}\n${hint ? `hint: ${safeText(hint)}\n` : ''}`;
 }

@@ -3,13 +3,14 @@
  * part with an explicit height so a frame is never taller than the terminal (§2.3), plus the one
  * root `useInput` dispatcher (§2.5).
  */
-import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
+import { Box, useApp, useInput, useWindowSize } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { Snapshot } from '../engine/model.js';
 import type { ConsoleBackend, JournalEntry } from './backend.js';
+import { Text } from './components/safe-text.js';
 import { ScrollText } from './components/scroll-text.js';
 import { Table } from './components/table.js';
 import type { Column, TableRow } from './components/table-types.js';

@@ -1,4 +1,5 @@
 /** Small text helpers for fixed-width terminal cells. */
+import { safeText } from '../engine/text/safe-text.js';
 
 /**
  * Shortens text to `width` by cutting the middle: IQNs differ at both ends
@@ -20,13 +21,14 @@ export function truncateEnd(text: string, width: number): string {
   return width <= 1 ? '…' : `${text.slice(0, width - 1)}…`;
 }
 
-/** Pads or cuts to exactly `width` cells. */
+/** Pads or cuts to exactly `width` cells; control characters are made visible first (node text). */
 export function padCell(
-  text: string,
+  raw: string,
   width: number,
   align: 'left' | 'right' = 'left',
   middle = false,
 ): string {
+  const text = safeText(raw);
   const cut = middle ? truncateMiddle(text, width) : truncateEnd(text, width);
   return align === 'right' ? cut.padStart(width) : cut.padEnd(width);
 }

@@ -3,8 +3,9 @@
  * engine (PortalOutage.summary), so it reads exactly as `status`, `doctor` and `watch` say it.
  * Absent when no portal is down; the layout then keeps its usual height.
  */
-import { Text } from 'ink';
+
 import type { PortalOutage, Snapshot } from '../engine/model.js';
+import { Text } from './components/safe-text.js';
 import { formatClock, truncateEnd } from './format.js';
 import { type Theme, toneColor, VERDICT_LOOK } from './theme.js';
 

@@ -2,11 +2,12 @@
  * The top line: who and where (hostname, initiator), whether the machinery is up, the mode
  * (READ-ONLY/WRITE, DRY-RUN) in inverse video, and how fresh the data is (§1.5 #13).
  */
-import { Text } from 'ink';
+
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleBackend } from './backend.js';
+import { Text } from './components/safe-text.js';
 import { formatAge, truncateMiddle } from './format.js';
 import { type Theme, toneColor } from './theme.js';
 import type { UiStore } from './view-store.js';

@@ -1,9 +1,10 @@
+import { safeText } from '../engine/text/safe-text.js';
 import type { NodeEvent } from './types.js';
 
 /** One human line: `12:04:05.123 warn  session  session 7 LOGGED_IN→FAILED (...)`. */
 export function formatEventLine(e: NodeEvent): string {
   const time = new Date(e.at).toISOString().slice(11, 23);
-  return `${time} ${e.severity.padEnd(5)} ${e.kind.padEnd(9)} ${e.message}`;
+  return `${time} ${e.severity.padEnd(5)} ${e.kind.padEnd(9)} ${safeText(e.message)}`;
 }
 
 /** One NDJSON record: `{"id","at" (ISO),"kind","severity","subject","message"}`. */

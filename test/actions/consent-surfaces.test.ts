@@ -42,6 +42,7 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'no-host', overridable: false, from: 'scan' },
   { id: 'foreign', overridable: true, from: 'session-teardown' },
   { id: 'pod-mounts', overridable: true, from: 'unmount' },
+  { id: 'path-escape', overridable: false, from: 'path-guard (attach, cleanup)' },
 ];
 
 const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPlan } from '../../src/engine/actions/apply.js';
+import type { AttachInput } from '../../src/engine/actions/attach.js';
 import { actionContext } from '../../src/engine/actions/context.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
@@ -55,3 +56,21 @@ export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
     },
   };
 }
+
+/** A valid attach input (filesystem, one portal, no CHAP), with overrides. */
+export const attachInput = (o: Partial<AttachInput> = {}): AttachInput => ({
+  volName: 'pv1',
+  portals: ['10.0.0.1'],
+  iqn: 'iqn.2024-01.lab.example:t1',
+  lun: 1,
+  mode: 'filesystem',
+  fsType: 'ext4',
+  readOnly: false,
+  initIface: 'default',
+  chapDiscovery: false,
+  chapSession: false,
+  secretKeys: [],
+  mount: true,
+  mountOptions: [],
+  ...o,
+});

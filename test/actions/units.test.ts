@@ -1,7 +1,7 @@
 /** Pure parts of the action engine: formats, parsers, manifests, plans, exit-code mapping. */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type AttachInput, iscsiJson, planAttach } from '../../src/engine/actions/attach.js';
+import { iscsiJson, planAttach } from '../../src/engine/actions/attach.js';
 import { combinePlans } from '../../src/engine/actions/combine.js';
 import { formatPlan } from '../../src/engine/actions/format.js';
 import { commandError, runCommand } from '../../src/engine/actions/iscsiadm.js';
@@ -14,6 +14,7 @@ import { parseDiscovery } from '../../src/engine/iscsiadm/discovery.js';
 import { ifaceCloneParams, parseRecord, transportName } from '../../src/engine/iscsiadm/record.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { snapshot } from '../watchers/build-snapshot.js';
+import { attachInput } from './helpers.js';
 
 /** stdout of a capture file (`$ cmd` / `--- stdout ---` / `--- stderr ---` / `--- exit: N ---`). */
 function capture(name: string): { stdout: string; stderr: string; exit: number } {
@@ -37,22 +38,7 @@ const ctx = (write = true): ActionContext => ({
   takeSnapshot: emptySnapshot,
 });
 
-const input = (o: Partial<AttachInput> = {}): AttachInput => ({
-  volName: 'pv1',
-  portals: ['10.0.0.1'],
-  iqn: 'iqn.2024-01.lab.example:t1',
-  lun: 1,
-  mode: 'filesystem',
-  fsType: 'ext4',
-  readOnly: false,
-  initIface: 'default',
-  chapDiscovery: false,
-  chapSession: false,
-  secretKeys: [],
-  mount: true,
-  mountOptions: [],
-  ...o,
-});
+const input = attachInput;
 
 describe('iscsi.json', () => {
   it('is byte-identical to what kubelet wrote in the public demo (§1.9)', () => {

@@ -245,7 +245,7 @@ describe('manifests (read by the engine, mapped to the wizard fields and back)',
     // The wizard used to cap LUNs at 255 while the manifest reader took 16383: now both are the engine's.
     expect(validateWizard(fieldsFromInput(input))).toEqual({});
     expect(validateWizard({ ...fieldsFromInput(input), lun: '16384' }).lun).toBe(
-      'invalid LUN 16384: a LUN is an integer 0..16383',
+      'a LUN is an integer 0..16383',
     );
     expect(() => attachFromManifest(pv.replace('lun: 300', 'lun: 16384'), 'm.yaml')).toThrow('lun');
   });

@@ -29,9 +29,10 @@ describe('attach wizard validation', () => {
     expect(validateWizard({ ...ok, portals: '10.0.0.6, bad portal' }).portals).toContain('bad portal');
     expect(validateWizard({ ...ok, iqn: 'iqn.bogus' }).iqn).toBeDefined();
     expect(validateWizard({ ...ok, iqn: 'eui.02004567A425678D' }).iqn).toBeUndefined();
-    // The engine's LUN rule (0..16383), the same as for manifests and the CLI.
-    expect(validateWizard({ ...ok, lun: '256' }).lun).toBeUndefined();
+    // One LUN rule for flags, manifests and the wizard: the engine's (SAM flat space above 255).
+    expect(validateWizard({ ...ok, lun: '300' }).lun).toBeUndefined();
     expect(validateWizard({ ...ok, lun: '16384' }).lun).toMatch(/0\.\.16383/);
+    expect(validateWizard({ ...ok, lun: '' }).lun).toBeDefined();
     expect(validateWizard({ ...ok, lun: 'x' }).lun).toBeDefined();
     expect(validateWizard({ ...ok, chapAuthSession: 'true', sessionUser: 'u' }).sessionUser).toContain(
       'user and secret',
@@ -111,9 +112,9 @@ describe('attach wizard', () => {
     await t.type('pv-a');
     await t.press(KEY.down);
     await t.type('10.0.0.5:99999x');
-    f = await t.waitFor('✗ invalid portal');
+    f = await t.waitFor('✗ a portal is IPv4');
     for (let i = 0; i < 7; i++) await t.press(KEY.backspace);
-    f = await t.waitFor((x) => !x.includes('✗ invalid portal'));
+    f = await t.waitFor((x) => !x.includes('✗ a portal'));
     await t.press(KEY.down, KEY.down);
     await t.type('iqn.nope');
     await t.waitFor(/Target IQN.*✗/);

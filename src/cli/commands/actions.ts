@@ -11,9 +11,10 @@ import { actionContext } from '../../engine/actions/context.js';
 import { formatPlan, formatResult, overrideLines } from '../../engine/actions/format.js';
 import { ACTIONS } from '../../engine/actions/registry.js';
 import type { ActionDef } from '../../engine/actions/types.js';
-import { ExitCode, RefusedError } from '../../engine/errors.js';
+import { ExitCode, errorText, RefusedError } from '../../engine/errors.js';
 import type { OptionSpec } from '../../engine/options.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
+import { safeText } from '../../engine/text/safe-text.js';
 import type { Command, CommandContext } from '../command.js';
 
 const FORCE: OptionSpec = {
@@ -48,13 +49,13 @@ async function confirm(ctx: CommandContext, consent: Consent): Promise<void> {
         .map((l) => l.text)
         .join('\n')}\n`,
     );
-    const answer = await prompt(`Type "${ask.token}" to override the refusals and apply: `);
+    const answer = await prompt(`Type "${safeText(ask.token)}" to override the refusals and apply: `);
     if (!answerConsents(ask, answer))
       throw new RefusedError('not applied: the typed override did not match', overrideHint(consent));
     return;
   }
   if (ask.kind === 'typed') {
-    const answer = await prompt(`Type "${ask.token}" to apply: `);
+    const answer = await prompt(`Type "${safeText(ask.token)}" to apply: `);
     if (!answerConsents(ask, answer))
       throw new RefusedError('not applied: the typed confirmation did not match');
     return;
@@ -136,7 +137,8 @@ export function actionCommand(def: ActionDef): Command {
         ...(globals.json || !globals.verbose
           ? {}
           : {
-              onProgress: (p) => out.stderr(`${p.status} ${p.stepId}${p.detail ? ` — ${p.detail}` : ''}\n`),
+              onProgress: (p) =>
+                out.stderr(`${safeText(`${p.status} ${p.stepId}${p.detail ? ` — ${p.detail}` : ''}`)}\n`),
             }),
       });
       if (globals.json) out.stdout(`${JSON.stringify({ plan, result }, null, 2)}\n`);
@@ -144,8 +146,7 @@ export function actionCommand(def: ActionDef): Command {
       if (result.ok) return ExitCode.ok;
       const e = result.error;
       if (!globals.json && e) {
-        out.stderr(`iscsi-console: ${e.message}\n`);
-        if (e.hint) out.stderr(`hint: ${e.hint}\n`);
+        out.stderr(errorText(e.message, e.hint));
       }
       return (e?.exitCode as number | undefined) ?? ExitCode.externalFailed;
     },

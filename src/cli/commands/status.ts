@@ -1,6 +1,7 @@
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
+import { safeDeep } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
 
 const ANSI = {
@@ -55,7 +56,9 @@ function size(bytes: number | undefined): string {
 }
 
 /** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, multipath maps, problems. */
-export function formatStatus(snap: Snapshot, paint: Paint): string {
+export function formatStatus(raw: Snapshot, paint: Paint): string {
+  // Every node-sourced string made visible before it is measured and padded (no raw control bytes).
+  const snap = safeDeep(raw);
   const out: string[] = [];
   const n = snap.node;
   out.push(

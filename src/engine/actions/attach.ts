@@ -21,10 +21,12 @@ import {
 } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
+import { validateAttachInput } from './attach-input.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
-import { byPathName, isValidTargetName, kubeletGlobalPath } from './deps.js';
+import { byPathName, kubeletGlobalPath } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
+import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { parseLun } from './scan.js';
 import type { ActionDef, Plan, PlanStep } from './types.js';
@@ -95,70 +97,8 @@ export function iscsiJson(i: {
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
-/** One problem of an attach input, by the AttachInput field it is about. */
-export interface AttachProblem {
-  message: string;
-  hint?: string;
-}
-
-/**
- * Every problem of an attach input, keyed by field (the wizard shows each beside its field; the
- * CLI reports the first). The one set of attach input rules for both.
- */
-export function attachProblems(i: AttachInput): Partial<Record<keyof AttachInput, AttachProblem>> {
-  const out: Partial<Record<keyof AttachInput, AttachProblem>> = {};
-  if (!isValidTargetName(i.iqn))
-    out.iqn = {
-      message: `invalid target name ${i.iqn}`,
-      hint: 'an IQN looks like iqn.2024-01.com.example:storage.t1',
-    };
-  if (i.portals.length === 0) out.portals = { message: 'attach needs at least one --portal' };
-  for (const p of i.portals) {
-    if (!parseTargetPortal(p)) {
-      out.portals = { message: `invalid portal ${p}`, hint: 'use ADDR[:PORT]; IPv6 as [ADDR]:PORT' };
-      break;
-    }
-  }
-  try {
-    parseLun(i.lun);
-  } catch (e) {
-    out.lun = {
-      message: (e as UserError).message,
-      ...((e as UserError).hint ? { hint: (e as UserError).hint } : {}),
-    };
-  }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(i.volName)) {
-    out.volName = {
-      message: `invalid volume name ${i.volName}`,
-      hint: 'a PV or volume name: letters, digits, . _ -',
-    };
-  }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:[\]-]*$/.test(i.initIface))
-    out.initIface = { message: `invalid iface name ${i.initIface}` };
-  if (i.initiatorName !== undefined && !isValidTargetName(i.initiatorName)) {
-    out.initiatorName = { message: `invalid initiator name ${i.initiatorName}` };
-  }
-  if (!/^[a-z0-9]+$/.test(i.fsType)) out.fsType = { message: `invalid fsType ${i.fsType}` };
-  for (const o of i.mountOptions)
-    if (/[\s,]/.test(o)) out.mountOptions = { message: `invalid mount option ${o}` };
-  return out;
-}
-
-export function validateAttach(i: AttachInput): void {
-  const order: (keyof AttachInput)[] = [
-    'iqn',
-    'portals',
-    'lun',
-    'volName',
-    'initIface',
-    'initiatorName',
-    'fsType',
-    'mountOptions',
-  ];
-  const problems = attachProblems(i);
-  const first = order.map((k) => problems[k]).find((p) => p !== undefined);
-  if (first) throw new UserError(first.message, first.hint);
-}
+/** The one attach input check (src/engine/actions/attach-input.ts): flags, manifests and the wizard. */
+export const validateAttach = (i: AttachInput): void => validateAttachInput(i);
 
 function chapSteps(
   base: string[],
@@ -452,7 +392,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     const missing = needed.filter((k) => !input.secretKeys.includes(k));
     if (missing.length > 0) plan.warnings.push(`CHAP enabled but the Secret has no ${missing.join(', ')}`);
   }
-  return plan;
+  return refuseEscapingPaths(plan, ctx.kubeletRoot);
 }
 
 function optString(o: Record<string, unknown>, name: string): string | undefined {

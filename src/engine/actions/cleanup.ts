@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { downScopeOf } from '../snapshot/outages.js';
 import { findSession, findVolume, podMountsOf } from './lookup.js';
+import { refuseEscapingPaths } from './path-guard.js';
 import {
   addStep,
   addUnique,
@@ -149,7 +150,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
       for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
       plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
     }
-    return plan;
+    return refuseEscapingPaths(plan, ctx.kubeletRoot);
   },
 };
 
@@ -193,5 +194,5 @@ function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']
   }
   for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
   if (removable.length > 0) plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
-  return plan;
+  return refuseEscapingPaths(plan, ctx.kubeletRoot);
 }

@@ -4,6 +4,7 @@
  * console lays the same lines out in its dialog, so the admin reads the same commands in both.
  * Plans hold only masked argv, so nothing here can print a CHAP value.
  */
+import { safeDeep } from '../text/safe-text.js';
 import type { Consent } from './consent.js';
 import type { ApplyResult, BlastRadius, Plan, PlanStep, Refusal } from './types.js';
 
@@ -56,7 +57,9 @@ export function refusalLine(r: Refusal): string {
   return `[${r.id}${r.overridable ? ', can be overridden' : ''}] ${r.reason}`;
 }
 
-export function planLines(plan: Plan): PlanLine[] {
+export function planLines(raw: Plan): PlanLine[] {
+  // Paths, names and reasons come from the node: shown with control characters made visible.
+  const plan = safeDeep(raw);
   const lines: PlanLine[] = [{ text: `${plan.title}: ${plan.subject}`, bold: true }];
   const risk = RISK_TONE[plan.risk];
   lines.push({
@@ -113,7 +116,8 @@ export function stepNumber(i: number): string {
  * What the override act lifts, one line per refusal: shown by the console's override step and
  * printed by the CLI before it asks for the override token.
  */
-export function overrideLines(consent: Consent): PlanLine[] {
+export function overrideLines(raw: Consent): PlanLine[] {
+  const consent = safeDeep(raw);
   if (consent.ask.kind !== 'override') return [];
   const n = consent.ask.refusals.length;
   return [
@@ -129,7 +133,8 @@ export function formatPlan(plan: Plan): string {
     .join('\n')}\n`;
 }
 
-export function formatResult(r: ApplyResult): string {
+export function formatResult(raw: ApplyResult): string {
+  const r = safeDeep(raw);
   const lines: string[] = [];
   for (const s of r.steps)
     lines.push(`  ${s.status.padEnd(7)} ${s.stepId}${s.detail ? ` — ${s.detail}` : ''}`);

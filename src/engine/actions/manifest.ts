@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import type { AttachInput } from './attach.js';
+import { chapValuesProblem, validateAttachInput } from './attach-input.js';
 import { CHAP_KEYS } from './chap-keys.js';
 
 const IscsiSource = z.object({
@@ -145,6 +146,8 @@ export function attachFromManifest(text: string, file: string, volumeName?: stri
       'pick one with --volume-name',
     );
   }
+  // The same strict check as flags and the wizard: names from a manifest build kubelet paths too.
+  validateAttachInput(picked[0]!.input, file);
   return picked[0]!;
 }
 
@@ -166,5 +169,7 @@ export function chapFromSecret(text: string, file: string, name?: string): Recor
   }
   for (const [k, v] of Object.entries(s.stringData ?? {})) if (CHAP_KEYS.includes(k)) out[k] = v;
   for (const [k, v] of Object.entries(out)) if (v === '') delete out[k];
+  const problem = chapValuesProblem(out);
+  if (problem) throw new UserError(`${file}: Secret ${problem}`);
   return out;
 }

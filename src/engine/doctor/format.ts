@@ -1,3 +1,4 @@
+import { safeDeep } from '../text/safe-text.js';
 import type { DoctorCheck, DoctorReport, DoctorStatus } from './types.js';
 
 /** Symbol per status: the same set the Doctor view uses. */
@@ -18,7 +19,9 @@ export interface FormatOptions {
 }
 
 /** One line per check: symbol, title, evidence, and the hint when there is something to do. */
-export function formatDoctorLine(c: DoctorCheck, width: number, o: FormatOptions): string {
+export function formatDoctorLine(raw: DoctorCheck, width: number, o: FormatOptions): string {
+  // Evidence quotes node files and command output: control characters made visible.
+  const c = safeDeep(raw);
   const sym = o.noColor ? STATUS_SYMBOL[c.status] : `${ANSI[c.status]}${STATUS_SYMBOL[c.status]}${RESET}`;
   const hint =
     c.hint && c.status !== 'pass' ? `  ${o.noColor ? '' : DIM}hint: ${c.hint}${o.noColor ? '' : RESET}` : '';

@@ -5,6 +5,8 @@
  * - iscsiadm session lines append `,tpgt` (`127.0.0.1:3260,1`).
  */
 
+import { isIPv6 } from 'node:net';
+
 /** iSCSI's well-known port (RFC 7143 §13.1); kubelet's portalMounter appends it when no `:` is present. */
 export const DEFAULT_ISCSI_PORT = 3260;
 
@@ -145,4 +147,24 @@ export function parseTargetPortal(text: string): (ParsedPortal & { port: number 
   const p = parsePortal(text);
   if (!p || p.tpgt !== undefined) return undefined;
   return { ...p, port: p.port ?? DEFAULT_ISCSI_PORT };
+}
+
+/**
+ * Why a portal typed by an admin (flag, manifest, wizard) is not acceptable, or undefined when it
+ * is: an IPv4 address, an IPv6 literal (bracketed when it has a port; checked by node:net, not
+ * the loose form sysfs needs), or a DNS hostname (labels of at most 63, 253 in all), with an
+ * optional port 1-65535. No `,tpgt`, no whitespace or control characters.
+ */
+export function portalProblem(text: string): string | undefined {
+  if (text.length === 0) return 'the portal is empty';
+  if (/[\p{Cc}\p{Cf}\s]/u.test(text)) return 'a portal contains no whitespace or control characters';
+  if (text.includes(',')) return 'a portal is ADDR[:PORT] (no ,TPGT)';
+  const p = parsePortal(text);
+  if (!p) {
+    const port = /:(\d+)$/.exec(text)?.[1];
+    if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return 'a port is 1-65535';
+    return 'a portal is IPv4[:PORT], [IPv6][:PORT] or HOSTNAME[:PORT]';
+  }
+  if (p.family === 'ipv6' && !isIPv6(p.address)) return `${p.address} is not an IPv6 address`;
+  return undefined;
 }

@@ -4,6 +4,7 @@
  * handles what kubelet's fallback gets wrong (IPv6 portals, hostnames containing `-`).
  * See kubelet-iscsi-engine.md §1.2 and §1.13. All paths are host paths.
  */
+import { posix } from 'node:path';
 import { kubeletPortal, parsePortal } from '../iscsi/portal.js';
 
 /** The plugin name's directory component. */
@@ -221,4 +222,20 @@ export function makeVolCounter(...listings: PluginListing[]): (portal: string, i
     for (let i = lo; i < names.length && names[i]!.startsWith(prefix); i++) n++;
     return n;
   };
+}
+
+/**
+ * Why a path a planner built is not safely inside the kubelet plugin dir, or undefined when it is:
+ * it must be absolute, have no empty, `.` or `..` component (so its normalised form is itself) and
+ * lie strictly below `<root>/plugins/kubernetes.io/iscsi`. The second line of defence behind the
+ * input checks: a name with `/` or `..` in it would otherwise move a mkdir, a write or a mount.
+ */
+export function pluginPathProblem(kubeletRoot: string, path: string): string | undefined {
+  const dir = pluginDir(kubeletRoot);
+  if (!path.startsWith('/')) return `${path} is not an absolute path`;
+  const parts = path.slice(1).split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..'))
+    return `${path} has an empty, '.' or '..' component (normalised: ${posix.normalize(path)})`;
+  if (!path.startsWith(`${dir}/`)) return `${path} is not inside the kubelet plugin dir ${dir}`;
+  return undefined;
 }

@@ -1,6 +1,7 @@
 /** A clipped, scrollable block of pre-built lines (detail pane, plan, help): never taller than `height`. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { type Theme, type Tone, toneColor } from '../theme.js';
+import { Text } from './safe-text.js';
 
 export interface Line {
   text: string;

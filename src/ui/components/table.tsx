@@ -4,6 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import { memo, useRef } from 'react';
+import { safeText } from '../../engine/text/safe-text.js';
 import { padCell } from '../format.js';
 import { type Theme, type Tone, toneColor } from '../theme.js';
 import { type Column, layoutColumns, type TableRow } from './table-types.js';
@@ -160,7 +161,7 @@ export function Table(props: TableProps) {
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       <Text bold wrap="truncate" color={toneColor(theme, 'accent')}>{`  ${header}`}</Text>
       {rows.length === 0 ? (
-        <Text color={toneColor(theme, 'dim')}>{`  ${props.emptyText ?? '(nothing)'}`}</Text>
+        <Text color={toneColor(theme, 'dim')}>{`  ${safeText(props.emptyText ?? '(nothing)')}`}</Text>
       ) : (
         rows
           .slice(offset, offset + visible)

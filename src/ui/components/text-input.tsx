@@ -2,8 +2,9 @@
  * A one-line text field drawn with a block cursor. It holds no state: the root dispatcher owns the
  * text (one input handler for the whole app), so masking is a display concern only.
  */
-import { Text } from 'ink';
+
 import { type Theme, toneColor } from '../theme.js';
+import { Text } from './safe-text.js';
 
 export function TextInput(props: {
   label: string;

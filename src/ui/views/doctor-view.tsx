@@ -1,6 +1,7 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { STATUS_SYMBOL } from '../../engine/doctor/format.js';
 import type { DoctorCheck, DoctorReport, DoctorStatus } from '../../engine/doctor/types.js';
+import { Text } from '../components/safe-text.js';
 import { COLOR_THEME, type Theme, type Tone, toneColor } from '../theme.js';
 
 const STATUS_TONE: Record<DoctorStatus, Tone> = { pass: 'ok', warn: 'warn', fail: 'bad', skip: 'dim' };

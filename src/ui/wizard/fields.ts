@@ -1,10 +1,16 @@
 /**
  * The wizard's form fields ↔ the engine's AttachInput. Manifests are read by the engine
- * (engine/actions/manifest.ts) and input rules are the engine's (attachProblems); this module only
+ * (engine/actions/manifest.ts) and input rules are the engine's (attach-input.ts); this module only
  * maps between the form and the input, and puts each engine problem beside its field. Fields mirror
  * a Pod's `iscsi` volume source (k8s core/v1 ISCSIVolumeSource) plus the CHAP values its Secret holds.
  */
-import { type AttachInput, attachProblems } from '../../engine/actions/attach.js';
+import type { AttachInput } from '../../engine/actions/attach.js';
+import {
+  type AttachField,
+  attachInputProblems,
+  chapValuesProblem,
+} from '../../engine/actions/attach-input.js';
+import { portalProblem } from '../../engine/iscsi/portal.js';
 
 /** Secret keys (the node-DB names kubelet copies from the Secret) → wizard fields. */
 const SECRET_FIELDS: Record<string, string> = {
@@ -87,33 +93,35 @@ export function wizardSecrets(f: Record<string, string>): Record<string, string>
 }
 
 /** AttachInput fields → the form field an engine problem is shown beside. */
-const FIELD_OF: Partial<Record<keyof AttachInput, string>> = {
+/** Engine field of AttachInput → the wizard field its problem is shown at. */
+const FIELD_OF: Record<AttachField, string> = {
+  volName: 'volName',
+  portals: 'targetPortal',
   iqn: 'iqn',
   lun: 'lun',
-  volName: 'volName',
   initIface: 'iscsiInterface',
   initiatorName: 'initiatorName',
   fsType: 'fsType',
+  mountOptions: 'fsType',
 };
 
-/** Errors by form field: required fields and CHAP pairs here, every input rule from the engine. */
+/**
+ * Errors by form field: the engine's attach input check (the same one flags and manifests get:
+ * strict iSCSI names, portals, iface, LUN range), shown per field, plus what only a form has
+ * (required fields, CHAP pairs).
+ */
 export function validateWizard(f: Record<string, string>): Record<string, string> {
   const errors: Record<string, string> = {};
   const input = wizardInput(f);
-  const problems = attachProblems(input);
-  for (const [k, p] of Object.entries(problems) as [
-    keyof AttachInput,
-    { message: string; hint?: string },
-  ][]) {
-    const field = FIELD_OF[k];
-    if (field) errors[field] = p.hint ? `${p.message}: ${p.hint}` : p.message;
+  for (const [field, p] of Object.entries(attachInputProblems(input)))
+    errors[FIELD_OF[field as AttachField]] ??= p.problem;
+  const extra = input.portals.slice(1);
+  const badExtra = extra.find((p) => portalProblem(p) !== undefined);
+  if (badExtra !== undefined) {
+    errors.portals = `bad portal ${badExtra} (${portalProblem(badExtra)})`;
+    if (!portalProblem(input.portals[0] ?? '')) delete errors.targetPortal;
   }
-  if (problems.portals) {
-    const first = attachProblems({ ...input, portals: [input.portals[0]!] }).portals;
-    errors[first ? 'targetPortal' : 'portals'] = problems.portals.message;
-  }
-  if (!/^\d+$/.test(f.lun?.trim() ?? ''))
-    errors.lun = `not a number: ${attachProblems({ ...input, lun: -1 }).lun?.hint}`;
+  if (!/^\d+$/.test(f.lun?.trim() ?? '')) errors.lun ??= 'a number, 0..16383';
   if (!f.targetPortal?.trim()) errors.targetPortal = 'required';
   if (!f.iqn?.trim()) errors.iqn = 'required';
   if (!f.volName?.trim()) errors.volName = 'required (names the kubelet global dir)';
@@ -121,5 +129,7 @@ export function validateWizard(f: Record<string, string>): Record<string, string
     errors.discoveryUser = 'discovery CHAP needs user and secret';
   if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret))
     errors.sessionUser = 'session CHAP needs user and secret';
+  const chap = chapValuesProblem(wizardSecrets(f));
+  if (chap) errors[chap.startsWith('discovery.') ? 'discoveryUser' : 'sessionUser'] ??= chap;
   return errors;
 }

@@ -1,5 +1,6 @@
 /** The attach wizard's form: one line per field, inline errors, the discovered-targets picker. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/safe-text.js';
 import { TextInput } from '../components/text-input.js';
 import { type Theme, toneColor } from '../theme.js';
 import { WIZARD_FIELDS, type WizardState } from './wizard-state.js';
