@@ -34,7 +34,10 @@ export interface ScsiDevice {
   host: number;
   channel: number;
   target: number;
+  /** The target's LUN (what a PV spec and kubelet's dir names say; src/engine/iscsi/lun.ts). */
   lun: number;
+  /** The kernel's LUN number (the `L` of hctl), only where it differs from `lun` (16684 for LUN 300). */
+  kernelLun?: number;
   vendor?: string;
   model?: string;
   rev?: string;

@@ -293,12 +293,13 @@ describe('attach plan (kubelet AttachDisk, §1.4)', () => {
     expect(plan.lockKeys).toEqual(['iqn.2024-01.lab.example:t1']);
   });
 
-  it("LUN ≥ 256 uses udev's hex by-path name and warns; hostname portals get resolved and warned", () => {
+  it("LUN ≥ 256 scans and waits for the kernel's number (16684) and warns that kubelet cannot; hostname portals get resolved and warned", () => {
     const plan = planAttach(input({ lun: 300, portals: ['san-a.example.com'] }), emptySnapshot(), ctx());
     expect(plan.steps.find((s) => s.wait?.path)?.wait?.path).toBe(
-      '/dev/disk/by-path/ip-san-a.example.com:3260-iscsi-iqn.2024-01.lab.example:t1-lun-0x012c000000000000',
+      '/dev/disk/by-path/ip-san-a.example.com:3260-iscsi-iqn.2024-01.lab.example:t1-lun-0x412c000000000000',
     );
-    expect(plan.warnings.join('\n')).toMatch(/≥ 256/);
+    expect(plan.steps.find((s) => s.id.startsWith('scan-lun:'))?.write?.data).toBe('0 0 16684');
+    expect(plan.warnings.join('\n')).toMatch(/kubelet cannot attach LUN 300 itself: it scans "0 0 300"/);
     expect(plan.steps[0]!.argv).toEqual(['getent', 'hosts', 'san-a.example.com']);
     expect(plan.warnings.join('\n')).toMatch(/hostname/);
   });

@@ -1,3 +1,4 @@
+import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import type { Command } from '../command.js';
@@ -107,8 +108,10 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
           d.swap ? 'swap' : undefined,
         ].filter(Boolean);
         out.push(
-          `    ${d.hctl} lun ${d.lun} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
+          `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
         );
+        const kubeletProblem = kubeletLunProblem(d.lun);
+        if (kubeletProblem) out.push(`      ! ${paint(kubeletProblem, 'yellow')}`);
       }
     }
   }

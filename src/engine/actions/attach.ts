@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { kernelLunOf, kubeletLunProblem } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
@@ -293,21 +294,22 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         `iscsiadm -m node -p ${tp} -T ${input.iqn} --logout -I ${iface}; iscsiadm -m node -p ${tp} -T ${input.iqn} -o delete -I ${iface}`,
       );
     }
+    const kLun = kernelLunOf(input.lun);
     addStep(plan, {
       id: `scan-lun:${tp}`,
-      why: `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`,
-      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${input.lun}` },
+      why:
+        kLun === input.lun
+          ? `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`
+          : `targeted scan "0 0 ${kLun}" on the session's SCSI host: the kernel's number for target LUN ${input.lun} (kubelet scanOneLun writes ${input.lun}, which asks the target for another LUN)`,
+      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${kLun}` },
       preconditions: [],
       group,
       dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },
     });
     const parts = parseTargetPortal(tp)!;
     const byPath = `/dev/disk/by-path/${byPathName(parts, input.iqn, input.lun)}`;
-    if (input.lun >= 256) {
-      plan.warnings.push(
-        `LUN ${input.lun} ≥ 256: udev names it ${byPath.split('/').pop()}; kubelet looks for lun-${input.lun} and never finds it`,
-      );
-    }
+    const kubeletProblem = kubeletLunProblem(input.lun);
+    if (kubeletProblem) plan.warnings.push(kubeletProblem);
     addStep(plan, {
       id: `wait-device:${tp}`,
       why: "wait for udev to create the by-path link (polled every 100 ms, not kubelet's 1 s sleeps)",

@@ -4,6 +4,7 @@
  * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
  */
 import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import { kernelLunOf } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
@@ -100,8 +101,10 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
     );
   }
   const path = `/sys/class/scsi_host/host${host}/scan`;
-  rt.host.writeText(path, `0 0 ${d.lun}`);
-  rt.commands.push({ write: { path, data: `0 0 ${d.lun}` } });
+  // The kernel's LUN number, not the target's (LUN 300 → 16684; src/engine/iscsi/lun.ts).
+  const data = `0 0 ${kernelLunOf(d.lun)}`;
+  rt.host.writeText(path, data);
+  rt.commands.push({ write: { path, data } });
   return `scanned host${host}`;
 }
 

@@ -3,6 +3,7 @@
  * would tell, joined along the chain LUN → sdX → dm → mounts → kubelet volume → pod, with the
  * console's verdict beside kubelet's own isSessionBusy answer and the reasons behind both.
  */
+import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
@@ -51,9 +52,11 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
   if (s.devices.length === 0) lines.push({ text: '  no SCSI devices on this session', tone: 'dim' });
   for (const d of s.devices) {
     lines.push({
-      text: `  LUN ${d.lun}  ${d.hctl}  ${d.name ?? '(sg only)'}  ${d.state ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.vendor ?? ''} ${d.model ?? ''}`.trimEnd(),
+      text: `  LUN ${lunLabel(d)}  ${d.hctl}  ${d.name ?? '(sg only)'}  ${d.state ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.vendor ?? ''} ${d.model ?? ''}`.trimEnd(),
       tone: stateTone(d.state),
     });
+    const kubeletProblem = kubeletLunProblem(d.lun);
+    if (kubeletProblem) lines.push({ text: `      ! ${kubeletProblem}`, tone: 'warn' });
     if (d.wwid) lines.push({ text: `      wwid ${d.wwid}`, tone: 'dim' });
     for (const p of d.byPath) lines.push({ text: `      by-path ${p}`, tone: 'dim' });
     for (const part of d.partitions) lines.push({ text: `      partition ${part}` });
