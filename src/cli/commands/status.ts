@@ -1,3 +1,4 @@
+import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
@@ -105,6 +106,7 @@ export function formatStatus(snap: Snapshot, paint: Paint): string {
           d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
           d.partitions.length ? `partitions ${d.partitions.join(',')}` : undefined,
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
+          d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
           d.swap ? 'swap' : undefined,
         ].filter(Boolean);
         out.push(

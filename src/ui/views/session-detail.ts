@@ -3,6 +3,8 @@
  * would tell, joined along the chain LUN → sdX → dm → mounts → kubelet volume → pod, with the
  * console's verdict beside kubelet's own isSessionBusy answer and the reasons behind both.
  */
+
+import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
@@ -72,6 +74,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
       for (const mp of m?.mountpoints ?? []) lines.push({ text: `          → mounted at ${mp}`, tone: 'ok' });
     }
     for (const mp of d.mountpoints) lines.push({ text: `      → mounted at ${mp}`, tone: 'ok' });
+    for (const b of d.blockBinds ?? []) lines.push({ text: `      → ${describeBinds([b])}`, tone: 'ok' });
     if (d.swap) lines.push({ text: '      → swap', tone: 'warn' });
     for (const l of d.loops) lines.push({ text: `      → loop ${l} (block volume)` });
   }
