@@ -98,13 +98,20 @@ export function validateAttach(i: AttachInput): void {
 
 const iscsiadm = (...a: string[]) => ['iscsiadm', ...a];
 
+/**
+ * CHAP for one record: authmethod through iscsiadm (no secret in it), then the credentials written
+ * into the record file under iscsiadm's DB lock and read back masked — never `-v SECRET` on a
+ * command line, where every local user can read it in /proc/<pid>/cmdline
+ * (src/engine/iscsiadm/record-secrets.ts).
+ */
 function chapSteps(
   base: string[],
   keys: readonly string[],
   present: readonly string[],
   group: string,
-  scope: string,
+  target: { scope: 'node' | 'discovery'; iqn: string; portal: string; iface: string },
 ): PlanStep[] {
+  const scope = target.scope === 'node' ? 'session' : 'discovery';
   const steps: PlanStep[] = [
     {
       id: `${scope}-authmethod:${group}`,
@@ -115,18 +122,21 @@ function chapSteps(
       group,
     },
   ];
-  for (const k of keys.filter((k) => present.includes(k))) {
-    const argv = [...base, '-o', 'update', '-n', k, '-v', '********'];
-    steps.push({
-      id: `${scope}-${k.split('.').pop()}:${group}`,
-      why: `${scope} CHAP ${k.split('.').pop()} (value passed only to iscsiadm, never shown or journaled)`,
-      argv,
-      secretArgs: [{ argIndex: argv.length - 1, secretKey: k }],
-      timeoutMs: TIMEOUTS.iscsiadm,
-      preconditions: [],
-      group,
-    });
-  }
+  const have = keys.filter((k) => present.includes(k));
+  if (have.length === 0) return steps;
+  const record =
+    target.scope === 'node'
+      ? `/etc/iscsi/nodes/${target.iqn}/<address>,<port>,<tpgt>/${target.iface}`
+      : '/etc/iscsi/send_targets/<address>,<port>/st_config';
+  steps.push({
+    id: `${scope}-credentials:${group}`,
+    why: `${scope} CHAP ${have.map((k) => k.split('.').pop()).join(', ')}: written into the record file under iscsiadm's DB lock and read back with -o show (never on a command line, never shown or journaled)`,
+    write: { path: record, data: have.map((k) => `${k} = ********`).join('\n') },
+    timeoutMs: TIMEOUTS.iscsiadm,
+    preconditions: [],
+    group,
+    dynamic: { kind: 'record-secrets', ...target, keys: have },
+  });
   return steps;
 }
 
@@ -223,7 +233,12 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       if (input.chapDiscovery) {
-        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, 'discovery'))
+        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, {
+          scope: 'discovery',
+          iqn: input.iqn,
+          portal: tp,
+          iface,
+        }))
           addStep(plan, st);
       }
       addStep(plan, {
@@ -250,7 +265,12 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       if (input.chapSession) {
-        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, 'session'))
+        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, {
+          scope: 'node',
+          iqn: input.iqn,
+          portal: tp,
+          iface,
+        }))
           addStep(plan, st);
       }
       addStep(plan, {

@@ -8,6 +8,7 @@ import { kernelLunOf } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
+import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { mustRun, pollFor, type Runtime, record } from './runtime.js';
 import type { DynamicStep, PlanStep } from './types.js';
@@ -264,6 +265,8 @@ export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: Dy
       return resolveHostname(rt, d);
     case 'scan-lun':
       return scanLun(rt, s, d);
+    case 'record-secrets':
+      return writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) });
     case 'wait-device':
       return waitDevice(rt, step, d);
     case 'find-multipath':

@@ -74,6 +74,15 @@ export type DynamicStep =
   /** `lun` is the target LUN; the step writes the kernel's number for it. */
   | { kind: 'scan-lun'; iqn: string; portal: string; lun: number }
   | { kind: 'wait-device'; byPath: string; transport?: string }
+  /** CHAP values (`keys`, from the apply's secrets) into the record file, never on a command line. */
+  | {
+      kind: 'record-secrets';
+      scope: 'node' | 'discovery';
+      iqn: string;
+      portal: string;
+      iface: string;
+      keys: string[];
+    }
   | { kind: 'find-multipath'; multiPortal: boolean; timeoutMs: number }
   | {
       kind: 'format-and-mount';
