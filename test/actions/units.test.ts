@@ -268,20 +268,39 @@ describe('attach plan (kubelet AttachDisk, §1.4)', () => {
       'iscsiadm -m iface -I default -o show',
       `${d} -o new`,
       `${d} -o update -n discovery.sendtargets.auth.authmethod -v CHAP`,
-      `${d} -o update -n discovery.sendtargets.auth.password -v ********`,
       `${d} --discover`,
       `${n} -o update -n node.session.scan -v manual`,
       `${n} -o update -n node.session.auth.authmethod -v CHAP`,
-      `${n} -o update -n node.session.auth.username -v ********`,
-      `${n} -o update -n node.session.auth.password -v ********`,
       `${n} --login`,
       'iscsiadm -m node -p 10.0.0.1:3260 -T iqn.2024-01.lab.example:t1 -o update -n node.startup -v manual',
       'mount -t ext4 -o defaults <device> /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1',
     ]);
-    const pw = plan.steps.find((s) => s.argv?.includes('node.session.auth.password'))!;
-    expect(pw.secretArgs).toEqual([
-      { argIndex: pw.argv!.length - 1, secretKey: 'node.session.auth.password' },
+    // CHAP values go into the record file (no argv carries them), one step per record, after authmethod.
+    expect(plan.steps.some((s) => s.secretArgs)).toBe(false);
+    const creds = plan.steps.filter((s) => s.dynamic?.kind === 'record-secrets').map((s) => s.dynamic);
+    expect(creds).toEqual([
+      {
+        kind: 'record-secrets',
+        scope: 'discovery',
+        iqn: 'iqn.2024-01.lab.example:t1',
+        portal: '10.0.0.1:3260',
+        iface: 'default',
+        keys: ['discovery.sendtargets.auth.password'],
+      },
+      {
+        kind: 'record-secrets',
+        scope: 'node',
+        iqn: 'iqn.2024-01.lab.example:t1',
+        portal: '10.0.0.1:3260',
+        iface: 'default',
+        keys: ['node.session.auth.username', 'node.session.auth.password'],
+      },
     ]);
+    const ids = plan.steps.map((s) => s.id);
+    expect(ids.indexOf('session-credentials:10.0.0.1:3260')).toBe(
+      ids.indexOf('session-authmethod:10.0.0.1:3260') + 1,
+    );
+    expect(ids.indexOf('session-credentials:10.0.0.1:3260')).toBeLessThan(ids.indexOf('login:10.0.0.1:3260'));
     expect(plan.steps.find((s) => s.id.startsWith('login:'))?.okExitCodes).toEqual([15]);
     expect(plan.steps.find((s) => s.id.startsWith('discover:'))?.onFailure?.[0]?.argv.join(' ')).toBe(
       `${d} -o delete`,
