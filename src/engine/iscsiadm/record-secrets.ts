@@ -38,7 +38,6 @@ const MAX_VALUE_BYTES = 255;
 export function recordValueProblem(value: string): string | undefined {
   if (value === '') return 'it is empty';
   if (Buffer.byteLength(value) > MAX_VALUE_BYTES) return `it is longer than ${MAX_VALUE_BYTES} bytes`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\x00-\x1f\x7f]/.test(value)) return 'it contains a line break or control character';
   if (value.trim() !== value) return 'it starts or ends with blanks, which iscsiadm strips';
   return undefined;
