@@ -24,6 +24,21 @@ function leftoverBlock() {
   return { f, g };
 }
 
+/** The cleanup plan of kubelet dir `g` on the fixture, as the CLI would build it. */
+function cleanupPlan(f: FixtureRoot, g: string) {
+  const host = f.host();
+  const snap = takeSnapshot(host, { kubeletRoot: KROOT });
+  const ctx: ActionContext = {
+    host,
+    kubeletRoot: KROOT,
+    stateDir: '/var/log/iscsi-console',
+    write: true,
+    takeSnapshot: () => takeSnapshot(host, { kubeletRoot: KROOT }),
+  };
+  const def = findAction('cleanup');
+  return def.plan(def.inputFromCli([g], {}, snap), snap, ctx);
+}
+
 describe('block-volume bind mounts', () => {
   it('are not filesystem mounts of the device, but still make the session in use', () => {
     const { f, g } = leftoverBlock();
@@ -53,17 +68,7 @@ describe('block-volume bind mounts', () => {
 
   it('cleanup of the orphaned block dir: losetup -d, umount, unlink the entry (UnmapDevice), then the device', () => {
     const { f, g } = leftoverBlock();
-    const host = f.host();
-    const snap = takeSnapshot(host, { kubeletRoot: KROOT });
-    const ctx: ActionContext = {
-      host,
-      kubeletRoot: KROOT,
-      stateDir: '/var/log/iscsi-console',
-      write: true,
-      takeSnapshot: () => takeSnapshot(host, { kubeletRoot: KROOT }),
-    };
-    const def = findAction('cleanup');
-    const plan = def.plan(def.inputFromCli([g], {}, snap), snap, ctx);
+    const plan = cleanupPlan(f, g);
     expect(plan.refusals).toEqual([]);
     const ids = plan.steps.map((s) => s.id);
     const at = (p: string) => ids.findIndex((i) => i.startsWith(p));
@@ -81,17 +86,7 @@ describe('block-volume bind mounts', () => {
   it('cleanup still refuses while a pod uses the block volume', () => {
     const { f, g } = leftoverBlock();
     f.podBlockVolume('uid-gone', 'pv-b', '/dev/sdb');
-    const host = f.host();
-    const snap = takeSnapshot(host, { kubeletRoot: KROOT });
-    const ctx: ActionContext = {
-      host,
-      kubeletRoot: KROOT,
-      stateDir: '/var/log/iscsi-console',
-      write: true,
-      takeSnapshot: () => takeSnapshot(host, { kubeletRoot: KROOT }),
-    };
-    const def = findAction('cleanup');
-    const plan = def.plan(def.inputFromCli([g], {}, snap), snap, ctx);
+    const plan = cleanupPlan(f, g);
     expect(plan.refusals.map((r) => r.id)).toContain('in-use');
   });
 });
