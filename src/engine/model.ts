@@ -38,7 +38,10 @@ export interface ScsiDevice {
   host: number;
   channel: number;
   target: number;
+  /** The target's LUN (what a PV spec and kubelet's dir names say; src/engine/iscsi/lun.ts). */
   lun: number;
+  /** The kernel's LUN number (the `L` of hctl), only where it differs from `lun` (16684 for LUN 300). */
+  kernelLun?: number;
   vendor?: string;
   model?: string;
   rev?: string;
@@ -57,8 +60,10 @@ export interface ScsiDevice {
   holders: string[];
   /** Partitions (`sdb1`). */
   partitions: string[];
-  /** Mounts of this device, its partitions, and its dm holders (host paths). */
+  /** Filesystems mounted from this device, its partitions, and its dm holders (host paths; what lsblk shows). */
   mountpoints: string[];
+  /** Bind mounts of the device node itself (kubelet block volumes), when there are any. */
+  blockBinds?: BlockBind[];
   /** True when this device, a partition or a holder is swap (/proc/swaps). */
   swap: boolean;
   /** Loop devices whose backing file is this device's kubelet node (block volumes). */
@@ -67,6 +72,22 @@ export interface ScsiDevice {
   byPath: string[];
   /** Fingerprint target|portal|iface|lun. */
   key: LunKey;
+}
+
+/**
+ * A bind mount of a device node (`mount --bind /dev/sdX <path>`): kubelet maps a block volume this
+ * way at `<globalMapPath>/<podUID>` (kubernetes pkg/volume/util/volumepathhandler). No filesystem
+ * of the device is mounted; the node is held open all the same.
+ */
+export interface BlockBind {
+  /** The bind mount's path (host path). */
+  path: string;
+  /** The kernel device whose node is bound (`sdb`, a partition, or `dm-0 (mpatha) → sdb`). */
+  via: string;
+  /** Below the kubelet root: a kubelet block volume. */
+  kubelet: boolean;
+  /** The pod the per-pod entry belongs to (`<globalMapPath>/<podUID>`). */
+  podUid?: string;
 }
 
 export interface Session {

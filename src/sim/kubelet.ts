@@ -1,5 +1,5 @@
 import { HostIoError } from '../engine/host/host.js';
-import { byPathName, portalOf } from './kernel/names.js';
+import { portalOf } from './kernel/names.js';
 import type { SimHost } from './sim-host.js';
 import type { ChapSecret } from './types.js';
 
@@ -149,7 +149,9 @@ export class Kubelet {
       if (host === undefined) continue;
       // scanOneLun (§1.6): "0 0 <lun>", no newline.
       this.host.writeText(`/sys/class/scsi_host/host${host}/scan`, `0 0 ${o.lun}`);
-      const path = `/dev/disk/by-path/${byPathName(portalOf(tp), o.iqn, o.lun)}`;
+      // kubelet AttachDisk builds `...-lun-<Lun>` in decimal whatever the LUN (iscsi_util.go).
+      const p = portalOf(tp);
+      const path = `/dev/disk/by-path/ip-${p.address}:${p.port}-iscsi-${o.iqn}-lun-${o.lun}`;
       if (this.host.stat(path) === undefined) {
         lastErr = `Timed out waiting for device at path ${path} after 30s`;
         continue;

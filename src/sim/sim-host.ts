@@ -123,6 +123,8 @@ export class SimHost implements Host {
     }
     if (path.startsWith('/proc/')) throw new HostIoError('write', path, 'EACCES');
     this.fs.writeText(path, data, mode);
+    // Someone edited a DB record file: the next iscsiadm re-reads the DB (NodeDb.reload).
+    if (path.startsWith('/etc/iscsi/')) this.sim.db.dirty = true;
   }
 
   appendLine(path: string, line: string, mode?: number): boolean {

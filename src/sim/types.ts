@@ -61,6 +61,7 @@ export type SdevState = 'running' | 'offline' | 'transport-offline' | 'blocked';
 /** One SCSI device `H:0:0:L` of a session. */
 export interface SimScsiDevice {
   host: number;
+  /** The kernel's LUN number (16684 for tgt's LUN 300); `spec.lun` is the target's. */
   lun: number;
   /** Peripheral type: 12 for tgt's LUN 0 controller, 0 for disks. */
   type: number;

@@ -77,7 +77,7 @@ function expectNoSecret(text: string): void {
   expect(text).not.toContain(b64(SECRET));
 }
 
-describe('CHAP secrets never leave iscsiadm argv', () => {
+describe('CHAP secrets reach only the record file', () => {
   it('CLI attach (dry run, text and --json, success and auth failure) prints no secret', async () => {
     const ok = files(SECRET);
     const bad = files(WRONG);
@@ -129,7 +129,9 @@ describe('CHAP secrets never leave iscsiadm argv', () => {
       ['attach', '--demo', 'empty', '--manifest', ok.pv, '--secret', ok.secret, '--dry-run'],
       dry.out,
     );
-    expect(dry.text()).toMatch(/node\.session\.auth\.password -v '?\*{8}'?/);
+    // The credentials go into the record file, never on an iscsiadm command line.
+    expect(dry.text()).toMatch(/node\.session\.auth\.password = \*{8}/);
+    expect(dry.text()).not.toMatch(/-n node\.session\.auth\.(username|password)/);
   });
 
   it('plan, result, errors and journal hold no secret; the login still used it', async () => {
@@ -151,6 +153,14 @@ describe('CHAP secrets never leave iscsiadm argv', () => {
       const result = await applyPlan(env.plan('attach', [], opts), env.ctx, { secrets });
       expect(result.error).toBeUndefined();
       expect(env.snap().sessions.some((x) => x.targetIqn === IQN && x.state === 'LOGGED_IN')).toBe(true);
+      // Where the values went: the 0600 record file (as iscsiadm keeps it), no argv, lock released.
+      expect(JSON.stringify(result.steps ?? result)).not.toMatch(/"-v","(labuser|labsecret123)"/);
+      const rec = env.host
+        .readDir(`/etc/iscsi/nodes/${IQN}`)
+        .map((e) => `/etc/iscsi/nodes/${IQN}/${e}/default`);
+      expect(rec.length).toBe(1);
+      expect(env.host.readText(rec[0]!)).toContain(`node.session.auth.password = ${SECRET}\n`);
+      expect(env.host.lstat('/run/lock/iscsi/lock.write')).toBeUndefined();
       expectNoSecret(JSON.stringify(result));
       expectNoSecret(JSON.stringify(missing));
       const badFiles = files(WRONG);

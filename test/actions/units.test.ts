@@ -254,22 +254,41 @@ describe('attach plan (kubelet AttachDisk, §1.4)', () => {
       'iscsiadm -m iface -I default -o show',
       `${d} -o new`,
       `${d} -o update -n discovery.sendtargets.auth.authmethod -v CHAP`,
-      `${d} -o update -n discovery.sendtargets.auth.password -v ********`,
       // `-o new`: discovery adds records but never rewrites ones that existed (usr/idbm.c idbm_add_node).
       `${d} --discover -o new`,
       `${n} -o update -n node.session.scan -v manual`,
       `${n} -o update -n node.session.auth.authmethod -v CHAP`,
-      `${n} -o update -n node.session.auth.username -v ********`,
-      `${n} -o update -n node.session.auth.password -v ********`,
       `${n} --login`,
       'iscsiadm -m node -p 10.0.0.1:3260 -T iqn.2024-01.lab.example:t1 -o update -n node.startup -v manual',
       'iscsiadm -m node -p <portal> -T <each unused discovered target> -o delete -I default',
       'mount -t ext4 -o defaults <device> /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1',
     ]);
-    const pw = plan.steps.find((s) => s.argv?.includes('node.session.auth.password'))!;
-    expect(pw.secretArgs).toEqual([
-      { argIndex: pw.argv!.length - 1, secretKey: 'node.session.auth.password' },
+    // CHAP values go into the record file (no argv carries them), one step per record, after authmethod.
+    expect(plan.steps.some((s) => s.secretArgs)).toBe(false);
+    const creds = plan.steps.filter((s) => s.dynamic?.kind === 'record-secrets').map((s) => s.dynamic);
+    expect(creds).toEqual([
+      {
+        kind: 'record-secrets',
+        scope: 'discovery',
+        iqn: 'iqn.2024-01.lab.example:t1',
+        portal: '10.0.0.1:3260',
+        iface: 'default',
+        keys: ['discovery.sendtargets.auth.password'],
+      },
+      {
+        kind: 'record-secrets',
+        scope: 'node',
+        iqn: 'iqn.2024-01.lab.example:t1',
+        portal: '10.0.0.1:3260',
+        iface: 'default',
+        keys: ['node.session.auth.username', 'node.session.auth.password'],
+      },
     ]);
+    const ids = plan.steps.map((s) => s.id);
+    expect(ids.indexOf('session-credentials:10.0.0.1:3260')).toBe(
+      ids.indexOf('session-authmethod:10.0.0.1:3260') + 1,
+    );
+    expect(ids.indexOf('session-credentials:10.0.0.1:3260')).toBeLessThan(ids.indexOf('login:10.0.0.1:3260'));
     expect(plan.steps.find((s) => s.id.startsWith('login:'))?.okExitCodes).toEqual([15]);
     expect(plan.steps.find((s) => s.id.startsWith('discover:'))?.onFailure?.[0]?.argv.join(' ')).toBe(
       `${d} -o delete`,
@@ -281,12 +300,13 @@ describe('attach plan (kubelet AttachDisk, §1.4)', () => {
     expect(plan.lockKeys).toEqual(['iqn.2024-01.lab.example:t1']);
   });
 
-  it("LUN ≥ 256 uses udev's hex by-path name and warns; hostname portals get resolved and warned", () => {
+  it("LUN ≥ 256 scans and waits for the kernel's number (16684) and warns that kubelet cannot; hostname portals get resolved and warned", () => {
     const plan = planAttach(input({ lun: 300, portals: ['san-a.example.com'] }), emptySnapshot(), ctx());
     expect(plan.steps.find((s) => s.wait?.path)?.wait?.path).toBe(
-      '/dev/disk/by-path/ip-san-a.example.com:3260-iscsi-iqn.2024-01.lab.example:t1-lun-0x012c000000000000',
+      '/dev/disk/by-path/ip-san-a.example.com:3260-iscsi-iqn.2024-01.lab.example:t1-lun-0x412c000000000000',
     );
-    expect(plan.warnings.join('\n')).toMatch(/≥ 256/);
+    expect(plan.steps.find((s) => s.id.startsWith('scan-lun:'))?.write?.data).toBe('0 0 16684');
+    expect(plan.warnings.join('\n')).toMatch(/kubelet cannot attach LUN 300 itself: it scans "0 0 300"/);
     expect(plan.steps[0]!.argv).toEqual(['getent', 'hosts', 'san-a.example.com']);
     expect(plan.warnings.join('\n')).toMatch(/hostname/);
   });

@@ -100,14 +100,15 @@ describe('by-path LUN naming (udev path_id format_lun_number)', () => {
   it('builds and parses the whole link name (IPv6 unbracketed, as sysfs shows it)', () => {
     const iqn = 'iqn.2024-01.lab.example:storage.target1';
     expect(byPathName('127.0.0.1', 3260, iqn, 1)).toBe(`ip-127.0.0.1:3260-iscsi-${iqn}-lun-1`);
-    expect(byPathName('[fd00::1]', 3260, iqn, 300)).toBe(
-      `ip-fd00::1:3260-iscsi-${iqn}-lun-0x012c000000000000`,
+    // Target LUN 300 is kernel LUN 16684: the link is built from the kernel's number.
+    expect(byPathName('[fd00::1]', 3260, iqn, 16684)).toBe(
+      `ip-fd00::1:3260-iscsi-${iqn}-lun-0x412c000000000000`,
     );
-    expect(parseByPathName(`ip-fd00::1:3260-iscsi-${iqn}-lun-0x012c000000000000`)).toEqual({
+    expect(parseByPathName(`ip-fd00::1:3260-iscsi-${iqn}-lun-0x412c000000000000`)).toEqual({
       address: 'fd00::1',
       port: 3260,
       iqn,
-      lun: 300,
+      lun: 16684,
     });
     expect(parseByPathName(`pci-0000:00:00.0-ip-10.0.0.1:3260-iscsi-${iqn}-lun-2-part1`)).toEqual({
       pci: 'pci-0000:00:00.0',

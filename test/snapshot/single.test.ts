@@ -128,7 +128,15 @@ describe('snapshot of the single-session capture', () => {
     expect(s.verdict).toBe('in-use');
     expect(s.health).toBe('ok');
     expect(s.devices[1]!.mountpoints).toEqual([g1, podA]);
-    expect(s.devices[2]!.mountpoints).toEqual([`${g2}/uid-b`]);
+    // The device node bind mount is not a filesystem mount of sdb (lsblk shows none): it is its own use.
+    expect(s.devices[2]!.mountpoints).toEqual([]);
+    expect(s.devices[2]!.blockBinds).toEqual([
+      { path: `${g2}/uid-b`, via: 'sdb', kubelet: true, podUid: 'uid-b' },
+    ]);
+    expect(s.reasons).toContain(
+      `sdb's device node is bound at ${g2}/uid-b (kubelet block volume, pod uid-b)`,
+    );
+    expect(s.reasons.join('\n')).not.toContain(`sdb is mounted at ${g2}`);
     expect(s.devices[2]!.loops).toEqual(['loop0']);
     expect(snap.loops).toEqual({ loop0: `${g2}/uid-b` });
     expect(s.kubeletVolumes.sort()).toEqual([g1, g2].sort());

@@ -1,3 +1,5 @@
+import { describeBinds } from '../../engine/actions/lookup.js';
+import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
@@ -115,11 +117,14 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
           d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
           d.partitions.length ? `partitions ${d.partitions.join(',')}` : undefined,
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
+          d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
           d.swap ? 'swap' : undefined,
         ].filter(Boolean);
         out.push(
-          `    ${d.hctl} lun ${d.lun} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
+          `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
         );
+        const kubeletProblem = kubeletLunProblem(d.lun);
+        if (kubeletProblem) out.push(`      ! ${paint(kubeletProblem, 'yellow')}`);
       }
     }
   }

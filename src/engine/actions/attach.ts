@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { kernelLunOf, kubeletLunProblem } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import {
   discoverNewArgv,
@@ -100,13 +101,20 @@ export function iscsiJson(i: {
 /** The one attach input check (src/engine/actions/attach-input.ts): flags, manifests and the wizard. */
 export const validateAttach = (i: AttachInput): void => validateAttachInput(i);
 
+/**
+ * CHAP for one record: authmethod through iscsiadm (no secret in it), then the credentials written
+ * into the record file under iscsiadm's DB lock and read back masked — never `-v SECRET` on a
+ * command line, where every local user can read it in /proc/<pid>/cmdline
+ * (src/engine/iscsiadm/record-secrets.ts).
+ */
 function chapSteps(
   base: string[],
   keys: readonly string[],
   present: readonly string[],
   group: string,
-  scope: string,
+  target: { scope: 'node' | 'discovery'; iqn: string; portal: string; iface: string },
 ): PlanStep[] {
+  const scope = target.scope === 'node' ? 'session' : 'discovery';
   const steps: PlanStep[] = [
     {
       id: `${scope}-authmethod:${group}`,
@@ -117,18 +125,21 @@ function chapSteps(
       group,
     },
   ];
-  for (const k of keys.filter((k) => present.includes(k))) {
-    const argv = [...base, '-o', 'update', '-n', k, '-v', '********'];
-    steps.push({
-      id: `${scope}-${k.split('.').pop()}:${group}`,
-      why: `${scope} CHAP ${k.split('.').pop()} (value passed only to iscsiadm, never shown or journaled)`,
-      argv,
-      secretArgs: [{ argIndex: argv.length - 1, secretKey: k }],
-      timeoutMs: TIMEOUTS.iscsiadm,
-      preconditions: [],
-      group,
-    });
-  }
+  const have = keys.filter((k) => present.includes(k));
+  if (have.length === 0) return steps;
+  const record =
+    target.scope === 'node'
+      ? `/etc/iscsi/nodes/${target.iqn}/<address>,<port>,<tpgt>/${target.iface}`
+      : '/etc/iscsi/send_targets/<address>,<port>/st_config';
+  steps.push({
+    id: `${scope}-credentials:${group}`,
+    why: `${scope} CHAP ${have.map((k) => k.split('.').pop()).join(', ')}: written into the record file under iscsiadm's DB lock and read back with -o show (never on a command line, never shown or journaled)`,
+    write: { path: record, data: have.map((k) => `${k} = ********`).join('\n') },
+    timeoutMs: TIMEOUTS.iscsiadm,
+    preconditions: [],
+    group,
+    dynamic: { kind: 'record-secrets', ...target, keys: have },
+  });
   return steps;
 }
 
@@ -225,7 +236,12 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       if (input.chapDiscovery) {
-        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, 'discovery'))
+        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, {
+          scope: 'discovery',
+          iqn: input.iqn,
+          portal: tp,
+          iface,
+        }))
           addStep(plan, st);
       }
       addStep(plan, {
@@ -253,7 +269,12 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       if (input.chapSession) {
-        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, 'session'))
+        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, {
+          scope: 'node',
+          iqn: input.iqn,
+          portal: tp,
+          iface,
+        }))
           addStep(plan, st);
       }
       addStep(plan, {
@@ -284,21 +305,22 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         `iscsiadm -m node -p ${tp} -T ${input.iqn} --logout -I ${iface}; iscsiadm -m node -p ${tp} -T ${input.iqn} -o delete -I ${iface}`,
       );
     }
+    const kLun = kernelLunOf(input.lun);
     addStep(plan, {
       id: `scan-lun:${tp}`,
-      why: `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`,
-      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${input.lun}` },
+      why:
+        kLun === input.lun
+          ? `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`
+          : `targeted scan "0 0 ${kLun}" on the session's SCSI host: the kernel's number for target LUN ${input.lun} (kubelet scanOneLun writes ${input.lun}, which asks the target for another LUN)`,
+      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${kLun}` },
       preconditions: [],
       group,
       dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },
     });
     const parts = parseTargetPortal(tp)!;
     const byPath = `/dev/disk/by-path/${byPathName(parts, input.iqn, input.lun)}`;
-    if (input.lun >= 256) {
-      plan.warnings.push(
-        `LUN ${input.lun} ≥ 256: udev names it ${byPath.split('/').pop()}; kubelet looks for lun-${input.lun} and never finds it`,
-      );
-    }
+    const kubeletProblem = kubeletLunProblem(input.lun);
+    if (kubeletProblem) plan.warnings.push(kubeletProblem);
     addStep(plan, {
       id: `wait-device:${tp}`,
       why: "wait for udev to create the by-path link (polled every 100 ms, not kubelet's 1 s sleeps)",

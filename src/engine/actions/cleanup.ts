@@ -21,6 +21,7 @@ import {
 import { addSessionRefusals, addSessionTeardown } from './session-teardown.js';
 import { addDeviceTeardown } from './teardown.js';
 import type { ActionDef, Plan } from './types.js';
+import { unmapBlockVolumeSteps } from './unmap-device.js';
 
 export interface CleanupInput {
   /** A session (its target's sessions through the same iface go with it)… */
@@ -82,15 +83,9 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
       addUnique(plan.blastRadius.mounts, v.path);
       addStep(plan, unmountStep(v.path, false));
     }
-    if (v.mode === 'block' && v.podDevices.length > 0) {
-      plan.refusals.push({
-        id: 'open',
-        reason: `block volume ${v.path} still has pod device nodes ${v.podDevices.join(', ')}`,
-        hint: 'kubelet unmaps them when the pods go; remove leftovers by hand after checking `losetup -a`',
-        overridable: false,
-      });
-      continue;
-    }
+    // Leftover per-pod entries of a block volume (their pods are gone, checked above): unmapped
+    // the way kubelet's UnmapDevice does, before the devices go.
+    if (v.mode === 'block') for (const st of unmapBlockVolumeSteps(plan, s, v)) addStep(plan, st);
     removable.push(v);
   }
   return removable;

@@ -117,6 +117,20 @@ const CHECKS: Record<string, Checker> = {
     s.ifaces.some((i) => i.name === c.subject) ? fail(`iface ${c.subject} still exists`) : ok,
   'path-present': (c, _s, h) => (h.lstat(c.subject) ? ok : fail(`${c.subject} does not exist`)),
   'path-absent': (c, _s, h) => (h.lstat(c.subject) ? fail(`${c.subject} still exists`) : ok),
+  'loop-backs': (c, s) =>
+    s.loops[c.subject] === c.value
+      ? ok
+      : fail(`${c.subject} is backed by ${s.loops[c.subject] ?? 'nothing'}`),
+  'loop-not-backing': (c, s) =>
+    s.loops[c.subject] === c.value ? fail(`${c.subject} is still backed by ${c.value}`) : ok,
+  /** What a bind-mount target becomes after its unmount: unlinking it cannot lose data. */
+  'empty-file': (c, _s, h) => {
+    const kind = h.lstat(c.subject);
+    if (kind === undefined) return ok;
+    if (kind !== 'file') return fail(`${c.subject} is a ${kind}, not a file`);
+    const text = h.readText(c.subject);
+    return text === '' ? ok : fail(`${c.subject} is not empty`);
+  },
   /** A kubelet dir holds nothing but (maybe) iscsi.json: rmdir after unlinking it cannot lose data. */
   'dir-only-metadata': (c, _s, h) => {
     if (!h.lstat(c.subject)) return ok;

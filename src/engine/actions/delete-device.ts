@@ -2,7 +2,9 @@
  * delete-device: remove SCSI devices — flush the maps built only from them, `blockdev --flushbufs`,
  * then `1` to `device/delete` (kubelet deleteDevices §1.12 plus csi-lib-iscsi's flush, §2.1).
  */
+
 import { UserError } from '../errors.js';
+import { deviceKernelLun } from '../iscsi/lun.js';
 import type { Snapshot } from '../model.js';
 import { findDevice } from './lookup.js';
 import { destructive, deviceName, newPlan } from './plan-kit.js';
@@ -50,7 +52,9 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
       refs.map((r) => r.device),
     );
     for (const r of refs)
-      plan.undo.push(`echo '0 0 ${r.device.lun}' > /sys/class/scsi_host/host${r.device.host}/scan`);
+      plan.undo.push(
+        `echo '0 0 ${deviceKernelLun(r.device)}' > /sys/class/scsi_host/host${r.device.host}/scan`,
+      );
     return plan;
   },
 };

@@ -3,13 +3,13 @@
  * shapes the planners use; no second copies of the rules live here (portals: iscsi/portal.ts).
  */
 
-import { byPathName as udevByPathName } from '../iscsi/lun.js';
+import { kernelLunOf, byPathName as udevByPathName } from '../iscsi/lun.js';
 import { isValidIscsiName } from '../iscsi/names.js';
 import { makePDName, makeVDPDName } from '../kubelet/paths.js';
 
-/** `/dev/disk/by-path` name of a LUN over tcp (udev path_id; LUN ≥ 256 in hex form). */
+/** `/dev/disk/by-path` name of a target LUN over tcp (udev path_id of the kernel's LUN number). */
 export function byPathName(portal: { address: string; port: number }, iqn: string, lun: number): string {
-  return udevByPathName(portal.address, portal.port, iqn, lun);
+  return udevByPathName(portal.address, portal.port, iqn, kernelLunOf(lun));
 }
 
 export const isValidTargetName = isValidIscsiName;

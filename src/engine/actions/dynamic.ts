@@ -4,12 +4,14 @@
  * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
  */
 import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import { kernelLunOf } from '../iscsi/lun.js';
 import { parseTargetPortal } from '../iscsi/portal.js';
 import { ifaceDeleteArgv, ifaceNewArgv, ifaceShowArgv, ifaceUpdateArgv } from '../iscsiadm/argv.js';
 import { parseDiscovery } from '../iscsiadm/discovery.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
 import { tidyDiscovered } from './attach-cleanup.js';
+import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
@@ -88,8 +90,10 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
   }
   const path = `/sys/class/scsi_host/host${host}/scan`;
   rt.scannedHosts.set(portal, host);
-  rt.host.writeText(path, `0 0 ${d.lun}`);
-  rt.commands.push({ write: { path, data: `0 0 ${d.lun}` } });
+  // The kernel's LUN number, not the target's (LUN 300 → 16684; src/engine/iscsi/lun.ts).
+  const data = `0 0 ${kernelLunOf(d.lun)}`;
+  rt.host.writeText(path, data);
+  rt.commands.push({ write: { path, data } });
   return `scanned host${host}`;
 }
 
@@ -309,6 +313,8 @@ export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: Dy
       return resolveHostname(rt, d);
     case 'scan-lun':
       return scanLun(rt, s, d);
+    case 'record-secrets':
+      return writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) });
     case 'wait-device':
       return waitDevice(rt, step, d);
     case 'find-multipath':

@@ -4,7 +4,15 @@
  */
 import { UserError } from '../errors.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
-import type { KubeletVolume, MultipathMap, NodeRecord, ScsiDevice, Session, Snapshot } from '../model.js';
+import type {
+  BlockBind,
+  KubeletVolume,
+  MultipathMap,
+  NodeRecord,
+  ScsiDevice,
+  Session,
+  Snapshot,
+} from '../model.js';
 
 export interface DeviceRef {
   device: ScsiDevice;
@@ -113,7 +121,10 @@ export function recordByKey(s: Snapshot, key: string): NodeRecord | undefined {
   return s.nodeRecords.find((r) => recordKey(r) === key);
 }
 
-/** Why a device cannot be removed right now (mounted, swap, loop, holders); [] when unused. */
+/**
+ * Why a device cannot be removed right now (mounted, node bind-mounted, swap, loop, holders); []
+ * when unused. `unmounting`: mount paths and loop names an earlier step of the plan releases.
+ */
 export function deviceUse(
   s: Snapshot,
   d: ScsiDevice,
@@ -126,12 +137,21 @@ export function deviceUse(
   const viaMaps = new Set(mapsOf(s, d).flatMap((m) => m.mountpoints));
   const mps = d.mountpoints.filter((m) => !unmounting.has(m) && !viaMaps.has(m));
   if (mps.length > 0) why.push(`${n} is mounted at ${mps.join(', ')}`);
+  const binds = (d.blockBinds ?? []).filter((b) => !unmounting.has(b.path));
+  if (binds.length > 0) why.push(`${n} is ${describeBinds(binds)}`);
   if (d.swap) why.push(`${n} is used as swap`);
-  if (d.loops.length > 0)
-    why.push(`${n} is open by loop device ${d.loops.join(', ')} (kubelet block volume)`);
+  const loops = d.loops.filter((l) => !unmounting.has(l));
+  if (loops.length > 0) why.push(`${n} is open by loop device ${loops.join(', ')} (kubelet block volume)`);
   const holders = d.holders.filter((h) => !ignoreHolders.includes(h));
   if (holders.length > 0) why.push(`${n} is held by ${holders.join(', ')}`);
   return why;
+}
+
+/** `bind-mounted at P (kubelet block volume, pod U)` for a device's node bind mounts. */
+export function describeBinds(binds: readonly BlockBind[]): string {
+  const one = (b: BlockBind) =>
+    b.kubelet ? `${b.path} (kubelet block volume${b.podUid ? `, pod ${b.podUid}` : ''})` : b.path;
+  return `bind-mounted at ${binds.map(one).join(', ')}`;
 }
 
 /** Why a multipath map cannot be flushed right now; [] when unused. */

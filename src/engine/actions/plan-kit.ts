@@ -248,7 +248,7 @@ export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
   const b = plan.blastRadius;
   addUnique(b.devices, `${deviceName(d)} ${d.key}`);
   addUnique(plan.before, d.key);
-  addUnique(b.mounts, ...d.mountpoints);
+  addUnique(b.mounts, ...d.mountpoints, ...(d.blockBinds ?? []).map((x) => x.path));
   for (const m of s.multipath.filter((m) => d.name && m.slaves.includes(d.name))) {
     addUnique(b.maps, `${m.name} ${m.alias}`);
     addUnique(b.mounts, ...m.mountpoints);

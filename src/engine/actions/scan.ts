@@ -1,9 +1,11 @@
 /**
  * scan: add one LUN of a session with kubelet's targeted scan — `0 0 <L>` to the session's
- * `/sys/class/scsi_host/host<N>/scan` (§1.6; PR kubernetes#63176: a whole-bus scan teaches the
- * kernel LUNs it should not know).
+ * `/sys/class/scsi_host/host<N>/scan` (PR kubernetes#63176: a whole-bus scan teaches the kernel
+ * LUNs it should not know). L is the kernel's number for the target LUN (16684 for LUN 300,
+ * src/engine/iscsi/lun.ts), where kubelet writes the target LUN and so misses every LUN ≥ 256.
  */
 import { UserError } from '../errors.js';
+import { kernelLunOf, MAX_TARGET_LUN, targetLunOf } from '../iscsi/lun.js';
 import { lunKey, type Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
 import { addStep, newPlan, pre } from './plan-kit.js';
@@ -14,10 +16,17 @@ export interface ScanInput {
   lun: number;
 }
 
+/** A target LUN from a flag or manifest: 0..16383 (flat space addressing above 255). */
 export function parseLun(text: unknown): number {
   const n = typeof text === 'number' ? text : Number(String(text ?? '').trim());
-  if (!Number.isInteger(n) || n < 0 || n > 16383 || String(text ?? '').trim() === '') {
-    throw new UserError(`invalid LUN ${String(text)}`, 'a LUN is an integer 0..16383');
+  if (!Number.isInteger(n) || n < 0 || n > MAX_TARGET_LUN || String(text ?? '').trim() === '') {
+    const t = Number.isInteger(n) && n > MAX_TARGET_LUN ? targetLunOf(n) : undefined;
+    throw new UserError(
+      `invalid LUN ${String(text)}`,
+      t !== undefined
+        ? `${n} is the kernel's number for target LUN ${t}: give the target's LUN (${t})`
+        : 'a LUN is the target LUN, an integer 0..16383',
+    );
   }
   return n;
 }
@@ -84,10 +93,14 @@ export const scanAction: ActionDef<ScanInput> = {
     }
     if (x.devices.some((d) => d.key === key))
       plan.warnings.push(`LUN ${input.lun} is already present on session ${x.sid}; the scan is a no-op`);
+    const k = kernelLunOf(input.lun);
     addStep(plan, {
       id: 'scan',
-      why: `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`,
-      write: { path: `/sys/class/scsi_host/host${x.hostNumber ?? '<N>'}/scan`, data: `0 0 ${input.lun}` },
+      why:
+        k === input.lun
+          ? `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`
+          : `targeted scan of channel 0, target 0, kernel LUN ${k} (target LUN ${input.lun} in flat space addressing; kubelet would write ${input.lun} and find nothing)`,
+      write: { path: `/sys/class/scsi_host/host${x.hostNumber ?? '<N>'}/scan`, data: `0 0 ${k}` },
       preconditions: [
         pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid)),
         pre('session-logged-in', `session ${x.sid} is logged in`, x.key),

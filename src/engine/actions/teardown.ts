@@ -29,7 +29,11 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
   const flushed = new Set<string>();
   const liveMapPaths = new Set<string>();
   // Mounts this plan unmounts in an earlier step do not count (cleanup: unmount → flush → delete).
+  // …nor loop devices an earlier step releases (cleanup's UnmapDevice of a block volume).
   const unmounting = new Set(plan.steps.filter((st) => st.argv?.[0] === 'umount').map((st) => st.argv![1]!));
+  for (const st of plan.steps)
+    if (st.argv?.[0] === 'losetup' && st.argv[1] === '-d')
+      unmounting.add(st.argv[2]!.replace(/^\/dev\//, ''));
   for (const d of devices) {
     addDeviceToBlast(plan, s, d);
     const maps = mapsOf(s, d);

@@ -72,10 +72,20 @@ export interface PlanStep {
 /** Steps resolved at apply time; their argv/write above shows the shape with placeholders. */
 export type DynamicStep =
   | { kind: 'iface-clone'; from: string; to: string; initiatorName: string }
+  /** `lun` is the target LUN; the step writes the kernel's number for it. */
   | { kind: 'scan-lun'; iqn: string; portal: string; lun: number }
   | { kind: 'wait-device'; byPath: string; transport?: string; iqn?: string; portal?: string; lun?: number }
   | { kind: 'discover'; portal: string; iface: string }
   | { kind: 'tidy-discovered'; iqn: string; iface: string; loginPortals: string[] }
+  /** CHAP values (`keys`, from the apply's secrets) into the record file, never on a command line. */
+  | {
+      kind: 'record-secrets';
+      scope: 'node' | 'discovery';
+      iqn: string;
+      portal: string;
+      iface: string;
+      keys: string[];
+    }
   | { kind: 'find-multipath'; multiPortal: boolean; timeoutMs: number }
   | {
       kind: 'format-and-mount';

@@ -1,4 +1,5 @@
 import type { Host } from '../host/host.js';
+import { targetLunOf } from '../iscsi/lun.js';
 import type { LunKey, ScsiDevice } from '../model.js';
 import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
 
@@ -33,6 +34,8 @@ export function readScsiDevice(
 ): ScsiDevice | undefined {
   const m = HCTL.exec(hctl);
   if (!m) return undefined;
+  const kernelLun = Number(m[4]);
+  const lun = targetLunOf(kernelLun) ?? kernelLun;
   const st = host.readTextOrError(`${lunDir}/state`);
   if ('error' in st && VANISHED.has(st.error)) return undefined;
   const dev: ScsiDevice = {
@@ -40,7 +43,7 @@ export function readScsiDevice(
     host: Number(m[1]),
     channel: Number(m[2]),
     target: Number(m[3]),
-    lun: Number(m[4]),
+    lun,
     holders: [],
     partitions: [],
     mountpoints: [],
@@ -49,6 +52,7 @@ export function readScsiDevice(
     byPath: [],
     key,
   };
+  if (lun !== kernelLun) dev.kernelLun = kernelLun;
   if ('error' in st) problems.push(`${lunDir}/state: unreadable (${st.error})`);
   else {
     const s = cleanAttr(st.value);

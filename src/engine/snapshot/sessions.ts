@@ -1,5 +1,6 @@
 import type { Host } from '../host/host.js';
 import { basename, dirname, resolveLink } from '../host/path.js';
+import { targetLunOf } from '../iscsi/lun.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
 import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
@@ -127,8 +128,9 @@ export function readSession(
     const tdir = `${sessDir}/${t}`;
     for (const hctl of host.readDir(tdir)) {
       if (!HCTL.test(hctl)) continue;
-      const lun = Number(hctl.slice(hctl.lastIndexOf(':') + 1));
-      const key = lunKey(targetIqn, portal, iface, lun);
+      // Keys carry the target's LUN (what PVs and kubelet dirs say), not the kernel's number.
+      const kernelLun = Number(hctl.slice(hctl.lastIndexOf(':') + 1));
+      const key = lunKey(targetIqn, portal, iface, targetLunOf(kernelLun) ?? kernelLun);
       const d = readScsiDevice(host, `${tdir}/${hctl}`, hctl, key, problems, extras, partitionIndex);
       if (d) devices.push(d);
     }

@@ -1,14 +1,18 @@
 import type { Host } from '../host/host.js';
 import { parseGlobalPath } from '../kubelet/paths.js';
-import type { Mount, MultipathMap, ScsiDevice } from '../model.js';
+import type { BlockBind, Mount, MultipathMap, ScsiDevice } from '../model.js';
 import { readAttr } from './attr.js';
 import type { DmDevice } from './block-class.js';
 import type { DeviceExtras } from './scsi-devices.js';
 import type { SysfsSession } from './sessions.js';
 
-/** One thing that holds an iSCSI disk busy, with the chain of kernel devices it goes through. */
+/**
+ * One thing that holds an iSCSI disk busy, with the chain of kernel devices it goes through.
+ * `block-bind` is a bind mount of the device *node* (kubelet's block volume at
+ * `<globalMapPath>/<podUID>`): no filesystem of the device is mounted, so it is not a `mount`.
+ */
 export interface DeviceUse {
-  kind: 'mount' | 'swap' | 'loop';
+  kind: 'mount' | 'block-bind' | 'swap' | 'loop';
   /** Mount point, swap path, or loop device name. */
   where: string;
   /** Kernel device the use sits on (`sdb`, `sdb1`, `dm-0`), and the chain down to the disk. */
@@ -17,6 +21,8 @@ export interface DeviceUse {
   backingFile?: string;
   /** The use is below the kubelet root (kubelet's own mount / block-volume loop). */
   kubelet: boolean;
+  /** For a block-bind at `<globalMapPath>/<podUID>`: the pod UID. */
+  podUid?: string;
 }
 
 export interface UsageInput {
@@ -38,6 +44,15 @@ export interface UsageResult {
   multipath: MultipathMap[];
   /** Loops under the kubelet plugin dir whose device could not be found: portal/iqn from the path. */
   unresolvedKubeletLoops: { loop: string; backingFile: string; portal: string; iqn: string; lun: string }[];
+}
+
+/**
+ * The kernel name behind a bind mount of a device node: devtmpfs with a root of `/<name>` (one
+ * component; captures mountinfo of kubelet's block path). Undefined for anything else.
+ */
+export function nodeBindOf(m: Mount): string | undefined {
+  if (m.fsType !== 'devtmpfs' || m.root.length < 2 || m.root.includes('/', 1)) return undefined;
+  return m.root.slice(1);
 }
 
 function isUnder(path: string, root: string): boolean {
@@ -126,12 +141,20 @@ export function linkUsage(input: UsageInput): UsageResult {
   };
 
   for (const m of mounts) {
-    let name = byMajMin.get(m.majMin);
-    // A block volume's device node bind-mounted by kubelet shows devtmpfs with root `/sdX`.
-    if (!name && m.fsType === 'devtmpfs' && m.root.length > 1 && !m.root.includes('/', 1))
-      name = m.root.slice(1);
-    if (name)
-      addUse(name, { kind: 'mount', where: m.mountPoint, kubelet: isUnder(m.mountPoint, kubeletRoot) });
+    const name = byMajMin.get(m.majMin);
+    const kubelet = isUnder(m.mountPoint, kubeletRoot);
+    if (name) {
+      addUse(name, { kind: 'mount', where: m.mountPoint, kubelet });
+      continue;
+    }
+    // A device node bind-mounted (kubelet's block volume, volumepathhandler mapBindMountDevice)
+    // shows devtmpfs's MAJ:MIN and the node's path inside devtmpfs as its root: `/sdX`.
+    const node = nodeBindOf(m);
+    if (node === undefined) continue;
+    const use: Omit<DeviceUse, 'via'> = { kind: 'block-bind', where: m.mountPoint, kubelet };
+    const podUid = kubelet ? parseGlobalPath(kubeletRoot, m.mountPoint)?.podUid : undefined;
+    if (podUid !== undefined) use.podUid = podUid;
+    addUse(node, use);
   }
   for (const sw of swaps) {
     let name: string | undefined;
@@ -146,7 +169,7 @@ export function linkUsage(input: UsageInput): UsageResult {
   for (const [loop, bf] of loopEntries) {
     const m = mountAt.get(bf);
     let name = m ? byMajMin.get(m.majMin) : undefined;
-    if (!name && m?.fsType === 'devtmpfs' && m.root.length > 1) name = m.root.slice(1);
+    if (!name && m) name = nodeBindOf(m);
     // `losetup /dev/sdX` directly: the backing file is the device node itself.
     if (!name && !m && bf.startsWith('/dev/') && !bf.includes('/', 5)) name = bf.slice(5);
     const underKubelet = isUnder(bf, kubeletRoot);
@@ -162,18 +185,26 @@ export function linkUsage(input: UsageInput): UsageResult {
   for (const d of devices.values()) {
     const mountpoints: string[] = [];
     const loopNames: string[] = [];
+    const binds: BlockBind[] = [];
     let swap = false;
     const u = uses.get(d.name!);
     if (u) {
       for (const x of u) {
         if (x.kind === 'mount') {
           if (!mountpoints.includes(x.where)) mountpoints.push(x.where);
+        } else if (x.kind === 'block-bind') {
+          if (binds.some((b) => b.path === x.where)) continue;
+          const b: BlockBind = { path: x.where, via: x.via, kubelet: x.kubelet };
+          if (x.podUid !== undefined) b.podUid = x.podUid;
+          binds.push(b);
         } else if (x.kind === 'loop') {
           if (!loopNames.includes(x.where)) loopNames.push(x.where);
         } else swap = true;
       }
     }
     d.mountpoints = mountpoints;
+    if (binds.length > 0) d.blockBinds = binds;
+    else delete d.blockBinds;
     d.swap = swap;
     d.loops = loopNames;
     d.byPath = byPath.get(d.name!) ?? [];

@@ -82,6 +82,10 @@ function describeUse(u: DeviceUse, dev: string): string {
   const chain = u.via === dev ? dev : u.via;
   if (u.kind === 'swap') return `${chain} is swap (${u.where})`;
   if (u.kind === 'loop') return `${chain} is held by ${u.where} (backing file ${u.backingFile})`;
+  if (u.kind === 'block-bind')
+    return u.kubelet
+      ? `${chain}'s device node is bound at ${u.where} (kubelet block volume${u.podUid ? `, pod ${u.podUid}` : ''})`
+      : `${chain}'s device node is bind-mounted at ${u.where}`;
   return `${chain} is mounted at ${u.where}`;
 }
 
@@ -133,7 +137,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     // A mounted FS volume hides its iscsi.json (so its other portals are unknown): the mount itself
     // ties it to every session under the device (a dm map's slaves), as does a block pod device node.
     for (const d of s.devices) {
-      for (const mp of d.mountpoints) {
+      const binds = d.blockBinds;
+      const paths = binds ? [...d.mountpoints, ...binds.map((b) => b.path)] : d.mountpoints;
+      for (const mp of paths) {
         const v = volByPath.get(mp) ?? volByPath.get(parentOf(mp));
         if (v && !vols.includes(v)) {
           if (!own) {
@@ -164,7 +170,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       if (!us) continue;
       for (const u of us) {
         const text = describeUse(u, d.name);
-        if (u.kind === 'swap' || (u.kind === 'mount' && !u.kubelet))
+        if (u.kind === 'swap' || ((u.kind === 'mount' || u.kind === 'block-bind') && !u.kubelet))
           foreign.push(`${text} (outside the kubelet root)`);
         else if (u.kubelet) kubeletUse.push(text);
         else foreign.push(`${text} (not a kubelet block volume)`);

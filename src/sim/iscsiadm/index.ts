@@ -18,7 +18,9 @@ export function iscsiadm(ctx: SimContext, argv: readonly string[]): ToolResult {
   const a = parseIscsiadmArgs(argv);
   if (a.version) return ok(`iscsiadm version ${ISCSI_VERSION}\n`);
   if (a.invalid) return fail(7, `iscsiadm: unrecognized option '${a.invalid}'\n`);
-  if (ctx.faults.dbLocked && writesDb(a)) return fail(6, DB_LOCKED);
+  // A held lock.write makes real iscsiadm wait up to 30 s, then fail: the simulation fails at once.
+  if ((ctx.faults.dbLocked || ctx.db.locked()) && writesDb(a)) return fail(6, DB_LOCKED);
+  ctx.db.reload();
   switch (a.mode) {
     case 'session':
       return sessionMode(ctx, a);

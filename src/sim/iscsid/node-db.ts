@@ -53,6 +53,8 @@ export class NodeDb {
   readonly nodes: NodeEntry[] = [];
   readonly discovery: DiscoveryEntry[] = [];
   readonly ifaces = new Map<string, Record>();
+  /** Set when a record file was written from outside (the Host seam): reload() re-reads then. */
+  dirty = false;
 
   constructor(
     private readonly tree: Tree,
@@ -74,6 +76,34 @@ export class NodeDb {
       `iscsid.startup = /bin/systemctl start iscsid.socket\nnode.startup = ${this.conf.startup}\nnode.session.timeo.replacement_timeout = ${this.conf.replacementTimeout}\nnode.session.scan = ${this.conf.scan}\n`,
       0o600,
     );
+  }
+
+  /**
+   * Re-reads every known record from its file, as real iscsiadm reads the DB on each run
+   * (usr/idbm.c idbm_recinfo_config): whoever edited a file (an admin, or the console writing CHAP
+   * fields under the DB lock) is seen by the next iscsiadm. Lines are `name = value`, the value
+   * trimmed; comments and lines without ` = ` are skipped; unknown names are kept.
+   */
+  reload(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const apply = (rec: Record, text: string | undefined) => {
+      if (text === undefined) return;
+      for (const line of text.split('\n')) {
+        const t = line.trim();
+        if (t === '' || t.startsWith('#')) continue;
+        const m = /^([^\s=]+)\s*=\s*(.*)$/.exec(t);
+        if (m && m[2] !== '') rec.set(m[1]!, m[2]!);
+      }
+    };
+    for (const n of this.nodes) apply(n.rec, this.tree.read(this.nodePath(n)));
+    for (const d of this.discovery)
+      apply(d.rec, this.tree.read(`${DB}/send_targets/${portalComma(d.portal)}/st_config`));
+  }
+
+  /** idbm_lock's test: another writer holds `lock.write` (src/engine/iscsiadm/record-secrets.ts). */
+  locked(): boolean {
+    return this.tree.exists('/run/lock/iscsi/lock.write');
   }
 
   /** A fresh node record for a target/portal with iscsid.conf defaults. */

@@ -2,7 +2,15 @@ import { HostIoError } from '../../engine/host/host.js';
 import type { Clock } from '../clock.js';
 import type { Tree } from '../tree.js';
 import type { LunSpec, Portal, SdevState, SimDmMap, SimLoop, SimScsiDevice, SimSession } from '../types.js';
-import { mpathName, multipathWwid, sdIndex as parseSdIndex, samePortal, sdName, tgtWwid } from './names.js';
+import {
+  kernelLunFromTgt,
+  mpathName,
+  multipathWwid,
+  sdIndex as parseSdIndex,
+  samePortal,
+  sdName,
+  tgtWwid,
+} from './names.js';
 import { SYSFS_WRITE_PATTERNS } from './paths.js';
 import type { SysfsWriter } from './sysfs-writer.js';
 import type { Udev } from './udev.js';
@@ -153,7 +161,10 @@ export class Kernel {
     return this.localPortSeed;
   }
 
-  /** Scan a session's target: one LUN (targeted "0 0 L") or all (wildcard, REPORT LUNS incl. LUN 0). */
+  /**
+   * Scan a session's target: one kernel LUN number (targeted "0 0 L") or all (wildcard, REPORT
+   * LUNS incl. LUN 0). Devices are keyed and named (H:C:T:L, by-path) by the kernel's number.
+   */
   scanSession(s: SimSession, lun: number | undefined): void {
     const info = sessionLuns.get(s);
     if (!info) return;
@@ -162,9 +173,11 @@ export class Kernel {
     if (lun === undefined || lun === 0) {
       wanted.push({ lun: 0, spec: controller, type: 12, wwid: tgtWwid(info.tid, 0) });
     }
+    // `lun` is the kernel's number (what `0 0 L` carries, int_to_scsilun'd back into the 8 bytes
+    // sent to the target): tgt answers only the field it reported, so `0 0 300` finds nothing.
     for (const spec of info.luns) {
-      if (lun === undefined || spec.lun === lun)
-        wanted.push({ lun: spec.lun, spec, type: 0, wwid: spec.wwid! });
+      const k = kernelLunFromTgt(spec.lun);
+      if (lun === undefined || k === lun) wanted.push({ lun: k, spec, type: 0, wwid: spec.wwid! });
     }
     for (const w of wanted) {
       if (s.devices.has(w.lun)) continue;

@@ -33,8 +33,31 @@ export const DM_MAJOR = 254;
 export const LOOP_MAJOR = 7;
 
 /**
- * udev's by-path name (systemd path_id handle_scsi_iscsi + format_lun_number): persistent address
- * unbracketed even for IPv6, `lun-<n>` below 256, `lun-0x%04x%04x00000000` from 256 on.
+ * The 8-byte LUN field tgt puts in its REPORT LUNS answer for a target LUN (tgt usr/spc.c
+ * spc_report_luns: `(lun > 0xff ? 1 << 30 : 0) | (0x3ff & lun) << 16`, shifted into the top
+ * 32 bits, big-endian): peripheral addressing below 256, flat space addressing (0x40) above.
+ */
+export function tgtLunField(targetLun: number): number[] {
+  const v = (targetLun > 0xff ? 1 << 30 : 0) | ((0x3ff & targetLun) << 16);
+  return [(v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff, 0, 0, 0, 0];
+}
+
+/** linux drivers/scsi/scsi_common.c scsilun_to_int: byte pairs, first pair lowest, high byte first. */
+export function scsilunToInt(field: readonly number[]): number {
+  let lun = 0;
+  for (let i = 0; i < 8; i += 2) lun += (((field[i] ?? 0) << 8) | (field[i + 1] ?? 0)) * 2 ** (i * 8);
+  return lun;
+}
+
+/** The kernel's LUN number for a LUN of a simulated tgt target (300 → 16684). */
+export function kernelLunFromTgt(targetLun: number): number {
+  return scsilunToInt(tgtLunField(targetLun));
+}
+
+/**
+ * udev's by-path name (systemd path_id handle_scsi_iscsi + format_lun_number) of a kernel LUN
+ * number: persistent address unbracketed even for IPv6, `lun-<n>` below 256,
+ * `lun-0x%04x%04x00000000` from 256 on.
  */
 export function byPathName(portal: Portal, iqn: string, lun: number): string {
   const lunPart =

@@ -1,4 +1,4 @@
-import { portalOf } from '../kernel/names.js';
+import { kernelLunFromTgt, portalOf } from '../kernel/names.js';
 import type { Simulator } from '../simulator.js';
 import { target } from './lab.js';
 
@@ -31,7 +31,7 @@ export async function scale(sim: Simulator): Promise<void> {
       luns: spec.luns,
       tid: sim.san.tid(iqn),
     });
-    for (const l of spec.luns) sim.kernel.scanSession(s, l.lun);
+    for (const l of spec.luns) sim.kernel.scanSession(s, kernelLunFromTgt(l.lun));
   };
   for (let i = 0; i < mpTargets; i++) {
     const t = sim.addTarget(target(`scale-mp-${String(i).padStart(4, '0')}`, portals, [1, 1, 1, 1]));

@@ -3,6 +3,9 @@
  * would tell, joined along the chain LUN → sdX → dm → mounts → kubelet volume → pod, with the
  * console's verdict beside kubelet's own isSessionBusy answer and the reasons behind both.
  */
+
+import { describeBinds } from '../../engine/actions/lookup.js';
+import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import { downScopeOf } from '../../engine/snapshot/outages.js';
 import { describeRecovery, recoveryClock } from '../../engine/snapshot/recovery.js';
@@ -55,9 +58,11 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
   if (s.devices.length === 0) lines.push({ text: '  no SCSI devices on this session', tone: 'dim' });
   for (const d of s.devices) {
     lines.push({
-      text: `  LUN ${d.lun}  ${d.hctl}  ${d.name ?? '(sg only)'}  ${d.state ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.vendor ?? ''} ${d.model ?? ''}`.trimEnd(),
+      text: `  LUN ${lunLabel(d)}  ${d.hctl}  ${d.name ?? '(sg only)'}  ${d.state ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.vendor ?? ''} ${d.model ?? ''}`.trimEnd(),
       tone: stateTone(d.state),
     });
+    const kubeletProblem = kubeletLunProblem(d.lun);
+    if (kubeletProblem) lines.push({ text: `      ! ${kubeletProblem}`, tone: 'warn' });
     if (d.wwid) lines.push({ text: `      wwid ${d.wwid}`, tone: 'dim' });
     for (const p of d.byPath) lines.push({ text: `      by-path ${p}`, tone: 'dim' });
     for (const part of d.partitions) lines.push({ text: `      partition ${part}` });
@@ -73,6 +78,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
       for (const mp of m?.mountpoints ?? []) lines.push({ text: `          → mounted at ${mp}`, tone: 'ok' });
     }
     for (const mp of d.mountpoints) lines.push({ text: `      → mounted at ${mp}`, tone: 'ok' });
+    for (const b of d.blockBinds ?? []) lines.push({ text: `      → ${describeBinds([b])}`, tone: 'ok' });
     if (d.swap) lines.push({ text: '      → swap', tone: 'warn' });
     for (const l of d.loops) lines.push({ text: `      → loop ${l} (block volume)` });
   }

@@ -4,7 +4,13 @@
 # - a wrong secret: attach fails with a clear authorization error (iscsiadm exit 24), no session left;
 # - the right secret: attach succeeds and the session is logged in;
 # - neither secret appears in any stdout/stderr of the console (also with --verbose, which prints every
-#   command run), in `status --json`, in the journal (/var/log/iscsi-console) or in the kernel log.
+#   command run), in `status --json`, in the journal (/var/log/iscsi-console) or in the kernel log;
+# - neither secret (nor the CHAP username) appears in any process's command line: another process
+#   samples every /proc/*/cmdline every 20 ms during the attach (the console writes the credentials into
+#   the 0600 record file under iscsiadm's DB lock instead of `iscsiadm -o update -v SECRET`), and the
+#   record reads back through `iscsiadm -o show` with the password masked.
+# E2E_FAULT=chap-argv runs kubelet's own `-o update -n node.session.auth.password -v SECRET` during the
+# sampling: the cmdline check must then fail.
 source "$PROJECT/test/e2e/lib/common.sh"
 require_cmds attach status
 need O_MANIFEST attach manifest file from
@@ -64,10 +70,28 @@ check "[ $(rc_of bad) = 4 ]" "wrong secret: attach fails as 'external command fa
 check "grep -qiE 'auth' $WORK/bad.err" "wrong secret: the error names the authorization failure"
 check "[ \"\$(nsessions)\" = 0 ]" "wrong secret: no session left"
 
+# sample every process's argv every 20 ms while the good attach runs
+: > "$WORK/cmdlines.txt"; touch "$WORK/sampling"
+( n=0; while [ -e "$WORK/sampling" ]; do
+    cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0\n' '  ' >> "$WORK/cmdlines.txt"; echo >> "$WORK/cmdlines.txt"
+    n=$((n + 1)); sleep 0.02
+  done; echo "$n" > "$WORK/samples" ) &
+SAMPLER=$!
 act good attach $O_MANIFEST "$WORK/pod.yaml" $O_SECRET "$WORK/good-secret.yaml" --verbose
+if fault chap-argv; then iscsiadm -m node -T "$(iqn chap)" -p "$P1" -o update -n node.session.auth.password -v "$GOOD"; sleep 0.5; fi
+rm -f "$WORK/sampling"; wait $SAMPLER
+log "cmdline samples: $(cat "$WORK/samples"), $(grep -c iscsiadm "$WORK/cmdlines.txt") with an iscsiadm running"
+check "[ \"\$(cat $WORK/samples)\" -gt 10 ] && grep -q 'iscsiadm' $WORK/cmdlines.txt" "the sampler saw the attach's iscsiadm commands"
+check "! grep -qF -e '$GOOD' -e '$DGOOD' $WORK/cmdlines.txt" "no CHAP secret in any /proc/*/cmdline during the attach"
+check "! grep -qE -- '-v ($USER|$DUSER)( |\$)' $WORK/cmdlines.txt" "no CHAP username on any command line either"
+rm -f "$WORK/cmdlines.txt"   # it may hold the fault's secret; the leak search below covers the rest
 check "[ $(rc_of good) = 0 ]" "right secret: attach exited 0"
 check "[ -n \"\$(sid_of chap $P1)\" ] && mountpoint -q '$(global_fs chap "$P1" 1)'" "right secret: logged in and mounted"
 check "iscsiadm -m node -T $(iqn chap) -p $P1 -o show | grep -q '^node.session.auth.authmethod = CHAP'" "node record uses CHAP"
+REC=$(ls /etc/iscsi/nodes/"$(iqn chap)"/*/default 2>/dev/null | head -1)
+check "[ -n '$REC' ] && [ \"\$(stat -c %a '$REC')\" = 600 ]" "the node record file is mode 0600"
+check "iscsiadm -m node -T $(iqn chap) -p $P1 -o show | grep -qx 'node.session.auth.password = \*\*\*\*\*\*\*\*'" "iscsiadm reads the password back (masked)"
+check "[ ! -e /run/lock/iscsi/lock.write ]" "iscsiadm's DB lock is released"
 status_now status
 run_cli json-status status --json >/dev/null
 

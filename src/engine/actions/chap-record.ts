@@ -1,0 +1,77 @@
+/**
+ * The attach step that stores CHAP credentials: written into the record file under iscsiadm's DB
+ * lock (src/engine/iscsiadm/record-secrets.ts), then read back through `iscsiadm -o show` with the
+ * passwords masked. No value is ever on a command line, in the journal or in an error.
+ */
+import { ExternalCommandError, UserError } from '../errors.js';
+import {
+  discoveryRecordFiles,
+  nodeRecordFiles,
+  recordValueProblem,
+  unconfirmedFields,
+  writeRecordFields,
+} from '../iscsiadm/record-secrets.js';
+import { mustRun, type Runtime } from './runtime.js';
+import type { DynamicStep } from './types.js';
+
+type RecordSecrets = Extract<DynamicStep, { kind: 'record-secrets' }>;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The `-o show` argv that reads the record back (what the console compares, never prints). */
+export function showArgv(d: RecordSecrets): string[] {
+  return d.scope === 'node'
+    ? ['iscsiadm', '-m', 'node', '-T', d.iqn, '-p', d.portal, '-I', d.iface, '-o', 'show']
+    : ['iscsiadm', '-m', 'discoverydb', '-t', 'sendtargets', '-p', d.portal, '-o', 'show'];
+}
+
+/** Runs one record-secrets step (portal already resolved). Returns the step detail. */
+export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<string> {
+  const fields: Record<string, string> = {};
+  for (const k of d.keys) {
+    const v = rt.secrets[k];
+    if (v === undefined || v === '')
+      throw new UserError(`secret ${k} was not provided`, 'pass the Secret manifest with --secret FILE');
+    const why = recordValueProblem(v);
+    if (why)
+      throw new UserError(
+        `secret ${k} cannot be stored in an open-iscsi record: ${why}`,
+        'CHAP values are 1–255 bytes without line breaks, control characters or blanks at either end',
+      );
+    fields[k] = v;
+  }
+  const files =
+    d.scope === 'node'
+      ? nodeRecordFiles(rt.host, d.iqn, d.portal, d.iface)
+      : discoveryRecordFiles(rt.host, d.portal);
+  if (files.length === 0) {
+    throw new ExternalCommandError(
+      `no ${d.scope} record for ${d.scope === 'node' ? `${d.iqn} @ ${d.portal} (${d.iface})` : d.portal} to hold the CHAP credentials`,
+      [],
+      null,
+      undefined,
+      '',
+      false,
+      `check \`${showArgv(d).join(' ')}\`; the record is created by the step before`,
+    );
+  }
+  await writeRecordFields(rt.host, sleep, files, fields);
+  const masked = Object.keys(fields)
+    .map((k) => `${k} = ********`)
+    .join('\n');
+  for (const f of files) rt.commands.push({ write: { path: f, data: masked } });
+  const show = await mustRun(rt, showArgv(d));
+  const bad = unconfirmedFields(show.stdout, fields);
+  if (bad.length > 0) {
+    throw new ExternalCommandError(
+      `iscsiadm does not read ${bad.join(', ')} back as written to ${files.join(', ')}`,
+      showArgv(d),
+      0,
+      undefined,
+      '',
+      false,
+      'the record format of this iscsiadm differs from open-iscsi 2.x; set the CHAP fields with iscsiadm -o update by hand',
+    );
+  }
+  return `${Object.keys(fields).join(', ')} written to ${files.join(', ')} under the iscsiadm DB lock; read back by iscsiadm (passwords masked)`;
+}
