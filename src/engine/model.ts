@@ -4,10 +4,10 @@
  * Every path in it is a host path (never prefixed by --root).
  */
 
-export const SCHEMA_VERSION = 1 as const;
+export const SCHEMA_VERSION = 2 as const;
 
 /** Why a session exists, from the kubelet's point of view (issue 2 "Verdicts"). */
-export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'stale';
+export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'stale' | 'claimed';
 export type Health = 'ok' | 'degraded' | 'failed';
 
 /** Stable identity of a session across re-logins: sids are not persistent (iscsiadm.8). */
@@ -101,6 +101,8 @@ export interface Session {
   /** Pod UIDs with a volume dir referring to this session. */
   pods: string[];
   key: SessionKey;
+  /** Who claims the session (docs/csi-drivers.md); absent when nothing does. */
+  claims?: SessionClaim[];
   /**
    * Set only in a partial snapshot (`Snapshot.partial`, the console's first look): identity and
    * state are read, verdict, health, devices and kubelet links are not known yet.
@@ -241,6 +243,8 @@ export interface Snapshot {
   };
   nodeRecords: NodeRecord[];
   ifaces: Iface[];
+  /** CSI volumes, driver files and drivers on the node (absent when none of them is there). */
+  csi?: CsiState;
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**
@@ -257,4 +261,79 @@ export function sessionKey(targetIqn: string, portal: string, iface: string): Se
 
 export function lunKey(targetIqn: string, portal: string, iface: string, lun: number): LunKey {
   return `${targetIqn}|${portal}|${iface}|${lun}` as LunKey;
+}
+
+/**
+ * CSI drivers beside the in-tree plugin (issue 17; formats in docs/csi-drivers.md). Added in schema
+ * version 2, together with the `claimed` verdict.
+ */
+export interface CsiPublish {
+  podUid: string;
+  /** Host path of the publish target (`.../kubernetes.io~csi/<pv>/mount`, or the block symlink). */
+  path: string;
+  mounted: boolean;
+}
+
+/** One CSI volume as kubelet's CSI plugin laid it out on this node (staging and/or publish dirs). */
+export interface CsiVolume {
+  /** `driverName` from vol_data.json (or the staging dir name on current kubelets). */
+  driver: string;
+  /** PV name (`specVolID`), when known. */
+  pv?: string;
+  volumeHandle?: string;
+  mode: 'filesystem' | 'block';
+  /** Staging dir (`.../globalmount`, or the block staging path), when one exists. */
+  stagingPath?: string;
+  stagingMounted: boolean;
+  publish: CsiPublish[];
+  /** Sessions (sids) this volume claims. */
+  sessions: number[];
+  problems: string[];
+}
+
+/** A driver's own per-volume metadata file (identity fields only: secrets are never read into it). */
+export interface CsiDriverFile {
+  driver: string;
+  kind: 'csi-driver-iscsi connector' | 'trident tracking file' | 'trident volumePublishInfo.json';
+  path: string;
+  volumeId?: string;
+  targetIqn?: string;
+  portals: string[];
+  lun?: number;
+  iface?: string;
+  /** Device names the file records (`sdb`, `dm-0`). */
+  devices: string[];
+  stagingPath?: string;
+  publishedPaths: string[];
+  /** True when the file holds CHAP settings (their values are never kept). */
+  chap: boolean;
+}
+
+export interface CsiDriverState {
+  name: string;
+  /** `<kubelet root>/plugins_registry/<name>-reg.sock` exists. */
+  registered: boolean;
+  /** A known node-plugin process of this driver runs (undefined when the driver's process name is unknown). */
+  running?: boolean;
+  /** Processes seen (`iscsiplugin (pid 812)`). */
+  processes: string[];
+}
+
+/** Who claims a session: the in-tree plugin, a CSI driver (through kubelet's dirs or its own file), or nothing. */
+export interface SessionClaim {
+  owner: 'in-tree' | 'csi' | 'driver-file' | 'driver-target';
+  driver: string;
+  pv?: string;
+  volumeHandle?: string;
+  pods: string[];
+  /** The kubelet dirs, mount points or driver file that make the claim. */
+  paths: string[];
+  mounted: boolean;
+  why: string;
+}
+
+export interface CsiState {
+  volumes: CsiVolume[];
+  driverFiles: CsiDriverFile[];
+  drivers: CsiDriverState[];
 }

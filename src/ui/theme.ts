@@ -46,6 +46,7 @@ export const VERDICT_LOOK: Record<Verdict, { symbol: string; tone: Tone }> = {
   foreign: { symbol: '◆', tone: 'accent' },
   orphaned: { symbol: '○', tone: 'warn' },
   stale: { symbol: '✗', tone: 'bad' },
+  claimed: { symbol: '◇', tone: 'accent' },
 };
 
 export const HEALTH_LOOK: Record<Health, { symbol: string; tone: Tone }> = {

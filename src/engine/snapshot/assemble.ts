@@ -7,6 +7,8 @@
 import type { Host } from '../host/host.js';
 import { SCHEMA_VERSION, type Snapshot } from '../model.js';
 import { readBlockClass } from './block-class.js';
+import { buildClaimIndex } from './csi/claims.js';
+import { readCsi } from './csi/read-csi.js';
 import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
@@ -96,6 +98,8 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   });
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
+  const csi = readCsi(host, kubeletRoot, mounts, problems);
+  const csiPresent = csi.state.volumes.length + csi.state.driverFiles.length + csi.state.drivers.length > 0;
   const sessions = computeVerdicts({
     sessions: raw,
     uses: usage.uses,
@@ -105,6 +109,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     podVolumes,
     fsListing: kube.fsListing,
     blockListing: kube.blockListing,
+    claims: buildClaimIndex(host, csi.state, csi.byPath),
   });
   const dbRoot = findIscsiDbRoot(host);
   const nodeRecords = readNodeRecords(host, dbRoot, problems);
@@ -127,6 +132,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     ifaces,
     problems,
   };
+  if (csiPresent) snapshot.csi = csi.state;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;
   bases.set(snapshot, input.basis);

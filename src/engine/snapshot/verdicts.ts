@@ -2,6 +2,7 @@ import { dirname } from '../host/path.js';
 import { normalizePortal } from '../iscsi/portal.js';
 import { makeVolCounter, type PluginListing } from '../kubelet/paths.js';
 import type { Health, KubeletVolume, MultipathMap, PodVolume, Session, Verdict } from '../model.js';
+import { applyClaims, type ClaimIndex } from './csi/claims.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
 
@@ -14,6 +15,8 @@ export interface VerdictInput {
   podVolumes: readonly PodVolume[];
   fsListing: PluginListing;
   blockListing: PluginListing;
+  /** CSI drivers' claims (issue 17, docs/csi-drivers.md); absent: in-tree rules only. */
+  claims?: ClaimIndex;
 }
 
 /**
@@ -185,6 +188,13 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       verdict = 'stale';
       reasons.push('no mount, swap, loop device, pod volume or kubelet global dir refers to this session');
     }
+    // CSI drivers: a claimed session is never stale; an unclaimed one says which driver made it.
+    const claims = input.claims?.claimsOf(s);
+    if (claims && input.claims) {
+      const hint = claims.length === 0 && verdict === 'stale' ? input.claims.hintFor(s) : undefined;
+      verdict = applyClaims(verdict, reasons, claims, hint);
+      for (const c of claims) for (const p of c.pods) if (!pods.includes(p)) pods.push(p);
+    }
 
     // Health.
     let health: Health = 'ok';
@@ -246,6 +256,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     for (let i = 0; i < vols.length; i++) kubeletVolumes[i] = vols[i]!.path;
     const v: Session = { ...s, verdict, health, reasons, kubeletBusy, kubeletVolumes, pods };
     if (kubeletDisagreement) v.kubeletDisagreement = kubeletDisagreement;
+    if (claims && claims.length > 0) v.claims = claims;
     out[si] = v;
   }
   return out;
