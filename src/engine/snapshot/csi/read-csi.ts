@@ -4,9 +4,10 @@
  * sockets, and whether known node plugins run. Bounded: at most MAX_ENTRIES entries per directory
  * are looked at, and every file through readJsonObject's size cap.
  */
-import { readProcessTable } from '../processes.js';
+
 import type { Host } from '../../host/host.js';
 import type { CsiDriverFile, CsiDriverState, CsiState, CsiVolume, Mount } from '../../model.js';
+import { readProcessTable } from '../processes.js';
 import { readJsonObject, str } from './bounded-json.js';
 import { parseConnector, parseTridentFile } from './driver-files.js';
 import {
