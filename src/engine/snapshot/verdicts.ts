@@ -193,7 +193,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     if (claims && input.claims) {
       const hint = claims.length === 0 && verdict === 'stale' ? input.claims.hintFor(s) : undefined;
       verdict = applyClaims(verdict, reasons, claims, hint);
-      for (const c of claims) for (const p of c.pods) if (!pods.includes(p)) pods.push(p);
+      // Pods of a claim count as users only while mounted; an unmounted claim's pods are in its reasons.
+      if (verdict === 'in-use' || verdict === 'foreign')
+        for (const c of claims) if (c.mounted) for (const p of c.pods) if (!pods.includes(p)) pods.push(p);
     }
 
     // Health.

@@ -11,6 +11,7 @@ import type { CsiDriverFile, CsiState, CsiVolume, SessionClaim, Verdict } from '
 import type { SysfsSession } from '../sessions.js';
 import {
   CSI_DRIVER_ISCSI,
+  DEMOCRATIC_CSI,
   driverFromTargetName,
   driverLabel,
   LONGHORN,
@@ -95,8 +96,15 @@ export function buildClaimIndex(
   }
   // Drivers known to serve iSCSI (docs/csi-drivers.md), or named so: the hint for an unclaimed session.
   const iscsiDrivers = new Set([CSI_DRIVER_ISCSI, TRIDENT, LONGHORN]);
+  // Drivers whose target names are recognisable (driverFromTargetName) are left out: a target that
+  // does not look like theirs is not theirs.
+  const namedTargets = new Set([TRIDENT, LONGHORN]);
   const registeredIscsi = csi.drivers.filter(
-    (d) => d.registered && (iscsiDrivers.has(d.name) || d.name.includes('iscsi')),
+    (d) =>
+      d.registered &&
+      !namedTargets.has(d.name) &&
+      !d.name.includes('democratic-csi') &&
+      (iscsiDrivers.has(d.name) || d.name.includes('iscsi')),
   );
 
   const fileVolume = (f: CsiDriverFile): CsiVolume | undefined => {
@@ -181,7 +189,10 @@ export function buildClaimIndex(
       return out;
     },
     hintFor(s) {
-      const d = driverFromTargetName(s.targetIqn);
+      let d = driverFromTargetName(s.targetIqn);
+      // democratic-csi's name is chosen at install: the registered one, when there is exactly one.
+      const dem = csi.drivers.filter((x) => x.registered && x.name.includes('democratic-csi'));
+      if (d === DEMOCRATIC_CSI && dem.length === 1) d = dem[0]!.name;
       if (d)
         return `${driverLabel(d)} (its target names start like ${s.targetIqn.slice(0, s.targetIqn.indexOf(':') + 1)})`;
       if (registeredIscsi.length === 1)

@@ -73,6 +73,7 @@ export function driverLabel(driver: string): string {
   if (driver === CSI_DRIVER_ISCSI) return 'csi-driver-iscsi';
   if (driver === TRIDENT) return 'Trident';
   if (driver === LONGHORN) return 'Longhorn';
-  if (driver === DEMOCRATIC_CSI || driver.includes('democratic-csi')) return `democratic-csi (${driver})`;
+  if (driver === DEMOCRATIC_CSI) return 'democratic-csi';
+  if (driver.includes('democratic-csi')) return `democratic-csi (${driver})`;
   return driver;
 }
