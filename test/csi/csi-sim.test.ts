@@ -98,3 +98,24 @@ describe('--demo csi', () => {
     for (const t of texts) expect(t).not.toContain(DEMO_DRIVER_SECRET);
   });
 });
+
+describe('doctor on --demo csi', () => {
+  it('lists the registered drivers and whether their node plugins run', async () => {
+    const { runDoctor } = await import('../../src/engine/doctor/index.js');
+    env = await simEnv('csi');
+    const report = await runDoctor(env.host, { kubeletRoot: '/var/lib/kubelet', exec: 'direct' });
+    const c = report.checks.find((x) => x.id === 'csi.drivers')!;
+    expect(c.status).toBe('pass');
+    expect(c.evidence).toContain(
+      'iscsi.csi.k8s.io (csi-driver-iscsi): registered; node plugin running: iscsiplugin (pid 1201); 2 CSI volume(s), 2 driver file(s)',
+    );
+    expect(c.evidence).toContain(
+      'org.democratic-csi.iscsi (democratic-csi (org.democratic-csi.iscsi)): registered; node plugin process not known to the console',
+    );
+    env.host.sim.tree.remove('/proc/1201');
+    const again = await runDoctor(env.host, { kubeletRoot: '/var/lib/kubelet', exec: 'direct' });
+    const w = again.checks.find((x) => x.id === 'csi.drivers')!;
+    expect(w.status).toBe('warn');
+    expect(w.hint).toContain('iscsi.csi.k8s.io: volumes on this node but no running, registered node plugin');
+  });
+});

@@ -44,6 +44,7 @@ describe('doctor on a healthy --root tree', () => {
       'timeouts.replacement',
       'root.iscsi',
       'kubelet.volumes',
+      'csi.drivers',
     ]);
     const byId = Object.fromEntries(report.checks.map((c) => [c.id, c.evidence]));
     expect(byId['iscsid.running']).toBe(

@@ -7,7 +7,7 @@
 
 import type { Host } from '../../host/host.js';
 import type { CsiDriverFile, CsiDriverState, CsiState, CsiVolume, Mount } from '../../model.js';
-import { readProcessTable } from '../processes.js';
+import { type ProcessTable, readProcessTable } from '../processes.js';
 import { readJsonObject, str } from './bounded-json.js';
 import { parseConnector, parseTridentFile } from './driver-files.js';
 import {
@@ -97,6 +97,7 @@ export function readCsi(
   kubeletRoot: string,
   mounts: readonly Mount[],
   problems: string[],
+  processes?: ProcessTable,
 ): CsiRead {
   const mounted = new Set<string>();
   for (const m of mounts) mounted.add(m.mountPoint);
@@ -198,7 +199,7 @@ export function readCsi(
     }
   }
 
-  const drivers = readDrivers(host, kubeletRoot, vols.all, files);
+  const drivers = readDrivers(host, kubeletRoot, vols.all, files, processes);
   return { state: { volumes: vols.all, driverFiles: files, drivers }, byPath };
 }
 
@@ -255,6 +256,7 @@ function readDrivers(
   kubeletRoot: string,
   vols: readonly CsiVolume[],
   files: readonly CsiDriverFile[],
+  processes: ProcessTable | undefined,
 ): CsiDriverState[] {
   const out = new Map<string, CsiDriverState>();
   const get = (name: string) => {
@@ -273,7 +275,7 @@ function readDrivers(
   for (const f of files) get(f.driver);
   const known = [...out.values()].filter((d) => DRIVER_PROCESSES[d.name]);
   if (known.length > 0) {
-    const procs = readProcessTable(host);
+    const procs = processes ?? readProcessTable(host);
     for (const d of known) {
       for (const name of DRIVER_PROCESSES[d.name]!)
         for (const pid of procs.pids(name)) d.processes.push(`${name} (pid ${pid})`);
