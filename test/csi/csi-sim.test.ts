@@ -119,3 +119,30 @@ describe('doctor on --demo csi', () => {
     expect(w.hint).toContain('iscsi.csi.k8s.io: volumes on this node but no running, registered node plugin');
   });
 });
+
+describe('console views on --demo csi', () => {
+  it('the Volumes view lists CSI volumes; the session detail continues to the CSI volume and its pods', async () => {
+    const { volumeRows } = await import('../../src/ui/rows.js');
+    const { sessionDetailLines } = await import('../../src/ui/views/session-detail.js');
+    env = await simEnv('csi');
+    const s = env.snap();
+    const rows = volumeRows(s);
+    const web = rows.find((r) => r.fields.pv === 'pv-csi-web')!;
+    expect(web.cells.slice(1, 5)).toEqual(['fs', '-', 'yes', 'csi csi-driver-iscsi']);
+    expect(web.fields).toMatchObject({ driver: 'iscsi.csi.k8s.io', handle: 'csi-web-handle' });
+    expect(web.scope).toBeUndefined();
+    expect(rows.filter((r) => r.key.startsWith('csi:'))).toHaveLength(s.csi!.volumes.length);
+    const queue = s.sessions.find((x) => x.targetIqn.endsWith(':csi-queue'))!;
+    const text = sessionDetailLines(s, queue).map((l) => l.text);
+    expect(text).toContain('CSI claims (1)');
+    expect(text.join('\n')).toMatch(
+      /CSI volume pv-csi-queue \(csi-driver-iscsi, filesystem\)\n.*staging .*\/globalmount\n.*→ pod .* publish .*pv-csi-queue\/mount \(not mounted\)/,
+    );
+    for (const x of s.sessions)
+      expect(
+        sessionDetailLines(s, x)
+          .map((l) => l.text)
+          .join('\n'),
+      ).not.toContain(DEMO_DRIVER_SECRET);
+  });
+});

@@ -7,6 +7,7 @@ import type { Session, Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';
+import { csiDetailLines } from './csi-detail.js';
 
 export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
   const v = VERDICT_LOOK[s.verdict];
@@ -95,5 +96,6 @@ export function sessionDetailLines(snap: Snapshot, s: Session): Line[] {
       !snap.kubelet.podVolumes.some((pv) => pv.podUid === p && vols.some((kv) => kv.path === pv.globalPath)),
   );
   for (const p of other) lines.push({ text: `  → pod ${p}` });
+  lines.push(...csiDetailLines(snap, s));
   return lines;
 }
