@@ -7,6 +7,7 @@
  * Longhorn's /dev/longhorn link, node-driver-registrar's socket and the node plugin's process.
  */
 import { createHash } from 'node:crypto';
+import { loginAndFormat } from './scenarios/lab.js';
 import type { Simulator } from './simulator.js';
 import type { TargetSpec } from './types.js';
 
@@ -38,17 +39,8 @@ export interface CsiVolumeLaidOut {
   publish: string;
 }
 
-/** Logs a target in the way a driver's NodeStage/NodePublish does (sendtargets, login) and makes a filesystem. */
-export async function driverLogin(sim: Simulator, t: TargetSpec): Promise<string> {
-  const spec = sim.addTarget(t);
-  const portal = spec.portals[0]!;
-  await sim.run(['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', portal]);
-  await sim.run(['iscsiadm', '-m', 'node', '-T', spec.iqn, '-p', portal, '--login']);
-  const session = sim.kernel.findSessions((s) => s.iqn === spec.iqn)[0]!;
-  const sd = [...sim.kernel.sdDevices()].find(([, v]) => v.session === session)![0];
-  await sim.run(['mkfs.ext4', '-F', '-q', `/dev/${sd}`]);
-  return sd;
-}
+/** A driver's NodeStage/NodePublish login (sendtargets, login) with a filesystem on LUN 1. */
+export const driverLogin = loginAndFormat;
 
 /** kubelet's CSI dirs and vol_data.json files for one volume, mounted as the spec says. */
 export async function csiVolume(sim: Simulator, t: TargetSpec, v: CsiVolumeSpec): Promise<CsiVolumeLaidOut> {

@@ -19,6 +19,18 @@ const raw = (iqn: string, portal: string): TargetSpec => ({
   luns: [{ lun: 1, sizeBytes: GiB }],
 });
 
+/** A CSI volume whose handle and PV name are `pvc-<n>` (as external-provisioner names them). */
+function pvcVolume(sim: Simulator, t: TargetSpec, driver: string, n: number, pod: string, mounted: boolean) {
+  return csiVolume(sim, t, {
+    driver,
+    handle: pvc(n),
+    pv: pvc(n),
+    podUid: podUid(pod),
+    stageMounted: mounted,
+    publishMounted: mounted,
+  });
+}
+
 /**
  * A CSI node (issue 17, formats in docs/csi-drivers.md): csi-driver-iscsi mounted, unmounted but
  * claimed (pod restarting) and a leftover whose claim is gone; Trident with tracking files (in use,
@@ -58,54 +70,23 @@ export async function csiScenario(sim: Simulator): Promise<void> {
   const ontap = (n: number) =>
     raw(`iqn.1992-08.com.netapp:sn.0f3ad1c2${n}e811ea9d3a00a098d6d2b1:vs.7`, PORTAL_B);
   const tr1 = ontap(1);
-  const a = await csiVolume(sim, tr1, {
-    driver: 'csi.trident.netapp.io',
-    handle: pvc(101),
-    pv: pvc(101),
-    podUid: podUid('mysql-0'),
-    stageMounted: true,
-    publishMounted: true,
-  });
+  const a = await pvcVolume(sim, tr1, 'csi.trident.netapp.io', 101, 'mysql-0', true);
   tridentTracking(sim, tr1, pvc(101), a);
   const tr2 = ontap(2);
-  const b = await csiVolume(sim, tr2, {
-    driver: 'csi.trident.netapp.io',
-    handle: pvc(102),
-    pv: pvc(102),
-    podUid: podUid('etl-job-1'),
-  });
+  const b = await pvcVolume(sim, tr2, 'csi.trident.netapp.io', 102, 'etl-job-1', false);
   tridentTracking(sim, tr2, pvc(102), b);
 
   // Longhorn v1: tgt in the instance-manager pod, device link under /dev/longhorn.
   const lh1 = raw(`iqn.2019-10.io.longhorn:${pvc(201)}`, IM);
-  const c = await csiVolume(sim, lh1, {
-    driver: 'driver.longhorn.io',
-    handle: pvc(201),
-    pv: pvc(201),
-    podUid: podUid('gitea-0'),
-    stageMounted: true,
-    publishMounted: true,
-  });
+  const c = await pvcVolume(sim, lh1, 'driver.longhorn.io', 201, 'gitea-0', true);
   longhornLink(sim, pvc(201), c.sd);
   const lh2sd = await driverLogin(sim, raw(`iqn.2019-10.io.longhorn:${pvc(202)}`, IM));
   longhornLink(sim, pvc(202), lh2sd);
 
   // democratic-csi on TrueNAS: target names carry the PV name; zombies after failed NodeUnstage.
   const freenas = (n: number) => raw(`iqn.2005-10.org.freenas.ctl:csi-${pvc(n)}-cluster`, TRUENAS);
-  await csiVolume(sim, freenas(301), {
-    driver: 'org.democratic-csi.iscsi',
-    handle: pvc(301),
-    pv: pvc(301),
-    podUid: podUid('redis-0'),
-    stageMounted: true,
-    publishMounted: true,
-  });
-  await csiVolume(sim, freenas(302), {
-    driver: 'org.democratic-csi.iscsi',
-    handle: pvc(302),
-    pv: pvc(302),
-    podUid: podUid('redis-1'),
-  });
+  await pvcVolume(sim, freenas(301), 'org.democratic-csi.iscsi', 301, 'redis-0', true);
+  await pvcVolume(sim, freenas(302), 'org.democratic-csi.iscsi', 302, 'redis-1', false);
   await driverLogin(sim, freenas(303));
   await driverLogin(sim, freenas(304));
 }
