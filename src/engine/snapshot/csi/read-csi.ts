@@ -121,28 +121,37 @@ export function readCsi(
       // Older kubelets: plugins/kubernetes.io/csi/pv/<pv>/globalmount.
       for (const pv of list(host, `${plugin}/pv`)) {
         const dir = `${plugin}/pv/${pv}`;
-        const vd = readVolData(host, `${dir}/${VOL_DATA}`, problems);
+        const entries = list(host, dir);
+        const vd = entries.includes(VOL_DATA) ? readVolData(host, `${dir}/${VOL_DATA}`, problems) : undefined;
         staging(vols.get(vd?.driver, vd?.handle, pv, 'filesystem'), `${dir}/${GLOBAL_MOUNT}`);
-        readTridentPublishInfo(host, dir, files, problems);
+        if (entries.includes(TRIDENT_PUBLISH_INFO)) readTridentPublishInfo(host, dir, files, problems);
       }
       continue;
     }
     // Current kubelets: plugins/kubernetes.io/csi/<driver>/<sha256(handle)>/globalmount.
     for (const sha of list(host, `${plugin}/${top}`)) {
       const dir = `${plugin}/${top}/${sha}`;
-      const vd = readVolData(host, `${dir}/${VOL_DATA}`, problems);
-      if (!vd && host.lstat(`${dir}/${GLOBAL_MOUNT}`) === undefined) continue;
+      // One listing instead of reads that mostly fail: ENOENT costs an exception per file.
+      const entries = list(host, dir);
+      const vd = entries.includes(VOL_DATA) ? readVolData(host, `${dir}/${VOL_DATA}`, problems) : undefined;
+      if (!vd && !entries.includes(GLOBAL_MOUNT)) continue;
       const v = vols.get(vd?.driver ?? top, vd?.handle, undefined, 'filesystem');
       if (!vd) v.problems.push(`no ${VOL_DATA} in ${dir}: kubelet cannot unstage this volume by itself`);
       staging(v, `${dir}/${GLOBAL_MOUNT}`);
-      readTridentPublishInfo(host, dir, files, problems);
+      if (entries.includes(TRIDENT_PUBLISH_INFO)) readTridentPublishInfo(host, dir, files, problems);
     }
   }
 
   const podsDir = `${trimRoot(kubeletRoot)}/pods`;
   for (const uid of list(host, podsDir)) {
+    // Pods without CSI volumes (most of them) cost two listings that succeed, no failing ones.
+    const podDirs = list(host, `${podsDir}/${uid}`);
     const fsDir = `${podsDir}/${uid}/volumes/${CSI_POD_PLUGIN}`;
-    for (const pv of list(host, fsDir)) {
+    const fsVols =
+      podDirs.includes('volumes') && list(host, `${podsDir}/${uid}/volumes`).includes(CSI_POD_PLUGIN)
+        ? list(host, fsDir)
+        : [];
+    for (const pv of fsVols) {
       const dir = `${fsDir}/${pv}`;
       const vd = readVolData(host, `${dir}/${VOL_DATA}`, problems);
       const v = vols.get(vd?.driver, vd?.handle, vd?.pv ?? pv, 'filesystem');
@@ -166,7 +175,7 @@ export function readCsi(
       }
     }
     const blockDir = `${podsDir}/${uid}/volumeDevices/${CSI_POD_PLUGIN}`;
-    for (const pv of list(host, blockDir)) {
+    for (const pv of podDirs.includes('volumeDevices') ? list(host, blockDir) : []) {
       const path = `${blockDir}/${pv}`;
       const v = vols.get(undefined, undefined, pv, 'block');
       v.publish.push({ podUid: uid, path, mounted: host.readLink(path) !== undefined });
