@@ -243,7 +243,10 @@ async function measureSize(sessions: number, csi = 0): Promise<void> {
   }
 
   if (args.profile) return;
-  if (!csi && (sessions === 1000 || (args.quick && sessions === Math.max(...sizes.filter((x) => x <= 1000))))) {
+  if (
+    !csi &&
+    (sessions === 1000 || (args.quick && sessions === Math.max(...sizes.filter((x) => x <= 1000))))
+  ) {
     await promisesFloor(root, reads);
     const pms: number[] = [];
     for (let i = 0; i < (args.quick ? 1 : 3); i++)
