@@ -1,5 +1,5 @@
 /**
- * `make-fixture.mjs DIR SESSIONS LUNS` — writes one benchmark fixture root with the project's own
+ * `make-fixture.mjs DIR SESSIONS LUNS [CSI_VOLUMES]` — writes one benchmark fixture root with the project's own
  * generator (test/helpers/generate-fixture-root.ts: N sessions × L LUNs, half multipath, kubelet
  * volumes, in the real sysfs layout). Written to DIR.tmp and renamed, so a half-written root (an
  * interrupted run) is never reused. Run in its own process by bench/lib/fixtures.ts.
@@ -8,9 +8,9 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { generateFixtureRoot } from '../test/helpers/generate-fixture-root.js';
 import { FIXTURE_KUBELET_ROOT } from './lib/fixtures.js';
 
-const [dir, sessions, luns] = process.argv.slice(2);
+const [dir, sessions, luns, csi] = process.argv.slice(2);
 if (!dir || !sessions || !luns) {
-  process.stderr.write('usage: make-fixture.mjs DIR SESSIONS LUNS\n');
+  process.stderr.write('usage: make-fixture.mjs DIR SESSIONS LUNS [CSI_VOLUMES]\n');
   process.exit(2);
 }
 const tmp = `${dir}.tmp`;
@@ -20,6 +20,7 @@ const made = generateFixtureRoot(tmp, {
   luns: Number(luns),
   kubelet: true,
   kubeletRoot: FIXTURE_KUBELET_ROOT,
+  csi: csi ? Number(csi) : 0,
 });
 writeFileSync(`${tmp}.json`, `${JSON.stringify({ ...made, root: dir }, null, 2)}\n`);
 renameSync(tmp, dir);

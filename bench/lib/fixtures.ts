@@ -13,7 +13,7 @@ export const FIXTURE_KUBELET_ROOT = '/var/lib/kubelet';
  * the generator is unchanged (the cache key is the hash of its bundle). Throws with the reason when
  * the generator is not available.
  */
-export function fixtureRoot(sessions: number, luns: number): string {
+export function fixtureRoot(sessions: number, luns: number, csi = 0): string {
   const helper = process.env.BENCH_HELPER_MAKE_FIXTURE;
   if (!helper) {
     throw new Error(
@@ -21,7 +21,11 @@ export function fixtureRoot(sessions: number, luns: number): string {
     );
   }
   const base = process.env.BENCH_FIXTURES ?? '/dev/shm/iscsi-console-bench';
-  const dir = join(base, process.env.BENCH_FIXTURE_KEY ?? 'nokey', `s${sessions}-l${luns}`);
+  const dir = join(
+    base,
+    process.env.BENCH_FIXTURE_KEY ?? 'nokey',
+    `s${sessions}-l${luns}${csi ? `-csi${csi}` : ''}`,
+  );
   if (existsSync(dir)) return dir;
   // Roots of an older generator version are stale: free their tmpfs before writing new ones. Only
   // our own key dirs (12 hex digits) go, whatever else BENCH_FIXTURES may hold.
@@ -30,7 +34,7 @@ export function fixtureRoot(sessions: number, luns: number): string {
     if (old !== key && /^[0-9a-f]{12}$/.test(old)) rmSync(join(base, old), { recursive: true, force: true });
   }
   const t0 = performance.now();
-  const r = spawnSync(nodeBin(), [helper, dir, String(sessions), String(luns)], {
+  const r = spawnSync(nodeBin(), [helper, dir, String(sessions), String(luns), String(csi)], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   if (r.status !== 0 || !existsSync(dir)) throw new Error(`generating ${dir} failed (exit ${r.status})`);

@@ -1,17 +1,17 @@
 /**
  * The snapshot: one read of a node's whole iSCSI state, as data. This is the schema that
- * `status --json` prints (schemaVersion 1), that the store holds, and that planners read.
+ * `status --json` prints (its schemaVersion is SCHEMA_VERSION), that the store holds, and that planners read.
  * Every path in it is a host path (never prefixed by --root).
  */
 
-export const SCHEMA_VERSION = 1 as const;
+export const SCHEMA_VERSION = 2 as const;
 
 /**
  * Why a session exists, from the kubelet's point of view (issue 2 "Verdicts"). `outage`: nothing on
  * the node uses it (it would be orphaned or stale) but its portal is down, so whether it is garbage
  * cannot be told until the portal is back (docs/status-schema.md "Verdicts").
  */
-export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'outage' | 'stale';
+export type Verdict = 'in-use' | 'foreign' | 'orphaned' | 'outage' | 'stale' | 'claimed';
 export type Health = 'ok' | 'degraded' | 'failed';
 
 /** Stable identity of a session across re-logins: sids are not persistent (iscsiadm.8). */
@@ -126,6 +126,8 @@ export interface Session {
   /** Pod UIDs with a volume dir referring to this session. */
   pods: string[];
   key: SessionKey;
+  /** Who claims the session (docs/csi-drivers.md); absent when nothing does. */
+  claims?: SessionClaim[];
   /**
    * While the session is down (state FAILED/FREE or a connection down/failed): when this process
    * first read it down (ISO). The kernel keeps no failure time (scsi_transport_iscsi.c exposes
@@ -298,6 +300,8 @@ export interface Snapshot {
   ifaces: Iface[];
   /** Portals every session of this node to which is down, by portal (issue 13 "Outages first-class"). */
   outages: PortalOutage[];
+  /** CSI volumes, driver files and drivers on the node (absent when none of them is there). */
+  csi?: CsiState;
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**
@@ -314,4 +318,79 @@ export function sessionKey(targetIqn: string, portal: string, iface: string): Se
 
 export function lunKey(targetIqn: string, portal: string, iface: string, lun: number): LunKey {
   return `${targetIqn}|${portal}|${iface}|${lun}` as LunKey;
+}
+
+/**
+ * CSI drivers beside the in-tree plugin (issue 17; formats in docs/csi-drivers.md). Added in schema
+ * version 2, together with the `claimed` verdict.
+ */
+export interface CsiPublish {
+  podUid: string;
+  /** Host path of the publish target (`.../kubernetes.io~csi/<pv>/mount`, or the block symlink). */
+  path: string;
+  mounted: boolean;
+}
+
+/** One CSI volume as kubelet's CSI plugin laid it out on this node (staging and/or publish dirs). */
+export interface CsiVolume {
+  /** `driverName` from vol_data.json (or the staging dir name on current kubelets). */
+  driver: string;
+  /** PV name (`specVolID`), when known. */
+  pv?: string;
+  volumeHandle?: string;
+  mode: 'filesystem' | 'block';
+  /** Staging dir (`.../globalmount`, or the block staging path), when one exists. */
+  stagingPath?: string;
+  stagingMounted: boolean;
+  publish: CsiPublish[];
+  /** Sessions (sids) this volume claims. */
+  sessions: number[];
+  problems: string[];
+}
+
+/** A driver's own per-volume metadata file (identity fields only: secrets are never read into it). */
+export interface CsiDriverFile {
+  driver: string;
+  kind: 'csi-driver-iscsi connector' | 'trident tracking file' | 'trident volumePublishInfo.json';
+  path: string;
+  volumeId?: string;
+  targetIqn?: string;
+  portals: string[];
+  lun?: number;
+  iface?: string;
+  /** Device names the file records (`sdb`, `dm-0`). */
+  devices: string[];
+  stagingPath?: string;
+  publishedPaths: string[];
+  /** True when the file holds CHAP settings (their values are never kept). */
+  chap: boolean;
+}
+
+export interface CsiDriverState {
+  name: string;
+  /** `<kubelet root>/plugins_registry/<name>-reg.sock` exists. */
+  registered: boolean;
+  /** A known node-plugin process of this driver runs (undefined when the driver's process name is unknown). */
+  running?: boolean;
+  /** Processes seen (`iscsiplugin (pid 812)`). */
+  processes: string[];
+}
+
+/** Who claims a session: the in-tree plugin, a CSI driver (through kubelet's dirs or its own file), or nothing. */
+export interface SessionClaim {
+  owner: 'in-tree' | 'csi' | 'driver-file' | 'driver-target';
+  driver: string;
+  pv?: string;
+  volumeHandle?: string;
+  pods: string[];
+  /** The kubelet dirs, mount points or driver file that make the claim. */
+  paths: string[];
+  mounted: boolean;
+  why: string;
+}
+
+export interface CsiState {
+  volumes: CsiVolume[];
+  driverFiles: CsiDriverFile[];
+  drivers: CsiDriverState[];
 }

@@ -9,6 +9,7 @@ import type { NodeRecord, Session, Snapshot } from '../engine/model.js';
 import type { NodeEvent } from '../watchers/types.js';
 import type { JournalEntry } from './backend.js';
 import type { Column, TableRow } from './components/table-types.js';
+import { csiVolumeRows } from './csi-rows.js';
 import { formatBytes, formatClock } from './format.js';
 import { HEALTH_LOOK, stateTone, type Tone, VERDICT_LOOK } from './theme.js';
 
@@ -220,6 +221,10 @@ export const VOLUME_COLUMNS: readonly Column[] = [
 ];
 
 export function volumeRows(snap: Snapshot): TableRow[] {
+  return [...inTreeVolumeRows(snap), ...csiVolumeRows(snap)];
+}
+
+function inTreeVolumeRows(snap: Snapshot): TableRow[] {
   return snap.kubelet.volumes.map((v) => {
     const tail = v.path.startsWith(snap.kubelet.root) ? v.path.slice(snap.kubelet.root.length + 1) : v.path;
     return {

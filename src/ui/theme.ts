@@ -47,6 +47,7 @@ export const VERDICT_LOOK: Record<Verdict, { symbol: string; tone: Tone }> = {
   orphaned: { symbol: '○', tone: 'warn' },
   outage: { symbol: '↯', tone: 'warn' },
   stale: { symbol: '✗', tone: 'bad' },
+  claimed: { symbol: '◇', tone: 'accent' },
 };
 
 export const HEALTH_LOOK: Record<Health, { symbol: string; tone: Tone }> = {

@@ -43,6 +43,8 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'foreign', overridable: true, from: 'session-teardown' },
   { id: 'pod-mounts', overridable: true, from: 'unmount' },
   { id: 'path-escape', overridable: false, from: 'path-guard (attach, cleanup)' },
+  { id: 'driver-claimed', overridable: true, from: 'csi-claims (cleanup, logout)' },
+  { id: 'longhorn', overridable: true, from: 'csi-claims (cleanup, logout)' },
 ];
 
 const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');

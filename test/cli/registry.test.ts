@@ -85,7 +85,7 @@ describe('help and parsing through main', () => {
     // --force belongs to the action subcommands; status ignores it, as it always did.
     const o = capture();
     expect(await main(['status', '--json', '--force', '--demo', 'empty'], o)).toBe(0);
-    expect(JSON.parse(o.text()).schemaVersion).toBe(1);
+    expect(JSON.parse(o.text()).schemaVersion).toBe(2);
   });
 
   it('an unknown option is a usage error naming it', async () => {

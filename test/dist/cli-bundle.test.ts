@@ -80,7 +80,7 @@ describe('npm run build → dist/cli.js + dist/chunks/', () => {
     try {
       const r = runTracingLoads(['status', '--json', '--root', root]);
       expect(r.status).toBe(0);
-      expect(JSON.parse(r.stdout).schemaVersion).toBe(1);
+      expect(JSON.parse(r.stdout).schemaVersion).toBe(2);
       expect(r.loaded.length).toBeGreaterThan(2);
       const names = r.loaded.map((f) => f.split('/').pop()!);
       expect(

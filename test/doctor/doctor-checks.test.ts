@@ -45,6 +45,7 @@ describe('doctor on a healthy --root tree', () => {
       'sessions.portals',
       'root.iscsi',
       'kubelet.volumes',
+      'csi.drivers',
     ]);
     const byId = Object.fromEntries(report.checks.map((c) => [c.id, c.evidence]));
     expect(byId['iscsid.running']).toBe(

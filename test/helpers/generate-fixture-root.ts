@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -19,6 +20,12 @@ export interface GenerateOptions {
   /** Also write the kubelet tree, mountinfo with kubelet mounts, and pods (default true). */
   kubelet?: boolean;
   kubeletRoot?: string;
+  /**
+   * The first `csi` volumes are CSI volumes instead of in-tree ones (docs/csi-drivers.md): kubelet's
+   * staging dir and pod publish dir with vol_data.json, mounted for every other one, and the driver's
+   * own file — csi-driver-iscsi's connector for even volumes, Trident's tracking file for odd ones.
+   */
+  csi?: number;
 }
 
 export interface GeneratedRoot {
@@ -259,6 +266,7 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
   let mountId = 100;
   let kubeletVolumes = 0;
   let mountedVolumes = 0;
+  let csiLeft = options.csi ?? 0;
   for (const t of targets) {
     for (const [lun, paths] of t.paths) {
       let majMin: string;
@@ -295,6 +303,25 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
         source = `/dev/${name}`;
       }
       if (!withKubelet) continue;
+      if (csiLeft > 0) {
+        csiLeft--;
+        csiVolume(
+          w,
+          kroot,
+          mounts,
+          t.iqn,
+          t.portals.map((p) => `${p}:3260`),
+          lun,
+          kubeletVolumes,
+          majMin,
+          source,
+          mountId,
+        );
+        mountId += 2;
+        kubeletVolumes++;
+        if (kubeletVolumes % 2 === 1) mountedVolumes++;
+        continue;
+      }
       const portal = `${t.portals[0]}:3260`;
       const g = `${kroot}/plugins/kubernetes.io/iscsi/iface-default/${portal}-${t.iqn}-lun-${lun}`;
       const volName = `pv-${kubeletVolumes}`;
@@ -337,4 +364,51 @@ export function generateFixtureRoot(root: string, options: GenerateOptions): Gen
     mountedVolumes,
     targets: targets.length,
   };
+}
+
+/** One CSI volume the way kubelet's CSI plugin and its driver lay it out (see GenerateOptions.csi). */
+function csiVolume(
+  w: { dir(p: string): void; file(p: string, text: string): void },
+  kroot: string,
+  mounts: string[],
+  iqn: string,
+  portals: string[],
+  lun: number,
+  n: number,
+  majMin: string,
+  source: string,
+  mountId: number,
+): void {
+  const driver = n % 2 === 0 ? 'iscsi.csi.k8s.io' : 'csi.trident.netapp.io';
+  const handle = `vol-${String(n).padStart(6, '0')}`;
+  const pv = `pv-csi-${n}`;
+  const sha = createHash('sha256').update(handle).digest('hex');
+  const staging = `${kroot}/plugins/kubernetes.io/csi/${driver}/${sha}`;
+  const publish = `${kroot}/pods/pod-csi-${String(n).padStart(6, '0')}/volumes/kubernetes.io~csi/${pv}`;
+  w.dir(`${staging}/globalmount`);
+  w.file(`${staging}/vol_data.json`, `${JSON.stringify({ driverName: driver, volumeHandle: handle })}\n`);
+  w.dir(`${publish}/mount`);
+  w.file(
+    `${publish}/vol_data.json`,
+    `${JSON.stringify({ attachmentID: `csi-${sha}`, driverName: driver, nodeName: 'node-a', specVolID: pv, volumeHandle: handle, volumeLifecycleMode: 'Persistent' })}\n`,
+  );
+  if (driver === 'iscsi.csi.k8s.io') {
+    w.file(
+      `/var/run/iscsi.csi.k8s.io/iscsi-${handle}.json`,
+      `${JSON.stringify({ volume_name: handle, target_iqn: iqn, target_portal: portals, lun, auth_type: '', discovery_secrets: { userName: '', password: '' }, session_secrets: { userName: '', password: '' }, interface: 'default', mount_target_device: null, devices: [], retry_count: 10, check_interval: 1, do_discovery: false, do_chap_discovery: false })}\n`,
+    );
+  } else {
+    w.file(
+      `/var/lib/trident/tracking/${handle}.json`,
+      `${JSON.stringify({ iscsiTargetPortal: portals[0], iscsiPortals: portals.slice(1), iscsiTargetIqn: iqn, iscsiLunNumber: lun, iscsiInterface: 'default', useCHAP: false, devicePath: source, fstype: 'ext4', SANType: 'iscsi', stagingTargetPath: `${staging}/globalmount`, publishedTargetPaths: { [`${publish}/mount`]: {} } })}\n`,
+    );
+  }
+  if (n % 2 === 0) {
+    const at = driver === 'iscsi.csi.k8s.io' ? `${publish}/mount` : `${staging}/globalmount`;
+    mounts.push(`${mountId} 22 ${majMin} / ${at} rw,relatime shared:${mountId} - ext4 ${source} rw`);
+    if (driver !== 'iscsi.csi.k8s.io')
+      mounts.push(
+        `${mountId + 1} 22 ${majMin} / ${publish}/mount rw,relatime shared:${mountId} - ext4 ${source} rw`,
+      );
+  }
 }

@@ -23,10 +23,10 @@ function open(scenario: string) {
 }
 
 test('the scenario list; unknown names are a UserError listing them', async () => {
-  expect(SCENARIOS.map((s) => s.name)).toEqual(['incident', 'healthy', 'outage', 'empty', 'scale']);
+  expect(SCENARIOS.map((s) => s.name)).toEqual(['incident', 'healthy', 'outage', 'empty', 'csi', 'scale']);
   await expect(openSimHost({ scenario: 'nope' })).rejects.toThrow(UserError);
   await expect(openSimHost({ scenario: 'nope' })).rejects.toMatchObject({
-    hint: 'choose one of: incident, healthy, outage, empty, scale',
+    hint: 'choose one of: incident, healthy, outage, empty, csi, scale',
   });
 });
 

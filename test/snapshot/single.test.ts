@@ -18,7 +18,7 @@ describe('snapshot of the single-session capture', () => {
   it('reads the session, its connection, host and devices as captured', () => {
     const f = single();
     const snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
-    expect(snap.schemaVersion).toBe(1);
+    expect(snap.schemaVersion).toBe(2);
     expect(snap.node).toMatchObject({
       hostname: 'node-a',
       root: f.root,

@@ -30,7 +30,7 @@ describe('iscsi-console status', () => {
     expect(code).toBe(0);
     expect(o.out.trim().split('\n')).toHaveLength(1);
     const snap = JSON.parse(o.out) as Snapshot;
-    expect(snap.schemaVersion).toBe(1);
+    expect(snap.schemaVersion).toBe(2);
     expect(snap.node.root).toBe(f.root);
     expect(snap.sessions.map((s) => [s.sid, s.portal, s.verdict, s.health])).toEqual([
       [7, P2, 'foreign', 'ok'],

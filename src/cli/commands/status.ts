@@ -22,6 +22,7 @@ const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   orphaned: 'red',
   outage: 'yellow',
   stale: 'red',
+  claimed: 'cyan',
 };
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
 
@@ -200,8 +201,8 @@ export const statusCommand: Command = {
   ],
   description:
     'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
-    'verdict in-use | foreign | orphaned | outage | stale and health ok | degraded | failed, with reasons. ' +
-    '--json prints one document {schemaVersion: 1, ...}; its schema is in docs/status-schema.md.',
+    'verdict in-use | foreign | orphaned | outage | stale | claimed and health ok | degraded | failed, with reasons. ' +
+    '--json prints one document {schemaVersion: 2, ...}; its schema is in docs/status-schema.md.',
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
     if (ctx.globals.json) {

@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { downScopeOf } from '../snapshot/outages.js';
+import { addCsiRefusals, addDriverFileSteps } from './csi-claims.js';
 import { findSession, findVolume, podMountsOf } from './lookup.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import {
@@ -28,6 +29,8 @@ export interface CleanupInput {
   sessionKey?: string;
   /** …or one kubelet global dir. */
   volumePath?: string;
+  /** Also unlink a CSI driver's own metadata file while the driver runs (docs/csi-drivers.md). */
+  removeDriverFiles?: boolean;
 }
 
 /**
@@ -100,13 +103,20 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   summary:
     'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
   usage: 'cleanup <sid|kubelet-dir>',
-  cliOptions: [],
+  cliOptions: [
+    {
+      name: 'remove-driver-files',
+      type: 'boolean',
+      description: "cleanup: also unlink a CSI driver's metadata file of the session while the driver runs",
+    },
+  ],
   examples: [
     'iscsi-console cleanup 7 --dry-run',
     'iscsi-console cleanup /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1 --write',
   ],
-  inputFromCli(positionals, _o, s) {
+  inputFromCli(positionals, o, s) {
     const [ref] = positionals;
+    const extra = o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
     if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir>');
     if (ref.startsWith('/')) {
       const v = findVolume(s, ref);
@@ -115,9 +125,9 @@ export const cleanupAction: ActionDef<CleanupInput> = {
           `${ref} is not a kubelet iSCSI dir`,
           'see iscsi-console status (kubelet volumes)',
         );
-      return { volumePath: v.path };
+      return { volumePath: v.path, ...extra };
     }
-    return { sessionKey: findSession(s, ref).key };
+    return { sessionKey: findSession(s, ref).key, ...extra };
   },
   inputFromSelection(sel, s) {
     return sel.scope === 'volume' ? { volumePath: sel.key } : { sessionKey: findSession(s, sel.key).key };
@@ -136,11 +146,13 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     destructive(plan, 'high', String(first.sid));
     plan.lockKeys = [first.targetIqn];
     addSessionRefusals(plan, sessions);
+    addCsiRefusals(plan, s, sessions);
     plan.refusals.push(...outageRefusals(s, sessions));
     const volPaths = new Set(sessions.flatMap((x) => x.kubeletVolumes));
     const vols = s.kubelet.volumes.filter((v) => volPaths.has(v.path));
     const removable = volumeSteps(plan, s, vols);
     addSessionTeardown(plan, s, sessions);
+    addDriverFileSteps(plan, s, sessions, input);
     for (const v of removable) {
       for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
       plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));

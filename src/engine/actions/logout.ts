@@ -4,6 +4,7 @@
  */
 import { UserError } from '../errors.js';
 import type { Session, Snapshot } from '../model.js';
+import { addCsiRefusals } from './csi-claims.js';
 import { findSession, findTargetSessions } from './lookup.js';
 import { destructive, newPlan } from './plan-kit.js';
 import { addSessionRefusals, addSessionTeardown } from './session-teardown.js';
@@ -60,6 +61,7 @@ export const logoutAction: ActionDef<LogoutInput> = {
     destructive(plan, 'high', sessions.length === 1 ? String(first.sid) : s.node.hostname);
     plan.lockKeys = [...new Set(sessions.map((x) => x.targetIqn))];
     addSessionRefusals(plan, sessions);
+    addCsiRefusals(plan, s, sessions);
     for (const x of sessions) {
       if (x.verdict !== 'in-use' && x.kubeletVolumes.length > 0) {
         plan.warnings.push(

@@ -7,6 +7,8 @@
 import type { Host } from '../host/host.js';
 import { SCHEMA_VERSION, type Snapshot } from '../model.js';
 import { readBlockClass } from './block-class.js';
+import { buildClaimIndex } from './csi/claims.js';
+import { readCsi } from './csi/read-csi.js';
 import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
@@ -99,6 +101,8 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
   const outages = findOutages(raw, input.takenAt);
+  const csi = readCsi(host, kubeletRoot, mounts, problems);
+  const csiPresent = csi.state.volumes.length + csi.state.driverFiles.length + csi.state.drivers.length > 0;
   const sessions = computeVerdicts({
     outages,
     sessions: raw,
@@ -109,6 +113,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     podVolumes,
     fsListing: kube.fsListing,
     blockListing: kube.blockListing,
+    claims: buildClaimIndex(host, csi.state, csi.byPath),
   });
   for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
   const dbRoot = findIscsiDbRoot(host);
@@ -135,6 +140,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     outages,
     problems,
   };
+  if (csiPresent) snapshot.csi = csi.state;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;
   bases.set(snapshot, input.basis);

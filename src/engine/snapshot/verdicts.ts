@@ -10,6 +10,7 @@ import type {
   Session,
   Verdict,
 } from '../model.js';
+import { applyClaims, type ClaimIndex } from './csi/claims.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
 
@@ -24,6 +25,8 @@ export interface VerdictInput {
   blockListing: PluginListing;
   /** Portals that are down (outages.ts findOutages): a session there is never plain stale. */
   outages?: readonly PortalOutage[];
+  /** CSI drivers' claims (issue 17, docs/csi-drivers.md); absent: in-tree rules only. */
+  claims?: ClaimIndex;
 }
 
 /**
@@ -203,6 +206,15 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       verdict = 'stale';
       reasons.push('no mount, swap, loop device, pod volume or kubelet global dir refers to this session');
     }
+    // CSI drivers: a claimed session is never stale; an unclaimed one says which driver made it.
+    const claims = input.claims?.claimsOf(s);
+    if (claims && input.claims) {
+      const hint = claims.length === 0 && verdict === 'stale' ? input.claims.hintFor(s) : undefined;
+      verdict = applyClaims(verdict, reasons, claims, hint);
+      // Pods of a claim count as users only while mounted; an unmounted claim's pods are in its reasons.
+      if (verdict === 'in-use' || verdict === 'foreign')
+        for (const c of claims) if (c.mounted) for (const p of c.pods) if (!pods.includes(p)) pods.push(p);
+    }
     const outage = s.portal === '' ? undefined : outageByPortal.get(s.portal);
     if (outage) {
       // The outage comes first: it is what the admin must know before anything else about the session.
@@ -277,6 +289,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     for (let i = 0; i < vols.length; i++) kubeletVolumes[i] = vols[i]!.path;
     const v: Session = { ...s, verdict, health, reasons, kubeletBusy, kubeletVolumes, pods };
     if (kubeletDisagreement) v.kubeletDisagreement = kubeletDisagreement;
+    if (claims && claims.length > 0) v.claims = claims;
     out[si] = v;
   }
   return out;

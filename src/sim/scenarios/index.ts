@@ -1,4 +1,5 @@
 import type { Simulator } from '../simulator.js';
+import { csiScenario } from './csi.js';
 import { empty } from './empty.js';
 import { healthy } from './healthy.js';
 import { incident } from './incident.js';
@@ -32,5 +33,11 @@ export const SCENARIO_DEFS: readonly ScenarioDef[] = [
     build: outage,
   },
   { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)', build: empty },
+  {
+    name: 'csi',
+    description:
+      'a CSI node: csi-driver-iscsi (mounted, unmounted but claimed, leftover), Trident tracking files, Longhorn sessions, democratic-csi zombies',
+    build: csiScenario,
+  },
   { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', build: scale, profile: 'lean' },
 ];

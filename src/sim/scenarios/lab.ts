@@ -51,8 +51,8 @@ export async function volume(
   });
 }
 
-/** The admin logged a volume in by hand and mounted it outside kubelet (a foreign session). */
-export async function foreignMount(sim: Simulator, t: TargetSpec, mountpoint: string): Promise<void> {
+/** Logs a target in by hand (sendtargets, login, as an admin or a CSI driver does) and makes an ext4 on its LUN 1. */
+export async function loginAndFormat(sim: Simulator, t: TargetSpec): Promise<string> {
   const spec = sim.addTarget(t);
   const portal = spec.portals[0]!;
   await sim.run(['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', portal]);
@@ -60,6 +60,12 @@ export async function foreignMount(sim: Simulator, t: TargetSpec, mountpoint: st
   const dev = sim.kernel.findSessions((s) => s.iqn === spec.iqn)[0]!;
   const sd = [...sim.kernel.sdDevices()].find(([, v]) => v.session === dev)![0];
   await sim.run(['mkfs.ext4', '-F', '-q', `/dev/${sd}`]);
+  return sd;
+}
+
+/** The admin logged a volume in by hand and mounted it outside kubelet (a foreign session). */
+export async function foreignMount(sim: Simulator, t: TargetSpec, mountpoint: string): Promise<void> {
+  const sd = await loginAndFormat(sim, t);
   sim.tree.dir(mountpoint);
   await sim.run(['mount', `/dev/${sd}`, mountpoint]);
 }

@@ -12,6 +12,7 @@ import { describeRecovery, recoveryClock } from '../../engine/snapshot/recovery.
 import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';
+import { csiDetailLines } from './csi-detail.js';
 
 /**
  * `now` (host clock, ms) dates the kernel's recovery countdown; without it the countdown is not
@@ -105,6 +106,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
       !snap.kubelet.podVolumes.some((pv) => pv.podUid === p && vols.some((kv) => kv.path === pv.globalPath)),
   );
   for (const p of other) lines.push({ text: `  → pod ${p}` });
+  lines.push(...csiDetailLines(snap, s));
   return lines;
 }
 

@@ -1,4 +1,5 @@
 import type { DoctorCheckFn } from '../types.js';
+import { csiDrivers } from './csi-drivers.js';
 import { iscsidRunning, multipathdRunning, udevdRunning } from './daemons.js';
 import { initiatorName } from './initiator.js';
 import { kubeletOwnsVolumes, kubeletRoot, kubeletRunning } from './kubelet.js';
@@ -29,4 +30,5 @@ export const DOCTOR_CHECKS: readonly DoctorCheckFn[] = [
   portalsUp,
   rootOnIscsi,
   kubeletOwnsVolumes,
+  csiDrivers,
 ];

@@ -1,0 +1,63 @@
+/**
+ * Volumes view rows for CSI volumes (issue 17): one per volume kubelet's CSI plugin laid out, in the
+ * Volumes view's columns — path (staging dir, else the first publish dir), mode, LUN (`-`), mounted,
+ * the driver in METADATA, the sessions it claims, its pods, problems. Filter fields add driver, pv,
+ * handle, staging and publish paths. No action scope: the console acts on the sessions instead.
+ */
+import type { CsiVolume, Snapshot } from '../engine/model.js';
+import { driverLabel } from '../engine/snapshot/csi/paths.js';
+import type { TableRow } from './components/table-types.js';
+
+function tailOf(root: string, p: string): string {
+  return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
+}
+
+export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
+  const root = snap.kubelet.root;
+  const main = v.stagingPath ?? v.publish[0]?.path ?? '';
+  const tail = tailOf(root, main);
+  const mounted = v.stagingMounted || v.publish.some((p) => p.mounted);
+  const pods = [...new Set(v.publish.map((p) => p.podUid))];
+  const name = v.pv ?? v.volumeHandle ?? tail;
+  return {
+    key: `csi:${main}`,
+    label: `CSI volume ${name}`,
+    cells: [
+      tail,
+      v.mode === 'filesystem' ? 'fs' : 'block',
+      '-',
+      mounted ? 'yes' : 'no',
+      `csi ${driverLabel(v.driver)}`,
+      v.sessions.join(',') || '-',
+      String(pods.length),
+      v.problems.length ? `⚠ ${v.problems.join('; ')}` : '✓',
+    ],
+    tones: [
+      undefined,
+      undefined,
+      'dim',
+      mounted ? 'ok' : 'dim',
+      'accent',
+      v.sessions.length ? undefined : 'warn',
+      undefined,
+      v.problems.length ? 'warn' : 'ok',
+    ],
+    fields: {
+      path: main,
+      mode: v.mode,
+      driver: v.driver,
+      pv: v.pv ?? '',
+      handle: v.volumeHandle ?? '',
+      staging: v.stagingPath ?? '',
+      publish: v.publish.map((p) => p.path).join(' '),
+      mounted: mounted ? 'yes' : 'no',
+      problems: v.problems.join(' '),
+      pods: pods.join(','),
+    },
+    sort: { path: tail, mode: v.mode, lun: -1, mounted: mounted ? 1 : 0, pods: pods.length },
+  };
+}
+
+export function csiVolumeRows(snap: Snapshot): TableRow[] {
+  return (snap.csi?.volumes ?? []).map((v) => csiVolumeRow(snap, v));
+}
