@@ -1,5 +1,5 @@
 /**
- * Issue 9 §4 — the console as a user gets it: the BUILT output (`npm run build` → dist/cli.js) on
+ * bench/README.md — the console as a user gets it: the BUILT output (`npm run build` → dist/cli.js) on
  * the project's node, in a real pty, with 1,000 sessions: on a 1,000 × 4 fixture root (`--root`: the
  * real-node read path, where the targets apply) and on the simulated node (`--demo scale`, which
  * also builds the simulator's tree at start-up).

@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2 — idle watching: what the watcher costs per refresh tick and per minute with 1,000
+ * bench/README.md — idle watching: what the watcher costs per refresh tick and per minute with 1,000
  * sessions × 4 LUNs and nothing changing, at the default 2 s interval. Two views of the same thing:
  * - driven ticks: the watchers' own `measureIdleTick` (production `poll()` back to back, process CPU);
  * - a real-time window: `startWatcher` with its own timer for ~20 s, process CPU over the window

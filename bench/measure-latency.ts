@@ -1,5 +1,5 @@
 /**
- * Issue 9 §3 — change to event: time from a change on the simulated node (the production watcher
+ * bench/README.md — change to event: time from a change on the simulated node (the production watcher
  * running with its own 2 s timer on the SimHost) to the matching event in the store, with the
  * watchers' `measureChangeToEvent`. Each change lands at a random phase of the poll interval, so the
  * median is what an admin waits on average and the max approaches one interval plus one refresh.

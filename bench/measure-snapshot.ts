@@ -1,5 +1,5 @@
 /**
- * Issue 9 §1 — snapshot cost vs size, beside the floor. For each fixture size: one recorded
+ * bench/README.md — snapshot cost vs size, beside the floor. For each fixture size: one recorded
  * snapshot (RecordingHost) gives the exact list of reads; the floor replays that list with bare
  * synchronous fs; then snapshot and floor runs alternate (after warm-up, each after a gc()) and
  * the ratio of medians is measured in the same process and the same minute.
@@ -253,7 +253,7 @@ async function measureSize(sessions: number, csi = 0): Promise<void> {
       );
   }
 
-  // The fs/promises read path for the same reads (issue 9: "about eight times longer"): no target.
+  // The fs/promises read path for the same reads (bench/README.md: "about eight times longer"): no target.
   // A missed ratio gets a profile of the snapshot alone (once per run, at the first size ≥ 100 that
   // misses: below that the fixed costs and noise dominate), kept in results.json.
   if (ratio > RATIO_TARGET && sessions >= 100 && !profiled && !args.quick) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/run.mjs — `npm run bench`: issue 9's measurements, against their targets.
+// bench/run.mjs — `npm run bench`: bench/README.md's measurements, against their targets.
 //
 // Why this shape: the measurements are TypeScript that imports the production modules (the same code
 // paths as the console), so they are bundled with esbuild (as scripts/build.mjs does for dist/) into

@@ -1,7 +1,7 @@
 // Bundles the CLI with its dependencies for npm (ESM): a small entry, dist/cli.js (src/cli.ts: the
 // Node version check, then Node's compile cache), and code-split chunks under dist/chunks/ that it
 // imports on demand (each subcommand, Ink/React, the simulator, execa). Start-up then compiles only
-// what the command runs, and from the compile cache after the first run (issue 9: `status --json`
+// what the command runs, and from the compile cache after the first run (bench/README.md: `status --json`
 // compiled and evaluated the whole 3 MB bundle). The single executable has its own CommonJS build
 // (build-binary.mjs). Fast (esbuild), so `npm install` runs it as `prepare`.
 import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

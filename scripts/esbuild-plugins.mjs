@@ -63,7 +63,7 @@ export * from './generated/YGEnums.js';
 /**
  * yoga-layout's Emscripten loader fetches its own wasm from a data: URL whenever `fetch` exists,
  * which in Node loads undici (Node's fetch) at start-up just to decode base64: ~70–90 ms of CPU
- * before the console's first frame (issue 9 profile; bare `loadYoga()` 100–145 ms vs 40–55 ms).
+ * before the console's first frame (bench/README.md profile; bare `loadYoga()` 100–145 ms vs 40–55 ms).
  * Its fallback decodes the same data: URL synchronously, so the patch takes that branch. Added by
  * the console start-up work; the build fails if a yoga-layout upgrade changes the code.
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Entry point. Checks the Node.js version *before* importing anything else: execa 10 and
- * chokidar 6 crash at import on Node 20 (tui-ux-and-style.md §5), which would hide the real cause.
+ * chokidar 6 crash at import on Node 20 (docs/architecture.md#execa), which would hide the real cause.
  * Only this file calls process.exit.
  *
  * No top-level await here: the single executable (scripts/build-binary.mjs) bundles this file as

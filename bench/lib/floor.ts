@@ -4,7 +4,7 @@ import { under } from '../../src/engine/host/path.js';
 import type { RecordedRead } from './recording-host.js';
 
 /**
- * The floor (issue 9 §1): a minimal loop that does exactly the reads a snapshot did — same files,
+ * The floor (bench/README.md): a minimal loop that does exactly the reads a snapshot did — same files,
  * same directories, same links and stats, in the same order — with synchronous `fs` and nothing
  * else: no parsing, no model, no Host indirection. Paths are rooted once, up front, so the loop is
  * only syscalls plus the unavoidable utf8 decode of each file. Returns a function that runs the loop

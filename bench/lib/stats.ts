@@ -1,4 +1,4 @@
-/** Small statistics helpers: medians over repeated runs, because shared machines are noisy (issue 9). */
+/** Small statistics helpers: medians over repeated runs, because shared machines are noisy (bench/README.md). */
 
 /** Median of a non-empty list (mean of the two middle values for an even count). */
 export function median(values: readonly number[]): number {

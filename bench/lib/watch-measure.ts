@@ -1,5 +1,5 @@
 /**
- * Benchmark probes for the watchers (issue 9 calls these): the idle cost of a poll tick, and the
+ * Benchmark probes for the watchers (bench/README.md calls these): the idle cost of a poll tick, and the
  * time from a change on the node to its event in the store. They measure the production code path
  * (startWatcher + poll) on whatever Host they are given: a fixture root, the simulator, a real node.
  */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/vm/peers.sh — guest side of `npm run bench:vm` (issue 9 §5): the console against its peers
+# bench/vm/peers.sh — guest side of `npm run bench:vm` (bench/README.md): the console against its peers
 # on a real kernel, initiator and target (the e2e guest: Debian's stock kernel under QEMU TCG, tgtd
 # on loopback, open-iscsi, udev, multipathd). Run by bench/vm/run.mjs through the e2e harness's
 # interactive guest (test/e2e/run.sh --shell), which has already run e2e_setup_node.

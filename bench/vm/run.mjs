@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/vm/run.mjs — `npm run bench:vm`: issue 9 §5, the console against its peers on a real kernel.
+// bench/vm/run.mjs — `npm run bench:vm`: bench/README.md, the console against its peers on a real kernel.
 //
 // Boots the e2e guest through the e2e harness's own entry point (`test/e2e/run.sh --shell
 // --no-build`: it prepares the kernel/initramfs, boots QEMU and sets the node up), types one

@@ -11,7 +11,7 @@
  * - start → event: what measureChangeToEvent returns (includes the command's own run time);
  * - uevent → event: from the kernel uevent (the timestamp a separate `udevadm monitor --kernel`
  *   prints, CLOCK_MONOTONIC at reception) to the event in the store: the watcher's own latency,
- *   what issue 9 §3 targets (< 300 ms for add/remove where uevents are available);
+ *   what bench/README.md targets (< 300 ms for add/remove where uevents are available);
  * - return → event: from the command's exit (negative: the event came first).
  * Prints one JSON line: { kind: [{startMs, ueventMs, returnMs}, ...], ... , meta }.
  */

@@ -1,7 +1,7 @@
 /**
  * Node's module compile cache (V8 code cache on disk, Node ≥ 22.1) for the npm build: compiling the
  * bundle was ~27 % of a `status --json` start in the e2e guest, and the cache took it from 13.2 s
- * to 5.4 s there (issue 9). It only covers modules loaded after it is enabled, so src/cli.ts calls
+ * to 5.4 s there (bench/README.md). It only covers modules loaded after it is enabled, so src/cli.ts calls
  * this first and then imports the rest of the CLI.
  *
  * Imports only node: builtins, by namespace: src/cli.ts loads this before its Node version check,

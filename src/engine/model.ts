@@ -7,7 +7,7 @@
 export const SCHEMA_VERSION = 2 as const;
 
 /**
- * Why a session exists, from the kubelet's point of view (issue 2 "Verdicts"). `outage`: nothing on
+ * Why a session exists, from the kubelet's point of view (docs/status-schema.md, verdicts). `outage`: nothing on
  * the node uses it (it would be orphaned or stale) but its portal is down, so whether it is garbage
  * cannot be told until the portal is back (docs/status-schema.md "Verdicts").
  */
@@ -117,7 +117,7 @@ export interface Session {
   health: Health;
   /** Human-readable reasons behind verdict and health. */
   reasons: string[];
-  /** kubelet's own isSessionBusy answer: count of `<portal>-<iqn>*` global dirs > 1 (§1.13). */
+  /** kubelet's own isSessionBusy answer: count of `<portal>-<iqn>*` global dirs > 1 (docs/kubelet-iscsi.md#issessionbusy). */
   kubeletBusy: boolean;
   /** Set when kubelet's answer and the console's verdict disagree, with why. */
   kubeletDisagreement?: string;
@@ -298,7 +298,7 @@ export interface Snapshot {
   };
   nodeRecords: NodeRecord[];
   ifaces: Iface[];
-  /** Portals every session of this node to which is down, by portal (issue 13 "Outages first-class"). */
+  /** Portals every session of this node to which is down, by portal (docs/status-schema.md#outages). */
   outages: PortalOutage[];
   /** CSI volumes, driver files and drivers on the node (absent when none of them is there). */
   csi?: CsiState;
@@ -321,7 +321,7 @@ export function lunKey(targetIqn: string, portal: string, iface: string, lun: nu
 }
 
 /**
- * CSI drivers beside the in-tree plugin (issue 17; formats in docs/csi-drivers.md). Added in schema
+ * CSI drivers beside the in-tree plugin (formats in docs/csi-drivers.md). Added in schema
  * version 2, together with the `claimed` verdict.
  */
 export interface CsiPublish {

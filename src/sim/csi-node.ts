@@ -1,5 +1,5 @@
 /**
- * A CSI node in the simulator (issue 17): what kubelet's CSI plugin and the iSCSI CSI drivers leave
+ * A CSI node in the simulator (docs/csi-drivers.md): what kubelet's CSI plugin and the iSCSI CSI drivers leave
  * on a node, built from the formats in docs/csi-drivers.md — kubelet's staging dir
  * (`plugins/kubernetes.io/csi/<driver>/<sha256(handle)>/globalmount` + vol_data.json), the pod's
  * publish dir (`pods/<uid>/volumes/kubernetes.io~csi/<pv>/mount` + vol_data.json), csi-driver-iscsi's

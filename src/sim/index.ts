@@ -79,7 +79,7 @@ export async function openSimHost(
   const close = async () => {
     sim.clock.dispose();
     // Synchronous on purpose: ~140,000 unlinks through the libuv pool (fs.promises.rm) take
-    // several times longer than a plain loop of sync calls (issue 9 measures the same for reads).
+    // several times longer than a plain loop of sync calls (bench/README.md measures the same for reads).
     removeTree(dir);
   };
   try {

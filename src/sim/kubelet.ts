@@ -40,7 +40,7 @@ function portalMounter(p: string): string {
 }
 
 /**
- * A simulated kubelet in-tree iSCSI plugin (kubelet-iscsi-engine.md §1.3–§1.14): attaches with the
+ * A simulated kubelet in-tree iSCSI plugin (docs/kubelet-iscsi.md): attaches with the
  * same iscsiadm calls, targeted LUN scan, iscsi.json written before the mount (so it ends up hidden
  * under it), pod bind mounts, block-mode loop devices; detaches with DetachDisk /
  * DetachBlockISCSIDisk including isSessionBusy. It acts only through the Host seam, like a process.
@@ -63,7 +63,7 @@ export class Kubelet {
     return { code: r.exitCode, out: r.stdout + r.stderr };
   }
 
-  /** GetISCSIPortalHostMapForTarget (§1.5): portal → SCSI host number, from sysfs. */
+  /** GetISCSIPortalHostMapForTarget (docs/kubelet-iscsi.md#portal-host-map): portal → SCSI host number, from sysfs. */
   portalHostMap(iqn: string): Map<string, number> {
     const map = new Map<string, number>();
     for (const h of this.host.readDir('/sys/class/iscsi_host')) {
@@ -147,7 +147,7 @@ export class Kubelet {
       }
       const host = this.portalHostMap(o.iqn).get(tp);
       if (host === undefined) continue;
-      // scanOneLun (§1.6): "0 0 <lun>", no newline.
+      // scanOneLun (docs/kubelet-iscsi.md#targeted-lun-scan): "0 0 <lun>", no newline.
       this.host.writeText(`/sys/class/scsi_host/host${host}/scan`, `0 0 ${o.lun}`);
       // kubelet AttachDisk builds `...-lun-<Lun>` in decimal whatever the LUN (iscsi_util.go).
       const p = portalOf(tp);
@@ -198,7 +198,7 @@ export class Kubelet {
     }
   }
 
-  /** persistISCSI (§1.9): iscsi.json in the global dir, written before MountDevice. */
+  /** persistISCSI (docs/kubelet-iscsi.md#iscsijson): iscsi.json in the global dir, written before MountDevice. */
   private persist(v: KubeletVolumeState): void {
     this.host.mkdir(v.globalPath, 0o750);
     if (this.isMountPoint(v.globalPath)) return;
@@ -220,7 +220,7 @@ export class Kubelet {
     return this.host.sim.mounts.find(path) !== undefined;
   }
 
-  /** MountDevice: SafeFormatAndMount (§1.8). */
+  /** MountDevice: SafeFormatAndMount (docs/kubelet-iscsi.md#format-and-mount). */
   private async mountDevice(v: KubeletVolumeState): Promise<void> {
     if (this.isMountPoint(v.globalPath)) return;
     const fsType = v.opts.fsType ?? 'ext4';
@@ -247,7 +247,7 @@ export class Kubelet {
     return `${KUBELET_ROOT}/pods/${pod}/${block ? 'volumeDevices' : 'volumes'}/kubernetes.io~iscsi/${volName}`;
   }
 
-  /** SetUp → diskSetUp: the pod's bind mount of the global mount (§1.3 step 5). */
+  /** SetUp → diskSetUp: the pod's bind mount of the global mount (docs/kubelet-iscsi.md#call-sequence). */
   private async setUp(v: KubeletVolumeState, pod: string): Promise<void> {
     const dir = this.podVolumeDir(pod, v.opts.volName);
     this.host.mkdir(dir, 0o750);
@@ -321,7 +321,7 @@ export class Kubelet {
     v.pods.delete(pod);
   }
 
-  /** isSessionBusy / getVolCount (§1.13): counts `<portal>-<iqn>*` dirs in both plugin trees. */
+  /** isSessionBusy / getVolCount (docs/kubelet-iscsi.md#issessionbusy): counts `<portal>-<iqn>*` dirs in both plugin trees. */
   isSessionBusy(portal: string, iqn: string): boolean {
     const count = (dir: string) => {
       let n = 0;
@@ -334,7 +334,7 @@ export class Kubelet {
     return count(PLUGIN) + count(`${PLUGIN}/volumeDevices`) > 1;
   }
 
-  /** DetachDisk (§1.10): umount, iscsi.json, deleteDevices, isSessionBusy, logout + node delete. */
+  /** DetachDisk (docs/kubelet-iscsi.md#detachdisk): umount, iscsi.json, deleteDevices, isSessionBusy, logout + node delete. */
   private async detachDisk(v: KubeletVolumeState): Promise<void> {
     const mnt = v.globalPath;
     if (this.isMountPoint(mnt)) {
@@ -366,7 +366,7 @@ export class Kubelet {
     }
   }
 
-  /** deleteDevices (§1.12): multipath -f for each map, then `1` > delete for each sd. */
+  /** deleteDevices (docs/kubelet-iscsi.md#device-deletion): multipath -f for each map, then `1` > delete for each sd. */
   private async deleteDevices(iqn: string, lun: number): Promise<void> {
     const sds: string[] = [];
     for (const h of this.host.readDir('/sys/class/iscsi_host')) {

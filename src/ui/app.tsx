@@ -1,7 +1,7 @@
 /**
  * The console's root: a column of status bar, view tabs, body, prompt line and key hints, every
- * part with an explicit height so a frame is never taller than the terminal (§2.3), plus the one
- * root `useInput` dispatcher (§2.5).
+ * part with an explicit height so a frame is never taller than the terminal (docs/architecture.md#full-screen-layout), plus the one
+ * root `useInput` dispatcher (docs/architecture.md#one-input-dispatcher).
  */
 import { Box, useApp, useInput, useWindowSize } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
@@ -47,7 +47,7 @@ import { DoctorView } from './views/doctor-view.js';
 import { sessionDetailLines } from './views/session-detail.js';
 import { WizardPane } from './wizard/wizard-pane.js';
 
-/** Below this the console shows only a "terminal too small" message (§1.5 #16). */
+/** Below this the console shows only a "terminal too small" message. */
 export const MIN_COLUMNS = 60;
 export const MIN_ROWS = 12;
 
@@ -140,7 +140,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     hostname,
     running,
     exit: () => {
-      // Ctrl-C never kills an action half-way without asking (§4 lifecycle).
+      // Ctrl-C never kills an action half-way without asking (docs/architecture.md#terminal-lifecycle).
       if (running.controller) {
         const d = ui.getState().dialog;
         if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });

@@ -1,5 +1,5 @@
 /**
- * Volumes view rows for CSI volumes (issue 17): one per volume kubelet's CSI plugin laid out, in the
+ * Volumes view rows for CSI volumes (docs/csi-drivers.md): one per volume kubelet's CSI plugin laid out, in the
  * Volumes view's columns — path (staging dir, else the first publish dir), mode, LUN (`-`), mounted,
  * the driver in METADATA, the sessions it claims, its pods, problems. Filter fields add driver, pv,
  * handle, staging and publish paths. No action scope: the console acts on the sessions instead.

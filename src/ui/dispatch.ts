@@ -1,5 +1,5 @@
 /**
- * The one input dispatcher (§2.5, §3.6 #10): (mode, key) → state change or engine call. Kept out of
+ * The one input dispatcher (docs/architecture.md#one-input-dispatcher, docs/architecture.md#explicit-input-modes): (mode, key) → state change or engine call. Kept out of
  * the components so every key path is one readable function, and typing in `/` or `:` can never
  * trigger a single-letter action.
  */

@@ -3,7 +3,7 @@ import { safeText } from '../engine/text/safe-text.js';
 
 /**
  * Shortens text to `width` by cutting the middle: IQNs differ at both ends
- * (`iqn.2003-01.org.linux-iscsi…:pvc-1234`), so the head and tail both matter (§1.5 #16).
+ * (`iqn.2003-01.org.linux-iscsi…:pvc-1234`), so the head and tail both matter.
  */
 export function truncateMiddle(text: string, width: number): string {
   if (width <= 0) return '';

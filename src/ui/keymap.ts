@@ -1,6 +1,6 @@
 /**
  * The one keymap: a small table of navigation keys plus the engine's action registry. Dispatch,
- * `?` help and the footer hints are all generated from it (§3.6 #4), so they cannot drift apart.
+ * `?` help and the footer hints are all generated from it (docs/architecture.md#actions-are-data), so they cannot drift apart.
  */
 import type { Key } from 'ink';
 import type { ActionDef, Scope } from '../engine/actions/types.js';

@@ -84,8 +84,8 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
 
 /**
  * Builds the backend and takes the first look (first-look.ts: sessions and states, tens of ms) into
- * the store, so the console's first frame shows the node; the full read waits for `start()`. Issue
- * 9 §4: the console used to wait for the full snapshot (~2.5 s at 1,000 sessions × 4 LUNs) and for
+ * the store, so the console's first frame shows the node; the full read waits for `start()`. Before
+ * (bench/README.md) the console used to wait for the full snapshot (~2.5 s at 1,000 sessions × 4 LUNs) and for
  * the file watches before it showed anything.
  */
 export function createLiveBackend(o: LiveBackendOptions): LiveBackend {

@@ -1,5 +1,5 @@
 /**
- * Mounts the console full screen and resolves when it is closed. Terminal hygiene (§4): alternate
+ * Mounts the console full screen and resolves when it is closed. Terminal hygiene (docs/architecture.md#terminal-lifecycle): alternate
  * screen, no mouse reporting (terminal text selection keeps working, k9s #874), Ctrl-C handled by
  * the app (it never kills an action half-way), and the terminal restored on exit, SIGTERM or crash.
  */
@@ -27,7 +27,7 @@ export interface RunConsoleOptions {
   onFirstFrame?: () => void;
 }
 
-/** Frame budget: 15 fps is plenty for a status console and keeps SSH traffic low (§2.6). */
+/** Frame budget: 15 fps is plenty for a status console and keeps SSH traffic low (docs/architecture.md#render-and-update-budget). */
 export const MAX_FPS = 15;
 
 export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {

@@ -1,6 +1,6 @@
 /**
  * The top line: who and where (hostname, initiator), whether the machinery is up, the mode
- * (READ-ONLY/WRITE, DRY-RUN) in inverse video, and how fresh the data is (§1.5 #13).
+ * (READ-ONLY/WRITE, DRY-RUN) in inverse video, and how fresh the data is.
  */
 
 import { useEffect, useState } from 'react';

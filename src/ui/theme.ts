@@ -1,6 +1,6 @@
 /**
- * Colours and symbols in one place. State is never carried by colour alone (tui-ux-and-style.md
- * §1.5 #17): every verdict/health has a symbol and a word, so the no-colour theme loses nothing.
+ * Colours and symbols in one place. State is never carried by colour alone:
+ * every verdict/health has a symbol and a word, so the no-colour theme loses nothing.
  */
 import type { Health, Verdict } from '../engine/model.js';
 

@@ -1,7 +1,7 @@
 /**
  * The console's own state (view, cursor, filter, marks, mode, dialogs), kept apart from the node
- * store so a refresh never re-renders what did not change (§3.6 #8). The cursor remembers the row's
- * fingerprint, never its index: a re-sort or refresh keeps the admin on the same session (§1.5 #14).
+ * store so a refresh never re-renders what did not change (docs/architecture.md#store-discipline). The cursor remembers the row's
+ * fingerprint, never its index: a re-sort or refresh keeps the admin on the same session.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApplyResult, Plan, StepProgress } from '../engine/actions/types.js';
@@ -20,7 +20,7 @@ export const VIEW_IDS = [
 ] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
-/** Explicit input modes: one root dispatcher resolves keys by mode (§3.6 #10). */
+/** Explicit input modes: one root dispatcher resolves keys by mode (docs/architecture.md#explicit-input-modes). */
 export type Mode = 'normal' | 'filter' | 'command' | 'confirm' | 'busy' | 'wizard';
 
 export interface Cursor {

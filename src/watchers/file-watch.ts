@@ -1,16 +1,16 @@
 /**
- * chokidar on regular files only (never sysfs: §2.9): kubelet's iSCSI plugin dir, the pods dir and
+ * chokidar on regular files only (never sysfs: docs/architecture.md#sysfs-is-polled-not-watched): kubelet's iSCSI plugin dir, the pods dir and
  * the open-iscsi node DB. Native backend (inotify, one watch per directory): no polling cost while
  * idle. ignoreInitial: the first snapshot already read what is there.
  *
  * Shallow on purpose: only the directories whose ENTRIES kubelet changes are watched, never a
  * filesystem global dir or a pod dir's contents. Watching every dir of a 1,000-session × 4-LUN node
- * (~6,000 dirs) cost chokidar 4.3 s of CPU, +140 MB of RSS and 13.8 s until ready (issue 9).
+ * (~6,000 dirs) cost chokidar 4.3 s of CPU, +140 MB of RSS and 13.8 s until ready (bench/README.md).
  * Watched:
  * - `plugins/kubernetes.io/iscsi`, its `iface-*` dirs and `volumeDevices`: filesystem global dirs
  *   (`iface-<x>/<portal>-<iqn>-lun-<n>`, makePDNameInternal) appear and vanish;
  * - `volumeDevices/iface-*` and the block global dirs in them (makeVDPDNameInternal): these are
- *   never mounted (kubelet-iscsi-engine.md §1.9), so their entries (`iscsi.json`, and `<podUID>`,
+ *   never mounted (docs/kubelet-iscsi.md#iscsijson), so their entries (`iscsi.json`, and `<podUID>`,
  *   a bind mount of a /dev node, which mountinfo's block filter leaves out) are watched too;
  * - `pods`: pod UID dirs appear and vanish.
  * The entries of a watched dir (one global dir per LUN, one dir per pod: thousands) are reported
@@ -19,7 +19,7 @@
  *
  * Not watched: what happens inside a filesystem global dir or a pod dir. Global and pod volume
  * dirs are mount points (the user's filesystem: its writes are none of our business and would burn
- * inotify watches), and every kubelet change in them is paired with a mount change (§1.3):
+ * inotify watches), and every kubelet change in them is paired with a mount change (docs/kubelet-iscsi.md#call-sequence):
  * MountDevice mkdirs and mounts the global dir (on error removes it); diskSetUp mkdirs the pod dir
  * and bind-mounts it (on failure unmounts and removes it); TearDownAt (CleanupMountPoint) and
  * UnmountDevice (DetachDisk, then RemoveAll) unmount, then remove the dir, in the same call. The

@@ -2,7 +2,7 @@
  * The console's first look at a node: the session list with each session's identity and state,
  * straight from sysfs, in a few reads per session (~40 ms at 1,000 sessions on tmpfs), so the
  * first frame can show the node while the full snapshot (~2 s at 1,000 sessions × 4 LUNs: devices,
- * multipath, mounts, kubelet dirs, verdicts) is read. Issue 9 §4: first frame ≤ 500 ms.
+ * multipath, mounts, kubelet dirs, verdicts) is read. bench/README.md: first frame ≤ 500 ms.
  *
  * The result is a Snapshot marked `partial`, its sessions `pending`: verdict, health, devices and
  * kubelet links are not read, so nothing may be planned or decided from it (the console refuses

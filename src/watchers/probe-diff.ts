@@ -74,7 +74,7 @@ export interface Announcement {
  * whose `state` moved, a session whose `state` was read (some disk of it not running) and moved.
  * Built by diff.ts's own event constructors, so worded exactly as the diff words the same transition between `snapshot` (the last one read) and
  * the next, so the watcher can drop that later copy (store.applySnapshot `drop`) and a change is
- * on screen one refresh earlier (issue 9 §3: ~0.3–1.5 s at 1,000 sessions). Objects the snapshot
+ * on screen one refresh earlier (bench/README.md: ~0.3–1.5 s at 1,000 sessions). Objects the snapshot
  * does not hold (added since) are left to the snapshot's own diff.
  */
 export function probeEvents(snapshot: Snapshot, detail: ProbeDetail): Announcement[] {

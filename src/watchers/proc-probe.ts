@@ -38,7 +38,7 @@ export function probeProc(host: Host, prev?: ProcProbe): ProcProbe {
   if (prev && prev.raw === raw) {
     const cut = prev.fingerprint.indexOf('\0');
     // Nothing moved (the idle tick): hand back `prev` itself, so the caller's fingerprint compare is
-    // a pointer compare, not a flatten and compare of a ~100 KB string at 1,000 mounts (issue 9 §2).
+    // a pointer compare, not a flatten and compare of a ~100 KB string at 1,000 mounts (bench/README.md).
     if (prev.fingerprint.slice(cut + 1) === swaps) return prev;
     return { raw, fingerprint: `${prev.fingerprint.slice(0, cut)}\0${swaps}` };
   }

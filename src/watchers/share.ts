@@ -1,7 +1,7 @@
 /**
  * Structural sharing between consecutive snapshots. A snapshot is re-read as a whole, so every
  * object in it is new; rows whose content did not change get their previous object back, so
- * `memo` rows and zustand selectors (which compare by reference, §2.6) skip them.
+ * `memo` rows and zustand selectors (which compare by reference, docs/architecture.md#render-and-update-budget) skip them.
  */
 import type { Snapshot } from '../engine/model.js';
 

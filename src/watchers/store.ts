@@ -1,7 +1,7 @@
 /**
- * The node store: one zustand *vanilla* store (no React; tui-ux-and-style.md §2.8) that the watchers
+ * The node store: one zustand *vanilla* store (no React; docs/architecture.md#a-store-outside-react) that the watchers
  * write and the console reads with selectors. Writers queue changes; subscribers see them at most
- * `maxHz` times a second (§2.6: coalesce engine updates in the store rather than letting Ink drop
+ * `maxHz` times a second (docs/architecture.md#render-and-update-budget: coalesce engine updates in the store rather than letting Ink drop
  * frames), so a burst of uevents or a 1,000-session refresh costs the UI one render.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';

@@ -1,6 +1,6 @@
 /**
  * The cheap sysfs poll. sysfs attribute values are computed on read: no inotify event, and size
- * (4096) and mtime never move, so neither chokidar mode sees them (tui-ux-and-style.md §2.9, checked
+ * (4096) and mtime never move, so neither chokidar mode sees them (docs/architecture.md#sysfs-is-polled-not-watched, checked
  * on a real kernel); nor does a uevent fire when a session goes FAILED (scsi_transport_iscsi.c only
  * tells iscsid over netlink) or when SCSI EH or an admin sets a device offline. So each tick reads
  * what can change silently, and the full snapshot is only taken when this fingerprint moves.
@@ -20,7 +20,7 @@
  * that is how poll(2)/sysfs_notify users re-read attributes), about 3× cheaper than open+read+close.
  * An idle tick is then three directory listings (the scsi_device class, not the bus) and one pread
  * per disk: a listing equal to the last one reuses last tick's per-device entries (no filtering, no
- * lookups), and no fingerprint string is built (the watcher compares the lists: issue 9 §2, ~20 % of
+ * lookups), and no fingerprint string is built (the watcher compares the lists: bench/README.md, ~20 % of
  * the tick’s CPU at 1,000 sessions).
  */
 import type { FileReader, Host } from '../engine/host/host.js';
@@ -33,7 +33,7 @@ export const SCSI_BUS_DEVICES = '/sys/bus/scsi/devices';
  * Every SCSI device (`H:C:T:L` only; controllers too) has a class device here: scsi_sysfs_add_sdev
  * adds `sdev_dev` for each sdev and __scsi_remove_device removes it first (drivers/scsi/scsi_sysfs.c).
  * The tick lists this instead of the bus: the bus also lists every host and target, 7,000 names
- * instead of 5,000 at 1,000 sessions × 4 LUNs, and that listing was the tick's largest cost (issue 9 §2).
+ * instead of 5,000 at 1,000 sessions × 4 LUNs, and that listing was the tick's largest cost (bench/README.md).
  */
 export const SCSI_DEVICE_CLASS = '/sys/class/scsi_device';
 export const BLOCK_CLASS = '/sys/block';
@@ -46,7 +46,7 @@ export interface SysfsProbe {
   /**
    * Changes whenever a session, SCSI device or block device appears, goes, or changes state.
    * Built on first use only: the watcher compares `detail` lists instead (sameProbe, probe-diff.ts),
-   * which costs no 100 KB string per tick at 1,000 sessions (issue 9 §2).
+   * which costs no 100 KB string per tick at 1,000 sessions (bench/README.md).
    */
   readonly fingerprint: string;
   sessions: number;

@@ -1,6 +1,6 @@
 /**
  * Kernel uevents through `udevadm monitor --kernel`: sessions, SCSI devices and block devices are
- * announced the moment the kernel adds or removes them (§2.9: udevadm saw add/remove at once where
+ * announced the moment the kernel adds or removes them (docs/architecture.md#sysfs-is-polled-not-watched: udevadm saw add/remove at once where
  * sysfs polling and inotify saw nothing). Attribute changes (session FAILED, device offline) are not
  * uevents; the sysfs poll covers those.
  */

@@ -41,7 +41,7 @@ const ctx = (write = true): ActionContext => ({
 const input = attachInput;
 
 describe('iscsi.json', () => {
-  it('is byte-identical to what kubelet wrote in the public demo (§1.9)', () => {
+  it('is byte-identical to what kubelet wrote in the public demo (docs/kubelet-iscsi.md#iscsijson)', () => {
     expect(
       iscsiJson({
         volName: 'pv1',
@@ -232,7 +232,7 @@ stringData:
   });
 });
 
-describe('attach plan (kubelet AttachDisk, §1.4)', () => {
+describe('attach plan (kubelet AttachDisk, docs/kubelet-iscsi.md#attachdisk)', () => {
   it('steps and argv in kubelet order; node.startup without -I; secrets masked', () => {
     const plan = planAttach(
       input({

@@ -11,7 +11,7 @@ import * as path from 'node:path';
  * Half the sessions are single-path (one target each); the other half come in pairs of portals to
  * one target, each LUN then having a multipath map over both paths. With `kubelet`, every target
  * LUN gets a kubelet FS global dir with iscsi.json, and every other one is mounted with a pod.
- * Used by the snapshot tests and the benchmark (issue 9).
+ * Used by the snapshot tests and the benchmark (bench/README.md).
  */
 export interface GenerateOptions {
   sessions: number;

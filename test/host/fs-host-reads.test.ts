@@ -1,5 +1,5 @@
 /**
- * FsHost read paths made cheaper for issue 9 (stack capture off on failure, kept readers handing back
+ * FsHost read paths made cheaper for bench/README.md (stack capture off on failure, kept readers handing back
  * the last string for equal bytes) must answer exactly as before.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

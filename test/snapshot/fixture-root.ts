@@ -156,7 +156,7 @@ export class FixtureRoot {
   }
 }
 
-/** kubelet's iscsi.json for a volume (what persistISCSI writes; §1.9). */
+/** kubelet's iscsi.json for a volume (what persistISCSI writes; docs/kubelet-iscsi.md#iscsijson). */
 export function iscsiJson(volName: string, portals: string[], iqn: string, lun: number): object {
   return {
     VolName: volName,

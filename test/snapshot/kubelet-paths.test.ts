@@ -52,7 +52,7 @@ describe('dir-name parsing', () => {
       '127.0.0.1:3260:pv1',
     );
     expect(extractIface('/no/iface/here')).toBeUndefined();
-    // A hostname with '-' breaks kubelet's first-dash split (kubelet-iscsi-engine.md §1.18 #6).
+    // A hostname with '-' breaks kubelet's first-dash split (docs/kubelet-iscsi.md#latent-behaviours item 6).
     expect(extractPortalAndIqnKubelet(`san-a.example.com:3260-${IQN}-lun-0`)?.portal).toBe('san');
     expect(extractPortalAndIqnKubelet('nodash')).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 /**
- * The console's start-up path (issue 9 §4): the live backend shows a first look before anything
+ * The console's start-up path (bench/README.md): the live backend shows a first look before anything
  * else is read, refuses to plan on it, and lets the full read replace it once started; first-look
  * rows say "…" where the full read has not answered yet.
  */

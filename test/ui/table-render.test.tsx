@@ -1,6 +1,6 @@
 /**
  * The windowed table's rows are split into runs of printable ASCII and runs with symbols (so Ink
- * measures most of a line by its length, issue 9); the screen must read exactly as one padded line
+ * measures most of a line by its length, bench/README.md); the screen must read exactly as one padded line
  * per row did: same columns, same truncation, selection in inverse video, no colour in mono.
  */
 import { describe, expect, it } from 'vitest';

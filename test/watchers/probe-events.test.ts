@@ -1,6 +1,6 @@
 /**
  * The poll publishes the state changes its probe proves before the snapshot that carries them is
- * read (issue 9 §3: change → event within one interval at 1,000 sessions), worded as the snapshot
+ * read (bench/README.md: change → event within one interval at 1,000 sessions), worded as the snapshot
  * diff words them, and the snapshot's own copy of each is dropped: every change is reported once.
  */
 import { describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import type { Command } from '../command.js';
  * A subcommand as the registry knows it before it runs: its name and how to load it. The module
  * (and the engine code it pulls in: the simulator, watchers, the action registry and its zod
  * schemas) is imported only when that command runs or its help is shown. Evaluating every command
- * at start-up was ~20 % of a `status --json` start in the e2e guest (issue 9 profile).
+ * at start-up was ~20 % of a `status --json` start in the e2e guest (bench/README.md profile).
  */
 export interface CommandEntry {
   readonly name: string;

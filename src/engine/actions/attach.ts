@@ -1,6 +1,6 @@
 /**
- * attach: kubelet's AttachDisk step for step (§1.4), then optionally SafeFormatAndMount (§1.8) onto
- * the kubelet global path with iscsi.json written first (§1.9), so kubelet can later detach it.
+ * attach: kubelet's AttachDisk step for step (docs/kubelet-iscsi.md#attachdisk), then optionally SafeFormatAndMount (docs/kubelet-iscsi.md#format-and-mount) onto
+ * the kubelet global path with iscsi.json written first (docs/kubelet-iscsi.md#iscsijson), so kubelet can later detach it.
  * Beyond kubelet: IPv6 portals normalised, LUN ≥ 256 by-path names, hostname portals resolved (and
  * warned about), a timeout on every command, event-driven waits instead of 1 s sleeps.
  */
@@ -63,7 +63,7 @@ export interface AttachInput {
   discovered?: { portal: string; iqn: string }[];
 }
 
-/** kubelet portalMounter (§1.1) plus IPv6 normalisation. */
+/** kubelet portalMounter (docs/kubelet-iscsi.md#data-model-and-naming) plus IPv6 normalisation. */
 function normalise(p: string): { portal: string; hostname: boolean; addr: string } {
   const parts = parseTargetPortal(p);
   if (!parts) throw new UserError(`invalid portal ${p}`, 'use ADDR[:PORT]; IPv6 as [ADDR]:PORT');
@@ -74,7 +74,7 @@ function normalise(p: string): { portal: string; hostname: boolean; addr: string
   };
 }
 
-/** The exact bytes kubelet's json.Encoder writes for iscsiDisk (§1.9): one line plus "\n". */
+/** The exact bytes kubelet's json.Encoder writes for iscsiDisk (docs/kubelet-iscsi.md#iscsijson): one line plus "\n". */
 export function iscsiJson(i: {
   volName: string;
   portals: string[];
@@ -118,7 +118,7 @@ function chapSteps(
   const steps: PlanStep[] = [
     {
       id: `${scope}-authmethod:${group}`,
-      why: `${scope} CHAP: set authmethod first (kubelet §1.4)`,
+      why: `${scope} CHAP: set authmethod first (docs/kubelet-iscsi.md#attachdisk)`,
       argv: [...base, '-o', 'update', '-n', `${keys[0]!.replace(/username$/, 'authmethod')}`, '-v', 'CHAP'],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
@@ -177,7 +177,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   }
   const kubeletOwned = s.kubelet.volumes.filter((v) => v.iqn === input.iqn && v.path !== globalPath);
   if (kubeletOwned.length > 0) {
-    // kubelet's per-IQN lock lives in its memory (§1.18 #1): we cannot take it, only warn.
+    // kubelet's per-IQN lock lives in its memory (docs/kubelet-iscsi.md#latent-behaviours item 1): we cannot take it, only warn.
     plan.warnings.push(
       `kubelet also manages ${input.iqn} (${kubeletOwned.map((v) => v.path).join(', ')}); its per-target lock is in its memory, so avoid running this while pods using the target start or stop`,
     );
@@ -198,7 +198,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   }
   addStep(plan, {
     id: 'probe-transport',
-    why: `read iface ${input.initIface}'s transport (kubelet §1.4 step 1; <empty> means tcp)`,
+    why: `read iface ${input.initIface}'s transport (docs/kubelet-iscsi.md#attachdisk step 1; <empty> means tcp)`,
     argv: ifaceShowArgv(input.initIface),
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
@@ -382,7 +382,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     preconditions: [],
     doneIf: [pre('mounted', `${globalPath} is already mounted (the file would be hidden)`, globalPath)],
   });
-  // A mounted FS volume hides its iscsi.json under the mount (§1.9): verified only when not mounting.
+  // A mounted FS volume hides its iscsi.json under the mount (docs/kubelet-iscsi.md#iscsijson): verified only when not mounting.
   if (!(input.mode === 'filesystem' && input.mount)) {
     plan.expect!.push(pre('path-present', 'iscsi.json is written', `${globalPath}/iscsi.json`));
   }

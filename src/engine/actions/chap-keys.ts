@@ -1,5 +1,5 @@
 /**
- * CHAP keys kubelet copies from the Secret (§1.15): the Secret's data names are the open-iscsi DB
+ * CHAP keys kubelet copies from the Secret (docs/kubelet-iscsi.md#chap): the Secret's data names are the open-iscsi DB
  * keys. Every value is a secret (usernames too: kubelet logs none of the value-carrying calls).
  */
 export const DISCOVERY_CHAP_KEYS = [

@@ -2,7 +2,7 @@
  * cleanup: the whole safe sequence for a stale or orphaned session (or an orphaned kubelet dir),
  * computed from the snapshot — unmount → multipath -f → delete devices → logout → delete node
  * record → cloned iface → remove the orphaned kubelet dir (unlink iscsi.json, rmdir; never
- * recursive). §3 #1 is the incident; kubelet's own order is §1.10–1.14.
+ * recursive). docs/field-incidents.md#1-session-left-after-the-pod-is-gone is the incident; kubelet's own order is docs/kubelet-iscsi.md#detachdisk.
  */
 import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';

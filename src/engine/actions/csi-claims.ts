@@ -1,5 +1,5 @@
 /**
- * Cleanup and logout around CSI drivers (issue 17, docs/csi-drivers.md): what a driver still claims
+ * Cleanup and logout around CSI drivers (docs/csi-drivers.md): what a driver still claims
  * is refused (overridable: the driver may be mid NodeStage/NodeUnstage); Longhorn's sessions are
  * Longhorn's to log out; a driver's own metadata file goes only after the session is gone, and only
  * when the driver is not running or the admin asks — one unlink, never a recursive delete.

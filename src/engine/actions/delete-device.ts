@@ -1,6 +1,6 @@
 /**
  * delete-device: remove SCSI devices — flush the maps built only from them, `blockdev --flushbufs`,
- * then `1` to `device/delete` (kubelet deleteDevices §1.12 plus csi-lib-iscsi's flush, §2.1).
+ * then `1` to `device/delete` (kubelet deleteDevices docs/kubelet-iscsi.md#device-deletion plus csi-lib-iscsi's flush, kubernetes-csi/csi-lib-iscsi iscsi/iscsi.go RemoveSCSIDevices).
  */
 
 import { UserError } from '../errors.js';

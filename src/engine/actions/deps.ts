@@ -14,7 +14,7 @@ export function byPathName(portal: { address: string; port: number }, iqn: strin
 
 export const isValidTargetName = isValidIscsiName;
 
-/** kubelet makePDNameInternal / makeVDPDNameInternal (§1.2). */
+/** kubelet makePDNameInternal / makeVDPDNameInternal (docs/kubelet-iscsi.md#paths). */
 export function kubeletGlobalPath(
   kubeletRoot: string,
   mode: 'filesystem' | 'block',

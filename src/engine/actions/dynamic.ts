@@ -1,7 +1,7 @@
 /**
  * Steps whose exact commands depend on what earlier steps found: the iface transport, the SCSI host
  * a login created, the device udev linked, the dm map multipathd built, what blkid says is on the
- * device. Each mirrors one piece of kubelet's AttachDisk (§1.4) or mount-utils (§1.8).
+ * device. Each mirrors one piece of kubelet's AttachDisk (docs/kubelet-iscsi.md#attachdisk) or mount-utils (docs/kubelet-iscsi.md#format-and-mount).
  */
 import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
 import { kernelLunOf } from '../iscsi/lun.js';
@@ -40,7 +40,7 @@ async function probeTransport(
   return `transport ${rt.transport || '(none: iface file unparsable)'}`;
 }
 
-/** kubelet cloneIface: new, sorted updates, delete on failure (§1.4 step 2). */
+/** kubelet cloneIface: new, sorted updates, delete on failure (docs/kubelet-iscsi.md#attachdisk step 2). */
 async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
   const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
   params.set('iface.initiatorname', d.initiatorName);
@@ -73,7 +73,7 @@ async function resolveHostname(
   return `${d.name} → ${addr}`;
 }
 
-/** kubelet scanOneLun: `0 0 <lun>` to the SCSI host the portal→host map gives (§1.5, §1.6). */
+/** kubelet scanOneLun: `0 0 <lun>` to the SCSI host the portal→host map gives (docs/kubelet-iscsi.md#portal-host-map, docs/kubelet-iscsi.md#targeted-lun-scan). */
 function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan-lun' }>): string {
   const portal = effectivePortal(rt, d.portal);
   const host = s.portalHostMap[d.iqn]?.[portal];
@@ -97,7 +97,7 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
   return `scanned host${host}`;
 }
 
-/** kubelet waitForPathToExist, but polled every pollMs instead of 1 s sleeps (§1.4). */
+/** kubelet waitForPathToExist, but polled every pollMs instead of 1 s sleeps (docs/kubelet-iscsi.md#attachdisk). */
 async function waitDevice(
   rt: Runtime,
   step: PlanStep,
@@ -131,7 +131,7 @@ async function waitDevice(
   const found = await pollFor(rt, timeoutMs, () => {
     if (lunMissing()) return NO_LUN;
     if (tcp) return rt.host.stat(link) ? link : undefined;
-    // Offload transports get a pci-<bdf>- prefix: kubelet globs pci-*-ip-... (§1.7).
+    // Offload transports get a pci-<bdf>- prefix: kubelet globs pci-*-ip-... (docs/kubelet-iscsi.md#by-path-names).
     const hit = rt.host.readDir(BY_PATH).find((n) => n.startsWith('pci-') && n.endsWith(`-${name}`));
     return hit ? `${BY_PATH}/${hit}` : undefined;
   });
@@ -154,7 +154,7 @@ async function waitDevice(
   return found;
 }
 
-/** kubelet FindMultipathDeviceForDevice: a dm-N whose slaves/ lists the sd device (§1.4 step 6). */
+/** kubelet FindMultipathDeviceForDevice: a dm-N whose slaves/ lists the sd device (docs/kubelet-iscsi.md#attachdisk step 9). */
 function multipathOf(rt: Runtime, link: string): string | undefined {
   const target = rt.host.readLink(link);
   const sd = target?.split('/').pop();
@@ -193,7 +193,7 @@ async function findMultipath(
   return rt.devicePath;
 }
 
-/** mount-utils SafeFormatAndMount (§1.8): never formats a device with a filesystem or partition table. */
+/** mount-utils SafeFormatAndMount (docs/kubelet-iscsi.md#format-and-mount): never formats a device with a filesystem or partition table. */
 async function formatAndMount(
   rt: Runtime,
   d: Extract<DynamicStep, { kind: 'format-and-mount' }>,

@@ -1,5 +1,5 @@
 /**
- * flush: `multipath -f /dev/dm-N` for one map (§1.12, §3 #3/#4). Refused while the map is mounted,
+ * flush: `multipath -f /dev/dm-N` for one map (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#3-multipath-map-with-failed-paths and #4-busy-or-map-in-use). Refused while the map is mounted,
  * held (kpartx/LVM), swap or open by a loop device ("map in use" in the field).
  */
 import { UserError } from '../errors.js';

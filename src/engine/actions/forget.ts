@@ -1,7 +1,7 @@
 /**
  * forget: node records — delete them, or set `node.startup=manual` so iscsid stops logging them in
  * at boot (kubelet sets manual after every login, PR kubernetes#57475). `--discover` creates records
- * for every target a portal lists (§1.18 #2), so foreign records pile up.
+ * for every target a portal lists (docs/kubelet-iscsi.md#latent-behaviours item 2), so foreign records pile up.
  */
 import { UserError } from '../errors.js';
 import type { NodeRecord, Snapshot } from '../model.js';

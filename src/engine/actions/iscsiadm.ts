@@ -1,8 +1,8 @@
 /**
  * A thin typed wrapper over `host.run` for iscsiadm: exit codes named from open-iscsi's table,
  * exit 6 (ISCSI_ERR_IDBM, the node DB lock) retried with backoff as Longhorn and democratic-csi do
- * (§3 #11), idempotent codes (15 on login, 21/2 on logout and delete) accepted, and a timeout on
- * every call (kubelet has none, §2.1; hangs happen).
+ * (docs/field-incidents.md#11-node-db-locked), idempotent codes (15 on login, 21/2 on logout and delete) accepted, and a timeout on
+ * every call (kubelet has none; csi-lib-iscsi gives iscsiadm 3 s, kubernetes-csi/csi-lib-iscsi iscsi/iscsiadm.go; hangs happen).
  */
 import { ExternalCommandError } from '../errors.js';
 import type { Host, RunResult } from '../host/host.js';

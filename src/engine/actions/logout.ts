@@ -1,5 +1,5 @@
 /**
- * logout: one session, or all portals of a target, in kubelet's order (detachISCSIDisk §1.14),
+ * logout: one session, or all portals of a target, in kubelet's order (detachISCSIDisk docs/kubelet-iscsi.md#logout-and-record-delete),
  * with devices deleted first and the node record and cloned iface removed after.
  */
 import { UserError } from '../errors.js';

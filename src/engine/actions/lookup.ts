@@ -98,7 +98,7 @@ export function mapByWwid(s: Snapshot, wwid: string): MultipathMap | undefined {
   return s.multipath.find((m) => m.wwid === wwid);
 }
 
-/** Maps that have this sd device as a slave (kubelet FindMultipathDeviceForDevice, §1.4 step 6). */
+/** Maps that have this sd device as a slave (kubelet FindMultipathDeviceForDevice, docs/kubelet-iscsi.md#attachdisk step 9). */
 export function mapsOf(s: Snapshot, device: ScsiDevice): MultipathMap[] {
   return device.name ? s.multipath.filter((m) => m.slaves.includes(device.name!)) : [];
 }

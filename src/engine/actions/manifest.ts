@@ -1,6 +1,6 @@
 /**
  * Kubernetes manifests → attach input: a Pod (inline `iscsi` volume) or a PersistentVolume
- * (`spec.iscsi`), plus an optional Secret with the CHAP keys (§1.1, §1.15). YAML or JSON, one or
+ * (`spec.iscsi`), plus an optional Secret with the CHAP keys (docs/kubelet-iscsi.md#data-model-and-naming, docs/kubelet-iscsi.md#chap). YAML or JSON, one or
  * several documents. Secret values are returned apart and never appear in errors.
  */
 import { parseAllDocuments } from 'yaml';

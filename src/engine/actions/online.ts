@@ -1,6 +1,6 @@
 /**
  * online: write `running` to `device/state` of an offline device — what iscsid does itself on a
- * recovery relogin (usr/iscsi_sysfs.c iscsi_sysfs_set_device_online; §3 #2).
+ * recovery relogin (usr/iscsi_sysfs.c iscsi_sysfs_set_device_online; docs/field-incidents.md#2-devices-offline-or-blocked-after-a-target-outage).
  */
 import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';

@@ -1,6 +1,6 @@
 /**
  * Building blocks shared by the planners: empty plans, refusals every plan gets, and the step
- * sequences kubelet's teardown is made of (§1.10–1.14), written once and reused by delete-device,
+ * sequences kubelet's teardown is made of (docs/kubelet-iscsi.md#detachdisk), written once and reused by delete-device,
  * flush, logout and cleanup.
  */
 
@@ -78,7 +78,7 @@ export function deviceName(d: ScsiDevice): string {
   return d.name ?? d.hctl;
 }
 
-/** `umount <path>` (kubelet UnmountDevice, §1.3 step 6). */
+/** `umount <path>` (kubelet UnmountDevice, docs/kubelet-iscsi.md#call-sequence). */
 export function unmountStep(path: string, force: boolean): PlanStep {
   return {
     id: `umount:${path}`,
@@ -99,12 +99,12 @@ export function unmountStep(path: string, force: boolean): PlanStep {
 
 /**
  * `multipath -f /dev/dm-N` — kubelet flushes every map over the LUN's paths before deleting the
- * paths (§1.12); a map still mounted, held or open must never be flushed.
+ * paths (docs/kubelet-iscsi.md#device-deletion); a map still mounted, held or open must never be flushed.
  */
 export function flushMapStep(m: MultipathMap): PlanStep {
   return {
     id: `flush:${m.name}`,
-    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (kubelet deleteDevices order, §1.12)`,
+    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (kubelet deleteDevices order, docs/kubelet-iscsi.md#device-deletion)`,
     argv: ['multipath', '-f', `/dev/${m.name}`],
     timeoutMs: TIMEOUTS.multipath,
     preconditions: [
@@ -116,8 +116,8 @@ export function flushMapStep(m: MultipathMap): PlanStep {
 }
 
 /**
- * Deleting one SCSI device: `blockdev --flushbufs` (csi-lib-iscsi, §2.1) then `1` to
- * `device/delete` (kubelet §1.12). Devices without a block node (LUN 0 controllers) have only the delete.
+ * Deleting one SCSI device: `blockdev --flushbufs` (kubernetes-csi/csi-lib-iscsi iscsi/iscsi.go RemoveSCSIDevices) then `1` to
+ * `device/delete` (docs/kubelet-iscsi.md#device-deletion). Devices without a block node (LUN 0 controllers) have only the delete.
  */
 export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanStep[] {
   const name = deviceName(d);
@@ -153,7 +153,7 @@ export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanSte
 }
 
 /**
- * kubelet detachISCSIDisk for one portal (§1.14): `--logout` then `-o delete`, argv in kubelet's
+ * kubelet detachISCSIDisk for one portal (docs/kubelet-iscsi.md#logout-and-record-delete): `--logout` then `-o delete`, argv in kubelet's
  * order, `-I` only when the iface is known; exits 21 and 2 mean "already done".
  */
 export function logoutSteps(
@@ -184,7 +184,7 @@ export function logoutSteps(
   ];
 }
 
-/** `iscsiadm -m iface -I <clone> -o delete` — only for kubelet's `<portal>:<volName>` clones (§1.14). */
+/** `iscsiadm -m iface -I <clone> -o delete` — only for kubelet's `<portal>:<volName>` clones (docs/kubelet-iscsi.md#logout-and-record-delete). */
 export function ifaceDeleteStep(iface: string): PlanStep {
   return {
     id: `delete-iface:${iface}`,
@@ -205,7 +205,7 @@ export function isClonedIface(iface: string): boolean {
 
 /**
  * Removing a kubelet global dir safely: unlink iscsi.json, then rmdir — never recursive
- * (§3 #6; kubelet itself uses RemoveAll, which is how data got lost when a mount was still there).
+ * (docs/field-incidents.md#6-orphaned-global-dirs; kubelet itself uses RemoveAll, which is how data got lost when a mount was still there).
  */
 export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
   const json = `${v.path}/iscsi.json`;
@@ -213,7 +213,7 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
   return [
     {
       id: `unlink:${json}`,
-      why: 'remove kubelet metadata of the orphaned volume (so isSessionBusy stops counting it, §1.13)',
+      why: 'remove kubelet metadata of the orphaned volume (so isSessionBusy stops counting it, docs/kubelet-iscsi.md#issessionbusy)',
       fs: { op: 'unlink', path: json },
       preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],
       doneIf: [pre('path-absent', `${json} is gone`, json)],

@@ -1,6 +1,6 @@
 /**
  * rescan: `iscsiadm -m session -r <sid> --rescan` — re-reads sizes of existing devices and writes
- * `- - -` to the host's scan file, i.e. it discovers ALL LUNs (§4.5, §3 #10). It does not online
+ * `- - -` to the host's scan file, i.e. it discovers ALL LUNs (docs/iscsiadm.md#discovery-and-mutation-outputs, docs/field-incidents.md#10-foreign-luns-appear-at-login). It does not online
  * offline devices (use `online`).
  */
 import { UserError } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
- * Logging sessions out the way kubelet's DetachDisk does (§1.10–1.14), with the device half made
- * explicit (§3 #13: logout with SCSI devices present can hang kernel workers): delete devices →
+ * Logging sessions out the way kubelet's DetachDisk does (docs/kubelet-iscsi.md#detachdisk), with the device half made
+ * explicit (docs/field-incidents.md#13-kernel-hang-on-logout-with-devices-present: logout with SCSI devices present can hang kernel workers): delete devices →
  * per portal `--logout` + `-o delete` → cloned-iface delete. Used by logout and cleanup.
  */
 import type { Session, Snapshot } from '../model.js';

@@ -1,5 +1,5 @@
 /**
- * The device half of kubelet's teardown (§1.12, §3 #1, #13): for a set of SCSI devices, flush the
+ * The device half of kubelet's teardown (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#1-session-left-after-the-pod-is-gone, #13): for a set of SCSI devices, flush the
  * multipath maps built only from them, then delete each device — refusing anything mounted, held,
  * swapped or open. Shared by delete-device, logout and cleanup so the rules live in one place.
  */
@@ -22,7 +22,7 @@ function refusalFor(why: string, hint: string): Refusal {
 /**
  * Adds flush + delete steps for `devices` to the plan (and refusals when they are in use).
  * A map whose other paths stay is not flushed: deleting a failed path of a live map is how
- * multipath admins drop dead paths (§3 #3); deleting a *working* path of a map in use is refused.
+ * multipath admins drop dead paths (docs/field-incidents.md#3-multipath-map-with-failed-paths); deleting a *working* path of a map in use is refused.
  */
 export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly ScsiDevice[]): void {
   const names = new Set(devices.map((d) => d.name).filter((n): n is string => n !== undefined));

@@ -1,5 +1,5 @@
 /**
- * Plans are data (tui-ux-and-style.md §3.6 #3): a pure planner turns an input and a snapshot into a
+ * Plans are data (docs/architecture.md#plans-are-data): a pure planner turns an input and a snapshot into a
  * Plan; `applyPlan` executes it step by step, re-checking each step's preconditions against a fresh
  * snapshot, stops at the first failure, verifies, and journals. The console and the CLI both show
  * the same Plan before anything runs.
@@ -220,7 +220,7 @@ export interface ActionContext {
 
 /**
  * An action in the registry. The console's keys, its `?` help, the footer hints, the CLI subcommands
- * and their --help are all generated from these entries (§3.6 #4).
+ * and their --help are all generated from these entries (docs/architecture.md#actions-are-data).
  */
 export interface ActionDef<I = unknown> {
   id: ActionId;

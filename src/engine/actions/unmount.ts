@@ -1,5 +1,5 @@
 /**
- * unmount: the global mount of a kubelet volume (kubelet UnmountDevice, §1.3 step 6). Refused while
+ * unmount: the global mount of a kubelet volume (kubelet UnmountDevice, docs/kubelet-iscsi.md#call-sequence). Refused while
  * pod bind mounts of it remain (they keep the filesystem in use), unless forced.
  */
 import { UserError } from '../errors.js';

@@ -18,7 +18,7 @@ export interface NodeRecordFile {
   iface?: string;
   startup?: string;
   replacementTimeout?: string;
-  /** The file is empty: interrupted write; breaks discovery (Longhorn CleanupScsiNodes, §3 #14). */
+  /** The file is empty: interrupted write; breaks discovery (Longhorn CleanupScsiNodes, docs/field-incidents.md#14-empty-node-record-files). */
   empty: boolean;
 }
 

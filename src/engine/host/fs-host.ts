@@ -48,7 +48,7 @@ function errCode(e: unknown): string {
  * Turns V8's stack capture off for a read whose failure is an answer, not a bug (ENOENT for a
  * controller's missing `block` dir or a pod without block volumes, ENOTCONN for a down connection's
  * `address`): the error is swallowed or reduced to its code, so its stack is never seen, and
- * capturing it was about half the cost of a failed call (issue 9: 2,500 failed readdirs per
+ * capturing it was about half the cost of a failed call (bench/README.md: 2,500 failed readdirs per
  * 1,000-session snapshot, ~25 ms → ~12 ms of user CPU). Returns the limit to restore.
  */
 function stackOff(): number {
@@ -582,7 +582,7 @@ export class FsHost implements Host {
     let open = true;
     // The last value read, kept when it decoded one char per byte (ASCII: every sysfs state word).
     // A watcher re-reads the same `running\n` every tick: equal bytes give back the same string, so
-    // no string is made per read and the caller's list compare is a pointer compare (issue 9 §2).
+    // no string is made per read and the caller's list compare is a pointer compare (bench/README.md).
     let last = '';
     return {
       read() {

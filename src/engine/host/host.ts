@@ -5,7 +5,7 @@
  * Nothing above this seam ever prefixes a root itself, so paths shown, matched and stored stay host paths.
  *
  * Reads are synchronous on purpose: a snapshot of 1,000 sessions is ~50,000 tiny sysfs reads, and
- * `fs/promises` is about eight times slower than `fs` for that on these machines (issue 9's floor).
+ * `fs/promises` is about eight times slower than `fs` for that on these machines (bench/README.md's floor).
  */
 export interface Host {
   /** What kind of machine this is: shown in the status bar and journal. */
@@ -53,7 +53,7 @@ export interface Host {
   entryInfo(path: string): EntryInfo | undefined;
   /** mkdir -p with a mode (kubelet uses 0750). */
   mkdir(path: string, mode?: number): void;
-  /** Remove one empty directory (never recursive: see kubelet-iscsi-engine.md §3 #6). */
+  /** Remove one empty directory (never recursive: see docs/field-incidents.md#6-orphaned-global-dirs). */
   rmdir(path: string): void;
   /** Remove one file. */
   unlink(path: string): void;

@@ -4,7 +4,7 @@ import { posix } from 'node:path';
  * Joins a host path below a root directory: `under('/host', '/sys/block')` → `/host/sys/block`.
  * `..` can never climb out of the root (resolved against `/` first). Clean absolute paths take a
  * plain concatenation: this runs ~75,000 times per 1,000-session snapshot and path.join showed up
- * as ~8 % of snapshot time in the profile (issue 9).
+ * as ~8 % of snapshot time in the profile (bench/README.md).
  */
 export function under(root: string, hostPath: string): string {
   const clean =

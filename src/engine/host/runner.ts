@@ -32,7 +32,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * execa is imported on the first command, not at start-up: `status` runs no command at all, and
  * evaluating execa (and its dependencies) was ~8 % of a `status --json` start in the e2e guest
- * (issue 9 profile).
+ * (bench/README.md profile).
  */
 let execaModule: Promise<typeof import('execa')> | undefined;
 function loadExeca(): Promise<typeof import('execa')> {

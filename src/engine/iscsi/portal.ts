@@ -7,7 +7,7 @@
 
 import { isIPv6 } from 'node:net';
 
-/** iSCSI's well-known port (RFC 7143 §13.1); kubelet's portalMounter appends it when no `:` is present. */
+/** iSCSI's well-known port (RFC 7143 section 13.1); kubelet's portalMounter appends it when no `:` is present. */
 export const DEFAULT_ISCSI_PORT = 3260;
 
 export type PortalFamily = 'ipv4' | 'ipv6' | 'hostname';

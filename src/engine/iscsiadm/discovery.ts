@@ -1,6 +1,6 @@
 /**
  * Parser for SendTargets discovery output (`-m discovery -t st` / `-m discoverydb --discover`):
- * one `<addr>:<port>,<tpgt> <iqn>` line per portal/target, IPv6 bracketed (§4.5; captures
+ * one `<addr>:<port>,<tpgt> <iqn>` line per portal/target, IPv6 bracketed (docs/iscsiadm.md#discovery-and-mutation-outputs; captures
  * discoverydb-discover-kubelet-style.txt).
  */
 export interface DiscoveredTarget {

@@ -1,7 +1,7 @@
 /**
  * iscsiadm exit codes: names from open-iscsi include/iscsi_err.h, messages from usr/iscsi_err.c
  * (the text iscsiadm prints as "initiator reported error (N - message)"), hints from field reports
- * (kubelet-iscsi-engine.md §3, §4.6).
+ * (docs/field-incidents.md, docs/iscsiadm.md#exit-codes).
  */
 export interface IscsiadmCode {
   code: number;

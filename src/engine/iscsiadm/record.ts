@@ -22,7 +22,7 @@ export function parseRecord(text: string): Map<string, string> {
 }
 
 /**
- * kubelet's extractTransportname (§1.4 step 1): regex `iface.transport_name = (.*)\n`;
+ * kubelet's extractTransportname (docs/kubelet-iscsi.md#attachdisk step 1): regex `iface.transport_name = (.*)\n`;
  * `<empty>` means tcp; no match means '' (and AttachDisk later fails "could not parse iface file").
  */
 export function transportName(text: string): string {
@@ -33,7 +33,7 @@ export function transportName(text: string): string {
 }
 
 /**
- * kubelet's parseIscsiadmShow for cloneIface (§1.4 step 2): keep `iface.*` lines without `<empty>`,
+ * kubelet's parseIscsiadmShow for cloneIface (docs/kubelet-iscsi.md#attachdisk step 2): keep `iface.*` lines without `<empty>`,
  * each must be exactly `key = value` (three whitespace fields), skip `iface.iscsi_ifacename`.
  * Throws like kubelet ("invalid iface setting") on a malformed line.
  */

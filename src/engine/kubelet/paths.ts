@@ -2,7 +2,7 @@
  * kubelet's in-tree iSCSI plugin path naming and parsing (kubernetes pkg/volume/iscsi/iscsi_util.go),
  * mirrored exactly where the action engine must agree with kubelet, plus a stricter parser that
  * handles what kubelet's fallback gets wrong (IPv6 portals, hostnames containing `-`).
- * See kubelet-iscsi-engine.md §1.2 and §1.13. All paths are host paths.
+ * See docs/kubelet-iscsi.md#paths and docs/kubelet-iscsi.md#issessionbusy. All paths are host paths.
  */
 import { posix } from 'node:path';
 import { kubeletPortal, parsePortal } from '../iscsi/portal.js';
@@ -114,7 +114,7 @@ export interface ParsedGlobalDirName {
   lun: string;
 }
 
-// Target names start at `iqn.YYYY-MM.`, `eui.<16 hex>` or `naa.<hex>` (RFC 3720 §3.2.6.3).
+// Target names start at `iqn.YYYY-MM.`, `eui.<16 hex>` or `naa.<hex>` (RFC 3720 section 3.2.6.3).
 const TARGET_START = /^(iqn\.\d{4}-\d{2}\.|eui\.[0-9A-Fa-f]{16}$|naa\.[0-9A-Fa-f]{16,32}$)/;
 
 /**

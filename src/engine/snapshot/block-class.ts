@@ -22,7 +22,7 @@ export interface BlockClassRead {
 
 /**
  * One pass over /sys/block: dm-N devices (for multipath maps and holder chains) and loop devices
- * with a backing file (kubelet's block-volume "lock": volumepathhandler AttachFileDevice, §1.3).
+ * with a backing file (kubelet's block-volume "lock": volumepathhandler AttachFileDevice, docs/kubelet-iscsi.md#call-sequence).
  * sd devices are read from their sessions instead, so they are skipped here.
  */
 export function readBlockClass(host: Host): BlockClassRead {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IscsiJson } from '../model.js';
 
 /**
- * kubelet's iscsi.json (`persistISCSI`, kubelet-iscsi-engine.md §1.9): the exported fields of
+ * kubelet's iscsi.json (`persistISCSI`, docs/kubelet-iscsi.md#iscsijson): the exported fields of
  * iscsiDisk. Every field is optional because older kubelets wrote fewer (no `InitIface` before
  * PR #79977; no `Lun` in 2017-18 code); unknown fields (`MetricsProvider`) are ignored.
  */
@@ -49,7 +49,7 @@ const STRING_FIELDS = ['VolName', 'Iqn', 'InitIface', 'Iface', 'InitiatorName'] 
 /**
  * The schema above, by hand, for the file kubelet writes (every field of the right type): what the
  * schema would return, in its key order, without its per-call cost (thousands of volumes per
- * snapshot, issue 9). Undefined when any field is off, so the schema itself words the problem.
+ * snapshot, bench/README.md). Undefined when any field is off, so the schema itself words the problem.
  */
 function plainIscsiJson(raw: Record<string, unknown>): IscsiJson | undefined {
   for (const k of STRING_FIELDS) {

@@ -52,7 +52,7 @@ function readVolume(
   };
   if (mode === 'filesystem' && mounted) {
     // kubelet skips writing (and can only read) iscsi.json while the dir is mounted: the file is
-    // underneath the volume's filesystem (§1.9). Reading now would read the user's data instead.
+    // underneath the volume's filesystem (docs/kubelet-iscsi.md#iscsijson). Reading now would read the user's data instead.
     vol.metadataSource = 'hidden';
     notes.push('global dir is mounted: iscsi.json is hidden under the mount; identity from the dir name');
   } else {

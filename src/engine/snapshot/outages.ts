@@ -1,6 +1,6 @@
 /**
  * Portal outages: the one home of the rule that tells "the array is down" from "this session is
- * garbage" (issue 13 "Outages first-class"). Fed only by what the session read already holds:
+ * garbage" (docs/status-schema.md#outages). Fed only by what the session read already holds:
  * the session `state`, its connections' `state` and its SCSI devices' `state`.
  *
  * Kernel facts (drivers/scsi/scsi_transport_iscsi.c in torvalds/linux): a session whose connection

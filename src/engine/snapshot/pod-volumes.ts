@@ -55,7 +55,7 @@ class GlobalIndex {
 
   /**
    * The global dir a pod's FS volume binds: kubelet bind-mounts the global dir onto the pod dir
-   * (diskSetUp, §1.3), so both mounts share the filesystem (maj:min) and root. Falls back to the
+   * (diskSetUp, docs/kubelet-iscsi.md#call-sequence), so both mounts share the filesystem (maj:min) and root. Falls back to the
    * VolName recorded in iscsi.json when the pod dir is not mounted.
    */
   forFs(podMount: Mount | undefined, volName: string): string | undefined {

@@ -7,7 +7,7 @@ export type PortalHostMap = Record<string, Record<string, number>>;
 
 /**
  * kubelet's GetISCSIPortalHostMapForTarget for every target at once, built from sessions already
- * read (kubelet-iscsi-engine.md §1.5): for each connection whose address, port, persistent_address
+ * read (docs/kubelet-iscsi.md#portal-host-map): for each connection whose address, port, persistent_address
  * and persistent_port all read (kubelet skips a connection on any read error — so a down connection,
  * whose address answers ENOTCONN, contributes no key and kubelet will try to log in again), keys
  * `addr:port` and `persistent_addr:persistent_port`, plus `[addr]:port` forms for IPv6.

@@ -25,13 +25,13 @@ export interface VerdictInput {
   blockListing: PluginListing;
   /** Portals that are down (outages.ts findOutages): a session there is never plain stale. */
   outages?: readonly PortalOutage[];
-  /** CSI drivers' claims (issue 17, docs/csi-drivers.md); absent: in-tree rules only. */
+  /** CSI drivers' claims (docs/csi-drivers.md); absent: in-tree rules only. */
   claims?: ClaimIndex;
 }
 
 /**
  * Lists keyed by portal+IQN (portals normalised: `[v6]:port`, default port), as two map levels so a
- * lookup per session builds no key string (issue 9: this runs for every session and volume).
+ * lookup per session builds no key string (bench/README.md: this runs for every session and volume).
  */
 class ByRef<T> {
   private readonly byPortal = new Map<string, Map<string, T[]>>();
@@ -93,7 +93,7 @@ function describeUse(u: DeviceUse, dev: string): string {
 }
 
 /**
- * Decides each session's verdict and health (issue 2 "Verdicts"), with reasons:
+ * Decides each session's verdict and health (docs/status-schema.md, verdicts), with reasons:
  * - verdict: `foreign` if any device (or a partition/dm holder of it) is mounted outside the kubelet
  *   root or is swap; else `in-use` if mounted under the kubelet root, referred to by a pod volume dir,
  *   or held by a loop device backed under the kubelet plugin dir; else `orphaned` if a kubelet global

@@ -80,7 +80,7 @@ const BASE: Omit<SimMount, 'id' | 'parent'>[] = [
 /**
  * The mount namespace of PID 1: mount/umount keep /proc/1/mountinfo (and /proc/self/mountinfo)
  * in step, and a mount really hides what was in its directory (kubelet's iscsi.json lies under
- * the volume's mount, kubelet-iscsi-engine.md §1.9): the directory's entries move to a shadow store
+ * the volume's mount, docs/kubelet-iscsi.md#iscsijson): the directory's entries move to a shadow store
  * outside the tree and come back on umount; a filesystem's own entries are kept per filesystem.
  */
 export class MountTable {

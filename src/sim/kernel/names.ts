@@ -79,7 +79,7 @@ export function portalOf(text: string): Portal & { tpgt?: number } {
   return p.tpgt === undefined ? portal : { ...portal, tpgt: p.tpgt };
 }
 
-/** `addr:port` with brackets when the address has no dot, as iscsiadm prints portals (§4.1). */
+/** `addr:port` with brackets when the address has no dot, as iscsiadm prints portals (docs/iscsiadm.md#session-listing). */
 export function portalText(p: Portal): string {
   return p.address.includes('.') ? `${p.address}:${p.port}` : `[${p.address}]:${p.port}`;
 }

@@ -27,7 +27,7 @@ const SECTOR = 512;
 
 /**
  * Attributes the `lean` profile keeps: everything the engine, kubelet, udev and iscsiadm read or
- * write (kubelet-iscsi-engine.md §4.7). The scale scenario uses it so 1,000 sessions materialise in
+ * write (docs/iscsiadm.md#sysfs). The scale scenario uses it so 1,000 sessions materialise in
  * seconds; every other scenario uses the full profile that test/sim/conformance.test.ts checks.
  */
 const LEAN = new Set([

@@ -32,7 +32,7 @@ function pvcVolume(sim: Simulator, t: TargetSpec, driver: string, n: number, pod
 }
 
 /**
- * A CSI node (issue 17, formats in docs/csi-drivers.md): csi-driver-iscsi mounted, unmounted but
+ * A CSI node (formats in docs/csi-drivers.md): csi-driver-iscsi mounted, unmounted but
  * claimed (pod restarting) and a leftover whose claim is gone; Trident with tracking files (in use,
  * and staged for a pod that went away); Longhorn sessions to an instance-manager pod; democratic-csi
  * zombies — one still staged in kubelet's dirs, two with nothing left but the session.

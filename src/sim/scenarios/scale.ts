@@ -2,7 +2,7 @@ import { kernelLunFromTgt, portalOf } from '../kernel/names.js';
 import type { Simulator } from '../simulator.js';
 import { target } from './lab.js';
 
-/** Sessions and LUNs of the scale scenario (issue 9's floor: 1,000 sessions × 4 LUNs). */
+/** Sessions and LUNs of the scale scenario (bench/README.md's floor: 1,000 sessions × 4 LUNs). */
 export const SCALE_SESSIONS = 1000;
 export const SCALE_LUNS = 4;
 

@@ -60,7 +60,7 @@ export function nextUuid(seed: number): string {
   return `${h}-5f26-46f4-adfb-${n}`;
 }
 
-/** `mkfs.ext4 [-F] [-m0] [-q] [-L label] DEV` / `mkfs.xfs [-f] DEV`: kubelet's formatter (§1.8). */
+/** `mkfs.ext4 [-F] [-m0] [-q] [-L label] DEV` / `mkfs.xfs [-f] DEV`: kubelet's formatter (docs/kubelet-iscsi.md#format-and-mount). */
 export function mkfs(type: string): (ctx: SimContext, args: readonly string[]) => ToolResult {
   return (ctx, args) => {
     const prog = `mkfs.${type}`;

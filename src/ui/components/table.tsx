@@ -1,5 +1,5 @@
 /**
- * A windowed table: renders only the rows that fit (§2.4: Ink has no viewport, so slicing is ours),
+ * A windowed table: renders only the rows that fit (docs/architecture.md#large-lists: Ink has no viewport, so slicing is ours),
  * with memoised rows whose props are primitives, so a refresh re-renders only changed lines.
  */
 import { Box, Text } from 'ink';
@@ -49,7 +49,7 @@ const SEP = '\u0000';
 /**
  * Printable ASCII: Ink (string-width, log-update) measures such a string by its length; one
  * symbol (●, ✓, …) sends the WHOLE string through grapheme segmentation, several times per frame
- * for every line on screen. That was most of a frame's cost with a full table (issue 9 profile).
+ * for every line on screen. That was most of a frame's cost with a full table (bench/README.md profile).
  */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 

@@ -1,4 +1,4 @@
-/** `?` help, generated from the same keymap and action registry that dispatch keys (§3.6 #4). */
+/** `?` help, generated from the same keymap and action registry that dispatch keys (docs/architecture.md#actions-are-data). */
 import type { ActionDef } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import { keyCollisions, NAV_KEYS, PALETTE } from '../keymap.js';

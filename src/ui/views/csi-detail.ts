@@ -1,5 +1,5 @@
 /**
- * The session detail's CSI part (issue 17): the chain continues from the session to the CSI
+ * The session detail's CSI part (docs/csi-drivers.md): the chain continues from the session to the CSI
  * volumes and driver files that claim it, and on to their staging/publish dirs and pods.
  */
 import type { Session, Snapshot } from '../../engine/model.js';

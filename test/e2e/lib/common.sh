@@ -140,12 +140,12 @@ status_now() { E2E_LOG_LINES=0 run_cli "$1" status --json >/dev/null; }
 # verdict/health of a session in a status document: session_field FILE SID FIELD
 session_field() { jget "$1" "d.sessions.find(s=>s.sid===$2)?.$3 ?? 'absent'"; }
 
-# ---- kubelet's layout (kubelet-iscsi-engine.md §1.2) ----
+# ---- kubelet's layout (docs/kubelet-iscsi.md#paths) ----
 PLUGIN_DIR="$E2E_KUBELET/plugins/kubernetes.io/iscsi"
 global_fs() { echo "$PLUGIN_DIR/iface-${4:-default}/$2-$(iqn "$1")-lun-$3"; }        # NAME PORTAL LUN [IFACE]
 global_blk() { echo "$PLUGIN_DIR/volumeDevices/iface-${4:-default}/$2-$(iqn "$1")-lun-$3"; }
 # iscsi.json of a mounted FS volume lies UNDER the mount: read it through a non-recursive bind
-# mount of the plugin dir, which shows the directory without the volume mounted on it (§1.9).
+# mount of the plugin dir, which shows the directory without the volume mounted on it (docs/kubelet-iscsi.md#iscsijson).
 hidden_json() {
   local peek=/tmp/e2e-peek-$$ rel=${1#"$PLUGIN_DIR"/}
   mkdir -p "$peek" && mount --bind "$PLUGIN_DIR" "$peek" && cat "$peek/$rel/iscsi.json"

@@ -105,7 +105,7 @@ if (process.env.E2E_FAULT === 'status-wrong-host') {
   for (const s of p3) s.hostNumber += 1;
 }
 
-check(status.schemaVersion === 1, `schemaVersion is 1 (got ${status.schemaVersion})`);
+check(status.schemaVersion === 2, `schemaVersion is 2 (got ${status.schemaVersion})`);
 const sessions = status.sessions ?? [];
 
 // 1. sessions: the same sids, and each one's identity and state as iscsiadm reports it

@@ -64,7 +64,7 @@ else
   PORTALS=${device%%-*}
   rest=${prefix#*iqn.}; [ "$rest" != "$prefix" ] && IQN="iqn.$rest" || { rest=${prefix#*eui.}; IQN="eui.$rest"; }
   [[ "$MNT" =~ .+/iface-([^/]+)/.+ ]] && IFACE=${BASH_REMATCH[1]}
-  # block volumes also take the LUN from the name; DetachDisk (filesystem) leaves it empty (§1.10 step 5)
+  # block volumes also take the LUN from the name; DetachDisk (filesystem) leaves it empty (docs/kubelet-iscsi.md#detachdisk step 4)
   [ $BLOCK = 1 ] && LUN=${device##*-lun-}
   say "no usable iscsi.json: from the path portal=$PORTALS iqn=$IQN iface=$IFACE lun=$LUN"
 fi

@@ -70,21 +70,19 @@ check "[ $(rc_of bad) = 4 ]" "wrong secret: attach fails as 'external command fa
 check "grep -qiE 'auth' $WORK/bad.err" "wrong secret: the error names the authorization failure"
 check "[ \"\$(nsessions)\" = 0 ]" "wrong secret: no session left"
 
-# sample every process's argv every 20 ms while the good attach runs
-: > "$WORK/cmdlines.txt"; touch "$WORK/sampling"
-( n=0; while [ -e "$WORK/sampling" ]; do
-    cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0\n' '  ' >> "$WORK/cmdlines.txt"; echo >> "$WORK/cmdlines.txt"
-    n=$((n + 1)); sleep 0.02
-  done; echo "$n" > "$WORK/samples" ) &
+# sample every process's argv every 20 ms while the good attach runs (one node process, no forks)
+rm -f "$WORK/cmdlines.txt".*; touch "$WORK/sampling"
+"$NODE" "$PROJECT/test/e2e/lib/cmdline-sampler.mjs" "$WORK/cmdlines.txt" "$WORK/sampling" &
 SAMPLER=$!
+wait_for "[ -e '$WORK/cmdlines.txt.ready' ]" 60 || bad "the cmdline sampler did not start"
 act good attach $O_MANIFEST "$WORK/pod.yaml" $O_SECRET "$WORK/good-secret.yaml" --verbose
 if fault chap-argv; then iscsiadm -m node -T "$(iqn chap)" -p "$P1" -o update -n node.session.auth.password -v "$GOOD"; sleep 0.5; fi
 rm -f "$WORK/sampling"; wait $SAMPLER
-log "cmdline samples: $(cat "$WORK/samples"), $(grep -c iscsiadm "$WORK/cmdlines.txt") with an iscsiadm running"
-check "[ \"\$(cat $WORK/samples)\" -gt 10 ] && grep -q 'iscsiadm' $WORK/cmdlines.txt" "the sampler saw the attach's iscsiadm commands"
+log "cmdline samples: $(cat "$WORK/cmdlines.txt.samples"), $(grep -c iscsiadm "$WORK/cmdlines.txt") distinct iscsiadm command lines"
+check "[ \"\$(cat $WORK/cmdlines.txt.samples)\" -gt 10 ] && grep -q 'iscsiadm' $WORK/cmdlines.txt" "the sampler saw the attach's iscsiadm commands"
 check "! grep -qF -e '$GOOD' -e '$DGOOD' $WORK/cmdlines.txt" "no CHAP secret in any /proc/*/cmdline during the attach"
 check "! grep -qE -- '-v ($USER|$DUSER)( |\$)' $WORK/cmdlines.txt" "no CHAP username on any command line either"
-rm -f "$WORK/cmdlines.txt"   # it may hold the fault's secret; the leak search below covers the rest
+rm -f "$WORK/cmdlines.txt"*   # it may hold the fault's secret; the leak search below covers the rest
 check "[ $(rc_of good) = 0 ]" "right secret: attach exited 0"
 check "[ -n \"\$(sid_of chap $P1)\" ] && mountpoint -q '$(global_fs chap "$P1" 1)'" "right secret: logged in and mounted"
 check "iscsiadm -m node -T $(iqn chap) -p $P1 -o show | grep -q '^node.session.auth.authmethod = CHAP'" "node record uses CHAP"

@@ -126,7 +126,7 @@ check "wait_disk doc $P1 1 && wait_disk doc $P1 2" "doc: both LUNs have an sd de
 SID=$(sid_of doc "$P1")
 doctor H
 expect_rc H
-check "[ \"\$(awk -F'\t' '\$1!=\"summary\"' $WORK/H.tsv | wc -l)\" = 17 ] && ! grep -q '^internal\.' $WORK/H.tsv" "H: 17 checks, none an internal error"
+check "[ \"\$(awk -F'\t' '\$1!=\"summary\"' $WORK/H.tsv | wc -l)\" = 18 ] && ! grep -q '^internal\.' $WORK/H.tsv" "H: 18 checks, none an internal error"
 read -r sp sw sf ss sok <<<"$(awk -F'\t' '$1=="summary"{print $2}' "$WORK/H.tsv")"
 cnt() { awk -F'\t' -v s="$2" '$1!="summary" && $2==s' "$WORK/$1.tsv" | wc -l; }
 check "[ '$sp $sw $sf $ss' = '$(cnt H pass) $(cnt H warn) $(cnt H fail) $(cnt H skip)' ] && [ '$sok' = \"\$([ $(cnt H fail) = 0 ] && echo true || echo false)\" ]" "H: summary counts match the checks"

@@ -11,8 +11,8 @@ function portalOf(dirName: string): string {
 
 /**
  * Records with node.startup=automatic log in again at boot, before kubelet decides anything: the
- * stale sessions an admin cleaned up come back (claytono/infra#576, §3 #9). kubelet itself sets
- * `manual` after login (§1.4 step 6, PR #57475), so automatic records are usually foreign or left
+ * stale sessions an admin cleaned up come back (claytono/infra#576, docs/field-incidents.md#9-stale-sessions-come-back-after-reboot). kubelet itself sets
+ * `manual` after login (docs/kubelet-iscsi.md#attachdisk step 5, PR #57475), so automatic records are usually foreign or left
  * by `--discover` under an iscsid.conf default of automatic.
  */
 export function automaticStartup(ctx: DoctorContext): DoctorCheck {
@@ -31,7 +31,7 @@ export function automaticStartup(ctx: DoctorContext): DoctorCheck {
   };
 }
 
-/** Empty record files (an interrupted write) break discovery of that target (Longhorn CleanupScsiNodes, §3 #14). */
+/** Empty record files (an interrupted write) break discovery of that target (Longhorn CleanupScsiNodes, docs/field-incidents.md#14-empty-node-record-files). */
 export function emptyRecords(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'node-records.intact', title: 'node record files intact' };
   const records = readNodeRecordFiles(ctx.host);

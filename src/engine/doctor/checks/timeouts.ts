@@ -26,7 +26,7 @@ function tally(values: readonly string[]): string {
 
 /**
  * replacement_timeout: how long I/O waits for a failed session to come back before erroring. kubelet
- * never sets it (§1.16; PRs #69097/#70080 closed in favour of iscsid.conf). 0 fails I/O at once; a
+ * never sets it (docs/kubelet-iscsi.md#defaults-not-set; PRs #69097/#70080 closed in favour of iscsid.conf). 0 fails I/O at once; a
  * negative value queues I/O until re-login — unmounts and kubelet teardown then hang. Editing
  * iscsid.conf only affects records created afterwards, so records and sessions may still differ.
  */

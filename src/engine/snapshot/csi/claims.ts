@@ -3,7 +3,7 @@
  * a device mounted at a kubelet CSI staging/publish path; a driver's own file naming the session's
  * target and portal; a kubelet CSI dir whose volume handle or PV name is in the target name; or
  * Longhorn's target prefix with its /dev/longhorn link present. Indexes are built once per snapshot
- * so each session costs a few map lookups (1,000s of sessions, issue 9).
+ * so each session costs a few map lookups (1,000s of sessions, bench/README.md).
  */
 import type { Host } from '../../host/host.js';
 import { normalizePortal } from '../../iscsi/portal.js';
@@ -203,7 +203,7 @@ export function buildClaimIndex(
 }
 
 /**
- * The verdict once CSI claims are known (issue 17): a claimed session nothing mounts is `claimed`,
+ * The verdict once CSI claims are known (docs/csi-drivers.md): a claimed session nothing mounts is `claimed`,
  * never `stale` or `orphaned`; one nothing claims but whose driver is recognisable says which.
  * `verdict` and `reasons` are what the in-tree rules decided; returns the final verdict.
  */
