@@ -247,7 +247,8 @@ if command -v tmux >/dev/null; then
   keys() { $T send-keys -t con "$@"; }
   t=$(_ts)
   $T new-session -d -s con -x 140 -y 40 "TERM=xterm-256color $NODE $CLIJS; echo CONSOLE-EXIT=\$?; sleep 600"
-  check "wait_screen '$(iqn doc)' 120" "console opened (read-only) and lists the session"
+  # the TARGET column elides the middle of a long IQN (its head and tail stay): match the tail
+  check "wait_screen ':doc' 120" "console opened (read-only) and lists the session"
   log "console up in $(_since "$t")s"
   keys ':'; check "wait_screen '⏎ run' 30" "command palette open (its key hints on screen)"
   keys -l doctor; keys Enter
