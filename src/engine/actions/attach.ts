@@ -98,8 +98,6 @@ export function iscsiJson(i: {
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
-/** The one attach input check (src/engine/actions/attach-input.ts): flags, manifests and the wizard. */
-export const validateAttach = (i: AttachInput): void => validateAttachInput(i);
 
 /**
  * CHAP for one record: authmethod through iscsiadm (no secret in it), then the credentials written
@@ -144,7 +142,7 @@ function chapSteps(
 }
 
 export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<ActionDef['plan']>[2]): Plan {
-  validateAttach(input);
+  validateAttachInput(input);
   const norm = input.portals.map(normalise);
   const portals = [...new Set(norm.map((n) => n.portal))];
   const primary = portals[0]!;
@@ -575,7 +573,7 @@ export const attachAction: ActionDef<AttachInput> = {
     }
     input.secretKeys = Object.keys(secretsFromOptions(o));
     if (o['keep-on-failure'] === true) input.keepOnFailure = true;
-    validateAttach(input);
+    validateAttachInput(input);
     return input;
   },
   secretsFromCli(_positionals, o) {
