@@ -98,7 +98,6 @@ export function iscsiJson(i: {
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
-
 /**
  * CHAP for one record: authmethod through iscsiadm (no secret in it), then the credentials written
  * into the record file under iscsiadm's DB lock and read back masked — never `-v SECRET` on a
