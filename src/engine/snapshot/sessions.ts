@@ -4,6 +4,7 @@ import { targetLunOf } from '../iscsi/lun.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
 import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+import { readConnectionParams, readSessionParams } from './iscsi-params.js';
 import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
 
 export const ISCSI_SESSION_CLASS = '/sys/class/iscsi_session';
@@ -39,6 +40,8 @@ function readConnection(host: Host, sessDir: string, name: string): Connection {
   if (p !== undefined) c.port = p;
   const s = readAttr(host, `${dir}/state`);
   if (s !== undefined) c.state = s;
+  const params = readConnectionParams(host, dir);
+  if (params) c.params = params;
   return c;
 }
 
@@ -114,6 +117,8 @@ export function readSession(
   };
   if (initiatorName !== undefined) s.initiatorName = initiatorName;
   if (recoveryTmo !== undefined) s.recoveryTmo = recoveryTmo;
+  const params = readSessionParams(host, attrDir);
+  if (params) s.params = params;
   if (hostNumber !== undefined) {
     s.hostNumber = hostNumber;
     const hostState = readAttr(host, `${hostDir}/scsi_host/${hostName}/state`);
