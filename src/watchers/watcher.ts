@@ -32,6 +32,7 @@ import {
   takeSnapshot as engineTakeSnapshot,
   ISCSI_DB_ROOTS,
 } from '../engine/snapshot/index.js';
+import { followMultipathTopology } from '../engine/snapshot/multipath-topology.js';
 import { carryDownTimes } from '../engine/snapshot/outages.js';
 import { type FileSourceSpec, type FileWatch, fileSources, startFileWatch } from './file-watch.js';
 import {
@@ -173,6 +174,14 @@ export function startWatcher(options: WatcherOptions): Watcher {
       carryDownTimes(lastRead?.snapshot ?? store.getState().snapshot, snap);
       lastRead = { snapshot: snap, probe };
       store.applySnapshot(snap, announced.size > 0 ? { drop: (e) => announced.delete(eventText(e)) } : {});
+      // Path groups and states come from multipathd/dmsetup, read asynchronously when the maps or
+      // their paths changed; the read's arrival re-reads the node so the snapshot carries it.
+      followMultipathTopology(
+        host,
+        snap,
+        () => void (stopped ? undefined : refresher.request('multipath topology read')),
+        options.udev ?? host.kind !== 'root',
+      );
       const ms = Math.round((performance.now() - started) * 100) / 100;
       store.update((st) => ({
         health: {
