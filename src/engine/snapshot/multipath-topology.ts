@@ -37,7 +37,7 @@ export const DMSETUP_TABLE_ARGV = ['dmsetup', 'table', '--target', 'multipath'] 
 export const DMSETUP_STATUS_ARGV = ['dmsetup', 'status', '--target', 'multipath'] as const;
 
 /** One map's topology as a source gave it, before this snapshot's device states are added. */
-interface ReadTopology {
+export interface ReadTopology {
   features?: string;
   hwhandler?: string;
   writeProt?: string;
@@ -113,7 +113,8 @@ function failure(what: string, r: RunResult): string {
   return `${what}: exit ${r.exitCode ?? 'killed'}${last ? ` (${last})` : ''}`;
 }
 
-function fromMultipathd(text: string): Map<string, ReadTopology> {
+/** Every map's topology from a `multipathd show maps json` reply (throws when it is not one). */
+export function multipathdTopology(text: string): Map<string, ReadTopology> {
   const out = new Map<string, ReadTopology>();
   for (const m of parseMultipathdMaps(text)) {
     const t: ReadTopology = {
@@ -152,10 +153,17 @@ function dmLines(
   return out;
 }
 
-function fromDm(
-  table: Map<string, DmMultipath>,
-  status: Map<string, DmMultipath>,
+/**
+ * Every map's topology from `dmsetup table` and `dmsetup status` output (status may be empty when
+ * it failed); lines that do not parse are one problem each.
+ */
+export function dmTopology(
+  tableText: string,
+  statusText: string,
+  problems: string[],
 ): Map<string, ReadTopology> {
+  const table = dmLines(tableText, parseDmTable, problems);
+  const status = dmLines(statusText, parseDmStatus, problems);
   const out = new Map<string, ReadTopology>();
   for (const [name, t] of table) {
     const j = joinDm(t, status.get(name));
@@ -195,7 +203,7 @@ export async function readMultipathTopology(host: Host, fingerprint = ''): Promi
     const r = await host.run(MULTIPATHD_MAPS_ARGV, { timeoutMs: TOPOLOGY_TIMEOUT_MS });
     if (r.exitCode === 0) {
       try {
-        return done('multipathd', fromMultipathd(r.stdout));
+        return done('multipathd', multipathdTopology(r.stdout));
       } catch (e) {
         problems.push(`multipathd show maps json: unreadable reply (${(e as Error).message})`);
       }
@@ -208,10 +216,7 @@ export async function readMultipathTopology(host: Host, fingerprint = ''): Promi
   }
   const s = await host.run(DMSETUP_STATUS_ARGV, { timeoutMs: TOPOLOGY_TIMEOUT_MS });
   if (s.exitCode !== 0) problems.push(failure('dmsetup status', s));
-  const table = dmLines(t.stdout, parseDmTable, problems);
-  const status =
-    s.exitCode === 0 ? dmLines(s.stdout, parseDmStatus, problems) : new Map<string, DmMultipath>();
-  return done('dmsetup', fromDm(table, status));
+  return done('dmsetup', dmTopology(t.stdout, s.exitCode === 0 ? s.stdout : '', problems));
 }
 
 /**
