@@ -89,6 +89,27 @@ describe('FSTYPE/LABEL/UUID from the udev database (no process per device)', () 
   });
 });
 
+describe('negotiated parameters (iscsiadm -P 3, from sysfs)', () => {
+  it('are read once per login: again only when a connection has a new local port', () => {
+    const f = root('single-sysfs.json');
+    const { host, reads } = recordingHost(f.host());
+    const first = takeSnapshot(host, { kubeletRoot: KROOT });
+    const paramReads = () => reads.filter((r) => /\/(max_burst_len|header_digest)$/.test(r.path)).length;
+    expect(paramReads()).toBe(2);
+    expect(first.sessions[0]!.params?.maxBurstLength).toBe(262144);
+    const again = takeSnapshot(host, { kubeletRoot: KROOT });
+    expect(paramReads()).toBe(2);
+    expect(again.sessions[0]!.params).toEqual(first.sessions[0]!.params);
+    // A reconnect is a new TCP connection: new local port, keys negotiated anew.
+    const conn = '/sys/devices/platform/host0/session1/connection1:0/iscsi_connection/connection1:0';
+    f.setAttr(`${conn}/local_port`, '40001\n');
+    f.setAttr(`${conn}/header_digest`, '1\n');
+    const relogin = takeSnapshot(host, { kubeletRoot: KROOT });
+    expect(paramReads()).toBe(4);
+    expect(relogin.sessions[0]!.connections[0]!.params?.headerDigest).toBe('CRC32C');
+  });
+});
+
 describe('multipath topology, worded as multipath -ll, without running it', () => {
   /** The group and path lines of the captured `multipath -ll` for one map. */
   function llLines(map: string): string[] {
