@@ -5,6 +5,7 @@
  * Host like every other fact, and shown in the session detail once per mount.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { joinDm, parseDmStatus, parseDmTable, splitDmLine } from '../../src/engine/snapshot/multipath-dm.js';
 import {
@@ -70,6 +71,17 @@ describe('FSTYPE/LABEL/UUID from the udev database (no process per device)', () 
     expect(sda!.fs).toBeUndefined();
     // LABEL as lsblk shows it: ID_FS_LABEL_ENC unescaped (udev turns the space into `_` in ID_FS_LABEL).
     expect(sdb!.fs).toEqual({ type: 'xfs', label: 'my data', uuid: '1b2c' });
+  });
+
+  it('keeps a hostile label exact in JSON and makes it visible, not active, on a terminal', () => {
+    const f = root('single-sysfs.json');
+    f.write('/run/udev/data/b8:0', 'E:ID_FS_TYPE=ext4\nE:ID_FS_LABEL_ENC=x\\x1b]0;pwned\\x07\\x1b[2J\n');
+    const snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
+    const sda = snap.sessions[0]!.devices.find((d) => d.name === 'sda')!;
+    expect(sda.fs?.label).toBe('x\x1b]0;pwned\x07\x1b[2J');
+    const text = formatStatus(snap, (t) => t);
+    expect(text).toContain('LABEL=x\\x1b]0;pwned\\x07\\x1b[2J');
+    expect(text).not.toContain('\x1b');
   });
 
   it('parses only the filesystem keys; a record without them is none', () => {
