@@ -147,6 +147,12 @@ describe('multipath topology, worded as multipath -ll, without running it', () =
     for (const m of snap.multipath) {
       expect(multipathLlLines(m)).toEqual([`features='0' hwhandler='0' wp=rw`, ...llLines(m.alias)]);
     }
+    // status prints each map under its table as -ll does.
+    const text = formatStatus(snap, (t) => t);
+    const ll = [`features='0' hwhandler='0' wp=rw`, ...llLines('mpatha')];
+    expect(text).toContain(
+      ['mpatha (360000000000000000e00000000010001) dm-0', ...ll.map((l) => `  ${l}`)].join('\n'),
+    );
   });
 
   it('the dm table and status give groups, policy and dm states (mp-dmsetup-table.txt, mp-dmsetup-status.txt)', () => {

@@ -215,7 +215,8 @@ export const statusCommand: Command = {
     'iscsi-console status --json | jq .sessions',
   ],
   description:
-    'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
+    'Reads sysfs, the mount table, the udev database, the kubelet tree and the open-iscsi DB (no iscsiadm; ' +
+    'multipath path groups from multipathd, or dmsetup, once with a timeout — never multipath -ll) and explains each session: ' +
     'verdict in-use | foreign | orphaned | outage | stale | claimed and health ok | degraded | failed, with reasons. ' +
     '--json prints one document {schemaVersion: 2, ...}; its schema is in docs/status-schema.md.',
   async run(ctx) {
