@@ -116,5 +116,7 @@ describe('--demo facts', () => {
     expect(s.multipath[0]!.fs?.type).toBe('ext4');
     const labels = Object.values(s.kubelet.pods ?? {}).map((p) => `${p.namespace}/${p.name}`);
     expect(labels.sort()).toEqual(['db/postgres-0', 'db/redis-0', 'payments/ledger-0', 'streaming/kafka-0']);
+    // Reasons name the pod the way the detail does.
+    expect(pg.reasons.some((r) => /^pod db\/postgres-0 volume pv-postgres-data refers to /.test(r))).toBe(true);
   });
 });

@@ -111,6 +111,11 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   const outages = findOutages(raw, input.takenAt);
   const csi = readCsi(host, kubeletRoot, mounts, problems);
   const csiPresent = csi.state.volumes.length + csi.state.driverFiles.length + csi.state.drivers.length > 0;
+  // Names of the pods using iSCSI volumes (pod-names.ts), for the reasons and the detail: one
+  // listing, plus a read per UID the listing does not name. Sessions' pods come from podVolumes.
+  const uids = new Set<string>(podVolumes.map((pv) => pv.podUid));
+  for (const v of csi.state.volumes) for (const p of v.publish) uids.add(p.podUid);
+  const podNames = readPodNames(host, kubeletRoot, uids);
   const sessions = computeVerdicts({
     outages,
     sessions: raw,
@@ -122,17 +127,13 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     fsListing: kube.fsListing,
     blockListing: kube.blockListing,
     claims: buildClaimIndex(host, csi.state, csi.byPath),
+    podNames,
   });
   for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
   const dbRoot = findIscsiDbRoot(host);
   const nodeRecords = readNodeRecords(host, dbRoot, problems);
   const ifaces = readIfaces(host, dbRoot);
   const initiatorName = readInitiatorName(host);
-  // Names of the pods using iSCSI volumes (pod-names.ts): one listing, plus a read per unnamed UID.
-  const uids = new Set<string>(podVolumes.map((pv) => pv.podUid));
-  for (const s of sessions) for (const p of s.pods) uids.add(p);
-  for (const v of csi.state.volumes) for (const p of v.publish) uids.add(p.podUid);
-  const podNames = readPodNames(host, kubeletRoot, uids);
   // Reads the Host refused by itself (odd or oversized files, link loops): one problem line each.
   for (const p of host.takeReadProblems?.() ?? []) problems.push(p);
 

@@ -5,12 +5,14 @@ import type {
   Health,
   KubeletVolume,
   MultipathMap,
+  PodName,
   PodVolume,
   PortalOutage,
   Session,
   Verdict,
 } from '../model.js';
 import { applyClaims, type ClaimIndex } from './csi/claims.js';
+import { podLabel } from './pod-names.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
 
@@ -27,6 +29,8 @@ export interface VerdictInput {
   outages?: readonly PortalOutage[];
   /** CSI drivers' claims (docs/csi-drivers.md); absent: in-tree rules only. */
   claims?: ClaimIndex;
+  /** Pod names by UID (pod-names.ts): reasons name a pod by them where the node says. */
+  podNames?: Readonly<Record<string, PodName>>;
 }
 
 /**
@@ -161,7 +165,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       if (!pvs) continue;
       for (const pv of pvs) {
         if (!pods.includes(pv.podUid)) pods.push(pv.podUid);
-        podReasons.push(`pod ${pv.podUid} volume ${pv.volName} refers to ${v.path}`);
+        podReasons.push(
+          `pod ${podLabel(input.podNames, pv.podUid)} volume ${pv.volName} refers to ${v.path}`,
+        );
       }
     }
 
