@@ -85,13 +85,13 @@ export function volumePortals(v: KubeletVolume): string[] {
   return ps.filter((p) => p !== '');
 }
 
-function describeUse(u: DeviceUse, dev: string): string {
+function describeUse(u: DeviceUse, dev: string, podNames: VerdictInput['podNames']): string {
   const chain = u.via === dev ? dev : u.via;
   if (u.kind === 'swap') return `${chain} is swap (${u.where})`;
   if (u.kind === 'loop') return `${chain} is held by ${u.where} (backing file ${u.backingFile})`;
   if (u.kind === 'block-bind')
     return u.kubelet
-      ? `${chain}'s device node is bound at ${u.where} (kubelet block volume${u.podUid ? `, pod ${u.podUid}` : ''})`
+      ? `${chain}'s device node is bound at ${u.where} (kubelet block volume${u.podUid ? `, pod ${podLabel(podNames, u.podUid)}` : ''})`
       : `${chain}'s device node is bind-mounted at ${u.where}`;
   return `${chain} is mounted at ${u.where}`;
 }
@@ -178,7 +178,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       const us = uses.get(d.name);
       if (!us) continue;
       for (const u of us) {
-        const text = describeUse(u, d.name);
+        const text = describeUse(u, d.name, input.podNames);
         if (u.kind === 'swap' || ((u.kind === 'mount' || u.kind === 'block-bind') && !u.kubelet))
           foreign.push(`${text} (outside the kubelet root)`);
         else if (u.kubelet) kubeletUse.push(text);
