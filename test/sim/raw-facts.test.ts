@@ -98,6 +98,11 @@ describe('multipath topology on the simulator', () => {
       checkerState: 'faulty',
       devState: 'transport-offline',
     });
+    // A read older than a minute is renewed at the next snapshot even with nothing changed.
+    const readAt = after.multipath[0]!.topology!.readAt;
+    x.sim.advance(61_000);
+    const renewed = await next(snap(x));
+    expect(Date.parse(renewed.multipath[0]!.topology!.readAt)).toBeGreaterThan(Date.parse(readAt));
   });
 });
 

@@ -32,6 +32,11 @@ import { parseMultipathdMaps } from './multipathd-json.js';
 import { readProcessTable } from './processes.js';
 
 export const TOPOLOGY_TIMEOUT_MS = 5_000;
+/**
+ * A checker can turn a path faulty while its SCSI device still reads `running` (a target that stops
+ * answering TUR): a read older than this is renewed at the next snapshot even if nothing in sysfs moved.
+ */
+export const TOPOLOGY_MAX_AGE_MS = 60_000;
 export const MULTIPATHD_MAPS_ARGV = ['multipathd', 'show', 'maps', 'json'] as const;
 export const DMSETUP_TABLE_ARGV = ['dmsetup', 'table', '--target', 'multipath'] as const;
 export const DMSETUP_STATUS_ARGV = ['dmsetup', 'status', '--target', 'multipath'] as const;
@@ -266,7 +271,8 @@ export function applyTopology(
 
 /**
  * For a long-running reader (the console's watcher): after each snapshot, starts a topology read
- * when the snapshot's maps or path states differ from what the last read was asked for, and calls
+ * when the snapshot's maps or path states differ from what the last read was asked for, or that
+ * read is older than TOPOLOGY_MAX_AGE_MS, and calls
  * `onRead` once it is in (the caller re-reads, and the new snapshot carries it). One read at a
  * time per host; nothing runs while the node has no multipath map or commands do not reach it.
  */
@@ -279,7 +285,8 @@ export function followMultipathTopology(
   const maps = snapshot.multipath;
   if (!commandsReachNode || maps.length === 0 || inFlight.has(host)) return;
   const fingerprint = fingerprintOf(snapshot);
-  if (lastRead.get(host)?.fingerprint === fingerprint) return;
+  const last = lastRead.get(host);
+  if (last?.fingerprint === fingerprint && host.now() - Date.parse(last.at) < TOPOLOGY_MAX_AGE_MS) return;
   const p = readMultipathTopology(host, fingerprint);
   inFlight.set(host, p);
   void p.then(
