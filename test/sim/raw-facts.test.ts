@@ -14,6 +14,7 @@ import {
 import { multipathLlLines } from '../../src/engine/text/multipath-ll.js';
 import { openSimHost } from '../../src/sim/index.js';
 import { KUBELET_ROOT } from '../../src/sim/kubelet.js';
+import { sessionDetailLines } from '../../src/ui/views/session-detail.js';
 import { iscsiadm, labSim, labTargets, T1, type TestSim } from './helpers.js';
 
 let t: TestSim | undefined;
@@ -122,6 +123,34 @@ describe('--demo facts', () => {
     const labels = Object.values(s.kubelet.pods ?? {}).map((p) => `${p.namespace}/${p.name}`);
     expect(labels.sort()).toEqual(['db/postgres-0', 'db/redis-0', 'payments/ledger-0', 'streaming/kafka-0']);
     // Reasons name the pod the way the detail does.
-    expect(pg.reasons.some((r) => /^pod db\/postgres-0 volume pv-postgres-data refers to /.test(r))).toBe(true);
+    expect(pg.reasons.some((r) => /^pod db\/postgres-0 volume pv-postgres-data refers to /.test(r))).toBe(
+      true,
+    );
+  });
+
+  it('the session detail shows them as the raw tools word them, at most 80 columns for the new lines', async () => {
+    const o = await openSimHost({ scenario: 'healthy', clock: 'manual' });
+    closeDemo = o.close;
+    const s = takeSnapshot(o.host, { kubeletRoot: KUBELET_ROOT });
+    await addMultipathTopology(o.host, s, true);
+    const kafka = s.sessions.find((x) => x.targetIqn.endsWith(':kafka-data'))!;
+    const text = sessionDetailLines(s, kafka, Date.parse(s.takenAt)).map((l) => l.text);
+    const from = (first: string, n: number) => text.slice(text.indexOf(first), text.indexOf(first) + n);
+    expect(from('Negotiated iSCSI params', 5)).toEqual([
+      'Negotiated iSCSI params',
+      '  FirstBurstLength 65536  MaxBurstLength 262144  MaxOutstandingR2T 1',
+      '  ImmediateData Yes  InitialR2T Yes  ErrorRecoveryLevel 0',
+      '  DataPDUInOrder Yes  DataSequenceInOrder Yes',
+      '  Timeouts (s): Target Reset 30  LUN Reset 30  Abort 15',
+    ]);
+    expect(text).toContain('    HeaderDigest None  DataDigest None');
+    expect(text).toContain('      fs mpath_member');
+    expect(text).toContain(`          |-+- policy='service-time 0' prio=1 status=active`);
+    expect(text).toContain('          (from multipathd, read 0 s ago)');
+    expect(text.some((l) => /^ {6}→ pod streaming\/kafka-0 volume pv-kafka-data$/.test(l))).toBe(true);
+    const added = text.filter((l) =>
+      /HeaderDigest|MaxRecv|Burst|R2T|InOrder|Timeouts|policy=|`- |fs /.test(l),
+    );
+    for (const l of added) expect(l.length).toBeLessThanOrEqual(80);
   });
 });
