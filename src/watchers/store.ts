@@ -10,8 +10,11 @@ import { diffSnapshots } from './diff.js';
 import { shareSnapshot } from './share.js';
 import type { NodeEvent, NodeState, TrackedAction } from './types.js';
 
-/** An event before the store numbers it. `at` defaults to the store clock. */
-export type EventDraft = Omit<NodeEvent, 'id' | 'at'> & { at?: number };
+/**
+ * An event before the store numbers it. `at` defaults to the store clock. Built by events.ts, which
+ * words it and names its transition.
+ */
+export type EventDraft = Omit<NodeEvent, 'id' | 'at' | 'transition'> & { at?: number; transition: string };
 
 export interface NodeStoreOptions {
   /** Ring buffer size (default 2,000). */

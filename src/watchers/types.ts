@@ -28,6 +28,11 @@ export interface NodeEvent {
   severity: Severity;
   /** Fingerprint or path of the object concerned. */
   subject: string;
+  /**
+   * What moved (`state running→offline`, `appeared`): with kind and subject, the event's identity
+   * (events.ts eventIdentity). Matching, never display: the text is `message`.
+   */
+  transition?: string;
   message: string;
 }
 
@@ -48,7 +53,13 @@ export interface SourceHealth {
 }
 
 export interface WatcherHealth {
+  /** Host clock, ms: the node was last probed (every poll tick and every read), changed or not. */
+  lastPollAt?: number;
+  /** Host clock, ms: the node was last read, in full or incrementally (only what moved). */
   lastRefreshAt?: number;
+  /** Host clock, ms: the node was last read in full (start, non-poll sources, every `fullRefreshMs`). */
+  lastFullReadAt?: number;
+  /** How long the last read took, ms. */
   lastRefreshMs?: number;
   refreshCount: number;
   /** Most recent errors (capped). */

@@ -50,7 +50,9 @@ describe('createNodeStore', () => {
   it('numbers events monotonically and caps the ring buffer', () => {
     const store = createNodeStore({ eventCap: 5, now: () => 42 });
     for (let i = 0; i < 8; i++)
-      store.pushEvents([{ kind: 'watcher', severity: 'info', subject: 's', message: `m${i}` }]);
+      store.pushEvents([
+        { kind: 'watcher', severity: 'info', subject: 's', transition: 't', message: `m${i}` },
+      ]);
     store.flush();
     const ev = store.getState().events;
     expect(ev.map((e) => e.id)).toEqual([4, 5, 6, 7, 8]);
