@@ -1,19 +1,20 @@
 /**
- * The live watcher: keeps one NodeStore current from every source of change, cheaply.
+ * The live watcher: keeps one NodeStore current from every source of change, cheaply. This file
+ * only wires the parts together; each part is one file:
  *
- * - `sysfs-poll`: every `refreshMs` a cheap probe of session/device states and block names
- *   (sysfs-probe.ts); a snapshot only when what it saw moves. When the probe can name the
- *   sessions that changed (probe-diff.ts), only those are re-read (refreshSnapshot: ~0.2 s instead
- *   of ~1.5 s at 1,000 sessions × 4 LUNs, so the change shows within one interval); additions,
- *   removals, every other source and, at most every `fullRefreshMs`, a refresh read everything.
- *   A disk or session state change the probe already proves is published at once (probeEvents,
- *   worded as the snapshot diff words it); the refresh adds what follows and drops its own copy.
- *   Ticks keep a steady cadence, so a change waits at most one interval to be seen.
- * - `mountinfo`: the same tick reads /proc/1/mountinfo and /proc/swaps (proc-probe.ts).
- * - `udev`: `udevadm monitor --kernel` for immediate add/remove, when the host can stream commands.
- * - `kubelet-files`, `node-db`: chokidar (native) on kubelet's iSCSI dirs and the open-iscsi DB;
- *   shallow: dirs appearing and vanishing, not what a mounted dir holds (file-watch.ts says why).
- * - actions: `runAction` refreshes after every applied step.
+ * - `sysfs-poll` and `mountinfo`: the poll pipeline (poll-pipeline.ts), ticked by poll-timer.ts
+ *   every `refreshMs` on a steady cadence: a cheap probe of session/device states and block names
+ *   (sysfs-probe.ts) and of mounts (proc-probe.ts); a read only when what it saw moves, of only the
+ *   sessions that moved when the probe can name them (node-reader.ts: ~0.2 s instead of ~1.5 s at
+ *   1,000 sessions × 4 LUNs), in full at most every `fullRefreshMs`. State changes the probe already
+ *   proves are published at once and the read's copy dropped by event identity (announcer.ts).
+ * - `udev`: `udevadm monitor --kernel` for immediate add/remove, when the host can stream commands
+ *   (udev-source.ts).
+ * - `kubelet-files`, `node-db`: chokidar (native) on kubelet's iSCSI dirs and the open-iscsi DB
+ *   (file-sources.ts; file-watch.ts says why shallow).
+ * - actions: `runAction` (action-runner.ts) refreshes after every applied step.
+ * Every source asks the one refresher (refresher.ts); health.sources says which are live
+ * (source-health.ts); every event is worded in events.ts.
  *
  * The same code runs on a real node, a `--root` tree and the simulator: everything goes through the
  * Host seam; only chokidar needs a real path (`under(host.root, ...)`).
