@@ -27,7 +27,28 @@ export interface NodeStoreOptions {
   actionCap?: number;
   /** Errors kept in health (default 20). */
   errorCap?: number;
+  /**
+   * What paces publications: a monotonic clock and a one-shot timer (default performance.now and
+   * an unref'd setTimeout). Tests drive it by hand, so the pace is checked without real waiting.
+   */
+  pacer?: Pacer;
 }
+
+export interface Pacer {
+  now(): number;
+  /** Runs `fn` after `ms`; returns a cancel function. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+const realPacer: Pacer = {
+  now: () => performance.now(),
+  after(ms, fn) {
+    const t = setTimeout(fn, ms);
+    // The store never keeps a process alive: commands and the console own the lifetime.
+    t.unref();
+    return () => clearTimeout(t);
+  },
+};
 
 export interface ApplyOptions {
   /**
@@ -79,32 +100,31 @@ export function createNodeStore(options: NodeStoreOptions = {}): NodeStore {
   const now = options.now ?? Date.now;
   const actionCap = options.actionCap ?? 50;
   const errorCap = options.errorCap ?? 20;
+  const pacer = options.pacer ?? realPacer;
   const api = createStore<NodeState>()(() => initialNodeState());
 
   // Writers work on `pending`; `api` holds what subscribers have seen.
   let pending: NodeState | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   let lastPublish = Number.NEGATIVE_INFINITY;
   let nextEventId = 1;
 
   const latest = (): NodeState => pending ?? api.getState();
 
   function flush(): void {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
+    cancelTimer?.();
+    cancelTimer = undefined;
     if (!pending) return;
     const next = pending;
     pending = undefined;
-    lastPublish = performance.now();
+    lastPublish = pacer.now();
     api.setState(next, true);
   }
 
   function schedule(): void {
-    if (timer) return;
-    const wait = Math.max(0, lastPublish + minGapMs - performance.now());
-    timer = setTimeout(flush, wait);
-    // The store never keeps a process alive: commands and the console own the lifetime.
-    timer.unref();
+    if (cancelTimer) return;
+    const wait = Math.max(0, lastPublish + minGapMs - pacer.now());
+    cancelTimer = pacer.after(wait, flush);
   }
 
   function update(recipe: (state: NodeState) => Partial<NodeState>): void {
