@@ -84,6 +84,7 @@ export interface NodeState {
   events: NodeEvent[];
   actions: TrackedAction[];
   health: WatcherHealth;
-  /** >0 while the engine is refreshing or applying: tests and PTY e2e wait for 0 (lazygit Busy.md). */
+  /** >0 while the engine is refreshing or applying: tests and PTY e2e wait for 0, as lazygit's
+   * https://github.com/jesseduffield/lazygit/blob/master/docs/dev/Busy.md does. */
   busy: number;
 }

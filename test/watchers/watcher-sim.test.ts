@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 6) on the simulated node: each change produces the right event after ONE poll
+ * The watcher's promise (src/watchers/watcher.ts) on the simulated node: each change produces the right event after ONE poll
  * tick (driven explicitly: "within one refresh interval"), nothing is reported twice, and a session
  * vanishing mid-read produces no error event. The simulator's add/remove uevents are on, as udev
  * would be on a node; state changes and mounts are only visible to the poll, as on a node.
