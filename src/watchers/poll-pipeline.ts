@@ -13,6 +13,7 @@ import { carryDownTimes } from '../engine/snapshot/outages.js';
 import { createAnnouncer } from './announcer.js';
 import { refreshFailed, refreshWorksAgain } from './events.js';
 import { MOUNTS_CHANGED, type NodeReader, SYSFS_CHANGED } from './node-reader.js';
+import type { Pacer } from './pacer.js';
 import { sameProbe } from './probe-diff.js';
 import { type ProcProbe, probeProc } from './proc-probe.js';
 import { createRefresher, type Refresher } from './refresher.js';
@@ -27,6 +28,8 @@ export interface PollPipelineOptions {
   health: SourceHealthBoard;
   /** Delay that coalesces bursts of uevents and file events before one refresh, ms. */
   settleMs: number;
+  /** The settle timer's clock. */
+  pacer: Pacer;
   /** True once the watcher is stopping. */
   stopped: () => boolean;
   /** Runs on every tick, after the sysfs probe (the file sources look for dirs that appeared). */
@@ -113,7 +116,7 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
       done();
     }
   }
-  const refresher = createRefresher(refresh, o.settleMs);
+  const refresher = createRefresher(refresh, o.settleMs, o.pacer);
 
   async function poll(): Promise<boolean> {
     if (o.stopped()) return false;

@@ -4,6 +4,8 @@
  * next one back by that long, which would make a change wait up to interval + refresh to be seen.
  * A quarter interval always separates the end of one tick from the start of the next.
  */
+import { type Pacer, realPacer } from './pacer.js';
+
 export interface PollTimer {
   /** Schedules the first tick (and each next one after a tick ends). */
   start(): void;
@@ -14,29 +16,28 @@ export function createPollTimer(
   intervalMs: number,
   tick: () => Promise<unknown>,
   onError: (e: unknown) => void,
+  pacer: Pacer = realPacer,
 ): PollTimer {
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   let lastTickAt: number | undefined;
   function schedule(): void {
     if (stopped) return;
-    const now = performance.now();
+    const now = pacer.now();
     lastTickAt ??= now;
     const wait = Math.max(intervalMs / 4, lastTickAt + intervalMs - now);
-    timer = setTimeout(() => {
-      timer = undefined;
-      lastTickAt = performance.now();
+    cancel = pacer.after(wait, () => {
+      cancel = undefined;
+      lastTickAt = pacer.now();
       tick().catch(onError).finally(schedule);
-    }, wait);
-    // The console and `watch` own the process lifetime; the poll never keeps it alive.
-    timer.unref();
+    });
   }
   return {
     start: schedule,
     stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      cancel?.();
+      cancel = undefined;
     },
   };
 }

@@ -7,6 +7,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Snapshot } from '../engine/model.js';
 import { diffSnapshots } from './diff.js';
+import { type Pacer, realPacer } from './pacer.js';
 import { shareSnapshot } from './share.js';
 import type { NodeEvent, NodeState, TrackedAction } from './types.js';
 
@@ -27,28 +28,9 @@ export interface NodeStoreOptions {
   actionCap?: number;
   /** Errors kept in health (default 20). */
   errorCap?: number;
-  /**
-   * What paces publications: a monotonic clock and a one-shot timer (default performance.now and
-   * an unref'd setTimeout). Tests drive it by hand, so the pace is checked without real waiting.
-   */
+  /** What paces publications (default: real timers). Tests drive it by hand, without real waiting. */
   pacer?: Pacer;
 }
-
-export interface Pacer {
-  now(): number;
-  /** Runs `fn` after `ms`; returns a cancel function. */
-  after(ms: number, fn: () => void): () => void;
-}
-
-const realPacer: Pacer = {
-  now: () => performance.now(),
-  after(ms, fn) {
-    const t = setTimeout(fn, ms);
-    // The store never keeps a process alive: commands and the console own the lifetime.
-    t.unref();
-    return () => clearTimeout(t);
-  },
-};
 
 export interface ApplyOptions {
   /**

@@ -32,6 +32,7 @@ import { pollFailed, watchingSummary } from './events.js';
 import { createFileSources } from './file-sources.js';
 import { fileSources } from './file-watch.js';
 import { createNodeReader, readEngines } from './node-reader.js';
+import { type Pacer, realPacer } from './pacer.js';
 import { createPollPipeline } from './poll-pipeline.js';
 import { createPollTimer } from './poll-timer.js';
 import { createSourceHealth } from './source-health.js';
@@ -75,6 +76,11 @@ export interface WatcherOptions {
   refreshSnapshot?: typeof engineRefreshSnapshot;
   /** Longest time between full snapshots while refreshing, ms (default 60,000; 0: always full). */
   fullRefreshMs?: number;
+  /**
+   * The clock of the poll cadence, the settle delay and (for a store created here) the publication
+   * pace; default real timers. Tests pass one they drive by hand.
+   */
+  pacer?: Pacer;
   /** Action engine (injectable for unit tests). */
   applyPlan?: (plan: Plan, ctx: ActionContext, options?: ApplyOptions) => Promise<ApplyResult>;
 }
@@ -98,7 +104,8 @@ export function startWatcher(options: WatcherOptions): Watcher {
   const { host, kubeletRoot } = options;
   const refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
   const autoPoll = options.autoPoll !== false;
-  const store = options.store ?? createNodeStore({ now: () => host.now() });
+  const pacer = options.pacer ?? realPacer;
+  const store = options.store ?? createNodeStore({ now: () => host.now(), pacer });
   let stopped = false;
   const isStopped = () => stopped;
   const health = createSourceHealth(store, isStopped);
@@ -119,12 +126,16 @@ export function startWatcher(options: WatcherOptions): Watcher {
     reader,
     health,
     settleMs: options.settleMs ?? 50,
+    pacer,
     stopped: isStopped,
     onTick: () => files.startMissing(),
   });
   const { refresher } = pipeline;
-  const timer = createPollTimer(refreshMs, pipeline.poll, (e) =>
-    health.fail(pollFailed((e as Error)?.message ?? String(e))),
+  const timer = createPollTimer(
+    refreshMs,
+    pipeline.poll,
+    (e) => health.fail(pollFailed((e as Error)?.message ?? String(e))),
+    pacer,
   );
 
   // --- sources ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeStore } from '../../src/watchers/store.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { device, session, snapshot } from './build-snapshot.js';
+import { manualPacer } from './manual-pacer.js';
 
 describe('createNodeStore', () => {
   it('coalesces a burst of updates into one publication', async () => {
@@ -17,28 +18,15 @@ describe('createNodeStore', () => {
 
   it('publishes at most maxHz times per second', () => {
     // The pace runs on a hand-driven clock: each update is published when its timer is due.
-    let now = 1_000;
-    const due: { at: number; fn: () => void }[] = [];
-    const pacer = {
-      now: () => now,
-      after(ms: number, fn: () => void) {
-        const t = { at: now + ms, fn };
-        due.push(t);
-        return () => {
-          const i = due.indexOf(t);
-          if (i >= 0) due.splice(i, 1);
-        };
-      },
-    };
+    const pacer = manualPacer();
     const store = createNodeStore({ maxHz: 10, pacer });
     const times: number[] = [];
-    store.subscribe(() => times.push(now));
+    store.subscribe(() => times.push(pacer.now()));
     for (let i = 1; i <= 4; i++) {
+      pacer.advance(1);
       store.update(() => ({ busy: i }));
-      expect(due).toHaveLength(1);
-      const t = due.shift()!;
-      now = Math.max(now + 1, t.at);
-      t.fn();
+      expect(pacer.pending()).toBe(1);
+      expect(pacer.next()).toBe(true);
       expect(store.getState().busy).toBe(i);
     }
     expect(times).toHaveLength(4);
