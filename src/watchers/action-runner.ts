@@ -16,9 +16,8 @@ import type { Refresher } from './refresher.js';
 import type { NodeStore } from './store.js';
 import type { TrackedAction } from './types.js';
 
+/** The action engine's shape (engine/actions/apply.ts applyPlan); the runner has the same one. */
 export type ApplyPlanFn = (plan: Plan, ctx: ActionContext, options?: ApplyOptions) => Promise<ApplyResult>;
-
-export type RunAction = (plan: Plan, ctx: ActionContext, options?: ApplyOptions) => Promise<ApplyResult>;
 
 export function createActionRunner(o: {
   host: Host;
@@ -26,7 +25,7 @@ export function createActionRunner(o: {
   refresher: Refresher;
   /** The action engine (injectable for unit tests); default: the engine's applyPlan, loaded on first use. */
   applyPlan?: ApplyPlanFn;
-}): RunAction {
+}): ApplyPlanFn {
   const { host, store, refresher } = o;
   let seq = 0;
   return async function runAction(plan, ctx, applyOptions = {}) {

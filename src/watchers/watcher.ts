@@ -27,7 +27,7 @@ import {
   takeSnapshot as engineTakeSnapshot,
   ISCSI_DB_ROOTS,
 } from '../engine/snapshot/index.js';
-import { createActionRunner } from './action-runner.js';
+import { type ApplyPlanFn, createActionRunner } from './action-runner.js';
 import { pollFailed, watchingSummary } from './events.js';
 import { createFileSources } from './file-sources.js';
 import { fileSources } from './file-watch.js';
@@ -82,7 +82,7 @@ export interface WatcherOptions {
    */
   pacer?: Pacer;
   /** Action engine (injectable for unit tests). */
-  applyPlan?: (plan: Plan, ctx: ActionContext, options?: ApplyOptions) => Promise<ApplyResult>;
+  applyPlan?: ApplyPlanFn;
 }
 
 export interface Watcher {
@@ -120,6 +120,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
     }),
     fullRefreshMs: options.fullRefreshMs ?? DEFAULT_FULL_REFRESH_MS,
   });
+  // `files` (below) needs the pipeline's refresher; the pipeline calls it only once ticks run.
   const pipeline = createPollPipeline({
     host,
     store,
