@@ -144,7 +144,7 @@ function topology(ctx: SimContext, maps: readonly SimDmMap[]): ToolResult {
   let out = '';
   for (const m of maps) {
     const { groups, current } = groupsOf(ctx, m);
-    // multipath -ll waits on blocked paths' I/O: it hangs until they recover (shared/README.md).
+    // multipath -ll waits on blocked paths' I/O: it hangs until they recover (docs/iscsiadm.md#sysfs).
     if (groups.some((g) => g.state === 'blocked')) return { hang: true };
     out += `${m.name} (${m.wwid}) dm-${m.minor} IET,VIRTUAL-DISK\nsize=${size(m.sizeBytes)} features='0' hwhandler='0' wp=rw\n`;
     const width = Math.max(...groups.map((g) => g.devT.length));

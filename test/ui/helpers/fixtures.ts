@@ -3,6 +3,7 @@
  * actions whose plans and apply are scripted, so each test controls exactly what the UI sees.
  */
 import { createStore } from 'zustand/vanilla';
+import { EMPTY_BLAST } from '../../../src/engine/actions/plan-kit.js';
 import type { ActionDef, ApplyOptions, ApplyResult, Plan } from '../../../src/engine/actions/types.js';
 import {
   lunKey,
@@ -262,15 +263,7 @@ function plan(over: Partial<Plan> & Pick<Plan, 'action' | 'title' | 'subject'>):
     steps: [],
     refusals: [],
     warnings: [],
-    blastRadius: {
-      sessions: [],
-      devices: [],
-      maps: [],
-      mounts: [],
-      kubeletVolumes: [],
-      pods: [],
-      nodeRecords: [],
-    },
+    blastRadius: structuredClone(EMPTY_BLAST),
     risk: 'low',
     confirm: 'yn',
     undo: [],
@@ -372,13 +365,9 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
               ],
         ),
         blastRadius: {
+          ...structuredClone(EMPTY_BLAST),
           sessions: sessions.map((s) => `session ${s.sid}`),
           devices: sessions.flatMap((s) => s.devices.flatMap((d) => (d.name ? [d.name] : []))),
-          maps: [],
-          mounts: [],
-          kubeletVolumes: [],
-          pods: [],
-          nodeRecords: [],
         },
         risk: destructive ? 'high' : 'low',
         confirm: destructive ? 'typed' : 'yn',
