@@ -5,6 +5,7 @@
  * the node goes through engine functions with the Host handed in by the CLI.
  */
 import { readFileSync } from 'node:fs';
+import type { ConsoleBackend, JournalEntry, Selection } from '../app/backend.js';
 import { planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
@@ -25,7 +26,6 @@ import { takeSnapshot } from '../engine/snapshot/index.js';
 import { firstLook } from '../watchers/first-look.js';
 import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
-import type { ConsoleBackend, JournalEntry, Selection } from './backend.js';
 import { fieldsFromInput, fieldsFromSecrets } from './wizard/fields.js';
 
 export interface LiveBackendOptions {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { createLiveBackend, STILL_READING } from '../../src/ui/live-backend.js';
-import { sessionRow } from '../../src/ui/rows.js';
+import { sessionRow } from '../../src/ui/views/sessions.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { generateFixtureRoot } from '../helpers/generate-fixture-root.js';
 

@@ -12,8 +12,8 @@ import { compileFilter } from '../../src/ui/filter.js';
 import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';
 import { completePalette, keyCollisions, parsePalette } from '../../src/ui/keymap.js';
 import { journalEntries } from '../../src/ui/live-backend.js';
-import { SESSION_COLUMNS } from '../../src/ui/rows.js';
 import { COLOR_THEME, MONO_THEME, themeFor, toneColor } from '../../src/ui/theme.js';
+import { SESSION_COLUMNS } from '../../src/ui/views/sessions.js';
 import {
   fieldsFromInput,
   fieldsFromSecrets,

@@ -4,10 +4,10 @@
  * state only long enough to be passed to apply, and are drawn masked.
  */
 import type { Key } from 'ink';
+import type { DiscoveredTarget } from '../../app/backend.js';
 import { parsePortal } from '../../engine/iscsi/portal.js';
-import type { DiscoveredTarget } from '../backend.js';
 import { editText } from '../components/text-input.js';
-import type { DispatchContext } from '../dispatch.js';
+import type { DispatchContext } from '../context.js';
 import { validateWizard, wizardInput, wizardSecrets } from './fields.js';
 
 export interface WizardField {

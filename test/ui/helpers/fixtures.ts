@@ -3,6 +3,7 @@
  * actions whose plans and apply are scripted, so each test controls exactly what the UI sees.
  */
 import { createStore } from 'zustand/vanilla';
+import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/app/backend.js';
 import type { ActionDef, ApplyOptions, ApplyResult, Plan } from '../../../src/engine/actions/types.js';
 import {
   lunKey,
@@ -12,7 +13,6 @@ import {
   type Snapshot,
   sessionKey,
 } from '../../../src/engine/model.js';
-import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/ui/backend.js';
 import type { NodeState } from '../../../src/watchers/types.js';
 
 export const T1 = 'iqn.2024-01.lab.example:storage.target1';
