@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsoleBackend, type LiveBackend } from '../../src/app/console-backend.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
 import { ConsoleApp } from '../../src/ui/app.js';
-import { createLiveBackend, type LiveBackend } from '../../src/ui/live-backend.js';
 import { MONO_THEME } from '../../src/ui/theme.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const gp = [...sim.kubelet.volumes.keys()].find((k) => k.includes(IQN))!;
   // The pod went away and kubelet's DetachDisk never logged out: a leftover on the dead portal.
   await sim.kubelet.detachLeavingSession(gp);
-  backend = createLiveBackend({
+  backend = createConsoleBackend({
     host,
     kubeletRoot: '/var/lib/kubelet',
     stateDir: STATE_DIR,

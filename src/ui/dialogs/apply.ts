@@ -1,6 +1,7 @@
 /**
  * Running a consented plan from the console: the Progress dialog while it runs, the Outcome
- * dialog when it ends. The run itself (tracking, journal, refresh) is the app's `apply`.
+ * dialog when it ends. The run itself (tracking in the store's `actions`, journal, the one re-read
+ * of the node at its end) is the app's `apply` (src/app/run-plan.ts).
  */
 import type { ApplyResult, Plan } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../context.js';
@@ -10,21 +11,12 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
   ctx.running.controller = controller;
   ctx.ui.setState({
     mode: 'busy',
-    dialog: {
-      kind: 'progress',
-      plan,
-      steps: plan.steps.map((x) => ({ stepId: x.id, status: 'pending' })),
-      stopRequested: false,
-      askQuit: false,
-      quitAfter: false,
-      controller,
-    },
+    dialog: { kind: 'progress', plan, stopRequested: false, askQuit: false, quitAfter: false, controller },
   });
-  const onProgress = (p: { stepId: string; status: string }) => {
+  // The run's steps are read from the store's `actions` under this id (the one progress stream).
+  const onStart = (actionId: string) => {
     const d = ctx.ui.getState().dialog;
-    if (d?.kind !== 'progress') return;
-    const steps = d.steps.map((x) => (x.stepId === p.stepId ? { ...x, ...p } : x)) as typeof d.steps;
-    ctx.ui.setState({ dialog: { ...d, steps } });
+    if (d?.kind === 'progress' && d.plan === plan) ctx.ui.setState({ dialog: { ...d, actionId } });
   };
   const finish = (result: ApplyResult) => outcome(ctx, result, plan);
   const secrets = ctx.ui.getState().pendingSecrets;
@@ -33,7 +25,7 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
     .apply(plan, {
       write: ctx.ui.getState().write,
       force,
-      onProgress,
+      onStart,
       signal: controller.signal,
       ...(secrets ? { secrets } : {}),
     })
@@ -48,9 +40,9 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
     );
 }
 
+/** The run has ended (the app re-read the node once already): the Outcome dialog replaces Progress. */
 function outcome(ctx: DispatchContext, result: ApplyResult, plan: Plan): void {
   ctx.running.controller = undefined;
-  ctx.backend.refreshNow();
   const d = ctx.ui.getState().dialog;
   const quitAfter = d?.kind === 'progress' && d.quitAfter;
   ctx.ui.setState({

@@ -4,7 +4,7 @@
  * the typed token starts the run; `o` opens the override step when a refusal can be lifted.
  */
 import type { ReactNode } from 'react';
-import { answerConsents, type Consent, consentFor } from '../../engine/actions/consent.js';
+import { answerConsents, type Consent, consentFor } from '../../app/domain.js';
 import type { Plan } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
 import { ScrollText } from '../components/scroll-text.js';

@@ -1,16 +1,18 @@
 /** The Progress dialog: the running plan's steps with their live status; ctrl-c/q asks to stop between steps. */
+import { useStore } from 'zustand';
 import type { Plan, StepProgress } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
 import { ScrollText } from '../components/scroll-text.js';
 import { toneColor } from '../theme.js';
-import type { DialogModule } from './dialog.js';
+import type { DialogModule, DialogViewProps } from './dialog.js';
 import { DialogFrame } from './frame.js';
 import { progressLines } from './plan-lines.js';
 
 export interface ProgressDialog {
   kind: 'progress';
   plan: Plan;
-  steps: StepProgress[];
+  /** The run in the node store's `actions` (set once the app tracks it): its steps are read there. */
+  actionId?: string;
   stopRequested: boolean;
   askQuit: boolean;
   /** Leave the console once the action has stopped (SIGTERM while it ran). */
@@ -39,38 +41,46 @@ export const progressDialog: DialogModule<'progress'> = {
     }
     if ((key.ctrl && input === 'c') || input === 'q') ctx.ui.setState({ dialog: { ...d, askQuit: true } });
   },
-  render(p) {
-    const { d, theme } = p;
-    const footer = d.askQuit ? (
-      <Text color={toneColor(theme, 'warn')} bold wrap="truncate">
-        An action is running. Stop after the current step? [y/N]
-      </Text>
-    ) : d.stopRequested ? (
-      <Text color={toneColor(theme, 'warn')} wrap="truncate">
-        Stopping after the current step…
-      </Text>
-    ) : (
-      <Text color={toneColor(theme, 'dim')} wrap="truncate">
-        running… ctrl-c asks to stop between steps (never mid-command)
-      </Text>
-    );
-    return (
-      <DialogFrame
-        title={` Running: ${d.plan.title} — ${d.plan.subject} `}
-        tone="accent"
-        theme={theme}
-        width={p.width}
-        height={p.height}
-        footer={footer}
-      >
-        <ScrollText
-          lines={progressLines(d.plan, d.steps)}
-          height={p.bodyHeight}
-          width={p.bodyWidth}
-          offset={0}
-          theme={theme}
-        />
-      </DialogFrame>
-    );
-  },
+  render: ProgressView,
 };
+
+const NO_STEPS: readonly StepProgress[] = [];
+
+function ProgressView(p: DialogViewProps<ProgressDialog>) {
+  const { d, theme } = p;
+  const steps = useStore(
+    p.backend.store,
+    (s) => s.actions.find((a) => a.id === d.actionId)?.steps ?? NO_STEPS,
+  );
+  const footer = d.askQuit ? (
+    <Text color={toneColor(theme, 'warn')} bold wrap="truncate">
+      An action is running. Stop after the current step? [y/N]
+    </Text>
+  ) : d.stopRequested ? (
+    <Text color={toneColor(theme, 'warn')} wrap="truncate">
+      Stopping after the current step…
+    </Text>
+  ) : (
+    <Text color={toneColor(theme, 'dim')} wrap="truncate">
+      running… ctrl-c asks to stop between steps (never mid-command)
+    </Text>
+  );
+  return (
+    <DialogFrame
+      title={` Running: ${d.plan.title} — ${d.plan.subject} `}
+      tone="accent"
+      theme={theme}
+      width={p.width}
+      height={p.height}
+      footer={footer}
+    >
+      <ScrollText
+        lines={progressLines(d.plan, steps)}
+        height={p.bodyHeight}
+        width={p.bodyWidth}
+        offset={0}
+        theme={theme}
+      />
+    </DialogFrame>
+  );
+}

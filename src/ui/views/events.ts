@@ -1,5 +1,5 @@
 /** The Events view (6): the watchers' live event log; the cursor follows new events from the last row. */
-import type { NodeEvent } from '../../watchers/types.js';
+import type { NodeEvent } from '../../app/backend.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatClock } from '../format.js';
 import type { Tone } from '../theme.js';

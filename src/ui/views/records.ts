@@ -1,5 +1,5 @@
 /** The Records view (5): open-iscsi node records (what logs in at boot) and ifaces. */
-import { recordKey } from '../../engine/actions/lookup.js';
+import { recordKey } from '../../app/domain.js';
 import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { defineView } from './view.js';

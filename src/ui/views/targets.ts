@@ -1,5 +1,5 @@
 /** The Targets view (2): one row per (target, portal) and the portal→host map kubelet relies on. */
-import { addressFamily, parsePortal } from '../../engine/iscsi/portal.js';
+import { addressFamily, parsePortal } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { stateTone } from '../theme.js';

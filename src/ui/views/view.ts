@@ -9,9 +9,8 @@
  * the view files sit below view-store.ts and the import graph has no cycle.
  */
 import type { ReactNode } from 'react';
-import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
+import type { ConsoleBackend, JournalEntry, NodeEvent } from '../../app/backend.js';
 import type { Snapshot } from '../../engine/model.js';
-import type { NodeEvent } from '../../watchers/types.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import type { Theme } from '../theme.js';
 

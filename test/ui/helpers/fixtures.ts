@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/app/backend.js';
-import type { ActionDef, ApplyOptions, ApplyResult, Plan } from '../../../src/engine/actions/types.js';
+import type { ActionDef, ApplyResult, Plan, StepProgress } from '../../../src/engine/actions/types.js';
 import {
   lunKey,
   SCHEMA_VERSION,
@@ -323,7 +323,8 @@ export interface FakeBackend extends ConsoleBackend {
   };
   /** Resolve the pending apply (tests drive step progress by hand). */
   finishApply(result?: Partial<ApplyResult>): void;
-  progress?: ApplyOptions['onProgress'];
+  /** Reports a step's progress of the pending apply into the store's `actions`. */
+  progress?: (p: StepProgress) => void;
   journal: JournalEntry[];
 }
 
@@ -388,7 +389,24 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
     },
     apply(p, options) {
       b.calls.apply.push({ plan: p, force: options.force, secrets: options.secrets });
-      b.progress = options.onProgress;
+      // Tracked in the store's `actions`, as the app's runner does: the dialog reads progress there.
+      const id = `${p.action}-${b.calls.apply.length}`;
+      const steps = p.steps.map((s) => ({ stepId: s.id, status: 'pending' as const }));
+      store.setState({
+        actions: [...store.getState().actions, { id, plan: p, steps, startedAt: Date.now() }],
+      });
+      options.onStart?.(id);
+      b.progress = (progress) => {
+        store.setState({
+          actions: store
+            .getState()
+            .actions.map((a) =>
+              a.id === id
+                ? { ...a, steps: a.steps.map((s) => (s.stepId === progress.stepId ? progress : s)) }
+                : a,
+            ),
+        });
+      };
       pendingPlan = p;
       return new Promise<ApplyResult>((r) => {
         resolveApply = r;
