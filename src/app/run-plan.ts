@@ -87,6 +87,8 @@ export function createPlanRunner(o: PlanRunnerOptions): PlanRunner {
       await o.refresh('action finished');
     } finally {
       done();
+      // Published now, not at the store's next tick: the outcome is drawn over the re-read node.
+      store.flush();
     }
     return result;
   };
