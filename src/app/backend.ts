@@ -45,15 +45,6 @@ export interface ManifestValues {
   secrets: Record<string, string>;
 }
 
-export interface RunOptions extends ApplyOptions {
-  write: boolean;
-  /**
-   * Called once the run is tracked in the store's `actions` under this id, before its first step:
-   * its progress is read from there (the one progress stream), not from callbacks.
-   */
-  onStart?: (actionId: string) => void;
-}
-
 export interface ConsoleBackend {
   store: StoreApi<NodeState>;
   /** Actions from the engine registry (keys, help and footer hints are generated from these). */
@@ -65,10 +56,11 @@ export interface ConsoleBackend {
   /** Plan an attach from the wizard's fields. */
   planAttach?(input: AttachInput, write: boolean): Plan;
   /**
-   * Runs a plan: tracked in the store's `actions` while it runs, journaled by the engine, and the
-   * node re-read once when it ends. Resolves with the outcome (never throws for command failures).
+   * Runs a plan: tracked in the store's `actions` while it runs (under this very Plan object: the
+   * one progress stream the console reads), journaled by the engine, the node re-read when it ends.
+   * Resolves with the outcome (never throws for command failures).
    */
-  apply(plan: Plan, options: RunOptions): Promise<ApplyResult>;
+  apply(plan: Plan, options: ApplyOptions & { write: boolean }): Promise<ApplyResult>;
   /** Newest last. */
   readJournal(): JournalEntry[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */

@@ -1,7 +1,7 @@
 /**
  * The console's composition root: the node store with a first look in it, the watcher once the
  * console is on screen, ActionContexts, plans from the engine's registry, runs through applyPlan
- * (run-plan.ts), the journal, discovery, manifests, the doctor and the status bar's iscsid state.
+ * (tracked by the watcher in the store's `actions`), the journal, discovery, manifests, the doctor and the status bar's iscsid state.
  * The UI gets only the `ConsoleBackend` interface (backend.ts); the Host comes from open-host.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,6 @@ import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, Selection } from './backend.js';
 import { iscsidStateProbe } from './iscsid-state.js';
 import { journalEntries } from './journal-entries.js';
-import { createPlanRunner } from './run-plan.js';
 
 export interface ConsoleBackendOptions {
   host: Host;
@@ -80,11 +79,6 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
   };
   const ctxFor = (write: boolean): ActionContext =>
     actionContext({ host: o.host, kubeletRoot: o.kubeletRoot, stateDir: o.stateDir, write });
-  const run = createPlanRunner({
-    store,
-    now: () => o.host.now(),
-    refresh: (reason) => start().refreshNow(reason),
-  });
   // Plans are built from the full read only: a first look has no verdicts, devices or kubelet
   // state, so planning on it could miss exactly what makes an action unsafe.
   const current = (): Snapshot => {
@@ -117,10 +111,14 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     planAttach(input, write) {
       return planAttach(input, current(), ctxFor(write));
     },
-    apply(plan, options) {
+    async apply(plan, options) {
       const { write, ...rest } = options;
-      start();
-      return run(plan, ctxFor(write), rest);
+      // The watcher tracks the run in the store's `actions` (the dialog reads its progress there),
+      // journals through applyPlan and re-reads the node when it ends.
+      const result = await start().runAction(plan, ctxFor(write), rest);
+      // Published now, not at the store's next tick: the outcome is drawn over the re-read node.
+      store.flush();
+      return result;
     },
     readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
     discover: (portal) => listPortalTargets(o.host, portal),

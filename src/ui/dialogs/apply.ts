@@ -1,7 +1,7 @@
 /**
  * Running a consented plan from the console: the Progress dialog while it runs, the Outcome
- * dialog when it ends. The run itself (tracking in the store's `actions`, journal, the one re-read
- * of the node at its end) is the app's `apply` (src/app/run-plan.ts).
+ * dialog when it ends. The run itself (tracked in the store's `actions`, which the Progress dialog
+ * reads; journaled; the node re-read at its end) is the app's `apply`.
  */
 import type { ApplyResult, Plan } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../context.js';
@@ -13,11 +13,6 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
     mode: 'busy',
     dialog: { kind: 'progress', plan, stopRequested: false, askQuit: false, quitAfter: false, controller },
   });
-  // The run's steps are read from the store's `actions` under this id (the one progress stream).
-  const onStart = (actionId: string) => {
-    const d = ctx.ui.getState().dialog;
-    if (d?.kind === 'progress' && d.plan === plan) ctx.ui.setState({ dialog: { ...d, actionId } });
-  };
   const finish = (result: ApplyResult) => outcome(ctx, result, plan);
   const secrets = ctx.ui.getState().pendingSecrets;
   ctx.ui.setState({ pendingSecrets: undefined });
@@ -25,7 +20,6 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
     .apply(plan, {
       write: ctx.ui.getState().write,
       force,
-      onStart,
       signal: controller.signal,
       ...(secrets ? { secrets } : {}),
     })

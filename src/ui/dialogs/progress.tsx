@@ -11,8 +11,6 @@ import { progressLines } from './plan-lines.js';
 export interface ProgressDialog {
   kind: 'progress';
   plan: Plan;
-  /** The run in the node store's `actions` (set once the app tracks it): its steps are read there. */
-  actionId?: string;
   stopRequested: boolean;
   askQuit: boolean;
   /** Leave the console once the action has stopped (SIGTERM while it ran). */
@@ -48,9 +46,10 @@ const NO_STEPS: readonly StepProgress[] = [];
 
 function ProgressView(p: DialogViewProps<ProgressDialog>) {
   const { d, theme } = p;
+  // The one progress stream: the run the app tracks in the store's `actions` for this plan.
   const steps = useStore(
     p.backend.store,
-    (s) => s.actions.find((a) => a.id === d.actionId)?.steps ?? NO_STEPS,
+    (s) => s.actions.findLast((a) => a.plan === d.plan)?.steps ?? NO_STEPS,
   );
   const footer = d.askQuit ? (
     <Text color={toneColor(theme, 'warn')} bold wrap="truncate">

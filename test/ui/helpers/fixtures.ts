@@ -319,6 +319,8 @@ export function fakeActions(): ActionDef[] {
 export interface FakeBackend extends ConsoleBackend {
   calls: {
     plan: { action: string; selections: Selection[]; write: boolean }[];
+    /** ctrl-r and anything else that asked for a re-read (the app re-reads after a run by itself). */
+    refresh: number;
     apply: { plan: Plan; force?: boolean | undefined; secrets?: Record<string, string> | undefined }[];
   };
   /** Resolve the pending apply (tests drive step progress by hand). */
@@ -335,9 +337,11 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
   const b: FakeBackend = {
     store,
     actions: fakeActions(),
-    calls: { plan: [], apply: [] },
+    calls: { plan: [], apply: [], refresh: 0 },
     journal: [],
-    refreshNow: () => undefined,
+    refreshNow: () => {
+      b.calls.refresh++;
+    },
     plan(action, selections, write) {
       b.calls.plan.push({ action, selections, write });
       const snap = store.getState().snapshot!;
@@ -395,7 +399,6 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
       store.setState({
         actions: [...store.getState().actions, { id, plan: p, steps, startedAt: Date.now() }],
       });
-      options.onStart?.(id);
       b.progress = (progress) => {
         store.setState({
           actions: store
