@@ -15,7 +15,7 @@ import type { ConsoleBackend, JournalEntry, NodeEvent } from '../app/backend.js'
 import type { Scope } from '../engine/actions/types.js';
 import type { Snapshot } from '../engine/model.js';
 import { Text } from './components/safe-text.js';
-import type { Column, TableRow } from './components/table-types.js';
+import type { TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
 import type { Dialog } from './dialogs/dialog-types.js';
 import { dialogFor } from './dialogs/registry.js';
@@ -31,6 +31,7 @@ import type { UiStore, ViewId } from './view-store.js';
 import { safeJournal } from './views/journal.js';
 import { VIEWS, viewById, viewRows } from './views/registry.js';
 import { TableBody } from './views/table-body.js';
+import type { ViewBodyProps } from './views/view.js';
 
 /** Below this the console shows only a "terminal too small" message. */
 export const MIN_COLUMNS = 60;
@@ -212,16 +213,8 @@ function ViewTabs(props: {
   );
 }
 
-interface PaneProps extends ConsoleAppProps {
-  rows: TableRow[];
-  columns: readonly Column[];
-  idx: number;
-  width: number;
-  height: number;
-  snapshot: Snapshot | undefined;
-  /** Host clock at this render (the session detail's recovery countdown). */
-  now: number;
-}
+type PaneProps = ConsoleAppProps &
+  Pick<ViewBodyProps, 'rows' | 'columns' | 'idx' | 'width' | 'height' | 'snapshot' | 'now'>;
 
 /** The current view's body: its own, or the table of its rows. */
 function ViewPane(props: PaneProps & { view: ViewId }) {
@@ -239,7 +232,7 @@ function ViewPane(props: PaneProps & { view: ViewId }) {
     })),
   );
   const marks = useMemo(() => new Set(s.marks), [s.marks]);
-  if (!props.snapshot && view.needsSnapshot) {
+  if (!props.snapshot && !view.beforeFirstRead) {
     return <Text color={toneColor(theme, 'dim')}>Reading the node…</Text>;
   }
   const body = { ...props, ...s, marks };

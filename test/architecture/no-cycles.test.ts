@@ -4,19 +4,10 @@
  * merging, so every file under src/ui and src/app sits strictly above what it imports. Type-only
  * imports count too: a cycle of types is still a knot a maintainer has to untie.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = join(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return sourceFiles(p);
-    return /\.(ts|tsx)$/.test(name) ? [p] : [];
-  });
-}
+import { SRC, sourceFiles } from './sources.js';
 
 /** Relative imports of a file (static, dynamic, type-only, re-exports) resolved to source files. */
 function edges(file: string): string[] {

@@ -3,7 +3,7 @@ import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
 import { stateTone } from '../theme.js';
-import { defineView } from './view.js';
+import { defineView, fromSnapshot } from './view.js';
 
 export const DEVICE_COLUMNS: readonly Column[] = [
   { id: 'name', title: 'DEVICE', width: 14 },
@@ -101,6 +101,5 @@ export const devicesView = defineView({
   aliases: ['d', 'dev', 'multipath', 'mp'],
   help: 'SCSI devices and multipath maps',
   columns: DEVICE_COLUMNS,
-  rows: ({ snapshot }) => (snapshot ? deviceRows(snapshot) : []),
-  needsSnapshot: true,
+  rows: fromSnapshot(deviceRows),
 });

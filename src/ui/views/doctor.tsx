@@ -41,7 +41,6 @@ export const doctorView = defineView({
   help: 'Node checks',
   columns: [],
   rows: () => [],
-  needsSnapshot: true,
   noCounter: true,
   scrolls: () => true,
   Body: DoctorBody,

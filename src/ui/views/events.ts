@@ -38,6 +38,6 @@ export const eventsView = defineView({
   columns: EVENT_COLUMNS,
   rows: ({ events }) => events.map(eventRow),
   readsEvents: true,
-  needsSnapshot: false,
+  beforeFirstRead: true,
   followTail: true,
 });

@@ -90,6 +90,6 @@ export const journalView = defineView({
   columns: JOURNAL_COLUMNS,
   rows: ({ journal }) => journal.map(journalRow),
   readsJournal: true,
-  needsSnapshot: false,
+  beforeFirstRead: true,
   Body: JournalBody,
 });

@@ -2,7 +2,7 @@
 import { recordKey } from '../../app/domain.js';
 import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
-import { defineView } from './view.js';
+import { defineView, fromSnapshot } from './view.js';
 
 export const RECORD_COLUMNS: readonly Column[] = [
   { id: 'kind', title: 'KIND', width: 6 },
@@ -65,6 +65,5 @@ export const recordsView = defineView({
   aliases: ['r', 'nodes', 'node', 'ifaces'],
   help: 'open-iscsi node records and ifaces',
   columns: RECORD_COLUMNS,
-  rows: ({ snapshot }) => (snapshot ? recordRows(snapshot) : []),
-  needsSnapshot: true,
+  rows: fromSnapshot(recordRows),
 });

@@ -49,5 +49,5 @@ export function viewForDigit(input: string): ViewId | undefined {
 
 /** A view's rows before filter and sort; a view over the node has none until the first read. */
 export function viewRows(view: ViewModule, data: ViewData) {
-  return view.needsSnapshot && !data.snapshot ? [] : view.rows(data);
+  return !view.beforeFirstRead && !data.snapshot ? [] : view.rows(data);
 }

@@ -9,7 +9,7 @@ import type { Column, TableRow } from '../components/table-types.js';
 import { HEALTH_LOOK, stateTone, toneColor, VERDICT_LOOK } from '../theme.js';
 import { sessionDetailLines } from './session-detail.js';
 import { TableBody } from './table-body.js';
-import { defineView, type ViewBodyProps } from './view.js';
+import { defineView, fromSnapshot, type ViewBodyProps } from './view.js';
 
 export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
@@ -145,8 +145,7 @@ export const sessionsView = defineView({
   aliases: ['s', 'se', 'session'],
   help: 'iSCSI sessions (home)',
   columns: SESSION_COLUMNS,
-  rows: ({ snapshot }) => (snapshot ? sessionRows(snapshot.sessions) : []),
-  needsSnapshot: true,
+  rows: fromSnapshot((snapshot) => sessionRows(snapshot.sessions)),
   scrolls: (detail) => detail !== undefined,
   scrollLines(snapshot, detail) {
     if (detail === undefined || !snapshot) return undefined;

@@ -3,7 +3,7 @@ import { addressFamily, parsePortal } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { stateTone } from '../theme.js';
-import { defineView } from './view.js';
+import { defineView, fromSnapshot } from './view.js';
 
 export const TARGET_COLUMNS: readonly Column[] = [
   { id: 'target', title: 'TARGET', width: 36, middle: true },
@@ -96,8 +96,7 @@ export const targetsView = defineView({
   aliases: ['t', 'portals', 'p'],
   help: 'Targets and the portal→host map',
   columns: TARGET_COLUMNS,
-  rows: ({ snapshot }) => (snapshot ? targetRows(snapshot) : []),
-  needsSnapshot: true,
+  rows: fromSnapshot(targetRows),
   // A logged-in target row opens its session's detail.
   open: (row) => (row.actionKey ? { view: 'sessions', detail: row.actionKey } : undefined),
 });

@@ -61,8 +61,11 @@ export interface ViewModule<Id extends string = string> {
   readsEvents?: boolean;
   /** The action journal feeds this view (re-read on every snapshot and dialog change while shown). */
   readsJournal?: boolean;
-  /** Shows "Reading the node…" until the first snapshot is in (views over the node do). */
-  needsSnapshot: boolean;
+  /**
+   * The view has something to show before the node's first read (the event log, the journal);
+   * other views say "Reading the node…" until then, and have no rows.
+   */
+  beforeFirstRead?: boolean;
   /** With no row key remembered, the cursor sits on the last row and follows new ones (htop F). */
   followTail?: boolean;
   /** The tabs show no "n of m" counter (a view that is not a list). */
@@ -75,6 +78,11 @@ export interface ViewModule<Id extends string = string> {
   open?(row: TableRow): { view: string; detail: string } | undefined;
   /** The body when a plain table is not enough (default: the table of `rows`). */
   Body?(props: ViewBodyProps): ReactNode;
+}
+
+/** Rows built from the snapshot alone (most views). */
+export function fromSnapshot(rows: (snapshot: Snapshot) => TableRow[]): ViewModule['rows'] {
+  return ({ snapshot }) => (snapshot ? rows(snapshot) : []);
 }
 
 /** Declares a view; keeps its id a literal type so the registry can derive `ViewId` from it. */

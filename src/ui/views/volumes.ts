@@ -2,7 +2,7 @@
 import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { csiVolumeRows } from './csi-rows.js';
-import { defineView } from './view.js';
+import { defineView, fromSnapshot } from './view.js';
 
 export const VOLUME_COLUMNS: readonly Column[] = [
   { id: 'path', title: 'GLOBAL DIR', width: 20, flex: true, middle: true },
@@ -67,6 +67,5 @@ export const volumesView = defineView({
   aliases: ['v', 'kubelet', 'pv'],
   help: 'Kubelet iSCSI volumes',
   columns: VOLUME_COLUMNS,
-  rows: ({ snapshot }) => (snapshot ? volumeRows(snapshot) : []),
-  needsSnapshot: true,
+  rows: fromSnapshot(volumeRows),
 });
