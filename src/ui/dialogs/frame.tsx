@@ -2,7 +2,9 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { Text } from '../components/safe-text.js';
+import { type Line, ScrollText } from '../components/scroll-text.js';
 import { type Theme, toneColor } from '../theme.js';
+import type { DialogViewProps } from './dialog.js';
 
 export function DialogFrame(props: {
   title: string;
@@ -33,5 +35,35 @@ export function DialogFrame(props: {
       </Box>
       <Box height={1}>{props.footer}</Box>
     </Box>
+  );
+}
+
+/** A dialog whose body is lines that scroll (help, plan, progress, outcome). */
+export function LinesDialog(props: {
+  title: string;
+  tone: 'accent' | 'warn' | 'bad' | 'ok';
+  footer: ReactNode;
+  lines: Line[];
+  offset: number;
+  view: Pick<DialogViewProps<unknown>, 'theme' | 'width' | 'height' | 'bodyHeight' | 'bodyWidth'>;
+}) {
+  const { view } = props;
+  return (
+    <DialogFrame
+      title={props.title}
+      tone={props.tone}
+      theme={view.theme}
+      width={view.width}
+      height={view.height}
+      footer={props.footer}
+    >
+      <ScrollText
+        lines={props.lines}
+        height={view.bodyHeight}
+        width={view.bodyWidth}
+        offset={props.offset}
+        theme={view.theme}
+      />
+    </DialogFrame>
   );
 }

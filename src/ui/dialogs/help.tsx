@@ -1,11 +1,10 @@
 /** The `?` help dialog: keys, views, commands and actions, generated from the keymap and registries. */
 
 import { Text } from '../components/safe-text.js';
-import { ScrollText } from '../components/scroll-text.js';
 import { closeDialog, scroll } from '../context.js';
 import { toneColor } from '../theme.js';
 import type { DialogModule } from './dialog.js';
-import { DialogFrame } from './frame.js';
+import { LinesDialog } from './frame.js';
 import { helpLines } from './help-lines.js';
 
 export interface HelpDialog {
@@ -26,22 +25,14 @@ export const helpDialog: DialogModule<'help'> = {
     else scroll(ctx, key);
   },
   render: (p) => (
-    <DialogFrame
+    <LinesDialog
       title=" Help "
       tone="accent"
-      theme={p.theme}
-      width={p.width}
-      height={p.height}
+      view={p}
       footer={<Text color={toneColor(p.theme, 'dim')}>↑↓ scroll · esc closes</Text>}
-    >
-      <ScrollText
-        lines={helpLines(p.backend.actions, p.write)}
-        height={p.bodyHeight}
-        width={p.bodyWidth}
-        offset={p.scroll}
-        theme={p.theme}
-      />
-    </DialogFrame>
+      lines={helpLines(p.backend.actions, p.write)}
+      offset={p.scroll}
+    />
   ),
   lineCount: (p) => helpLines(p.backend.actions, p.write).length,
 };

@@ -1,12 +1,11 @@
 /** The Outcome dialog: how the run ended, each step, what was verified, and the journal entry. */
 import type { ApplyResult, Plan } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
-import { ScrollText } from '../components/scroll-text.js';
 import { closeDialog, type DispatchContext, scroll } from '../context.js';
 import { toneColor } from '../theme.js';
 import { switchView, type UiState } from '../view-store.js';
 import type { DialogModule } from './dialog.js';
-import { DialogFrame } from './frame.js';
+import { LinesDialog } from './frame.js';
 import { progressLines } from './plan-lines.js';
 
 export interface OutcomeDialog {
@@ -84,16 +83,14 @@ export const outcomeDialog: DialogModule<'outcome'> = {
       ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
     ];
     return (
-      <DialogFrame
+      <LinesDialog
         title={` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `}
         tone={r.ok ? 'ok' : 'bad'}
-        theme={theme}
-        width={p.width}
-        height={p.height}
+        view={p}
         footer={<Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>}
-      >
-        <ScrollText lines={lines} height={p.bodyHeight} width={p.bodyWidth} offset={p.scroll} theme={theme} />
-      </DialogFrame>
+        lines={lines}
+        offset={p.scroll}
+      />
     );
   },
 };

@@ -7,14 +7,13 @@ import type { ReactNode } from 'react';
 import { answerConsents, type Consent, consentFor } from '../../app/domain.js';
 import type { Plan } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
-import { ScrollText } from '../components/scroll-text.js';
 import { editText, TextInput } from '../components/text-input.js';
 import { closeDialog, scroll } from '../context.js';
 import { toneColor } from '../theme.js';
 import type { UiState } from '../view-store.js';
 import { startApply } from './apply.js';
 import type { DialogModule } from './dialog.js';
-import { DialogFrame } from './frame.js';
+import { LinesDialog } from './frame.js';
 import { planLines } from './plan-lines.js';
 
 export interface PlanDialog {
@@ -149,22 +148,14 @@ export const planDialog: DialogModule<'plan'> = {
     else if (ask.kind === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
     else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
     return (
-      <DialogFrame
+      <LinesDialog
         title={` Plan: ${d.plan.title} `}
         tone={tone}
-        theme={theme}
-        width={p.width}
-        height={p.height}
+        view={p}
         footer={footer}
-      >
-        <ScrollText
-          lines={planLines(d.plan, consent)}
-          height={p.bodyHeight}
-          width={p.bodyWidth}
-          offset={p.scroll}
-          theme={theme}
-        />
-      </DialogFrame>
+        lines={planLines(d.plan, consent)}
+        offset={p.scroll}
+      />
     );
   },
   lineCount: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname)).length,

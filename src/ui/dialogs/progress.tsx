@@ -2,10 +2,9 @@
 import { useStore } from 'zustand';
 import type { Plan, StepProgress } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
-import { ScrollText } from '../components/scroll-text.js';
 import { toneColor } from '../theme.js';
 import type { DialogModule, DialogViewProps } from './dialog.js';
-import { DialogFrame } from './frame.js';
+import { LinesDialog } from './frame.js';
 import { progressLines } from './plan-lines.js';
 
 export interface ProgressDialog {
@@ -65,21 +64,13 @@ function ProgressView(p: DialogViewProps<ProgressDialog>) {
     </Text>
   );
   return (
-    <DialogFrame
+    <LinesDialog
       title={` Running: ${d.plan.title} — ${d.plan.subject} `}
       tone="accent"
-      theme={theme}
-      width={p.width}
-      height={p.height}
+      view={p}
       footer={footer}
-    >
-      <ScrollText
-        lines={progressLines(d.plan, steps)}
-        height={p.bodyHeight}
-        width={p.bodyWidth}
-        offset={0}
-        theme={theme}
-      />
-    </DialogFrame>
+      lines={progressLines(d.plan, steps)}
+      offset={0}
+    />
   );
 }
