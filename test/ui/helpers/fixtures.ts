@@ -1,6 +1,9 @@
 /**
  * Hand-built snapshots and a fake backend for component tests: the node store filled directly,
- * actions whose plans and apply are scripted, so each test controls exactly what the UI sees.
+ * actions whose plans and apply are scripted, so each test controls exactly what the UI sees
+ * (layout, windowing, hostile names, the dialogs' key handling). The scripted plans are not the
+ * engine's: what the console shows of real plans and runs is tested over the simulator through
+ * the real app layer (helpers/demo.tsx, demo-console.test.tsx, consent-outage.test.tsx).
  */
 import { createStore } from 'zustand/vanilla';
 import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/app/backend.js';
