@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionContext } from '../../src/engine/actions/context.js';
 import { planLines } from '../../src/engine/actions/format.js';
 import { findAction } from '../../src/engine/actions/registry.js';
+import { VIEWS } from '../../src/ui/views/registry.js';
 import { DEMO_STATE_DIR, type DemoConsole, mountDemo } from './helpers/demo.js';
 import { KEY } from './helpers/render-tui.js';
 
@@ -106,6 +107,19 @@ describe('console over the real engine (--demo incident)', () => {
     await t.waitFor('Rescan session ×2 cancelled');
     await t.press(KEY.escape);
     await t.waitFor((x) => !x.includes(' marked'));
+  }, 60_000);
+
+  it('every registered view draws over the real node, reached by its number key', async () => {
+    for (const v of VIEWS) {
+      await t.press(String(v.key));
+      // A list view shows its column titles; a view without columns (the doctor) its own title.
+      const marker = v.columns[0]?.title ?? 'Doctor';
+      const f = await t.waitFor(marker);
+      expect(t.ui.getState().view).toBe(v.id);
+      expect(f).not.toContain('Reading the node…');
+    }
+    await t.press('1');
+    await t.waitFor('VERDICT');
   }, 60_000);
 
   it('a run is tracked in the store, the outcome shows the re-read node, and the journal lists its commands', async () => {
