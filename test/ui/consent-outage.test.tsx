@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 1 in the console, through the real engine on the simulator's `outage` scenario:
+ * Outages in the console (README.md#safety, docs/status-schema.md#outages), through the real engine on the simulator's `outage` scenario:
  * a session on the dead portal whose pod is gone (kubelet's logout never ran) is refused for cleanup
  * as a likely portal outage. Typing the plain token (the sid) applies nothing; the override step
  * names the refusal and takes its own token, and only that applies the plan (forced, journaled).

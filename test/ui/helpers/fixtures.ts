@@ -7,6 +7,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/app/backend.js';
+import { EMPTY_BLAST } from '../../../src/engine/actions/plan-kit.js';
 import type { ActionDef, ApplyResult, Plan, StepProgress } from '../../../src/engine/actions/types.js';
 import {
   lunKey,
@@ -265,15 +266,7 @@ function plan(over: Partial<Plan> & Pick<Plan, 'action' | 'title' | 'subject'>):
     steps: [],
     refusals: [],
     warnings: [],
-    blastRadius: {
-      sessions: [],
-      devices: [],
-      maps: [],
-      mounts: [],
-      kubeletVolumes: [],
-      pods: [],
-      nodeRecords: [],
-    },
+    blastRadius: structuredClone(EMPTY_BLAST),
     risk: 'low',
     confirm: 'yn',
     undo: [],
@@ -380,13 +373,9 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
               ],
         ),
         blastRadius: {
+          ...structuredClone(EMPTY_BLAST),
           sessions: sessions.map((s) => `session ${s.sid}`),
           devices: sessions.flatMap((s) => s.devices.flatMap((d) => (d.name ? [d.name] : []))),
-          maps: [],
-          mounts: [],
-          kubeletVolumes: [],
-          pods: [],
-          nodeRecords: [],
         },
         risk: destructive ? 'high' : 'low',
         confirm: destructive ? 'typed' : 'yn',
