@@ -17,7 +17,7 @@ export const TARGET_COLUMNS: readonly Column[] = [
 /**
  * One row per (target, portal): portals from sessions and from kubelet's volume metadata. Flags the
  * two field bugs kubelet hits: a portal given as a hostname while sysfs shows an IP (its
- * portal→host map then misses, kubelet-iscsi-engine.md), and targets logged in through only some
+ * portal→host map then misses, docs/kubelet-iscsi.md#portal-host-map), and targets logged in through only some
  * of the portals kubelet lists (kubernetes#45394).
  */
 export function targetRows(snap: Snapshot): TableRow[] {

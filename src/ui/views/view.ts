@@ -3,7 +3,7 @@
  * file declares everything the console needs to show it: its id, its number key and palette
  * names, its columns, how rows are built from the node, and (when a table is not enough) its body.
  * `views/registry.ts` lists the view files; VIEW_IDS, the palette, the rows and the body switch
- * are all derived from that list (docs/architecture.md#where-each-change-goes).
+ * are all derived from that list (docs/architecture.md#where-a-change-goes).
  *
  * A view never imports the UI store: what it needs of the console's state comes in as props, so
  * the view files sit below view-store.ts and the import graph has no cycle.
