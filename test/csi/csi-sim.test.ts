@@ -122,7 +122,7 @@ describe('doctor on --demo csi', () => {
 
 describe('console views on --demo csi', () => {
   it('the Volumes view lists CSI volumes; the session detail continues to the CSI volume and its pods', async () => {
-    const { volumeRows } = await import('../../src/ui/rows.js');
+    const { volumeRows } = await import('../../src/ui/views/volumes.js');
     const { sessionDetailLines } = await import('../../src/ui/views/session-detail.js');
     env = await simEnv('csi');
     const s = env.snap();

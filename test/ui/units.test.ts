@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { journalEntries } from '../../src/app/journal-entries.js';
 import { combinePlans } from '../../src/engine/actions/combine.js';
 import { stepAction } from '../../src/engine/actions/format.js';
 import { attachFromManifest, chapFromSecret } from '../../src/engine/actions/manifest.js';
@@ -12,9 +13,8 @@ import { editText } from '../../src/ui/components/text-input.js';
 import { compileFilter } from '../../src/ui/filter.js';
 import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';
 import { completePalette, keyCollisions, parsePalette } from '../../src/ui/keymap.js';
-import { journalEntries } from '../../src/ui/live-backend.js';
-import { SESSION_COLUMNS } from '../../src/ui/rows.js';
 import { COLOR_THEME, MONO_THEME, themeFor, toneColor } from '../../src/ui/theme.js';
+import { SESSION_COLUMNS } from '../../src/ui/views/sessions.js';
 import {
   fieldsFromInput,
   fieldsFromSecrets,

@@ -4,8 +4,18 @@
  * console's verdict beside kubelet's own isSessionBusy answer and the reasons behind both.
  */
 
-import { describeBinds } from '../../engine/actions/lookup.js';
-import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
+import {
+  describeBinds,
+  describeRecovery,
+  downScopeOf,
+  fsWords,
+  kubeletLunProblem,
+  lunLabel,
+  multipathLlLines,
+  pathDown,
+  podLabel,
+  recoveryClock,
+} from '../../app/domain.js';
 import type {
   Connection,
   MultipathMap,
@@ -14,11 +24,6 @@ import type {
   SessionParams,
   Snapshot,
 } from '../../engine/model.js';
-import { downScopeOf } from '../../engine/snapshot/outages.js';
-import { podLabel } from '../../engine/snapshot/pod-names.js';
-import { describeRecovery, recoveryClock } from '../../engine/snapshot/recovery.js';
-import { fsWords } from '../../engine/text/fs-words.js';
-import { multipathLlLines, pathDown } from '../../engine/text/multipath-ll.js';
 import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';
