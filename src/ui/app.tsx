@@ -136,7 +136,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     rows,
     columns: base.columns,
     pageSize: Math.max(1, bodyHeight - 2),
-    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname),
+    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname, width - 4),
     hostname,
     running,
     exit: () => {
@@ -200,13 +200,14 @@ function scrollMax(
   backend: ConsoleBackend,
   bodyHeight: number,
   hostname: string,
+  dialogWidth: number,
 ): number | undefined {
   const d = s.dialog;
   // Dialogs lose 2 border lines, a title and a footer.
   const dialogRoom = Math.max(1, bodyHeight - 4);
   if (d?.kind === 'help') return Math.max(0, helpLines(backend.actions, s.write).length - dialogRoom);
   if (d?.kind === 'plan')
-    return Math.max(0, planLines(d.plan, planConsent(s, d, hostname)).length - dialogRoom);
+    return Math.max(0, planLines(d.plan, planConsent(s, d, hostname), dialogWidth).length - dialogRoom);
   if (d) return undefined;
   if (s.view === 'sessions' && s.detail !== undefined && snap) {
     const session = snap.sessions.find((x) => x.key === s.detail);
@@ -421,7 +422,7 @@ function DialogPane(props: BodyProps) {
         ` Plan: ${d.plan.title} `,
         tone,
         <ScrollText
-          lines={planLines(d.plan, consent)}
+          lines={planLines(d.plan, consent, w)}
           height={bodyH}
           width={w}
           offset={s.detailScroll}
@@ -448,7 +449,7 @@ function DialogPane(props: BodyProps) {
         ` Running: ${d.plan.title} — ${d.plan.subject} `,
         'accent',
         <ScrollText
-          lines={progressLines(d.plan, d.steps)}
+          lines={progressLines(d.plan, d.steps, w)}
           height={bodyH}
           width={w}
           offset={0}
@@ -475,7 +476,7 @@ function DialogPane(props: BodyProps) {
           : []),
         ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
         { text: '' },
-        ...progressLines(d.plan, r.steps),
+        ...progressLines(d.plan, r.steps, w),
         // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
         ...(r.ok || r.verification.length > 0
           ? [

@@ -133,7 +133,7 @@ export function planConsent(s: UiState, d: PlanDialog, hostname: string): Consen
 export function blockedText(b: NonNullable<Consent['blocked']>): string {
   switch (b.kind) {
     case 'read-only':
-      return `${b.reason} · type :write (or start with --write) to allow changes`;
+      return `${b.reason} · type :write first`;
     case 'dry-run':
       return `${b.reason} (:dry-run toggles)`;
     case 'needs-override':

@@ -16,6 +16,11 @@ export interface PlanLine {
   tone?: PlanLineTone;
   /** Headings and the title. */
   bold?: boolean;
+  /**
+   * The line is an exact shell command (a step's argv or sysfs write): a layout that must wrap it
+   * breaks between its words only (src/ui/dialogs/wrap-lines.ts), never inside one.
+   */
+  command?: boolean;
 }
 
 /** Shell quoting: words of safe characters as they are, anything else in single quotes. */
@@ -97,8 +102,12 @@ export function planLines(raw: Plan): PlanLine[] {
     ]
       .filter(Boolean)
       .join(', ');
-    lines.push({ text: `  ${stepNumber(i)} ${stepAction(s)}${flags ? `   [${flags}]` : ''}` });
-    lines.push({ text: `      ${s.why}`, tone: 'dim' });
+    // The command line holds the command alone (so it can be copied); how it runs goes with the why.
+    lines.push({
+      text: `  ${stepNumber(i)} ${stepAction(s)}`,
+      ...(s.argv || s.write ? { command: true } : {}),
+    });
+    lines.push({ text: `      ${s.why}${flags ? `   [${flags}]` : ''}`, tone: 'dim' });
   });
   if (plan.undo.length > 0) {
     lines.push({ text: '' }, { text: 'Undo by hand:', bold: true });
