@@ -6,6 +6,7 @@
 import { recordKey } from '../engine/actions/lookup.js';
 import { addressFamily, parsePortal } from '../engine/iscsi/portal.js';
 import type { NodeRecord, Session, Snapshot } from '../engine/model.js';
+import { inKubelet } from '../engine/snapshot/problems.js';
 import type { NodeEvent } from '../watchers/types.js';
 import type { JournalEntry } from './backend.js';
 import type { Column, TableRow } from './components/table-types.js';
@@ -173,7 +174,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
       if (info.listed && info.sessions.length === 0) flags.push('listed, not logged in');
       if (listed > 1 && loggedListed > 0 && loggedListed < listed)
         flags.push(`partial ${loggedListed}/${listed}`);
-      if (!info.listed && info.sessions.length > 0) flags.push('not in kubelet');
+      // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
+      if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
       rows.push({
