@@ -18,7 +18,7 @@ import { TextInput } from './components/text-input.js';
 import { helpLines } from './dialogs/help-lines.js';
 import { planLines, progressLines } from './dialogs/plan-lines.js';
 import { blockedText, cursorIndex, type DispatchContext, dispatchKey, planConsent } from './dispatch.js';
-import { compileFilter } from './filter.js';
+import { compileFilter, filterError, filterFields } from './filter.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import {
@@ -340,7 +340,9 @@ function Body(props: BodyProps) {
       theme={theme}
       sort={s.sort[s.view]}
       emptyText={
-        s.filter[s.view] ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)` : `no ${s.view}`
+        s.filter[s.view]
+          ? `${filterError(s.filter[s.view], filterFields(s.view)) ?? `nothing matches the filter "${s.filter[s.view]}"`} (esc clears it)`
+          : `no ${s.view}`
       }
     />
   );
