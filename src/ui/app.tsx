@@ -6,6 +6,7 @@
 import { Box, useApp, useInput, useWindowSize } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { commandOutcome } from '../engine/actions/journal.js';
 import type { Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { Snapshot } from '../engine/model.js';
@@ -205,7 +206,8 @@ function scrollMax(
   const d = s.dialog;
   // Dialogs lose 2 border lines, a title and a footer.
   const dialogRoom = Math.max(1, bodyHeight - 4);
-  if (d?.kind === 'help') return Math.max(0, helpLines(backend.actions, s.write).length - dialogRoom);
+  if (d?.kind === 'help')
+    return Math.max(0, helpLines(backend.actions, s.write, dialogWidth).length - dialogRoom);
   if (d?.kind === 'plan')
     return Math.max(0, planLines(d.plan, planConsent(s, d, hostname), dialogWidth).length - dialogRoom);
   if (d) return undefined;
@@ -301,7 +303,7 @@ function Body(props: BodyProps) {
       ? [
           { text: `${j.action}: ${j.subject}`, bold: true },
           ...j.commands.map((c) => ({
-            text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`,
+            text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
             tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
           })),
           ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
@@ -384,7 +386,7 @@ function DialogPane(props: BodyProps) {
         ' Help ',
         'accent',
         <ScrollText
-          lines={helpLines(props.backend.actions, s.write)}
+          lines={helpLines(props.backend.actions, s.write, w)}
           height={bodyH}
           width={w}
           offset={s.detailScroll}

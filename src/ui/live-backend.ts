@@ -9,7 +9,11 @@ import { planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
 import { listPortalTargets } from '../engine/actions/discover.js';
-import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
+import {
+  commandOutcome,
+  type JournalEntry as EngineJournalEntry,
+  readJournal,
+} from '../engine/actions/journal.js';
 import { attachFromManifest, chapFromSecret } from '../engine/actions/manifest.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
@@ -64,9 +68,15 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
       st.commands.map((c) => ({
         argv:
           c.argv ??
-          (c.write ? ['write', c.write.path, c.write.data.trim()] : c.fs ? [c.fs.op, c.fs.path] : [st.id]),
+          // A write reads as the plan showed it (format.ts stepAction): `echo <data> > <path>`.
+          (c.write
+            ? ['echo', c.write.data.trim(), '>', c.write.path]
+            : c.fs
+              ? [c.fs.op, c.fs.path]
+              : [st.id]),
         exitCode: c.exitCode ?? null,
-        ...(c.exitName ? { detail: c.exitName } : {}),
+        // The exit name, or for a write or file step what happened (commandOutcome: `written`, `done`).
+        ...(c.exitName || typeof c.exitCode !== 'number' ? { detail: c.exitName ?? commandOutcome(c) } : {}),
       })),
     );
     byId.set(l.id, {

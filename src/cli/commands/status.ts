@@ -202,7 +202,8 @@ export const statusCommand: Command = {
   description:
     'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
     'verdict in-use | foreign | orphaned | outage | stale | claimed and health ok | degraded | failed, with reasons. ' +
-    '--json prints one document {schemaVersion: 2, ...}; its schema is in docs/status-schema.md.',
+    // The schema: docs/status-schema.md (not shipped with the binary, so not named here).
+    '--json prints one document {schemaVersion: 2, ...}: the fields stay stable within a schema version.',
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
     if (ctx.globals.json) {

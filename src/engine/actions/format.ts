@@ -40,9 +40,19 @@ export function stepAction(s: PlanStep): string {
     if (s.fs.op === 'write-json') return `write ${s.fs.path}: ${s.fs.data?.trimEnd() ?? ''}`;
     return `${s.fs.op} ${s.fs.path}`;
   }
-  if (s.wait)
-    return `wait ≤${Math.round(s.wait.timeoutMs / 1000)}s for ${s.wait.what}${s.wait.path ? ` (${s.wait.path})` : ''}`;
+  if (s.wait) {
+    const where = s.wait.path ? ` (${s.wait.path})` : '';
+    // A wait of 0 looks once: "wait ≤0s" would promise a wait that never happens.
+    if (s.wait.timeoutMs <= 0) return `check for ${s.wait.what}${where}`;
+    return `wait ≤${formatSeconds(s.wait.timeoutMs)} for ${s.wait.what}${where}`;
+  }
   return '(no-op)';
+}
+
+/** `10s`, `1.5s`, `0.2s`: a timeout as the admin reads it (never rounded to 0). */
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${s >= 10 || Number.isInteger(s) ? Math.round(s) : Number(s.toFixed(1))}s`;
 }
 
 const RADIUS_LABELS: [keyof BlastRadius, string][] = [
