@@ -40,7 +40,7 @@ import {
   volumeRows,
 } from './rows.js';
 import { StatusBar } from './status-bar.js';
-import { type Theme, toneColor } from './theme.js';
+import { type Theme, tabLabel, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiState, UiStore, ViewId } from './view-store.js';
 import { VIEW_IDS } from './view-store.js';
@@ -241,7 +241,7 @@ function ViewTabs(props: { s: UiState; theme: Theme; count: number; total: numbe
           bold={v === s.view}
           color={v === s.view ? undefined : toneColor(theme, 'dim')}
         >
-          {` ${i + 1} ${v} `}
+          {tabLabel(i, v, v === s.view, theme)}
         </Text>
       ))}
       <Text
