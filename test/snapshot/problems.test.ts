@@ -4,8 +4,7 @@
  * ✓ while their session is failed or their dir is orphaned, the Targets view agrees with the
  * Volumes view about which sessions kubelet knows, and the summary line names what is wrong.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/engine/model.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   csiVolumePath,
   inKubelet,
@@ -18,24 +17,21 @@ import {
   targetProblem,
 } from '../../src/engine/snapshot/problems.js';
 import { targetRows, volumeRows } from '../../src/ui/rows.js';
-import { type SimEnv, simEnv } from '../actions/helpers.js';
-
-let env: SimEnv;
-let snap: Snapshot;
-beforeAll(async () => {
-  env = await simEnv('incident', false);
-  snap = env.snap();
-});
-afterAll(() => env.close());
-
-const bySid = (sid: number) => snap.sessions.find((s) => s.sid === sid)!;
-const sessionP = (sid: number) => nodeProblems(snap).sessions.get(bySid(sid).key)!;
-const volumeP = (name: string) => {
-  const v = snap.kubelet.volumes.find((x) => x.path.includes(name))!;
-  return nodeProblems(snap).volumes.get(v.path)!;
-};
+import { simSnapshot } from '../helpers/sim-snapshot.js';
 
 describe('problems of the incident node', () => {
+  const incident = simSnapshot('incident');
+  let snap = undefined as unknown as ReturnType<typeof incident>;
+  beforeEach(() => {
+    snap = incident();
+  });
+  const bySid = (sid: number) => snap.sessions.find((s) => s.sid === sid)!;
+  const sessionP = (sid: number) => nodeProblems(snap).sessions.get(bySid(sid).key)!;
+  const volumeP = (name: string) => {
+    const v = snap.kubelet.volumes.find((x) => x.path.includes(name))!;
+    return nodeProblems(snap).volumes.get(v.path)!;
+  };
+
   it('sessions: severity from health, then the verdict; reasons short enough for a cell', () => {
     expect(sessionP(1)).toMatchObject({ severity: 'ok', reason: '' });
     expect(sessionP(2)).toMatchObject({ severity: 'degraded', reason: 'map mpatha lost path sdc' });
@@ -134,45 +130,37 @@ describe('problems of the incident node', () => {
 });
 
 describe('problems of a healthy node', () => {
-  it('says all is well', async () => {
-    const healthy = await simEnv('healthy', false);
-    try {
-      const s = healthy.snap();
-      const p = nodeProblems(s);
-      expect(p.worst).toBe('ok');
-      expect(p.summary).toBe(`all ${s.sessions.length} sessions ok`);
-    } finally {
-      await healthy.close();
-    }
+  const healthy = simSnapshot('healthy');
+  it('says all is well', () => {
+    const s = healthy();
+    const p = nodeProblems(s);
+    expect(p.worst).toBe('ok');
+    expect(p.summary).toBe(`all ${s.sessions.length} sessions ok`);
   });
 });
 
 describe('problems of CSI volumes', () => {
-  it('agree with their sessions: an unmounted volume a driver still claims is no problem', async () => {
-    const csi = await simEnv('csi', false);
-    try {
-      const s = csi.snap();
-      const p = nodeProblems(s);
-      const vols = s.csi?.volumes ?? [];
-      expect(vols.length).toBeGreaterThan(0);
-      for (const v of vols) {
-        const worst = Math.max(
-          0,
-          ...v.sessions.map((sid) =>
-            severityRank(p.sessions.get(s.sessions.find((x) => x.sid === sid)!.key)!.severity),
-          ),
-        );
-        const vp = p.csiVolumes.get(csiVolumePath(v))!;
-        expect(severityRank(vp.severity), csiVolumePath(v)).toBeLessThanOrEqual(
-          Math.max(worst, v.problems.length ? 1 : 0),
-        );
-      }
-      const claimed = s.sessions.filter((x) => x.verdict === 'claimed');
-      expect(claimed.length).toBeGreaterThan(0);
-      for (const x of claimed) expect(p.sessions.get(x.key)!.severity).toBe('ok');
-      expect(p.summary).toMatch(/^\d+ stale$/);
-    } finally {
-      await csi.close();
+  const csi = simSnapshot('csi');
+  it('agree with their sessions: an unmounted volume a driver still claims is no problem', () => {
+    const s = csi();
+    const p = nodeProblems(s);
+    const vols = s.csi?.volumes ?? [];
+    expect(vols.length).toBeGreaterThan(0);
+    for (const v of vols) {
+      const worst = Math.max(
+        0,
+        ...v.sessions.map((sid) =>
+          severityRank(p.sessions.get(s.sessions.find((x) => x.sid === sid)!.key)!.severity),
+        ),
+      );
+      const vp = p.csiVolumes.get(csiVolumePath(v))!;
+      expect(severityRank(vp.severity), csiVolumePath(v)).toBeLessThanOrEqual(
+        Math.max(worst, v.problems.length ? 1 : 0),
+      );
     }
+    const claimed = s.sessions.filter((x) => x.verdict === 'claimed');
+    expect(claimed.length).toBeGreaterThan(0);
+    for (const x of claimed) expect(p.sessions.get(x.key)!.severity).toBe('ok');
+    expect(p.summary).toMatch(/^\d+ stale$/);
   });
 });

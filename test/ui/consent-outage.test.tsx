@@ -10,12 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
-import { ConsoleApp } from '../../src/ui/app.js';
 import { createLiveBackend, type LiveBackend } from '../../src/ui/live-backend.js';
-import { MONO_THEME } from '../../src/ui/theme.js';
-import { createUiStore } from '../../src/ui/view-store.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
-import { KEY, renderTui, type Tui } from './helpers/render-tui.js';
+import { renderConsole } from './helpers/live-console.js';
+import { KEY, type Tui } from './helpers/render-tui.js';
 
 const STATE_DIR = '/var/log/iscsi-console';
 const IQN = 'iqn.2026-01.lab.example:postgres-data';
@@ -40,17 +38,7 @@ beforeAll(async () => {
   });
   backend.start();
   await waitFor(backend.store, (s) => s.snapshot !== undefined && !s.snapshot.partial, 20_000);
-  const ui = createUiStore({ write: true, dryRun: false });
-  t = renderTui(
-    <ConsoleApp
-      backend={backend}
-      ui={ui}
-      theme={MONO_THEME}
-      hostname={host.hostname()}
-      clock={() => Date.now()}
-    />,
-    { columns: 160, rows: 45 },
-  );
+  t = renderConsole(backend, host.hostname(), { columns: 160, rows: 45 }, true);
   await t.waitFor('postgres-data');
 }, 60_000);
 

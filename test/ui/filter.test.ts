@@ -3,8 +3,7 @@
  * field is an error that lists the view's fields, and each view's field list is the fields its rows
  * carry (so `?` help and palette completion cannot advertise a field that never matches).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/engine/model.js';
+import { describe, expect, it } from 'vitest';
 import {
   compileFilter,
   completeFilterField,
@@ -22,7 +21,7 @@ import {
   targetRows,
   volumeRows,
 } from '../../src/ui/rows.js';
-import { type SimEnv, simEnv } from '../actions/helpers.js';
+import { simSnapshot } from '../helpers/sim-snapshot.js';
 import { mountConsole } from './helpers/mount.js';
 import { KEY } from './helpers/render-tui.js';
 
@@ -78,18 +77,8 @@ describe('filter language', () => {
 });
 
 describe('each view lists exactly the fields its rows carry', () => {
-  let incident: SimEnv;
-  let csi: SimEnv;
-  let snaps: Snapshot[];
-  beforeAll(async () => {
-    incident = await simEnv('incident', false);
-    csi = await simEnv('csi', false);
-    snaps = [incident.snap(), csi.snap()];
-  });
-  afterAll(async () => {
-    await incident.close();
-    await csi.close();
-  });
+  const incident = simSnapshot('incident');
+  const csi = simSnapshot('csi');
 
   it('sessions, targets, volumes (in-tree and CSI), devices, records, events, journal', () => {
     const seen: Record<string, Set<string>> = {};
@@ -97,7 +86,7 @@ describe('each view lists exactly the fields its rows carry', () => {
       seen[view] ??= new Set();
       for (const r of rows) for (const f of Object.keys(r.fields)) seen[view]!.add(f);
     };
-    for (const s of snaps) {
+    for (const s of [incident(), csi()]) {
       add('sessions', sessionRows(s.sessions));
       add('targets', targetRows(s));
       add('volumes', volumeRows(s));

@@ -1,8 +1,7 @@
 /** The node's common IQN prefix: shown once, elided the same way everywhere, never partial. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/engine/model.js';
+import { describe, expect, it } from 'vitest';
 import { commonIqnPrefix, elideIqn, nodeIqnPrefix } from '../../src/ui/iqn-prefix.js';
-import { type SimEnv, simEnv } from '../actions/helpers.js';
+import { simSnapshot } from '../helpers/sim-snapshot.js';
 
 describe('common IQN prefix', () => {
   it('is the shared naming authority with its colon, or nothing', () => {
@@ -25,15 +24,9 @@ describe('common IQN prefix', () => {
 });
 
 describe('on the incident node', () => {
-  let env: SimEnv;
-  let snap: Snapshot;
-  beforeAll(async () => {
-    env = await simEnv('incident', false);
-    snap = env.snap();
-  });
-  afterAll(() => env.close());
-
+  const incident = simSnapshot('incident');
   it('every target shares iqn.2026-01.lab.example:', () => {
+    const snap = incident();
     const p = nodeIqnPrefix(snap);
     expect(p).toBe('iqn.2026-01.lab.example:');
     const tails = snap.sessions.map((s) => elideIqn(s.targetIqn, p));

@@ -9,12 +9,11 @@ import { loadAllCommands } from '../../src/cli/commands/index.js';
 import { formatPlan, stepAction } from '../../src/engine/actions/format.js';
 import { commandOutcome, type JournalEntry } from '../../src/engine/actions/journal.js';
 import { ACTIONS } from '../../src/engine/actions/registry.js';
-import { sessionKey } from '../../src/engine/model.js';
-import type { SysfsSession } from '../../src/engine/snapshot/sessions.js';
 import { computeVerdicts } from '../../src/engine/snapshot/verdicts.js';
 import { actionScopeText, helpLines } from '../../src/ui/dialogs/help-lines.js';
 import { journalEntries } from '../../src/ui/live-backend.js';
 import { simEnv } from '../actions/helpers.js';
+import { device, session } from '../watchers/build-snapshot.js';
 import { fakeBackend } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
 
@@ -89,36 +88,7 @@ describe('plan and reason texts', () => {
   });
 
   it('a LUN without a block device is named by its H:C:T:L once', () => {
-    const iqn = 'iqn.2026-01.lab.example:t';
-    const portal = '10.0.0.1:3260';
-    const dev = (lun: number, name?: string) => ({
-      hctl: `1:0:0:${lun}`,
-      host: 1,
-      channel: 0,
-      target: 0,
-      lun,
-      state: 'blocked',
-      ...(name ? { name } : {}),
-      holders: [],
-      partitions: [],
-      mountpoints: [],
-      swap: false,
-      loops: [],
-      byPath: [],
-      key: `${iqn}|${portal}|default|${lun}` as never,
-    });
-    const s: SysfsSession = {
-      sid: 1,
-      name: 'session1',
-      targetIqn: iqn,
-      portal,
-      tpgt: 1,
-      iface: 'default',
-      state: 'FAILED',
-      connections: [],
-      devices: [dev(0), dev(1, 'sdb')],
-      key: sessionKey(iqn, portal, 'default'),
-    };
+    const s = session(1, 'FAILED', [device(1, 0, undefined, 'blocked'), device(1, 1, 'sdb', 'blocked')]);
     const [v] = computeVerdicts({
       sessions: [s],
       uses: new Map(),

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { flatText, readScrolled } from '../helpers/scrolled-dialog.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -22,13 +23,6 @@ const term = new TmuxTerminal(80, 24, 'plan80');
 
 afterAll(() => term.stop());
 
-/** The dialog's body lines on screen (between `│ ` and ` │`). */
-const body = (screen: string): string[] =>
-  screen
-    .split('\n')
-    .map((l) => /^│ (.*?)\s*│$/.exec(l)?.[1])
-    .filter((l): l is string => l !== undefined);
-
 describe('cleanup plan at 80×24 (tmux, --demo incident)', () => {
   it.skipIf(reason !== undefined)(
     `reads --logout and -o delete in full${reason ? ` (skipped: ${reason})` : ''}`,
@@ -41,20 +35,16 @@ describe('cleanup plan at 80×24 (tmux, --demo incident)', () => {
       // The tab bar's counter does not fit at 80 columns: wait for the one row left.
       await term.waitFor((x) => /^›\s+4 iqn/m.test(x) && !x.includes('postgres'));
       term.keys('C');
-      let s = await term.waitFor('Plan: Clean up');
-      const seen: string[] = [];
-      const take = (screen: string) => {
-        for (const l of body(screen)) if (!/^… \d+ more lines/.test(l) && !seen.includes(l)) seen.push(l);
-      };
-      take(s);
-      for (let i = 0; i < 40 && s.includes('more lines'); i++) {
-        const before = s;
+      const first = await term.waitFor('Plan: Clean up');
+      let screen = first;
+      const { lines: seen } = await readScrolled(first, async () => {
+        const before = screen;
         term.keys('Down');
-        s = await term.waitFor((x) => x !== before);
-        take(s);
-      }
+        screen = await term.waitFor((x) => x !== before);
+        return screen;
+      });
       for (const l of term.screen().split('\n')) expect(l.length).toBeLessThanOrEqual(80);
-      const flat = seen.map((l) => l.trim().replace(/ \\$/, '')).join(' ');
+      const flat = flatText(seen);
       expect(flat).toContain(`$ iscsiadm -m node -p 10.0.0.10:3260 -T ${IQN} --logout -I default`);
       expect(flat).toContain(`$ iscsiadm -m node -p 10.0.0.10:3260 -T ${IQN} -o delete -I default`);
       expect(seen.join('\n')).not.toMatch(/old-l…/);
