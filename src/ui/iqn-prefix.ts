@@ -32,6 +32,20 @@ export function elideIqn(iqn: string, prefix: string): string {
   return `…${iqn.slice(prefix.length - 1)}`;
 }
 
+/**
+ * A kubelet global dir as a table cell: its dir name (`<portal>-<iqn>-lun-<n>`, kubelet's
+ * MakeGlobalPDName) with the IQN prefix elided, led by the iface when it is not `default`:
+ * `10.0.0.10:3260-…:kafka-data-lun-1`. At 80 columns the path below the kubelet root is all
+ * `plugins/kubernetes.io/iscsi/…`, and rows read alike; the dir name is what tells them apart.
+ */
+export function volumeDirLabel(path: string, prefix: string): string {
+  const parts = path.split('/');
+  const name = parts[parts.length - 1] ?? path;
+  const parent = parts[parts.length - 2] ?? '';
+  const short = prefix !== '' && name.includes(`-${prefix}`) ? name.replace(`-${prefix}`, '-…:') : name;
+  return parent.startsWith('iface-') && parent !== 'iface-default' ? `${parent.slice(6)}/${short}` : short;
+}
+
 const cache = new WeakMap<Snapshot, string>();
 
 /** The node's prefix over its sessions, node records and kubelet volumes, once per snapshot. */

@@ -1,6 +1,6 @@
 /** The node's common IQN prefix: shown once, elided the same way everywhere, never partial. */
 import { describe, expect, it } from 'vitest';
-import { commonIqnPrefix, elideIqn, nodeIqnPrefix } from '../../src/ui/iqn-prefix.js';
+import { commonIqnPrefix, elideIqn, nodeIqnPrefix, volumeDirLabel } from '../../src/ui/iqn-prefix.js';
 import { simSnapshot } from '../helpers/sim-snapshot.js';
 
 describe('common IQN prefix', () => {
@@ -33,5 +33,20 @@ describe('on the incident node', () => {
     expect(tails).toContain('…:old-logs');
     // Elision keeps rows apart: as many distinct tails as distinct IQNs.
     expect(new Set(tails).size).toBe(new Set(snap.sessions.map((s) => s.targetIqn)).size);
+  });
+
+  it('labels kubelet global dirs by their dir name, prefix elided, each distinct', () => {
+    const snap = incident();
+    const p = nodeIqnPrefix(snap);
+    const labels = snap.kubelet.volumes.map((v) => volumeDirLabel(v.path, p));
+    expect(labels).toContain('10.0.0.10:3260-…:kafka-data-lun-1');
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const l of labels) expect(l.length).toBeLessThanOrEqual(40);
+    expect(
+      volumeDirLabel(
+        '/var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-eth1/10.0.0.1:3260-iqn.x:y-lun-0',
+        '',
+      ),
+    ).toBe('eth1/10.0.0.1:3260-iqn.x:y-lun-0');
   });
 });
