@@ -6,7 +6,7 @@
 import { recordKey } from '../engine/actions/lookup.js';
 import { addressFamily, parsePortal } from '../engine/iscsi/portal.js';
 import type { NodeRecord, Session, Snapshot } from '../engine/model.js';
-import { inKubelet } from '../engine/snapshot/problems.js';
+import { inKubelet, severityRank } from '../engine/snapshot/problems.js';
 import type { NodeEvent } from '../watchers/types.js';
 import type { JournalEntry } from './backend.js';
 import type { Column, TableRow } from './components/table-types.js';
@@ -101,7 +101,7 @@ export function sessionRow(s: Session): TableRow {
       host: s.hostNumber ?? -1,
       luns: s.devices.length,
       verdict: s.verdict,
-      health: s.health,
+      health: -severityRank(s.health), // worst first, not alphabetical (problems.ts)
       reason: s.reasons[0] ?? '',
     },
   };

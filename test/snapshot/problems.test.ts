@@ -16,7 +16,7 @@ import {
   severityRank,
   targetProblem,
 } from '../../src/engine/snapshot/problems.js';
-import { targetRows, volumeRows } from '../../src/ui/rows.js';
+import { sessionRows, sortRows, targetRows, volumeRows } from '../../src/ui/rows.js';
 import { simSnapshot } from '../helpers/sim-snapshot.js';
 
 describe('problems of the incident node', () => {
@@ -162,5 +162,16 @@ describe('problems of CSI volumes', () => {
     expect(claimed.length).toBeGreaterThan(0);
     for (const x of claimed) expect(p.sessions.get(x.key)!.severity).toBe('ok');
     expect(p.summary).toMatch(/^\d+ stale$/);
+  });
+});
+
+describe('the HEALTH column sorts by severity', () => {
+  const incident = simSnapshot('incident');
+  it('ascending puts failed first, then degraded, then ok', () => {
+    const rows = sortRows(sessionRows(incident().sessions), { column: 'health', desc: false });
+    const health = rows.map((r) => r.fields.health);
+    expect(health.indexOf('failed')).toBe(0);
+    expect(health.lastIndexOf('failed')).toBeLessThan(health.indexOf('degraded'));
+    expect(health.indexOf('degraded')).toBeLessThan(health.indexOf('ok'));
   });
 });
