@@ -17,7 +17,7 @@ import { Table } from './components/table.js';
 import type { Column, TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
 import { helpLines } from './dialogs/help-lines.js';
-import { planLines, progressLines } from './dialogs/plan-lines.js';
+import { planLines, progressLines, wrapLines } from './dialogs/plan-lines.js';
 import { blockedText, cursorIndex, type DispatchContext, dispatchKey, planConsent } from './dispatch.js';
 import { compileFilter, filterError, filterFields } from './filter.js';
 import { actionsFor, completePalette } from './keymap.js';
@@ -498,7 +498,13 @@ function DialogPane(props: BodyProps) {
       return frame(
         ` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `,
         r.ok ? 'ok' : 'bad',
-        <ScrollText lines={lines} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />,
+        <ScrollText
+          lines={wrapLines(lines, w)}
+          height={bodyH}
+          width={w}
+          offset={s.detailScroll}
+          theme={theme}
+        />,
         <Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>,
       );
     }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/engine/actions/types.js';
-import { planLines, progressLines } from '../../src/ui/dialogs/plan-lines.js';
+import { planLines, progressLines, wrapLines } from '../../src/ui/dialogs/plan-lines.js';
 import { CUT_MARK, wrapLine } from '../../src/ui/dialogs/wrap-lines.js';
 import { type SimEnv, simEnv } from '../actions/helpers.js';
 
@@ -63,6 +63,16 @@ describe('wrapLine', () => {
       )
       .join('');
     expect(joined).toContain(long);
+  });
+});
+
+describe('wrapLines', () => {
+  it('wraps any dialog line, keeping its tone on every piece', () => {
+    const out = wrapLines([{ text: `error: ${'x '.repeat(60).trim()}`, tone: 'bad' }, { text: 'short' }], 40);
+    expect(out.length).toBeGreaterThan(2);
+    for (const l of out) expect([...l.text].length).toBeLessThanOrEqual(40);
+    expect(out.filter((l) => l.tone === 'bad')).toHaveLength(out.length - 1);
+    expect(out.at(-1)).toEqual({ text: 'short' });
   });
 });
 

@@ -4,7 +4,7 @@ import type { Line } from '../components/scroll-text.js';
 import { FILTER_FIELDS } from '../filter.js';
 import { keyCollisions, NAV_KEYS, PALETTE } from '../keymap.js';
 import { VIEW_IDS } from '../view-store.js';
-import { wrapLine } from './wrap-lines.js';
+import { wrapLines } from './plan-lines.js';
 
 /**
  * The rows an action acts on, unless its title names them already: "Rescan session", not
@@ -18,8 +18,7 @@ export function actionScopeText(a: Pick<ActionDef, 'title' | 'scopes'>): string 
 
 /** `?` help, wrapped to `width` (the dialog's inner width; 0 leaves lines as they are). */
 export function helpLines(actions: readonly ActionDef[], write: boolean, width = 0): Line[] {
-  const lines = helpText(actions, write);
-  return width > 0 ? lines.flatMap((l) => wrapLine(l.text, width).map((text) => ({ ...l, text }))) : lines;
+  return wrapLines(helpText(actions, write), width);
 }
 
 function helpText(actions: readonly ActionDef[], write: boolean): Line[] {

@@ -27,6 +27,11 @@ const asLines = (l: PlanLine, width: number): Line[] =>
     ...(l.bold ? { bold: true } : {}),
   }));
 
+/** Any dialog's lines wrapped to `width` (the outcome's error, hint and verification read in full). */
+export function wrapLines(lines: readonly Line[], width: number): Line[] {
+  return lines.flatMap((l) => wrapLine(l.text, width).map((text) => ({ ...l, text })));
+}
+
 /**
  * The plan as the dialog shows it, wrapped to `width` cells (the dialog's inner width; 0 leaves
  * lines as they are). In the override step (consent asks for the override act and it was
