@@ -4,8 +4,9 @@
  * 1 orphaned · portal 10.0.0.12:3260 down`, then the targets' common IQN prefix, shown once here
  * because tables elide it (iqn-prefix.ts). Marked by a symbol as well as a colour (NO_COLOR).
  */
+
+import { nodeProblems, type Severity, severityRank } from '../app/domain.js';
 import type { Snapshot } from '../engine/model.js';
-import { nodeProblems, type Severity, severityRank } from '../engine/snapshot/problems.js';
 import { Text } from './components/safe-text.js';
 import { truncateEnd } from './format.js';
 import { nodeIqnPrefix } from './iqn-prefix.js';

@@ -16,7 +16,10 @@ import {
   severityRank,
   targetProblem,
 } from '../../src/engine/snapshot/problems.js';
-import { sessionRows, sortRows, targetRows, volumeRows } from '../../src/ui/rows.js';
+import { sortRows } from '../../src/ui/sort-rows.js';
+import { sessionRows } from '../../src/ui/views/sessions.js';
+import { targetRows } from '../../src/ui/views/targets.js';
+import { volumeRows } from '../../src/ui/views/volumes.js';
 import { simSnapshot } from '../helpers/sim-snapshot.js';
 
 describe('problems of the incident node', () => {

@@ -12,15 +12,13 @@ import {
   filterFields,
   filterFieldsText,
 } from '../../src/ui/filter.js';
-import {
-  deviceRows,
-  eventRow,
-  journalRow,
-  recordRows,
-  sessionRows,
-  targetRows,
-  volumeRows,
-} from '../../src/ui/rows.js';
+import { deviceRows } from '../../src/ui/views/devices.js';
+import { eventRow } from '../../src/ui/views/events.js';
+import { journalRow } from '../../src/ui/views/journal.js';
+import { recordRows } from '../../src/ui/views/records.js';
+import { sessionRows } from '../../src/ui/views/sessions.js';
+import { targetRows } from '../../src/ui/views/targets.js';
+import { volumeRows } from '../../src/ui/views/volumes.js';
 import { simSnapshot } from '../helpers/sim-snapshot.js';
 import { mountConsole } from './helpers/mount.js';
 import { KEY } from './helpers/render-tui.js';

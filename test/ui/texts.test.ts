@@ -5,13 +5,13 @@
  * `docs/` reference in plans or command help.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { journalEntries } from '../../src/app/journal-entries.js';
 import { loadAllCommands } from '../../src/cli/commands/index.js';
 import { formatPlan, stepAction } from '../../src/engine/actions/format.js';
 import { commandOutcome, type JournalEntry } from '../../src/engine/actions/journal.js';
 import { ACTIONS } from '../../src/engine/actions/registry.js';
 import { computeVerdicts } from '../../src/engine/snapshot/verdicts.js';
 import { actionScopeText, helpLines } from '../../src/ui/dialogs/help-lines.js';
-import { journalEntries } from '../../src/ui/live-backend.js';
 import { simEnv } from '../actions/helpers.js';
 import { device, session } from '../watchers/build-snapshot.js';
 import { fakeBackend } from './helpers/fixtures.js';

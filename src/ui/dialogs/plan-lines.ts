@@ -6,14 +6,14 @@
  * the dialog wraps (wrap-lines.ts), a command between its words, so `--logout` and `-o delete` read
  * in full at 80 columns. IQNs are never shortened here: the admin reads the exact argv.
  */
-import type { Consent } from '../../engine/actions/consent.js';
 import {
+  type Consent,
   planLines as enginePlanLines,
   overrideLines,
   type PlanLine,
   stepAction,
   stepNumber,
-} from '../../engine/actions/format.js';
+} from '../../app/domain.js';
 import type { Plan, StepProgress } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import type { Tone } from '../theme.js';
