@@ -35,7 +35,8 @@ describe('cleanup plan at 80×24 (tmux, --demo incident)', () => {
       // The tab bar's counter does not fit at 80 columns: wait for the one row left.
       await term.waitFor((x) => /^›\s+4 iqn/m.test(x) && !x.includes('postgres'));
       term.keys('C');
-      const first = await term.waitFor('Plan: Clean up');
+      // The whole dialog on screen (tmux may capture a frame half drawn): title, body and its scroll mark.
+      const first = await term.waitFor(/Plan: Clean up[\s\S]*risk high[\s\S]*more lines/);
       let screen = first;
       const { lines: seen } = await readScrolled(first, async () => {
         const before = screen;
