@@ -10,8 +10,10 @@
  * - lookup, lun, portal, csi/paths: names and addresses as the engine spells and checks them;
  * - doctor/format: the report symbols `iscsi-console doctor` prints;
  * - outages, recovery: the outage a down session belongs to, the kernel's recovery countdown;
+ * - journal: how a journaled command ended (commandOutcome), as `status` and the CLI say it;
  * - fs-words, multipath-ll, pod-names: FSTYPE/LABEL/UUID, multipath -ll's topology and pod names,
  *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
+ * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal.
  */
 export {
@@ -27,6 +29,7 @@ export {
   stepAction,
   stepNumber,
 } from '../engine/actions/format.js';
+export { commandOutcome } from '../engine/actions/journal.js';
 export { describeBinds, recordKey } from '../engine/actions/lookup.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
 export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
@@ -34,6 +37,23 @@ export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/porta
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
 export { podLabel } from '../engine/snapshot/pod-names.js';
+export {
+  csiVolumePath,
+  csiVolumeProblem,
+  deviceProblem,
+  inKubelet,
+  multipathProblem,
+  type NodeProblems,
+  nodeProblems,
+  type Problem,
+  problemContext,
+  problemSortKey,
+  type Severity,
+  sessionProblem,
+  severityRank,
+  targetProblem,
+  volumeProblem,
+} from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';

@@ -1,5 +1,5 @@
 /** The engine's journal lines (begin/end pairs per action id) as the console's one entry per action. */
-import type { JournalEntry as EngineJournalEntry } from '../engine/actions/journal.js';
+import { commandOutcome, type JournalEntry as EngineJournalEntry } from '../engine/actions/journal.js';
 import type { JournalEntry } from './backend.js';
 
 export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEntry[] {
@@ -10,9 +10,15 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
       st.commands.map((c) => ({
         argv:
           c.argv ??
-          (c.write ? ['write', c.write.path, c.write.data.trim()] : c.fs ? [c.fs.op, c.fs.path] : [st.id]),
+          // A write reads as the plan showed it (format.ts stepAction): `echo <data> > <path>`.
+          (c.write
+            ? ['echo', c.write.data.trim(), '>', c.write.path]
+            : c.fs
+              ? [c.fs.op, c.fs.path]
+              : [st.id]),
         exitCode: c.exitCode ?? null,
-        ...(c.exitName ? { detail: c.exitName } : {}),
+        // The exit name, or for a write or file step what happened (commandOutcome: `written`, `done`).
+        ...(c.exitName || typeof c.exitCode !== 'number' ? { detail: c.exitName ?? commandOutcome(c) } : {}),
       })),
     );
     byId.set(l.id, {

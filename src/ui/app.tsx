@@ -25,7 +25,7 @@ import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import { sortRows } from './sort-rows.js';
 import { StatusBar } from './status-bar.js';
-import { type Theme, toneColor } from './theme.js';
+import { type Theme, tabLabel, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiStore, ViewId } from './view-store.js';
 import { safeJournal } from './views/journal.js';
@@ -100,7 +100,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     rows,
     columns: base.columns,
     pageSize: Math.max(1, bodyHeight - 2),
-    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname),
+    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname, width - 4),
     hostname,
     running,
     exit: () => {
@@ -170,10 +170,18 @@ function scrollMax(
   backend: ConsoleBackend,
   bodyHeight: number,
   hostname: string,
+  bodyWidth: number,
 ): number | undefined {
   const d = s.dialog;
   if (d) {
-    const count = dialogFor(d).lineCount?.({ d, write: s.write, dryRun: s.dryRun, backend, hostname });
+    const count = dialogFor(d).lineCount?.({
+      d,
+      write: s.write,
+      dryRun: s.dryRun,
+      backend,
+      hostname,
+      bodyWidth,
+    });
     // Dialogs lose 2 border lines, a title and a footer.
     return count === undefined ? undefined : Math.max(0, count - Math.max(1, bodyHeight - 4));
   }
@@ -203,7 +211,7 @@ function ViewTabs(props: {
           bold={v.id === props.view}
           color={v.id === props.view ? undefined : toneColor(theme, 'dim')}
         >
-          {` ${v.key} ${v.id} `}
+          {tabLabel(Number(v.key) - 1, v.id, v.id === props.view, theme)}
         </Text>
       ))}
       <Text

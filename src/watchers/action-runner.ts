@@ -55,9 +55,8 @@ export function createActionRunner(o: {
         onProgress(p: StepProgress) {
           put({ steps: upsert(p) });
           applyOptions.onProgress?.(p);
-          // What a step touched is re-read at once, not at the next tick.
-          if (p.status !== 'pending' && p.status !== 'running')
-            void refresher.request(`action step ${p.stepId}`);
+          // No re-read per step: applyPlan reads the node itself before each step (preconditions),
+          // and the one re-read after the plan (below) publishes the outcome.
         },
       });
       put({ finishedAt: host.now(), result, steps: result.steps.length > 0 ? result.steps : tracked.steps });

@@ -77,7 +77,7 @@ describe('console over the real engine (--demo incident)', () => {
     await t.press('C');
     const f = await t.waitFor('Plan: Clean up');
     expect(f).toContain('[read-only]');
-    expect(f).toContain('type :write (or start with --write) to allow changes');
+    expect(f).toContain('type :write first');
     await t.press(KEY.enter);
     await t.waitFor((x) => !x.includes('Plan: Clean up'));
     expect(t.backend.store.getState().actions).toEqual([]);

@@ -218,7 +218,8 @@ export const statusCommand: Command = {
     'Reads sysfs, the mount table, the udev database, the kubelet tree and the open-iscsi DB (no iscsiadm; ' +
     'multipath path groups from multipathd, or dmsetup, once with a timeout — never multipath -ll) and explains each session: ' +
     'verdict in-use | foreign | orphaned | outage | stale | claimed and health ok | degraded | failed, with reasons. ' +
-    '--json prints one document {schemaVersion: 2, ...}; its schema is in docs/status-schema.md.',
+    // The schema: docs/status-schema.md (not shipped with the binary, so not named here).
+    '--json prints one document {schemaVersion: 2, ...}: the fields stay stable within a schema version.',
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
     // Path groups and states need multipathd or dmsetup (sysfs has none): asked once, with a

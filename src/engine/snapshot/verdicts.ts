@@ -254,7 +254,8 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     for (const d of s.devices) {
       if (d.state !== 'running') {
         if (health === 'ok') health = 'degraded';
-        reasons.push(`${d.name ?? d.hctl} (${d.hctl}) is ${d.state ?? 'in an unknown state'}`);
+        // A LUN without a block device (a controller LUN 0) is named by its H:C:T:L once, not twice.
+        reasons.push(`${d.name ? `${d.name} (${d.hctl})` : d.hctl} is ${d.state ?? 'in an unknown state'}`);
       }
     }
     let seenMaps: MultipathMap[] | undefined;

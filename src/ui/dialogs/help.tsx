@@ -30,9 +30,9 @@ export const helpDialog: DialogModule<'help'> = {
       tone="accent"
       view={p}
       footer={<Text color={toneColor(p.theme, 'dim')}>↑↓ scroll · esc closes</Text>}
-      lines={helpLines(p.backend.actions, p.write)}
+      lines={helpLines(p.backend.actions, p.write, p.bodyWidth)}
       offset={p.scroll}
     />
   ),
-  lineCount: (p) => helpLines(p.backend.actions, p.write).length,
+  lineCount: (p) => helpLines(p.backend.actions, p.write, p.bodyWidth).length,
 };

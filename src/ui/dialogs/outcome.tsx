@@ -6,7 +6,7 @@ import { toneColor } from '../theme.js';
 import { switchView, type UiState } from '../view-store.js';
 import type { DialogModule } from './dialog.js';
 import { LinesDialog } from './frame.js';
-import { progressLines } from './plan-lines.js';
+import { progressLines, wrapLines } from './plan-lines.js';
 
 export interface OutcomeDialog {
   kind: 'outcome';
@@ -67,7 +67,7 @@ export const outcomeDialog: DialogModule<'outcome'> = {
         : []),
       ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
       { text: '' },
-      ...progressLines(d.plan, r.steps),
+      ...progressLines(d.plan, r.steps, p.bodyWidth),
       // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
       ...(r.ok || r.verification.length > 0
         ? [
@@ -88,7 +88,7 @@ export const outcomeDialog: DialogModule<'outcome'> = {
         tone={r.ok ? 'ok' : 'bad'}
         view={p}
         footer={<Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>}
-        lines={lines}
+        lines={wrapLines(lines, p.bodyWidth)}
         offset={p.scroll}
       />
     );

@@ -49,7 +49,7 @@ export function planConsent(s: Pick<UiState, 'write' | 'dryRun'>, d: PlanDialog,
 export function blockedText(b: NonNullable<Consent['blocked']>): string {
   switch (b.kind) {
     case 'read-only':
-      return `${b.reason} · type :write (or start with --write) to allow changes`;
+      return `${b.reason} · type :write first`;
     case 'dry-run':
       return `${b.reason} (:dry-run toggles)`;
     case 'needs-override':
@@ -153,10 +153,10 @@ export const planDialog: DialogModule<'plan'> = {
         tone={tone}
         view={p}
         footer={footer}
-        lines={planLines(d.plan, consent)}
+        lines={planLines(d.plan, consent, p.bodyWidth)}
         offset={p.scroll}
       />
     );
   },
-  lineCount: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname)).length,
+  lineCount: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth).length,
 };

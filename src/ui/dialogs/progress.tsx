@@ -69,7 +69,7 @@ function ProgressView(p: DialogViewProps<ProgressDialog>) {
       tone="accent"
       view={p}
       footer={footer}
-      lines={progressLines(d.plan, steps)}
+      lines={progressLines(d.plan, steps, p.bodyWidth)}
       offset={0}
     />
   );

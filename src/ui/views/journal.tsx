@@ -4,6 +4,7 @@
  */
 import { Box } from 'ink';
 import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
+import { commandOutcome } from '../../app/domain.js';
 import { ScrollText } from '../components/scroll-text.js';
 import { Table } from '../components/table.js';
 import type { Column, TableRow } from '../components/table-types.js';
@@ -53,7 +54,7 @@ function JournalBody(props: ViewBodyProps) {
     ? [
         { text: `${j.action}: ${j.subject}`, bold: true },
         ...j.commands.map((c) => ({
-          text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`,
+          text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
           tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
         })),
         ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),

@@ -2,6 +2,7 @@
  * The Sessions view (1, home): one row per iSCSI session, ⏎ opens its detail (the whole chain from
  * portal to pod, with the recovery countdown of a down session).
  */
+import { severityRank } from '../../app/domain.js';
 import type { Session } from '../../engine/model.js';
 import { Text } from '../components/safe-text.js';
 import { ScrollText } from '../components/scroll-text.js';
@@ -98,7 +99,7 @@ export function sessionRow(s: Session): TableRow {
       host: s.hostNumber ?? -1,
       luns: s.devices.length,
       verdict: s.verdict,
-      health: s.health,
+      health: -severityRank(s.health), // worst first, not alphabetical (problems.ts)
       reason: s.reasons[0] ?? '',
     },
   };

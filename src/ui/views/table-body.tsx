@@ -1,5 +1,6 @@
 /** The body every list view shows unless it declares its own: the windowed table of its rows. */
 import { Table } from '../components/table.js';
+import { filterError, filterFields } from '../filter.js';
 import type { ViewBodyProps } from './view.js';
 
 export function TableBody(props: ViewBodyProps & { viewId: string }) {
@@ -14,7 +15,9 @@ export function TableBody(props: ViewBodyProps & { viewId: string }) {
       theme={props.theme}
       sort={props.sort}
       emptyText={
-        props.filter ? `nothing matches the filter "${props.filter}" (esc clears it)` : `no ${props.viewId}`
+        props.filter
+          ? `${filterError(props.filter, filterFields(props.viewId)) ?? `nothing matches the filter "${props.filter}"`} (esc clears it)`
+          : `no ${props.viewId}`
       }
     />
   );

@@ -1,5 +1,5 @@
 /** The Targets view (2): one row per (target, portal) and the portal→host map kubelet relies on. */
-import { addressFamily, parsePortal } from '../../app/domain.js';
+import { addressFamily, inKubelet, parsePortal } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { stateTone } from '../theme.js';
@@ -54,7 +54,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
       if (info.listed && info.sessions.length === 0) flags.push('listed, not logged in');
       if (listed > 1 && loggedListed > 0 && loggedListed < listed)
         flags.push(`partial ${loggedListed}/${listed}`);
-      if (!info.listed && info.sessions.length > 0) flags.push('not in kubelet');
+      // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
+      if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
       rows.push({
