@@ -13,6 +13,7 @@ import type { Snapshot } from '../model.js';
 import { tidyDiscovered } from './attach-cleanup.js';
 import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
+import { readLuns, removeScanned, scanTarget } from './list-luns-apply.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
 import type { DynamicStep, PlanStep } from './types.js';
@@ -289,7 +290,7 @@ async function discover(
 }
 
 /** The node as it was before this apply changed anything (tidy and rollback compare against it). */
-function noteBefore(rt: Runtime, s: Snapshot): void {
+export function noteBefore(rt: Runtime, s: Snapshot): void {
   rt.before ??= {
     records: new Set(s.nodeRecords.map(recordKey)),
     sessions: new Set(s.sessions.map((x) => x.key)),
@@ -321,5 +322,11 @@ export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: Dy
       return findMultipath(rt, d);
     case 'format-and-mount':
       return formatAndMount(rt, d);
+    case 'scan-target':
+      return scanTarget(rt, s, d);
+    case 'read-luns':
+      return readLuns(rt, s, d);
+    case 'remove-scanned':
+      return removeScanned(rt, s, d);
   }
 }

@@ -22,6 +22,12 @@ export type ActionId =
   | 'forget'
   | 'cleanup';
 
+/**
+ * Plans the registry does not offer as a key or subcommand of their own: `list-luns`, the attach
+ * wizard's temporary login that lists a target's LUNs (list-luns.ts).
+ */
+export type PlanActionId = ActionId | 'list-luns';
+
 /** What a selection in the console (or a CLI argument) points at. */
 export type Scope = 'session' | 'device' | 'multipath' | 'volume' | 'record' | 'node';
 
@@ -95,6 +101,12 @@ export type DynamicStep =
       mountOptions: string[];
     }
   | { kind: 'probe-transport'; iface: string }
+  /** list-luns: `0 0 -` (every LUN: the kernel asks REPORT LUNS) on the SCSI host of a session it made. */
+  | { kind: 'scan-target'; iqn: string; portal: string; iface: string }
+  /** list-luns: wait for the scanned disks' sd nodes, then read each LUN's type, vendor, model, size. */
+  | { kind: 'read-luns'; iqn: string; portal: string; iface: string; timeoutMs: number }
+  /** list-luns: `1` to device/delete of every SCSI device of the session it made. */
+  | { kind: 'remove-scanned'; iqn: string; portal: string; iface: string }
   | { kind: 'resolve-hostname'; name: string };
 
 export interface Precondition {
@@ -128,7 +140,7 @@ export interface BlastRadius {
 }
 
 export interface Plan {
-  action: ActionId;
+  action: PlanActionId;
   title: string;
   /** Plain summary of the target (e.g. "session 7 iqn...:target1 @ 127.0.0.1:3260"). */
   subject: string;
@@ -185,8 +197,25 @@ export interface ApplyResult {
   warnings?: string[];
   /** The iSCSI device the attach ended with (`/dev/dm-N` or the by-path link). */
   devicePath?: string;
+  /** list-luns: the LUNs the temporary session saw (the attach wizard's list). */
+  luns?: ListedLun[];
   /** After a failed attach: what was removed again, and what was left on the node. */
   rollback?: { removed: string[]; left: string[]; kept: boolean };
+}
+
+/** One LUN a target offers, as the attach wizard lists it (list-luns.ts). */
+export interface ListedLun {
+  /** The target's LUN (what a PV's `lun` says). */
+  lun: number;
+  /** SCSI peripheral type (0 disk, 12 storage controller: tgt's LUN 0). */
+  type?: number;
+  vendor?: string;
+  model?: string;
+  rev?: string;
+  sizeBytes?: number;
+  wwid?: string;
+  /** What on this node already uses it (a session's device, a mount, a kubelet dir), if anything. */
+  inUse?: string;
 }
 
 export interface ApplyOptions {
