@@ -45,7 +45,7 @@ import type { UiState, UiStore, ViewId } from './view-store.js';
 import { VIEW_IDS } from './view-store.js';
 import { DoctorView } from './views/doctor-view.js';
 import { sessionDetailLines } from './views/session-detail.js';
-import { WizardPane } from './wizard/wizard-pane.js';
+import { WizardPane, wizardFooter } from './wizard/wizard-pane.js';
 
 /** Below this the console shows only a "terminal too small" message. */
 export const MIN_COLUMNS = 60;
@@ -339,7 +339,9 @@ function Body(props: BodyProps) {
       theme={theme}
       sort={s.sort[s.view]}
       emptyText={
-        s.filter[s.view] ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)` : `no ${s.view}`
+        s.filter[s.view]
+          ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)`
+          : `no ${s.view}${s.view === 'sessions' ? ': press a to attach a volume' : ''}`
       }
     />
   );
@@ -521,7 +523,7 @@ function DialogPane(props: BodyProps) {
         'accent',
         <WizardPane w={d} width={w} height={bodyH} theme={theme} />,
         <Text color={toneColor(theme, 'dim')} wrap="truncate">
-          ↑↓/tab field · space toggles · ctrl-d discover · ctrl-l load manifest · ⏎ plan · esc cancel
+          {wizardFooter(d)}
         </Text>,
       );
   }

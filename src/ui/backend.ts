@@ -6,6 +6,7 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AttachInput } from '../engine/actions/attach.js';
+import type { ListLunsInput, LunListing } from '../engine/actions/list-luns.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
@@ -50,6 +51,11 @@ export interface ConsoleBackend {
   readJournal(): JournalEntry[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
   discover?(portal: string): Promise<DiscoveredTarget[]>;
+  /**
+   * The LUNs a target offers (the engine's list-luns): read from the node's sessions to it, or the
+   * plan of a temporary login that lists them and undoes itself (applied through `apply`).
+   */
+  listLuns?(input: ListLunsInput, write: boolean): LunListing;
   /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
   loadManifest?(path: string, secretPath?: string): Record<string, string>;
   /** The watchers' poll interval (shown in the status bar). */

@@ -19,7 +19,7 @@ import {
   VIEW_IDS,
   type ViewId,
 } from './view-store.js';
-import { openWizard, wizardKey } from './wizard/wizard-state.js';
+import { openWizard, wizardKey, wizardPlanCancelled } from './wizard/wizard-state.js';
 
 export interface DispatchContext {
   ui: UiStore;
@@ -84,7 +84,7 @@ export function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[
 export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   const s = ctx.ui.getState();
   if (def.id === 'attach') {
-    ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
+    ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx) });
     return;
   }
   const sels =
@@ -253,7 +253,7 @@ function runPalette(ctx: DispatchContext, text: string): void {
       flash(ctx, s.dryRun ? 'dry-run off' : 'DRY-RUN: actions show their plan only', 'ok');
       return;
     case 'attach':
-      ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
+      ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx) });
       return;
     case 'help':
       ctx.ui.setState({ mode: 'normal', dialog: { kind: 'help' } });
@@ -341,6 +341,7 @@ function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): vo
   }
   if (d.kind === 'plan') {
     if (key.escape) {
+      if (wizardPlanCancelled(ctx, d.plan)) return;
       closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
       return;
     }
