@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { lunListing, planListLuns } from '../../src/engine/actions/list-luns.js';
+import { planListTargets } from '../../src/engine/actions/list-targets.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { type SimEnv, STATE_DIR, simEnv } from './helpers.js';
 
@@ -132,5 +133,59 @@ describe('list-luns: a temporary login that lists a target LUNs and undoes itsel
     expect(() => planListLuns({ ...input, portal: 'storage.lab:3260' }, env!.snap(), env!.ctx)).toThrow(
       /address/,
     );
+  });
+});
+
+describe('list-targets: discovery CHAP without a secret on any command line, nothing stored', () => {
+  const GUARDED = '127.0.0.2:3260';
+  const DSECRET = 'discsecret456';
+  const keys = ['discovery.sendtargets.auth.username', 'discovery.sendtargets.auth.password'];
+
+  it('lists the guarded portal through a temporary discovery record, then deletes it', async () => {
+    env = await simEnv('empty');
+    const before = nodeState(env.snap());
+    const plan = planListTargets(
+      { portal: GUARDED, iface: 'default', secretKeys: keys },
+      env.snap(),
+      env.ctx,
+    );
+    expect(plan.steps.map((s) => s.argv?.join(' ') ?? `write ${s.write?.path}`)).toEqual([
+      `iscsiadm -m discoverydb -t sendtargets -p ${GUARDED} -I default -o new`,
+      `iscsiadm -m discoverydb -t sendtargets -p ${GUARDED} -I default -o update -n discovery.sendtargets.auth.authmethod -v CHAP`,
+      'write /etc/iscsi/send_targets/<address>,<port>/st_config',
+      `iscsiadm -m discoverydb -t sendtargets -p ${GUARDED} -I default --discover -o nonpersistent`,
+      `iscsiadm -m discoverydb -t sendtargets -p ${GUARDED} -I default -o delete`,
+    ]);
+    const result = await applyPlan(plan, env.ctx, {
+      sleep: async () => {},
+      secrets: {
+        'discovery.sendtargets.auth.username': 'discuser',
+        'discovery.sendtargets.auth.password': DSECRET,
+      },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.targets?.map((t) => t.iqn)).toEqual([`${LAB}:guarded-volume`]);
+    expect(nodeState(env.snap())).toEqual(before);
+    expect(env.host.sim.db.discovery).toEqual([]);
+    expect(JSON.stringify(readJournal(env.host, STATE_DIR))).not.toContain(DSECRET);
+  });
+
+  it('a wrong discovery secret fails with the authorization error and leaves no record', async () => {
+    env = await simEnv('empty');
+    const plan = planListTargets(
+      { portal: GUARDED, iface: 'default', secretKeys: keys },
+      env.snap(),
+      env.ctx,
+    );
+    const result = await applyPlan(plan, env.ctx, {
+      sleep: async () => {},
+      secrets: {
+        'discovery.sendtargets.auth.username': 'discuser',
+        'discovery.sendtargets.auth.password': 'nope-nope',
+      },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.error?.message).toMatch(/auth/i);
+    expect(env.host.sim.db.discovery).toEqual([]);
   });
 });

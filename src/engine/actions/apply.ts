@@ -439,6 +439,7 @@ export async function applyPlan(
       ...(rt.warnings.length > 0 ? { warnings: rt.warnings } : {}),
       ...(rt.devicePath ? { devicePath: rt.devicePath } : {}),
       ...(rt.luns ? { luns: rt.luns } : {}),
+      ...(rt.targets ? { targets: rt.targets } : {}),
       ...(rollback ? { rollback } : {}),
     };
     try {

@@ -289,6 +289,15 @@ async function discover(
   return `${found.length} target${found.length === 1 ? '' : 's'} listed: ${found.map((t) => `${t.iqn} @ ${t.portal}`).join(', ') || 'none'}`;
 }
 
+/** SendTargets that stores nothing (list-targets.ts): what it lists becomes the result's targets. */
+async function listTargets(rt: Runtime, step: PlanStep): Promise<string> {
+  const r = await record(rt, step.argv ?? [], { timeoutMs: step.timeoutMs ?? 30_000 });
+  // 21 (ISCSI_ERR_NO_OBJS_FOUND) after a completed SendTargets: "No portals found", an empty list.
+  if (!r.ok && r.exitCode !== 21) throw commandError(r);
+  rt.targets = r.ok ? parseDiscovery(r.stdout) : [];
+  return `${rt.targets.length} target${rt.targets.length === 1 ? '' : 's'} offered`;
+}
+
 /** The node as it was before this apply changed anything (tidy and rollback compare against it). */
 export function noteBefore(rt: Runtime, s: Snapshot): void {
   rt.before ??= {
@@ -322,6 +331,8 @@ export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: Dy
       return findMultipath(rt, d);
     case 'format-and-mount':
       return formatAndMount(rt, d);
+    case 'list-targets':
+      return listTargets(rt, step);
     case 'scan-target':
       return scanTarget(rt, s, d);
     case 'read-luns':

@@ -37,6 +37,8 @@ export interface Runtime {
   discovered: string[];
   /** SCSI host each login portal got (`portal → host`), for naming a missing LUN. */
   scannedHosts: Map<string, number>;
+  /** list-targets: what the portal offered. */
+  targets?: { portal: string; tpgt: number; iqn: string }[];
   /** list-luns: what the temporary session's scan found. */
   luns?: ListedLun[];
   /** Reports a running wait's elapsed time (progress). */

@@ -23,10 +23,11 @@ export type ActionId =
   | 'cleanup';
 
 /**
- * Plans the registry does not offer as a key or subcommand of their own: `list-luns`, the attach
- * wizard's temporary login that lists a target's LUNs (list-luns.ts).
+ * Plans the registry does not offer as a key or subcommand of their own, both the attach wizard's:
+ * `list-luns`, a temporary login that lists a target's LUNs (list-luns.ts), and `list-targets`, a
+ * discovery with CHAP that stores nothing (list-targets.ts).
  */
-export type PlanActionId = ActionId | 'list-luns';
+export type PlanActionId = ActionId | 'list-luns' | 'list-targets';
 
 /** What a selection in the console (or a CLI argument) points at. */
 export type Scope = 'session' | 'device' | 'multipath' | 'volume' | 'record' | 'node';
@@ -101,6 +102,8 @@ export type DynamicStep =
       mountOptions: string[];
     }
   | { kind: 'probe-transport'; iface: string }
+  /** list-targets: SendTargets through the step's argv; what it lists becomes ApplyResult.targets. */
+  | { kind: 'list-targets'; portal: string }
   /** list-luns: `0 0 -` (every LUN: the kernel asks REPORT LUNS) on the SCSI host of a session it made. */
   | { kind: 'scan-target'; iqn: string; portal: string; iface: string }
   /** list-luns: wait for the scanned disks' sd nodes, then read each LUN's type, vendor, model, size. */
@@ -197,6 +200,8 @@ export interface ApplyResult {
   warnings?: string[];
   /** The iSCSI device the attach ended with (`/dev/dm-N` or the by-path link). */
   devicePath?: string;
+  /** list-targets: what the portal offered. */
+  targets?: { portal: string; tpgt: number; iqn: string }[];
   /** list-luns: the LUNs the temporary session saw (the attach wizard's list). */
   luns?: ListedLun[];
   /** After a failed attach: what was removed again, and what was left on the node. */
