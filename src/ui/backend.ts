@@ -7,6 +7,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { AttachInput } from '../engine/actions/attach.js';
 import type { ListLunsInput, LunListing } from '../engine/actions/list-luns.js';
+import type { ListTargetsInput } from '../engine/actions/list-targets.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
@@ -56,6 +57,8 @@ export interface ConsoleBackend {
    * plan of a temporary login that lists them and undoes itself (applied through `apply`).
    */
   listLuns?(input: ListLunsInput, write: boolean): LunListing;
+  /** Discovery with CHAP (the engine's list-targets): a plan that stores nothing, applied through `apply`. */
+  planListTargets?(input: ListTargetsInput, write: boolean): Plan;
   /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
   loadManifest?(path: string, secretPath?: string): Record<string, string>;
   /** The watchers' poll interval (shown in the status bar). */

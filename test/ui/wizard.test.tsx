@@ -25,6 +25,9 @@ const STATE_DIR = '/var/log/iscsi-console';
 const P = '127.0.0.1:3260';
 const SECURE = 'iqn.2026-01.lab.example:secure-volume';
 const SECRET = 'labsecret123';
+const GUARDED = '127.0.0.2:3260';
+const GUARDED_IQN = 'iqn.2026-01.lab.example:guarded-volume';
+const DSECRET = 'discsecret456';
 const SIZES = [
   { columns: 80, rows: 24 },
   { columns: 160, rows: 45 },
@@ -191,6 +194,53 @@ describe.each(SIZES)('attach wizard on the simulator at $columns×$rows', (size)
     await t.press(KEY.escape);
     await t.waitFor('press a to attach a volume');
     expect(nodeState(host)).toEqual(before);
+  }, 60_000);
+  it('discovery CHAP and session CHAP on a guarded portal: both listings are plans, then LUN 2 is attached', async () => {
+    env = await open('empty', size);
+    const { t, host } = env;
+    const before = nodeState(host);
+    await t.press('a');
+    await t.waitFor('[1 Portal]');
+    await t.type(GUARDED);
+    await t.press(KEY.enter);
+    await t.waitFor('[2 Discovery]');
+    await t.press(' ', KEY.down);
+    await t.type('discuser');
+    await t.press(KEY.down);
+    await t.type(DSECRET);
+    await t.waitFor(SECRET_MASK);
+    await t.press(KEY.enter);
+    let f = await t.waitFor('temporary discovery record');
+    expect(unwrap(await scrollUntil(t, '--discover -o nonpersistent'))).not.toContain(DSECRET);
+    await t.press('y');
+    f = await t.waitFor((x) => x.includes('[3 Target]') && x.includes('guarded-volume'));
+    expect(nodeState(host)).toEqual(before);
+    await t.press(' ');
+    await focusOn(t, 'Session CHAP');
+    await t.press(' ', KEY.down);
+    await t.type('labuser');
+    await t.press(KEY.down);
+    await t.type(SECRET);
+    await t.press(KEY.enter);
+    await t.waitFor('temporary login');
+    await t.press('y');
+    await t.waitFor((x) => x.includes('LUN 2') && x.includes('2.0G'));
+    await focusOn(t, 'LUN 2 ');
+    await t.press(KEY.enter);
+    await t.waitFor('[5 Volume]');
+    await t.type('pv-guarded');
+    await t.press(KEY.enter);
+    f = await t.waitFor('Plan: Attach');
+    expect(f).not.toContain(DSECRET);
+    await t.press('y');
+    await t.waitFor('Attach volume succeeded', 30_000);
+    const s = takeSnapshot(host, { kubeletRoot: KUBELET });
+    const x = s.sessions.find((x) => x.targetIqn === GUARDED_IQN)!;
+    expect(x.devices.map((d) => d.lun)).toEqual([2]);
+    expect(s.kubelet.volumes.find((v) => v.iqn === GUARDED_IQN)?.mounted).toBe(true);
+    const journal = JSON.stringify(readJournal(host, STATE_DIR));
+    expect(journal).not.toContain(DSECRET);
+    expect(journal).not.toContain(SECRET);
   }, 60_000);
 });
 

@@ -5,20 +5,37 @@
  * applied and journaled like any action, and undone by the plan itself). The UI spells no command.
  */
 import type { ListLunsInput } from '../../engine/actions/list-luns.js';
+import type { StepProgress } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../dispatch.js';
 import { wizardSecrets } from './fields.js';
-import { currentWizard, goTo, lunKeyOf, setWizard, type WizardState } from './wizard-model.js';
+import {
+  currentWizard,
+  discoveryKeyOf,
+  goTo,
+  lunKeyOf,
+  setWizard,
+  type WizardState,
+} from './wizard-model.js';
 
 export { lunKeyOf };
 
+/** The CHAP keys with a value whose names start with `prefix` (names only). */
+function secretKeysOf(f: Record<string, string>, prefix: string): string[] {
+  return Object.keys(wizardSecrets(f)).filter((k) => k.startsWith(prefix));
+}
+
+/** The CHAP values whose keys start with `prefix`, for one listing's apply. */
+function secretsOf(f: Record<string, string>, prefix: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(wizardSecrets(f)).filter(([k]) => k.startsWith(prefix)));
+}
+
 function listInput(f: Record<string, string>): ListLunsInput {
-  const secrets = wizardSecrets(f);
   return {
     portal: f.targetPortal?.trim() ?? '',
     iqn: f.iqn?.trim() ?? '',
     iface: f.iscsiInterface?.trim() || 'default',
     chapSession: f.chapAuthSession === 'true',
-    secretKeys: Object.keys(secrets).filter((k) => k.startsWith('node.session.')),
+    secretKeys: secretKeysOf(f, 'node.session.'),
   };
 }
 
@@ -30,9 +47,28 @@ export async function discover(ctx: DispatchContext, w: WizardState): Promise<vo
     if (cur && cur.step === 'discovery') setWizard(ctx, { ...goTo({ ...cur, ...extra }, 'target'), status });
   };
   if (w.fields.chapAuthDiscovery === 'true') {
-    toTarget(
-      'discovery CHAP: the attach plan runs that discovery with the credentials; type the target IQN here',
-    );
+    if (!ctx.backend.planListTargets) {
+      toTarget('discovery with CHAP is not available in this build: type the target IQN');
+      return;
+    }
+    try {
+      const plan = ctx.backend.planListTargets(
+        {
+          portal,
+          iface: w.fields.iscsiInterface?.trim() || 'default',
+          secretKeys: secretKeysOf(w.fields, 'discovery.'),
+        },
+        ctx.ui.getState().write,
+      );
+      setWizard(ctx, {
+        ...w,
+        targetPlan: { for: discoveryKeyOf(w.fields), plan },
+        focus: 0,
+        status: undefined,
+      });
+    } catch (e) {
+      setWizard(ctx, { ...w, status: `cannot list targets: ${(e as Error).message}` });
+    }
     return;
   }
   if (!ctx.backend.discover) {
@@ -112,11 +148,9 @@ export async function runLunListing(ctx: DispatchContext, w: WizardState): Promi
     });
     return;
   }
-  const secrets = Object.fromEntries(
-    Object.entries(wizardSecrets(w.fields)).filter(([k]) => k.startsWith('node.session.')),
-  );
+  const secrets = secretsOf(w.fields, 'node.session.');
   setWizard(ctx, { ...w, lunRun: { for: pending.for, steps: [] }, status: 'listing LUNs…' });
-  const steps = new Map<string, import('../../engine/actions/types.js').StepProgress>();
+  const steps = new Map<string, StepProgress>();
   const result = await ctx.backend.apply(plan, {
     write,
     secrets,
@@ -155,4 +189,53 @@ export async function runLunListing(ctx: DispatchContext, w: WizardState): Promi
   };
   // The cursor on the LUN already named, else the first disk (tgt's LUN 0 is a controller).
   setWizard(ctx, cur.step === 'luns' ? { ...goTo(next, 'luns'), status: next.status } : next);
+}
+
+/** `y` on the discovery plan (CHAP): apply it (journaled), then the target step lists what it found. */
+export async function runTargetListing(ctx: DispatchContext, w: WizardState): Promise<void> {
+  const pending = w.targetPlan;
+  if (!pending) return;
+  const { plan } = pending;
+  if (plan.refusals.length > 0) {
+    setWizard(ctx, {
+      ...w,
+      status: `refused: ${plan.refusals.map((r) => r.reason).join('; ')} — esc, then type the IQN on the next step`,
+    });
+    return;
+  }
+  const portal = w.fields.targetPortal?.trim() ?? '';
+  setWizard(ctx, {
+    ...w,
+    targetRun: { for: pending.for, steps: [] },
+    status: `discovering ${portal} with CHAP…`,
+  });
+  const steps = new Map<string, StepProgress>();
+  const result = await ctx.backend.apply(plan, {
+    write: ctx.ui.getState().write,
+    secrets: secretsOf(w.fields, 'discovery.'),
+    onProgress: (p) => {
+      steps.set(p.stepId, p);
+      const cur = currentWizard(ctx);
+      if (cur?.targetRun?.for === pending.for)
+        setWizard(ctx, { ...cur, targetRun: { ...cur.targetRun, steps: [...steps.values()] } });
+    },
+  });
+  ctx.backend.refreshNow();
+  const cur = currentWizard(ctx);
+  if (!cur) return;
+  const base: WizardState = { ...cur, targetRun: undefined, targetPlan: undefined };
+  if (!result.ok) {
+    setWizard(ctx, {
+      ...base,
+      status: `discovery failed: ${result.error?.message ?? 'unknown error'}${result.error?.hint ? ` (${result.error.hint})` : ''}`,
+    });
+    return;
+  }
+  const found = result.targets ?? [];
+  const next: WizardState = { ...base, listed: found, listedFor: portal };
+  const status =
+    found.length > 0
+      ? `${found.length} target${found.length === 1 ? '' : 's'} offered by ${portal}: ⏎ picks one`
+      : `${portal} offered no targets: type the target IQN`;
+  setWizard(ctx, cur.step === 'discovery' ? { ...goTo(next, 'target'), status } : next);
 }

@@ -31,6 +31,15 @@ export interface WizardState {
   lunRun?: { for: string; steps: StepProgress[] };
   /** The admin chose to type the LUN instead of listing. */
   lunManual?: boolean;
+  /** Discovery with CHAP: the listing's plan for `for` (`portal|iface`), shown for consent. */
+  targetPlan?: { for: string; plan: Plan };
+  /** That plan while it runs. */
+  targetRun?: { for: string; steps: StepProgress[] };
+}
+
+/** Which portal a discovery with CHAP belongs to: `portal|iface` as typed. */
+export function discoveryKeyOf(f: Record<string, string>): string {
+  return `${f.targetPortal?.trim() ?? ''}|${f.iscsiInterface?.trim() || 'default'}`;
 }
 
 /** One row the cursor can be on: a listed target/LUN, or a field. */
@@ -59,6 +68,25 @@ export function awaitingListing(w: WizardState): boolean {
     w.lunPlan.for === lunKeyOf(w.fields) &&
     stepList(w).length === 0
   );
+}
+
+/** The discovery plan waits for the admin's answer (y runs it, esc drops it). */
+export function awaitingTargets(w: WizardState): boolean {
+  return (
+    w.step === 'discovery' &&
+    w.targetRun === undefined &&
+    w.targetPlan !== undefined &&
+    w.targetPlan.for === discoveryKeyOf(w.fields)
+  );
+}
+
+/** The listing plan the step shows instead of its rows (waiting for `y`, or running), if any. */
+export function stepPlan(w: WizardState): { plan: Plan; steps?: StepProgress[] } | undefined {
+  if (w.step === 'luns' && w.lunPlan && (awaitingListing(w) || w.lunRun))
+    return { plan: w.lunPlan.plan, ...(w.lunRun ? { steps: w.lunRun.steps } : {}) };
+  if (w.step === 'discovery' && w.targetPlan && (awaitingTargets(w) || w.targetRun))
+    return { plan: w.targetPlan.plan, ...(w.targetRun ? { steps: w.targetRun.steps } : {}) };
+  return undefined;
 }
 
 export function setWizard(ctx: DispatchContext, w: WizardState): void {

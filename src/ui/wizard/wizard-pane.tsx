@@ -14,7 +14,14 @@ import { planLines, progressLines } from '../dialogs/plan-lines.js';
 import { formatBytes } from '../format.js';
 import { type Theme, toneColor } from '../theme.js';
 import { SECRET_MASK, stepIndex, WIZARD_STEPS } from './steps.js';
-import { awaitingListing, stepItems, stepList, type WizardState } from './wizard-model.js';
+import {
+  awaitingListing,
+  awaitingTargets,
+  stepItems,
+  stepList,
+  stepPlan,
+  type WizardState,
+} from './wizard-model.js';
 
 const LABEL_WIDTH = 17;
 
@@ -70,17 +77,16 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
     </Text>,
   ];
   const room = Math.max(1, height - 3);
-  if (w.step === 'luns' && (awaitingListing(w) || w.lunRun) && w.lunPlan) {
+  const shown = stepPlan(w);
+  if (shown) {
+    const intro =
+      w.step === 'luns'
+        ? 'The target is asked for its LUNs by a temporary login that the plan undoes itself:'
+        : 'Discovery with CHAP goes through a temporary discovery record that the plan deletes again:';
     const lines = (
-      w.lunRun
-        ? progressLines(w.lunPlan.plan, w.lunRun.steps)
-        : [
-            {
-              text: 'The target is asked for its LUNs by a temporary login that the plan undoes itself:',
-              bold: true,
-            },
-            ...planLines(w.lunPlan.plan),
-          ]
+      shown.steps
+        ? progressLines(shown.plan, shown.steps)
+        : [{ text: intro, bold: true }, ...planLines(shown.plan)]
     ).flatMap((l) => wrapLine(l, width - 1));
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
@@ -89,7 +95,7 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
           lines={lines}
           height={room + 1}
           width={width}
-          offset={w.lunRun ? 0 : w.focus}
+          offset={shown.steps ? 0 : w.focus}
           theme={theme}
         />
         {bottom}
@@ -175,7 +181,10 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
 /** The wizard's footer: the keys of the step it is on. */
 export function wizardFooter(w: WizardState): string {
   if (w.step === 'luns' && w.lunRun) return 'listing… (it runs to its end and logs out again) · esc back';
+  if (w.step === 'discovery' && w.targetRun)
+    return 'discovering… (it runs to its end and deletes its record)';
   if (awaitingListing(w)) return 'y list the LUNs · m type the LUN instead · ↑↓ scroll · esc back';
+  if (awaitingTargets(w)) return 'y discover with CHAP · ↑↓ scroll · esc keeps the form';
   const common = '↑↓/tab move · space toggles · ctrl-l manifest';
   switch (w.step) {
     case 'portal':

@@ -9,7 +9,7 @@ import type { Plan } from '../../engine/actions/types.js';
 import { editText } from '../components/text-input.js';
 import type { DispatchContext } from '../dispatch.js';
 import { validateWizard, wizardInput, wizardSecrets } from './fields.js';
-import { discover, enterLuns, runLunListing } from './listing.js';
+import { discover, enterLuns, runLunListing, runTargetListing } from './listing.js';
 import { prefillFromSelection } from './prefill.js';
 import {
   stepIndex,
@@ -21,6 +21,7 @@ import {
 } from './steps.js';
 import {
   awaitingListing,
+  awaitingTargets,
   currentWizard,
   goTo,
   setWizard,
@@ -150,7 +151,14 @@ function pick(ctx: DispatchContext, w: WizardState, index: number): WizardState 
 
 export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
   if (key.escape) {
-    back(ctx, w);
+    if (awaitingTargets(w))
+      setWizard(ctx, {
+        ...w,
+        targetPlan: undefined,
+        focus: 0,
+        status: 'discovery cancelled: nothing was run',
+      });
+    else back(ctx, w);
     return;
   }
   if (key.ctrl && input === 'l') {
@@ -166,6 +174,13 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
     return;
   }
   if (w.step === 'luns' && w.lunRun) return;
+  if (awaitingTargets(w)) {
+    if (key.upArrow || key.downArrow)
+      setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
+    else if (input === 'y' || input === 'Y') void runTargetListing(ctx, w);
+    return;
+  }
+  if (w.step === 'discovery' && w.targetRun) return;
   const items = stepItems(w);
   const item = items[w.focus] ?? items[0]!;
   if (key.upArrow || (key.tab && key.shift)) {
