@@ -55,6 +55,8 @@ focus_on() {
 to_target() {
   keys a
   wait_screen '\[1 Portal\]' 30 || return 1
+  # The wizard starts from the selected row (the in-use session): clear its portal first.
+  keys C-w; keys C-w
   keys -l "$P1"; keys Enter
   wait_screen '\[2 Discovery\]' 30 || return 1
   keys Enter
@@ -72,6 +74,9 @@ $T new-session -d -s con -x 80 -y 24 "TERM=xterm-256color $NODE ${E2E_CLI:-$PROJ
 check "wait_screen 'inuse' 90" "console opened (80x24) and lists the in-use session"
 
 # --- A: list the CHAP target's LUNs, then cancel the wizard ---
+keys a
+check "wait_screen 'pre-filled from the selected session' 30 && screen | grep -qE '› Target portal +$P1'" "a new wizard starts from the selected session's portal"
+keys Escape
 check "to_target wiz" "wizard: portal typed, discovery lists the wiz target, cursor on it"
 check "chap" "session CHAP on, the secret drawn as a fixed-width mask"
 snap chap
