@@ -30,6 +30,22 @@ function nodeState(s: Snapshot) {
 
 const input = { portal: P, iqn: T1, iface: 'default', chapSession: false, secretKeys: [] };
 
+const CHAP_KEYS = ['node.session.auth.username', 'node.session.auth.password'];
+
+/** The listing of the CHAP target, applied with `password` as its session secret. */
+async function listSecure(e: SimEnv, password: string) {
+  const plan = planListLuns(
+    { ...input, iqn: SECURE, chapSession: true, secretKeys: CHAP_KEYS },
+    e.snap(),
+    e.ctx,
+  );
+  const result = await applyPlan(plan, e.ctx, {
+    sleep: async () => {},
+    secrets: { 'node.session.auth.username': 'labuser', 'node.session.auth.password': password },
+  });
+  return { plan, result };
+}
+
 describe('list-luns: a temporary login that lists a target LUNs and undoes itself', () => {
   it('plans exact argv, lists every LUN with size, vendor and model, and leaves the node as it was', async () => {
     env = await simEnv('empty');
@@ -69,17 +85,8 @@ describe('list-luns: a temporary login that lists a target LUNs and undoes itsel
   it('with session CHAP: credentials go into the record file, never argv or the journal', async () => {
     env = await simEnv('empty');
     const before = nodeState(env.snap());
-    const keys = ['node.session.auth.username', 'node.session.auth.password'];
-    const plan = planListLuns(
-      { ...input, iqn: SECURE, chapSession: true, secretKeys: keys },
-      env.snap(),
-      env.ctx,
-    );
+    const { plan, result } = await listSecure(env, SECRET);
     expect(JSON.stringify(plan)).not.toContain(SECRET);
-    const result = await applyPlan(plan, env.ctx, {
-      sleep: async () => {},
-      secrets: { 'node.session.auth.username': 'labuser', 'node.session.auth.password': SECRET },
-    });
     expect(result.error).toBeUndefined();
     expect(result.luns!.filter((l) => l.type === 0).map((l) => l.lun)).toEqual([1]);
     expect(nodeState(env.snap())).toEqual(before);
@@ -94,16 +101,7 @@ describe('list-luns: a temporary login that lists a target LUNs and undoes itsel
   it('a wrong CHAP secret fails the login and rolls back the record it wrote', async () => {
     env = await simEnv('empty');
     const before = nodeState(env.snap());
-    const keys = ['node.session.auth.username', 'node.session.auth.password'];
-    const plan = planListLuns(
-      { ...input, iqn: SECURE, chapSession: true, secretKeys: keys },
-      env.snap(),
-      env.ctx,
-    );
-    const result = await applyPlan(plan, env.ctx, {
-      sleep: async () => {},
-      secrets: { 'node.session.auth.username': 'labuser', 'node.session.auth.password': 'wrong-secret' },
-    });
+    const { result } = await listSecure(env, 'wrong-secret');
     expect(result.ok).toBe(false);
     expect(result.error?.message).toMatch(/auth/i);
     expect(result.rollback?.removed.join(' ')).toContain(`node record ${SECURE}`);

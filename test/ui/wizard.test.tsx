@@ -112,16 +112,21 @@ async function focusOn(t: Tui, text: string): Promise<void> {
   throw new Error(`no row with ${text} got the cursor; last frame:\n${t.lastFrame()}`);
 }
 
-/** Portal, discovery, the CHAP target: up to its LUN listing plan. */
-async function toListingPlan(t: Tui): Promise<void> {
-  await t.press('a');
-  await t.waitFor('[1 Portal]');
+/** Portal typed (the cursor is on it), discovery run, the cursor on the CHAP target. */
+async function toSecureTarget(t: Tui): Promise<void> {
   await t.type(P);
   await t.press(KEY.enter);
   await t.waitFor('[2 Discovery]');
   await t.press(KEY.enter);
   await t.waitFor((f) => f.includes('[3 Target]') && f.includes('secure-volume'));
   await focusOn(t, 'secure-volume');
+}
+
+/** Portal, discovery, the CHAP target: up to its LUN listing plan. */
+async function toListingPlan(t: Tui): Promise<void> {
+  await t.press('a');
+  await t.waitFor('[1 Portal]');
+  await toSecureTarget(t);
   await t.press(' ');
   await t.waitFor(`target ${SECURE}`);
   await focusOn(t, 'Session CHAP');
@@ -310,12 +315,7 @@ async function scrollUntil(t: Tui, text: string): Promise<string> {
 
 /** From an empty portal field that has the cursor. */
 async function toListingPlanFromPortal(t: Tui): Promise<void> {
-  await t.type(P);
-  await t.press(KEY.enter);
-  await t.waitFor('[2 Discovery]');
-  await t.press(KEY.enter);
-  await t.waitFor((f) => f.includes('[3 Target]') && f.includes('secure-volume'));
-  await focusOn(t, 'secure-volume');
+  await toSecureTarget(t);
   await t.press(KEY.enter);
   await t.waitFor((x) => x.includes('[4 LUN]') && x.includes('temporary login'));
 }

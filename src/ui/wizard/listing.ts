@@ -5,7 +5,7 @@
  * applied and journaled like any action, and undone by the plan itself). The UI spells no command.
  */
 import type { ListLunsInput } from '../../engine/actions/list-luns.js';
-import type { StepProgress } from '../../engine/actions/types.js';
+import type { ApplyResult, Plan, StepProgress } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../dispatch.js';
 import { wizardSecrets } from './fields.js';
 import {
@@ -135,12 +135,40 @@ export function enterLuns(ctx: DispatchContext, w: WizardState): void {
   }
 }
 
+/**
+ * Applies a listing plan through the console's backend (journaled, tracked like any action) with
+ * only the CHAP values it needs; its progress goes into the wizard while `running` says the run is
+ * still the one shown. Resolves with the result and the wizard as it is then (undefined: closed).
+ */
+async function applyListing(
+  ctx: DispatchContext,
+  plan: Plan,
+  secrets: Record<string, string>,
+  show: (cur: WizardState, steps: StepProgress[]) => WizardState | undefined,
+): Promise<{ result: ApplyResult; cur: WizardState | undefined }> {
+  const steps = new Map<string, StepProgress>();
+  const result = await ctx.backend.apply(plan, {
+    write: ctx.ui.getState().write,
+    secrets,
+    onProgress: (p) => {
+      steps.set(p.stepId, p);
+      const cur = currentWizard(ctx);
+      const next = cur && show(cur, [...steps.values()]);
+      if (next) setWizard(ctx, next);
+    },
+  });
+  ctx.backend.refreshNow();
+  return { result, cur: currentWizard(ctx) };
+}
+
+const failure = (r: ApplyResult) =>
+  `${r.error?.message ?? 'unknown error'}${r.error?.hint ? ` (${r.error.hint})` : ''}`;
+
 /** `y` on the listing plan: apply it (journaled), then list what it found. */
 export async function runLunListing(ctx: DispatchContext, w: WizardState): Promise<void> {
   const pending = w.lunPlan;
   if (!pending) return;
   const { plan } = pending;
-  const write = ctx.ui.getState().write;
   if (plan.refusals.length > 0) {
     setWizard(ctx, {
       ...w,
@@ -148,21 +176,10 @@ export async function runLunListing(ctx: DispatchContext, w: WizardState): Promi
     });
     return;
   }
-  const secrets = secretsOf(w.fields, 'node.session.');
   setWizard(ctx, { ...w, lunRun: { for: pending.for, steps: [] }, status: 'listing LUNs…' });
-  const steps = new Map<string, StepProgress>();
-  const result = await ctx.backend.apply(plan, {
-    write,
-    secrets,
-    onProgress: (p) => {
-      steps.set(p.stepId, p);
-      const cur = currentWizard(ctx);
-      if (cur?.lunRun?.for === pending.for)
-        setWizard(ctx, { ...cur, lunRun: { ...cur.lunRun, steps: [...steps.values()] } });
-    },
-  });
-  ctx.backend.refreshNow();
-  const cur = currentWizard(ctx);
+  const { result, cur } = await applyListing(ctx, plan, secretsOf(w.fields, 'node.session.'), (c, steps) =>
+    c.lunRun?.for === pending.for ? { ...c, lunRun: { ...c.lunRun, steps } } : undefined,
+  );
   if (!cur) return; // closed meanwhile: the plan has undone itself all the same
   const base: WizardState = { ...cur, lunRun: undefined };
   if (!result.ok) {
@@ -171,7 +188,7 @@ export async function runLunListing(ctx: DispatchContext, w: WizardState): Promi
       lunPlan: undefined,
       lunManual: true,
       focus: 0,
-      status: `listing failed: ${result.error?.message ?? 'unknown error'}${result.error?.hint ? ` (${result.error.hint})` : ''}`,
+      status: `listing failed: ${failure(result)}`,
     });
     return;
   }
@@ -209,25 +226,15 @@ export async function runTargetListing(ctx: DispatchContext, w: WizardState): Pr
     targetRun: { for: pending.for, steps: [] },
     status: `discovering ${portal} with CHAP…`,
   });
-  const steps = new Map<string, StepProgress>();
-  const result = await ctx.backend.apply(plan, {
-    write: ctx.ui.getState().write,
-    secrets: secretsOf(w.fields, 'discovery.'),
-    onProgress: (p) => {
-      steps.set(p.stepId, p);
-      const cur = currentWizard(ctx);
-      if (cur?.targetRun?.for === pending.for)
-        setWizard(ctx, { ...cur, targetRun: { ...cur.targetRun, steps: [...steps.values()] } });
-    },
-  });
-  ctx.backend.refreshNow();
-  const cur = currentWizard(ctx);
+  const { result, cur } = await applyListing(ctx, plan, secretsOf(w.fields, 'discovery.'), (c, steps) =>
+    c.targetRun?.for === pending.for ? { ...c, targetRun: { ...c.targetRun, steps } } : undefined,
+  );
   if (!cur) return;
   const base: WizardState = { ...cur, targetRun: undefined, targetPlan: undefined };
   if (!result.ok) {
     setWizard(ctx, {
       ...base,
-      status: `discovery failed: ${result.error?.message ?? 'unknown error'}${result.error?.hint ? ` (${result.error.hint})` : ''}`,
+      status: `discovery failed: ${failure(result)}`,
     });
     return;
   }
