@@ -4,7 +4,7 @@
  * listing found (a temporary login, consented to, journaled, undone by its own plan) → volume →
  * the attach plan → apply. A wizard cancelled at any step leaves the node as it was.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function open(scenario: string, size: { columns: number; rows: number }): Promise<Env> {
+async function open(scenario: string, size: { columns: number; rows: number }, write = true): Promise<Env> {
   const dir = mkdtempSync(join(tmpdir(), 'ic-wizard-'));
   const sim = await openSimHost({ scenario, clock: 'manual', dir });
   const backend = createLiveBackend({
@@ -58,7 +58,7 @@ async function open(scenario: string, size: { columns: number; rows: number }): 
   });
   backend.start();
   await waitFor(backend.store, (s) => s.snapshot !== undefined && !s.snapshot.partial, 20_000);
-  const ui = createUiStore({ write: true, dryRun: false });
+  const ui = createUiStore({ write, dryRun: false });
   const t = renderTui(
     <ConsoleApp
       backend={backend}
@@ -319,3 +319,103 @@ async function toListingPlanFromPortal(t: Tui): Promise<void> {
   await t.press(KEY.enter);
   await t.waitFor((x) => x.includes('[4 LUN]') && x.includes('temporary login'));
 }
+
+describe('attach wizard: read-only, and a manifest', () => {
+  it('read-only: nothing is asked of the node; the IQN and LUN are typed and the plan is refused', async () => {
+    env = await open('empty', { columns: 80, rows: 24 }, false);
+    const { t, host } = env;
+    const before = nodeState(host);
+    await t.press('a');
+    await t.waitFor('[1 Portal]');
+    await t.type(P);
+    await t.press(KEY.enter);
+    await t.waitFor('[2 Discovery]');
+    await t.press(KEY.enter);
+    let f = await t.waitFor('[3 Target]');
+    expect(f).toContain('READ-ONLY');
+    expect(f).toMatch(/› Target IQN/);
+    await t.type('iqn.2026-01.lab.example:storage.target1');
+    await t.press(KEY.enter);
+    f = await t.waitFor('temporary login');
+    await t.press('y');
+    f = await t.waitFor('refused:');
+    await t.press('m');
+    f = await t.waitFor(/› LUN +0/);
+    await t.press(KEY.backspace);
+    await t.type('1');
+    await t.press(KEY.enter);
+    await t.waitFor('[5 Volume]');
+    await t.type('pv-ro');
+    await t.press(KEY.enter);
+    f = await t.waitFor('Plan: Attach');
+    expect(f).toMatch(/\[read-only/);
+    expect(nodeState(host)).toEqual(before);
+    expect(readJournal(host, STATE_DIR)).toEqual([]);
+    // Esc on the plan goes back to the wizard's last step, values kept.
+    await t.press(KEY.escape);
+    f = await t.waitFor('[5 Volume]');
+    expect(f).toContain('pv-ro');
+  }, 60_000);
+
+  it('ctrl-l fills every step from a Pod manifest and its Secret', async () => {
+    env = await open('empty', { columns: 160, rows: 45 });
+    const { t } = env;
+    const dir = mkdtempSync(join(tmpdir(), 'ic-wizard-manifest-'));
+    const pod = join(dir, 'pod.yaml');
+    const secret = join(dir, 'secret.yaml');
+    writeFileSync(
+      pod,
+      `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: busybox}]
+  volumes:
+  - name: data
+    iscsi: {targetPortal: "${P}", iqn: "${SECURE}", lun: 1, fsType: xfs, chapAuthSession: true, secretRef: {name: chap}}
+`,
+    );
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    writeFileSync(
+      secret,
+      `apiVersion: v1
+kind: Secret
+metadata: {name: chap, namespace: default}
+type: kubernetes.io/iscsi-chap
+data:
+  node.session.auth.username: ${b64('labuser')}
+  node.session.auth.password: ${b64(SECRET)}
+`,
+    );
+    try {
+      await t.press('a');
+      await t.waitFor('[1 Portal]');
+      await focusOn(t, 'Manifest file');
+      await t.type(pod);
+      await t.press(KEY.down);
+      await t.type(secret);
+      await t.press('\x0c');
+      let f = await t.waitFor(`loaded ${pod}`);
+      expect(f).toMatch(new RegExp(`Target portal +${P.replace(/\./g, '\\.')}`));
+      await t.press(KEY.enter);
+      await t.waitFor('[2 Discovery]');
+      await t.press(KEY.enter);
+      f = await t.waitFor('[3 Target]');
+      // The cursor starts on the manifest's target; its CHAP came from the Secret, masked.
+      expect(f).toMatch(/› iqn\.2026-01\.lab\.example:secure-volume/);
+      expect(f).toContain(SECRET_MASK);
+      expect(f).not.toContain(SECRET);
+      await t.press(KEY.enter);
+      await t.waitFor('temporary login');
+      await t.press('y');
+      f = await t.waitFor((x) => x.includes('4.0G'));
+      expect(f).toMatch(/› LUN 1 +disk/);
+      await t.press(KEY.enter);
+      f = await t.waitFor('[5 Volume]');
+      expect(f).toMatch(/Volume name +data/);
+      expect(f).toMatch(/fsType +xfs/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
