@@ -219,10 +219,13 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
   if (next === undefined) return;
   const fields = { ...w.fields, [field.id]: next };
   const all = validateWizard(fields);
-  // Inline: the error of the field being typed in, as soon as it is known.
-  const errors = { ...w.errors };
-  delete errors[field.id];
-  if (all[field.id] && next) errors[field.id] = all[field.id]!;
+  // Inline: the error of the field being typed in, as soon as it is known; errors shown on other
+  // fields go as soon as this edit fixes them (the CHAP secret completes the user/secret pair).
+  const errors: Record<string, string> = {};
+  for (const k of Object.keys(w.errors)) if (k !== field.id && all[k]) errors[k] = all[k]!;
+  // A CHAP pair half typed is not an error yet: ⏎ says so if it is still half.
+  const own = all[field.id];
+  if (own && next && !own.endsWith('needs user and secret')) errors[field.id] = own;
   setWizard(ctx, { ...w, fields, errors });
 }
 
