@@ -11,6 +11,7 @@ const T1 = `${LAB}:storage.target1`;
 const SECURE = `${LAB}:secure-volume`;
 const P = '127.0.0.1:3260';
 const SECRET = 'labsecret123';
+const I = 'iscsi-console-luns';
 
 let env: SimEnv | undefined;
 afterEach(async () => {
@@ -56,15 +57,17 @@ describe('list-luns: a temporary login that lists a target LUNs and undoes itsel
         (s) => s.argv?.join(' ') ?? (s.write ? `${s.write.data} > ${s.write.path}` : `wait ${s.wait?.what}`),
       ),
     ).toEqual([
-      `iscsiadm -m node -p ${P} -T ${T1} -I default -o new`,
-      `iscsiadm -m node -p ${P} -T ${T1} -I default -o update -n node.startup -v manual`,
-      `iscsiadm -m node -p ${P} -T ${T1} -I default -o update -n node.session.scan -v manual`,
-      `iscsiadm -m node -p ${P} -T ${T1} -I default --login`,
+      `iscsiadm -m iface -I ${I} -o new`,
+      `iscsiadm -m node -p ${P} -T ${T1} -I ${I} -o new`,
+      `iscsiadm -m node -p ${P} -T ${T1} -I ${I} -o update -n node.startup -v manual`,
+      `iscsiadm -m node -p ${P} -T ${T1} -I ${I} -o update -n node.session.scan -v manual`,
+      `iscsiadm -m node -p ${P} -T ${T1} -I ${I} --login`,
       '0 0 - > /sys/class/scsi_host/host<N>/scan',
       'wait the scanned LUNs',
       '1 > /sys/class/scsi_device/<H:0:0:L>/device/delete',
-      `iscsiadm -m node -p ${P} -T ${T1} --logout -I default`,
-      `iscsiadm -m node -p ${P} -T ${T1} -o delete -I default`,
+      `iscsiadm -m node -p ${P} -T ${T1} --logout -I ${I}`,
+      `iscsiadm -m node -p ${P} -T ${T1} -o delete -I ${I}`,
+      `iscsiadm -m iface -I ${I} -o delete`,
     ]);
     const result = await applyPlan(plan, env.ctx, { sleep: async () => {} });
     expect(result.error).toBeUndefined();
@@ -80,6 +83,18 @@ describe('list-luns: a temporary login that lists a target LUNs and undoes itsel
     const end = readJournal(env.host, STATE_DIR).find((e) => e.phase === 'end')!;
     expect(end.action).toBe('list-luns');
     expect(end.steps!.map((s) => s.status).every((s) => s === 'done')).toBe(true);
+  });
+
+  it("kubelet's discovered record for the target is neither used nor changed", async () => {
+    env = await simEnv('empty');
+    // Discovery writes a record for every target the portal lists (no CHAP, iscsid.conf's startup).
+    await env.host.run(['iscsiadm', '-m', 'discovery', '-t', 'sendtargets', '-p', P]);
+    const before = nodeState(env.snap());
+    expect(before.records.some((r) => r.startsWith(`${SECURE}|${P}|default`))).toBe(true);
+    const { result } = await listSecure(env, SECRET);
+    expect(result.error).toBeUndefined();
+    expect(result.luns!.map((l) => l.lun)).toContain(1);
+    expect(nodeState(env.snap())).toEqual(before);
   });
 
   it('with session CHAP: credentials go into the record file, never argv or the journal', async () => {
@@ -105,6 +120,7 @@ describe('list-luns: a temporary login that lists a target LUNs and undoes itsel
     expect(result.ok).toBe(false);
     expect(result.error?.message).toMatch(/auth/i);
     expect(result.rollback?.removed.join(' ')).toContain(`node record ${SECURE}`);
+    expect(result.rollback?.removed).toContain(`iface ${I}`);
     expect(nodeState(env.snap())).toEqual(before);
   });
 

@@ -292,7 +292,7 @@ describe('attach wizard: a target the node uses already, and required fields', (
     // Every line fits 80 columns and the login command is there whole, across wrapped lines.
     f = await scrollUntil(t, '--login');
     expect(f.split('\n').every((l) => l.length <= 80)).toBe(true);
-    expect(unwrap(f)).toContain(`iscsiadm -m node -p ${P} -T ${SECURE} -I default --login`);
+    expect(unwrap(f)).toContain(`iscsiadm -m node -p ${P} -T ${SECURE} -I iscsi-console-luns --login`);
   }, 60_000);
 });
 

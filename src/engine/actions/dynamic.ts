@@ -44,7 +44,7 @@ async function probeTransport(
 /** kubelet cloneIface: new, sorted updates, delete on failure (docs/kubelet-iscsi.md#attachdisk step 2). */
 async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
   const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
-  params.set('iface.initiatorname', d.initiatorName);
+  if (d.initiatorName) params.set('iface.initiatorname', d.initiatorName);
   await mustRun(rt, ifaceNewArgv(d.to), { okExitCodes: [15] });
   for (const key of [...params.keys()].sort()) {
     const r = await record(rt, ifaceUpdateArgv(d.to, key, params.get(key)!));

@@ -13,6 +13,12 @@
  * undoes itself, so a wizard that is cancelled or goes back has nothing left to undo; a failure
  * rolls back what the listing created (the attach's rollback, attach-cleanup.ts).
  *
+ * The temporary session goes out through an iface of its own, cloned from the one the admin chose
+ * (kubelet's cloneIface: the same transport, netdev binding and initiator name, or the wizard's
+ * custom initiator name) and deleted at the end: the node records kubelet's discovery wrote for the
+ * target (every target a portal lists gets one, with iscsid.conf's settings and no CHAP) are never
+ * used, changed or deleted by the listing.
+ *
  * Nothing of kubelet's is touched: when the node already has a session to the target (on any
  * portal), no second one is made — its paths could join a dm map in use — and the LUNs those
  * sessions have are listed from the snapshot, each with what uses it.
@@ -21,6 +27,8 @@ import { UserError } from '../errors.js';
 import { ifaceNameProblem, iscsiNameProblem } from '../iscsi/names.js';
 import { formatPortal, parseTargetPortal, portalProblem } from '../iscsi/portal.js';
 import {
+  ifaceDeleteArgv,
+  ifaceNewArgv,
   loginArgv,
   logoutArgv,
   nodeArgv,
@@ -39,8 +47,10 @@ import type { ActionContext, ListedLun, Plan } from './types.js';
 export interface ListLunsInput {
   portal: string;
   iqn: string;
-  /** open-iscsi iface the temporary session uses (the one the attach will use). */
+  /** open-iscsi iface the attach will use: the listing's own iface is cloned from it. */
   iface: string;
+  /** The attach's custom initiator name, if any (targets with ACLs only answer that name). */
+  initiatorName?: string;
   /** Session CHAP for the temporary login (values travel apart, in ApplyOptions.secrets). */
   chapSession: boolean;
   /** CHAP keys with a value (names only). */
@@ -49,6 +59,9 @@ export interface ListLunsInput {
 
 /** What the wizard gets: LUNs read from sessions the node has, or the plan that lists them. */
 export type LunListing = { kind: 'known'; luns: ListedLun[]; note: string } | { kind: 'plan'; plan: Plan };
+
+/** The listing's own iface (cloned from the admin's, deleted at the end). */
+export const LIST_IFACE = 'iscsi-console-luns';
 
 /** How long the scanned disks may take to get their sd nodes (sd probes asynchronously). */
 const SETTLE_MS = 15_000;
@@ -62,6 +75,8 @@ function checkInput(i: ListLunsInput): string {
   problem('portal', i.portal, portalProblem(i.portal));
   problem('target name', i.iqn, iscsiNameProblem(i.iqn));
   problem('iface name', i.iface, ifaceNameProblem(i.iface));
+  if (i.initiatorName !== undefined)
+    problem('initiator name', i.initiatorName, iscsiNameProblem(i.initiatorName));
   const p = parseTargetPortal(i.portal)!;
   if (p.family === 'hostname')
     throw new UserError(
@@ -136,9 +151,24 @@ export function lunListing(i: ListLunsInput, s: Snapshot, ctx: ActionContext): L
 /** The temporary login that lists the target's LUNs and undoes itself. */
 export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext): Plan {
   const portal = checkInput(i);
-  const { iqn, iface } = i;
-  const plan = newPlan('list-luns', 'List LUNs', `${iqn} @ ${portal} (${iface})`, ctx);
+  const { iqn } = i;
+  const iface = LIST_IFACE;
+  const plan = newPlan('list-luns', 'List LUNs', `${iqn} @ ${portal} (iface ${i.iface})`, ctx);
   plan.lockKeys = [iqn];
+  addStep(plan, {
+    id: 'clone-iface',
+    why: `an iface of the listing's own, cloned from ${i.iface}${i.initiatorName ? ` with initiator name ${i.initiatorName}` : ''} (then one "-o update -n <key> -v <value>" per set key of ${i.iface}): the node records the node has for this target are not used or changed; deleted at the end`,
+    argv: ifaceNewArgv(iface),
+    okExitCodes: [15],
+    timeoutMs: TIMEOUTS.iscsiadm,
+    preconditions: [],
+    dynamic: {
+      kind: 'iface-clone',
+      from: i.iface,
+      to: iface,
+      ...(i.initiatorName ? { initiatorName: i.initiatorName } : {}),
+    },
+  });
   const key = sessionKey(iqn, portal, iface);
   const rec = recordKey({ targetIqn: iqn, portal, iface });
   const existed = s.nodeRecords.some((r) => recordKey(r) === rec);
@@ -237,16 +267,25 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     });
     plan.expect!.push(pre('record-absent', `no node record ${rec}`, rec));
   }
+  addStep(plan, {
+    id: 'iface-delete',
+    why: "delete the listing's iface",
+    argv: ifaceDeleteArgv(iface),
+    timeoutMs: TIMEOUTS.iscsiadm,
+    preconditions: [],
+  });
+  plan.expect!.push(pre('iface-absent', `no iface ${iface}`, iface));
   plan.rollback = {
     iqn,
     iface,
     loginPortals: [portal],
     discoveryPortals: [],
+    clone: iface,
     globalPath: '',
     keep: false,
   };
   plan.warnings.push(
-    'on failure: the temporary session and the node record the listing created are removed again',
+    'on failure: the temporary session, the node record and the iface the listing created are removed again',
   );
   return plan;
 }

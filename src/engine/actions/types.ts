@@ -78,7 +78,8 @@ export interface PlanStep {
 
 /** Steps resolved at apply time; their argv/write above shows the shape with placeholders. */
 export type DynamicStep =
-  | { kind: 'iface-clone'; from: string; to: string; initiatorName: string }
+  /** Without `initiatorName` the clone keeps the node's (the LUN listing's own iface). */
+  | { kind: 'iface-clone'; from: string; to: string; initiatorName?: string }
   /** `lun` is the target LUN; the step writes the kernel's number for it. */
   | { kind: 'scan-lun'; iqn: string; portal: string; lun: number }
   | { kind: 'wait-device'; byPath: string; transport?: string; iqn?: string; portal?: string; lun?: number }

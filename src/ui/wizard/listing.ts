@@ -34,6 +34,7 @@ function listInput(f: Record<string, string>): ListLunsInput {
     portal: f.targetPortal?.trim() ?? '',
     iqn: f.iqn?.trim() ?? '',
     iface: f.iscsiInterface?.trim() || 'default',
+    ...(f.initiatorName?.trim() ? { initiatorName: f.initiatorName.trim() } : {}),
     chapSession: f.chapAuthSession === 'true',
     secretKeys: secretKeysOf(f, 'node.session.'),
   };

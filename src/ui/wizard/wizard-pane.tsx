@@ -71,12 +71,14 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
       {stepBar(w)}
     </Text>
   );
-  const bottom = [
-    <Text key="status" wrap="truncate" color={toneColor(theme, 'warn')}>
-      {w.status ? `  ${w.status}` : ' '}
-    </Text>,
-  ];
-  const room = Math.max(1, height - 3);
+  // The status wraps (up to 3 lines): a failure's message and hint are read whole, never cut.
+  const statusLines = w.status ? wrapLine({ text: `  ${w.status}` }, width - 1).slice(0, 3) : [{ text: ' ' }];
+  const bottom = statusLines.map((l, i) => (
+    <Text key={`status-${i}`} wrap="truncate" color={toneColor(theme, 'warn')}>
+      {l.text}
+    </Text>
+  ));
+  const room = Math.max(1, height - 2 - statusLines.length);
   const shown = stepPlan(w);
   if (shown) {
     const intro =
