@@ -340,8 +340,9 @@ describe('attach wizard: read-only, and a manifest', () => {
     await t.press('y');
     f = await t.waitFor('refused:');
     await t.press('m');
-    f = await t.waitFor(/› LUN +0/);
-    await t.press(KEY.backspace);
+    f = await t.waitFor(/› LUN/);
+    await t.press(KEY.enter);
+    f = await t.waitFor(/› LUN +✗/);
     await t.type('1');
     await t.press(KEY.enter);
     await t.waitFor('[5 Volume]');

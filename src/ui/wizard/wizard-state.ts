@@ -34,8 +34,8 @@ export { WIZARD_FIELDS } from './steps.js';
 export type { WizardField, WizardState };
 export { currentWizard, setWizard };
 
+/** No LUN by default: the admin picks one from the listing (or types it). */
 const DEFAULTS: Record<string, string> = {
-  lun: '0',
   readOnly: 'false',
   block: 'false',
   mount: 'true',

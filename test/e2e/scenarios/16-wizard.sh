@@ -24,12 +24,15 @@ target_new 162 inuse 24 || bad "tgt inuse"
 bash "$LIB/kubelet-attach.sh" --portal "$P1" --iqn "$(iqn inuse)" --lun 1 --volname vol-inuse --pod-uid pod-inuse >/dev/null || bad "kubelet-attach inuse"
 INUSE_SID=$(sid_of inuse "$P1")
 rm -rf /etc/iscsi/send_targets/*   # kubelet-attach's discovery record: the wizard's listing must not make one
+# kubelet-attach's discovery also wrote a node record for wiz (no CHAP): the listing must neither use
+# nor change it (it goes out through an iface of its own).
+check "record_exists wiz $P1" "kubelet's discovery left a node record for the wiz target"
 
 # Everything a cancelled wizard must leave as it was.
 node_state() {
   echo "sessions:"; for s in /sys/class/iscsi_session/session*; do [ -e "$s" ] && echo "  ${s##*/} $(cat "$s/targetname") $(cat "$s/state")"; done
   echo "scsi devices:"; ls /sys/class/scsi_device | sed 's/^/  /'
-  echo "node records:"; find /etc/iscsi/nodes -type f | sort | sed 's/^/  /'
+  echo "node records:"; find /etc/iscsi/nodes -type f -exec md5sum {} + | sort -k2 | sed 's/^/  /'
   echo "discovery records:"; find /etc/iscsi/send_targets -mindepth 1 | sort | sed 's/^/  /'
   echo "ifaces:"; ls /etc/iscsi/ifaces | sed 's/^/  /'
   echo "mounts:"; awk '{print $5}' /proc/self/mountinfo | grep "$E2E_KUBELET" | sort | sed 's/^/  /'
@@ -86,9 +89,10 @@ snap listing-plan
 keys y
 check "wait_screen 'LUN 2 .*48M' 120" "the listing shows LUN 2 (48M)"
 snap luns
+show "tail -n 1 /var/log/iscsi-console/journal.jsonl | head -c 4000"
 check "grep -qE 'LUN 1 +disk +32M +IET +VIRTUAL-DISK' $WORK/screen-luns.txt" "LUN 1 listed with size, vendor and model"
 check "grep -qE 'LUN 0 +controller' $WORK/screen-luns.txt" "tgt's LUN 0 listed as a controller"
-check "[ -z \"\$(sid_of wiz $P1)\" ] && ! record_exists wiz $P1" "after the listing: its session logged out and its node record deleted"
+check "[ -z \"\$(sid_of wiz $P1)\" ] && ! iscsiadm -m node -T $(iqn wiz) -p $P1 -I iscsi-console-luns >/dev/null 2>&1 && [ ! -e /etc/iscsi/ifaces/iscsi-console-luns ]" "after the listing: its session logged out, its node record and its iface deleted"
 check "[ \"\$(ls /sys/class/scsi_device)\" = '$DEVICES_BEFORE' ]" "after the listing: only the SCSI devices that were there before"
 for i in 1 2 3 4; do keys Escape; done
 check "wait_screen 'inuse' 30 && ! screen | grep -q 'Portal\\]'" "esc back through every step closes the wizard"
