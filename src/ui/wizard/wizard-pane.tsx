@@ -74,6 +74,7 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
   // The status wraps (up to 3 lines): a failure's message and hint are read whole, never cut.
   const statusLines = w.status ? wrapLine({ text: `  ${w.status}` }, width - 1).slice(0, 3) : [{ text: ' ' }];
   const bottom = statusLines.map((l, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the status's wrapped lines, in order, never reordered
     <Text key={`status-${i}`} wrap="truncate" color={toneColor(theme, 'warn')}>
       {l.text}
     </Text>
