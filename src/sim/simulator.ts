@@ -29,7 +29,7 @@ export interface SimulatorOptions {
   profile?: SysfsProfile;
 }
 
-/** The lab's initiator name (captures INDEX.md). */
+/** The simulated node's initiator name, shaped like the captures' lab one (test/fixtures/captures/README.md). */
 export const DEFAULT_INITIATOR = 'iqn.1993-08.org.debian:01:simnode0001';
 
 /**
@@ -188,7 +188,7 @@ export class Simulator implements SimContext {
 
   /**
    * The kernel refuses to read a connection's current address while it is down (ENOTCONN:
-   * shared/README.md); persistent_address/port still read.
+   * docs/iscsiadm.md#sysfs); persistent_address/port still read.
    */
   readError(path: string): string | undefined {
     const base = path.slice(path.lastIndexOf('/') + 1);

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createConsoleBackend, type LiveBackend } from '../../src/app/console-backend.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
 import { ConsoleApp } from '../../src/ui/app.js';
-import { createLiveBackend, type LiveBackend } from '../../src/ui/live-backend.js';
 import { MONO_THEME } from '../../src/ui/theme.js';
 import { createUiStore, type UiStore } from '../../src/ui/view-store.js';
 import { SECRET_MASK } from '../../src/ui/wizard/steps.js';
@@ -49,7 +49,7 @@ afterEach(async () => {
 async function open(scenario: string, size: { columns: number; rows: number }, write = true): Promise<Env> {
   const dir = mkdtempSync(join(tmpdir(), 'ic-wizard-'));
   const sim = await openSimHost({ scenario, clock: 'manual', dir });
-  const backend = createLiveBackend({
+  const backend = createConsoleBackend({
     host: sim.host,
     kubeletRoot: KUBELET,
     stateDir: STATE_DIR,

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
 import type { Host, StreamHandlers } from '../../src/engine/host/host.js';
 import { spawnLineStream } from '../../src/engine/host/runner.js';
@@ -186,15 +187,7 @@ describe('runAction', () => {
       ],
       refusals: [],
       warnings: [],
-      blastRadius: {
-        sessions: [],
-        devices: [],
-        maps: [],
-        mounts: [],
-        kubeletVolumes: [],
-        pods: [],
-        nodeRecords: [],
-      },
+      blastRadius: structuredClone(EMPTY_BLAST),
       risk: 'low',
       confirm: 'none',
       undo: [],

@@ -32,7 +32,7 @@ function topology(ctx: SimContext, maps: readonly SimDmMap[]): ToolResult {
       .map((name) => ({ name, hit: ctx.kernel.sdDevice(name) }))
       .filter((p) => p.hit)
       .sort((a, b) => a.hit!.session.host - b.hit!.session.host);
-    // multipath -ll waits on blocked paths' I/O: it hangs until they recover (shared/README.md).
+    // multipath -ll waits on blocked paths' I/O: it hangs until they recover (docs/iscsiadm.md#sysfs).
     if (paths.some((p) => p.hit!.device.state === 'blocked')) return { hang: true };
     out += `${m.name} (${m.wwid}) dm-${m.minor} IET,VIRTUAL-DISK\nsize=${size(m.sizeBytes)} features='0' hwhandler='0' wp=rw\n`;
     const devts = paths.map((p) => {

@@ -2,7 +2,7 @@
 import type { ActionDef } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import { keyCollisions, NAV_KEYS, PALETTE } from '../keymap.js';
-import { VIEW_IDS } from '../view-store.js';
+import { VIEWS } from '../views/registry.js';
 
 export function helpLines(actions: readonly ActionDef[], write: boolean): Line[] {
   const lines: Line[] = [];
@@ -23,7 +23,9 @@ export function helpLines(actions: readonly ActionDef[], write: boolean): Line[]
     lines.push({ text: `  ⚠ key collision: ${c} (navigation wins)`, tone: 'bad' });
   lines.push({ text: '' }, { text: 'Navigation', bold: true });
   for (const k of NAV_KEYS) lines.push({ text: `  ${k.label.padEnd(12)} ${k.help}` });
-  lines.push({ text: `  ${'1-8'.padEnd(12)} Views: ${VIEW_IDS.map((v, i) => `${i + 1} ${v}`).join(', ')}` });
+  lines.push({
+    text: `  ${`1-${VIEWS.length}`.padEnd(12)} Views: ${VIEWS.map((v) => `${v.key} ${v.id}`).join(', ')}`,
+  });
   lines.push({ text: '' }, { text: 'Commands (:name, tab completes)', bold: true });
   for (const c of PALETTE)
     lines.push({

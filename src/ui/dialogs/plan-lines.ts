@@ -4,14 +4,14 @@
  * console adds layout only (symbols of a step's status, the override step's list); every command's
  * text comes from the engine.
  */
-import type { Consent } from '../../engine/actions/consent.js';
 import {
+  type Consent,
   planLines as enginePlanLines,
   overrideLines,
   type PlanLine,
   stepAction,
   stepNumber,
-} from '../../engine/actions/format.js';
+} from '../../app/domain.js';
 import type { Plan, StepProgress } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import type { Tone } from '../theme.js';

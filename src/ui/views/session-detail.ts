@@ -4,11 +4,15 @@
  * console's verdict beside kubelet's own isSessionBusy answer and the reasons behind both.
  */
 
-import { describeBinds } from '../../engine/actions/lookup.js';
-import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
+import {
+  describeBinds,
+  describeRecovery,
+  downScopeOf,
+  kubeletLunProblem,
+  lunLabel,
+  recoveryClock,
+} from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
-import { downScopeOf } from '../../engine/snapshot/outages.js';
-import { describeRecovery, recoveryClock } from '../../engine/snapshot/recovery.js';
 import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';

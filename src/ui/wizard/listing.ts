@@ -6,7 +6,7 @@
  */
 import type { ListLunsInput } from '../../engine/actions/list-luns.js';
 import type { ApplyResult, Plan, StepProgress } from '../../engine/actions/types.js';
-import type { DispatchContext } from '../dispatch.js';
+import type { DispatchContext } from '../context.js';
 import { wizardSecrets } from './fields.js';
 import {
   currentWizard,

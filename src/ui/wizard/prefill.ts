@@ -4,8 +4,10 @@
  * dir name) says, including the volume name and mode. The rows act on fingerprints
  * (`target|portal|iface[|lun]`, a volume's path), so nothing is parsed from display text.
  */
+
+import type { Selection } from '../../app/backend.js';
 import type { Snapshot } from '../../engine/model.js';
-import { type DispatchContext, selectionsFor } from '../dispatch.js';
+import type { DispatchContext } from '../context.js';
 
 export interface Prefill {
   fields: Record<string, string>;
@@ -40,8 +42,8 @@ function fromVolume(s: Snapshot, path: string): Record<string, string> | undefin
   };
 }
 
-export function prefillFromSelection(ctx: DispatchContext): Prefill {
-  const sel = selectionsFor(ctx.ui.getState(), ctx.rows)[0];
+/** `sel`: the row an action would apply to (dispatch.ts selectionsFor), if any. */
+export function prefillFromSelection(ctx: DispatchContext, sel: Selection | undefined): Prefill {
   if (!sel) return { fields: {} };
   const snap = ctx.backend.store.getState().snapshot;
   const fields =

@@ -2,9 +2,10 @@
  * The attach wizard's state and what is derived from it (the rows of a step, where the cursor
  * goes), shared by the key handling (wizard-state.ts), the node requests (listing.ts) and the pane.
  */
+
+import type { DiscoveredTarget } from '../../app/backend.js';
 import type { ListedLun, Plan, StepProgress } from '../../engine/actions/types.js';
-import type { DiscoveredTarget } from '../backend.js';
-import type { DispatchContext } from '../dispatch.js';
+import type { DispatchContext } from '../context.js';
 import { stepOf, type WizardField, type WizardStepId } from './steps.js';
 
 /** Which target a LUN listing belongs to: `iqn|portal|iface` as typed. */

@@ -4,8 +4,8 @@
  * The frame around it (title, footer) is the console's dialog frame; the footer text is ours.
  */
 import { Box } from 'ink';
+import type { DiscoveredTarget } from '../../app/backend.js';
 import type { ListedLun } from '../../engine/actions/types.js';
-import type { DiscoveredTarget } from '../backend.js';
 import { Text } from '../components/safe-text.js';
 import type { Line } from '../components/scroll-text.js';
 import { ScrollText } from '../components/scroll-text.js';

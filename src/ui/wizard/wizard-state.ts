@@ -5,10 +5,11 @@
  * as a fixed-width mask.
  */
 import type { Key } from 'ink';
+import type { Selection } from '../../app/backend.js';
 import type { Plan } from '../../engine/actions/types.js';
 import { editText } from '../components/text-input.js';
-import type { DispatchContext } from '../dispatch.js';
-import { validateWizard, wizardInput, wizardSecrets } from './fields.js';
+import type { DispatchContext } from '../context.js';
+import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
 import { discover, enterLuns, runLunListing, runTargetListing } from './listing.js';
 import { prefillFromSelection } from './prefill.js';
 import {
@@ -45,9 +46,9 @@ const DEFAULTS: Record<string, string> = {
 
 /**
  * Opens the wizard: the values a failed attach (or a cancelled plan) left, else a new one
- * pre-filled from the selected row (session, device, volume or record).
+ * pre-filled from `selected`, the row an action would apply to (session, device, volume or record).
  */
-export function openWizard(ctx: DispatchContext): WizardState {
+export function openWizard(ctx: DispatchContext, selected?: Selection): WizardState {
   const draft = ctx.ui.getState().wizardDraft;
   if (draft)
     return {
@@ -58,7 +59,7 @@ export function openWizard(ctx: DispatchContext): WizardState {
       lunRun: undefined,
       status: 'values kept from the last attach that did not succeed (esc goes back a step; ctrl-c discards)',
     };
-  const pre = prefillFromSelection(ctx);
+  const pre = prefillFromSelection(ctx, selected);
   return {
     kind: 'wizard',
     step: 'portal',
@@ -240,7 +241,8 @@ function loadManifest(ctx: DispatchContext, w: WizardState): void {
     return;
   }
   try {
-    const loaded = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
+    const m = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
+    const loaded = { ...fieldsFromInput(m.input), ...fieldsFromSecrets(m.secrets) };
     const fields = { ...w.fields, ...loaded };
     setWizard(ctx, { ...w, fields, errors: {}, status: `loaded ${path}: ⏎ through each step to check it` });
   } catch (e) {

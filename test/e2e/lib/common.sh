@@ -115,7 +115,7 @@ wait_disk() { wait_for "disk_of $1 $2 $3 >/dev/null && [ -e $(by_path "$1" "$2" 
 dm_of() { ls "/sys/block/$1/holders" 2>/dev/null | grep -m1 '^dm-'; }
 nsessions() { ls /sys/class/iscsi_session 2>/dev/null | wc -l; }
 
-# ---- the documented CLI surface (issue 4), discovered from the build's own --help ----
+# ---- the documented CLI surface (README.md#commands), discovered from the build's own --help ----
 # opt_of CMD NAME... : the first --NAME that `iscsi-console CMD --help` lists
 opt_of() {
   local c=$1 o; shift
@@ -129,7 +129,7 @@ need() {
   o=$(opt_of "$c" "$@") || skip "'$c --help' lists none of --${*// / --} (interface not there yet)"
   printf -v "$v" %s "$o"
 }
-# Action commands change the node only with --write, and never prompt with --yes (issue 4).
+# Action commands change the node only with --write, and never prompt with --yes (README.md#commands).
 act() { local name=$1; shift; run_cli "$name" "$@" --write --yes; }
 # rc_of NAME : exit code of the last run_cli NAME
 rc_of() { cat "$WORK/$1.rc"; }
