@@ -8,17 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConsoleBackend, type LiveBackend } from '../../src/app/console-backend.js';
+import type { LiveBackend } from '../../src/app/console-backend.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
-import { openSimHost, type SimHost } from '../../src/sim/index.js';
-import { ConsoleApp } from '../../src/ui/app.js';
-import { MONO_THEME } from '../../src/ui/theme.js';
-import { createUiStore, type UiStore } from '../../src/ui/view-store.js';
+import type { SimHost } from '../../src/sim/index.js';
+import type { UiStore } from '../../src/ui/view-store.js';
 import { SECRET_MASK } from '../../src/ui/wizard/steps.js';
-import { waitFor } from '../../src/watchers/wait-for.js';
-import { KEY, renderTui, type Tui } from './helpers/render-tui.js';
+import { mountDemo } from './helpers/demo.js';
+import { KEY, type Tui } from './helpers/render-tui.js';
 
 const KUBELET = '/var/lib/kubelet';
 const STATE_DIR = '/var/log/iscsi-console';
@@ -47,41 +45,8 @@ afterEach(async () => {
 });
 
 async function open(scenario: string, size: { columns: number; rows: number }, write = true): Promise<Env> {
-  const dir = mkdtempSync(join(tmpdir(), 'ic-wizard-'));
-  const sim = await openSimHost({ scenario, clock: 'manual', dir });
-  const backend = createConsoleBackend({
-    host: sim.host,
-    kubeletRoot: KUBELET,
-    stateDir: STATE_DIR,
-    refreshMs: 60_000,
-    exec: 'direct',
-  });
-  backend.start();
-  await waitFor(backend.store, (s) => s.snapshot !== undefined && !s.snapshot.partial, 20_000);
-  const ui = createUiStore({ write, dryRun: false });
-  const t = renderTui(
-    <ConsoleApp
-      backend={backend}
-      ui={ui}
-      theme={MONO_THEME}
-      hostname={sim.host.hostname()}
-      clock={() => Date.now()}
-    />,
-    size,
-  );
-  await t.waitFor((f) => f.length > 0);
-  return {
-    host: sim.host,
-    backend,
-    ui,
-    t,
-    async close() {
-      t.unmount();
-      await backend.stop();
-      await sim.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const d = await mountDemo({ scenario, write, ...size });
+  return { host: d.host, backend: d.backend, ui: d.ui, t: d, close: d.close };
 }
 
 /** Everything a cancelled wizard must leave as it was. */
