@@ -15,11 +15,10 @@ import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import type { SimHost } from '../../src/sim/index.js';
 import type { UiStore } from '../../src/ui/view-store.js';
 import { SECRET_MASK } from '../../src/ui/wizard/steps.js';
-import { mountDemo } from './helpers/demo.js';
+import { mountDemo, DEMO_STATE_DIR as STATE_DIR } from './helpers/demo.js';
 import { KEY, type Tui } from './helpers/render-tui.js';
 
 const KUBELET = '/var/lib/kubelet';
-const STATE_DIR = '/var/log/iscsi-console';
 const P = '127.0.0.1:3260';
 const SECURE = 'iqn.2026-01.lab.example:secure-volume';
 const SECRET = 'labsecret123';
