@@ -7,6 +7,8 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AttachInput } from '../engine/actions/attach.js';
+import type { ListLunsInput, LunListing } from '../engine/actions/list-luns.js';
+import type { ListTargetsInput } from '../engine/actions/list-targets.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
@@ -65,6 +67,13 @@ export interface ConsoleBackend {
   readJournal(): JournalEntry[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
   discover?(portal: string): Promise<DiscoveredTarget[]>;
+  /**
+   * The LUNs a target offers (the engine's list-luns): read from the node's sessions to it, or the
+   * plan of a temporary login that lists them and undoes itself (applied through `apply`).
+   */
+  listLuns?(input: ListLunsInput, write: boolean): LunListing;
+  /** Discovery with CHAP (the engine's list-targets): a plan that stores nothing, applied through `apply`. */
+  planListTargets?(input: ListTargetsInput, write: boolean): Plan;
   /** Reads a Pod/PV manifest (+ Secret) with the engine's one manifest reader. */
   loadManifest?(path: string, secretPath?: string): ManifestValues;
   /** The watchers' poll interval (shown in the status bar). */

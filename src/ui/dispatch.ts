@@ -60,7 +60,10 @@ export function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[
 export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   const s = ctx.ui.getState();
   if (def.id === 'attach') {
-    ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
+    ctx.ui.setState({
+      mode: 'wizard',
+      dialog: openWizard(ctx, selectionsFor(ctx.ui.getState(), ctx.rows)[0]),
+    });
     return;
   }
   const sels =
@@ -118,7 +121,10 @@ function runPalette(ctx: DispatchContext, text: string): void {
       flash(ctx, s.dryRun ? 'dry-run off' : 'DRY-RUN: actions show their plan only', 'ok');
       return;
     case 'attach':
-      ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
+      ctx.ui.setState({
+        mode: 'wizard',
+        dialog: openWizard(ctx, selectionsFor(ctx.ui.getState(), ctx.rows)[0]),
+      });
       return;
     case 'help':
       ctx.ui.setState({ mode: 'normal', dialog: { kind: 'help' } });

@@ -45,6 +45,11 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'path-escape', overridable: false, from: 'path-guard (attach, cleanup)' },
   { id: 'driver-claimed', overridable: true, from: 'csi-claims (cleanup, logout)' },
   { id: 'longhorn', overridable: true, from: 'csi-claims (cleanup, logout)' },
+  {
+    id: 'session-exists',
+    overridable: false,
+    from: "list-luns (the wizard lists that session's LUNs instead)",
+  },
 ];
 
 const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');

@@ -8,6 +8,8 @@ export const PORTAL_B = '10.0.0.11:3260';
 export const PORTAL_C = '10.0.0.12:3260';
 export const PORTAL_V6 = '[fd00:10::10]:3260';
 export const PORTAL_LOCAL = '127.0.0.1:3260';
+/** A second loopback portal whose SendTargets needs discovery CHAP. */
+export const PORTAL_LOCAL_GUARDED = '127.0.0.2:3260';
 
 const GiB = 1024 ** 3;
 

@@ -125,7 +125,8 @@ export function sessionRows(sessions: readonly Session[]): TableRow[] {
 
 function SessionsBody(props: ViewBodyProps) {
   const { detail, snapshot, theme } = props;
-  if (detail === undefined || !snapshot) return <TableBody {...props} viewId="sessions" />;
+  if (detail === undefined || !snapshot)
+    return <TableBody {...props} viewId="sessions" empty="no sessions: press a to attach a volume" />;
   const session = snapshot.sessions.find((x) => x.key === detail);
   if (!session) {
     return (
