@@ -265,7 +265,9 @@ function unwrap(f: string): string {
   return f
     .split('\n')
     .map((l) => l.replace(/^│ ?/, '').replace(/ *│$/, '').trim())
-    .join(' ');
+    .join(' ')
+    // A wrapped command's lines end in the shell's continuation (ui/dialogs/wrap-lines.ts).
+    .replace(/ \\ /g, ' ');
 }
 
 /** Scrolls the listing plan down until `text` is on screen. */

@@ -7,10 +7,9 @@ import { Box } from 'ink';
 import type { DiscoveredTarget } from '../../app/backend.js';
 import type { ListedLun } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
-import type { Line } from '../components/scroll-text.js';
 import { ScrollText } from '../components/scroll-text.js';
 import { TextInput } from '../components/text-input.js';
-import { planLines, progressLines } from '../dialogs/plan-lines.js';
+import { planLines, progressLines, wrapLines } from '../dialogs/plan-lines.js';
 import { formatBytes } from '../format.js';
 import { type Theme, toneColor } from '../theme.js';
 import { SECRET_MASK, stepIndex, WIZARD_STEPS } from './steps.js';
@@ -31,24 +30,6 @@ export function stepBar(w: WizardState): string {
   return [...WIZARD_STEPS.map((s) => s.title), 'Plan']
     .map((t, i) => (i === at ? `[${i + 1} ${t}]` : `${i + 1} ${t}`))
     .join(' › ');
-}
-
-/** Wraps a line to `width`, continuation lines indented, so no command is cut off. */
-function wrapLine(l: Line, width: number): Line[] {
-  if (l.text.length <= width) return [l];
-  const indent = `${/^\s*/.exec(l.text)?.[0] ?? ''}    `;
-  const out: Line[] = [];
-  let rest = l.text;
-  let first = true;
-  while (rest.length > 0) {
-    const room = first ? width : width - indent.length;
-    let cut = rest.length <= room ? rest.length : rest.lastIndexOf(' ', room);
-    if (cut <= 0) cut = Math.min(room, rest.length);
-    out.push({ ...l, text: `${first ? '' : indent}${rest.slice(0, cut).trimEnd()}` });
-    rest = rest.slice(cut).trimStart();
-    first = false;
-  }
-  return out;
 }
 
 function lunRow(l: ListedLun, width: number): string {
@@ -72,7 +53,9 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
     </Text>
   );
   // The status wraps (up to 3 lines): a failure's message and hint are read whole, never cut.
-  const statusLines = w.status ? wrapLine({ text: `  ${w.status}` }, width - 1).slice(0, 3) : [{ text: ' ' }];
+  const statusLines = w.status
+    ? wrapLines([{ text: `  ${w.status}` }], width - 1).slice(0, 3)
+    : [{ text: ' ' }];
   const bottom = statusLines.map((l, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: the status's wrapped lines, in order, never reordered
     <Text key={`status-${i}`} wrap="truncate" color={toneColor(theme, 'warn')}>
@@ -86,11 +69,13 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
       w.step === 'luns'
         ? 'The target is asked for its LUNs by a temporary login that the plan undoes itself:'
         : 'Discovery with CHAP goes through a temporary discovery record that the plan deletes again:';
-    const lines = (
-      shown.steps
-        ? progressLines(shown.plan, shown.steps)
-        : [{ text: intro, bold: true }, ...planLines(shown.plan)]
-    ).flatMap((l) => wrapLine(l, width - 1));
+    // The plan dialog's own wrapping (commands break between words, nothing is cut).
+    const lines = shown.steps
+      ? progressLines(shown.plan, shown.steps, width - 1)
+      : [
+          ...wrapLines([{ text: intro, bold: true }], width - 1),
+          ...planLines(shown.plan, undefined, width - 1),
+        ];
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
         {top}
