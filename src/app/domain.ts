@@ -10,7 +10,8 @@
  * - lookup, lun, portal, csi/paths: names and addresses as the engine spells and checks them;
  * - doctor/format: the report symbols `iscsi-console doctor` prints;
  * - outages, recovery: the outage a down session belongs to, the kernel's recovery countdown;
- * - safe-text: node-sourced text made safe for a terminal.
+ * - safe-text: node-sourced text made safe for a terminal;
+ * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
   type AttachField,
@@ -31,5 +32,8 @@ export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
+export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
 export { safeText } from '../engine/text/safe-text.js';
+/** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
+export { eventRecord } from '../watchers/format-event.js';

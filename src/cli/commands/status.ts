@@ -3,6 +3,7 @@ import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
+import { statusJson } from '../../engine/snapshot/status-json.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
 
@@ -206,7 +207,7 @@ export const statusCommand: Command = {
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
     if (ctx.globals.json) {
-      ctx.out.stdout(`${JSON.stringify(snap)}\n`);
+      ctx.out.stdout(`${statusJson(snap)}\n`);
       return 0;
     }
     const color = !ctx.globals.noColor && ctx.out.isTTY;
