@@ -14,9 +14,8 @@ import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
 import type { NodeEvent, NodeState, TrackedAction } from '../watchers/types.js';
 
 /** The node store's shape, as the UI reads it (the watchers write it). */
-export type { NodeEvent, NodeState, TrackedAction };
 /** One line of the engine's journal file (`journal.jsonl`). */
-export type { EngineJournalLine };
+export type { EngineJournalLine, NodeEvent, NodeState, TrackedAction };
 
 /** One selected (or marked) row an action applies to. */
 export interface Selection {
@@ -42,7 +41,6 @@ export interface JournalEntry {
    */
   lines?: readonly EngineJournalLine[];
 }
-
 
 /** A target a discovery offered (attach wizard): the engine's SendTargets parser's type. */
 export type { DiscoveredTarget };

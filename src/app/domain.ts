@@ -23,17 +23,19 @@ export {
   overrideLines,
   type PlanLine,
   planLines,
+  shellQuote,
   stepAction,
   stepNumber,
 } from '../engine/actions/format.js';
+export { commandOutcome } from '../engine/actions/journal.js';
 export { describeBinds, recordKey } from '../engine/actions/lookup.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
 export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
-export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
+export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { safeText } from '../engine/text/safe-text.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

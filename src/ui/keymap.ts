@@ -64,12 +64,17 @@ export const NAV_KEYS: readonly NavKey[] = [
   {
     id: 'open',
     label: '⏎',
-    help: 'Open the selection: a session\'s detail (Sessions, Targets), a journal entry (Journal)',
+    help: "Open the selection: a session's detail (Sessions, Targets), a journal entry (Journal)",
     hint: 'detail',
     match: (_i, k) => k.return,
   },
   // k9s `d` describe: the same detail ⏎ opens, for hands that reach for k9s's key.
-  { id: 'describe', label: 'd', help: 'Describe: the detail of the selection, as ⏎', match: (i) => i === 'd' },
+  {
+    id: 'describe',
+    label: 'd',
+    help: 'Describe: the detail of the selection, as ⏎',
+    match: (i) => i === 'd',
+  },
   // k9s `y` yaml: here JSON, because `status --json` is the console's machine-readable shape.
   {
     id: 'json',

@@ -44,11 +44,18 @@ export function statusParts(snap: Snapshot, ref: StatusRef): StatusPart[] {
         ...at(
           snap.kubelet.volumes,
           '.kubelet.volumes',
-          (v) => v.iqn === ref.iqn && (v.portal === ref.portal || (v.metadata?.Portals ?? []).includes(ref.portal)),
+          (v) =>
+            v.iqn === ref.iqn &&
+            (v.portal === ref.portal || (v.metadata?.Portals ?? []).includes(ref.portal)),
         ),
         ...(hosts === undefined
           ? []
-          : [{ path: `.portalHostMap[${JSON.stringify(ref.iqn)}][${JSON.stringify(ref.portal)}]`, value: hosts }]),
+          : [
+              {
+                path: `.portalHostMap[${JSON.stringify(ref.iqn)}][${JSON.stringify(ref.portal)}]`,
+                value: hosts,
+              },
+            ]),
       ];
     }
     case 'device':

@@ -29,7 +29,10 @@ export interface DialogViewProps<D> {
 }
 
 /** What a dialog's line count depends on (for clamping its scroll). */
-export type DialogLinesInput<D> = Pick<DialogViewProps<D>, 'd' | 'write' | 'dryRun' | 'backend' | 'hostname'>;
+export type DialogLinesInput<D> = Pick<
+  DialogViewProps<D>,
+  'd' | 'write' | 'dryRun' | 'backend' | 'hostname' | 'bodyWidth'
+>;
 
 export interface DialogModule<K extends DialogKind = DialogKind> {
   kind: K;

@@ -1,9 +1,10 @@
 /**
  * The Journal view (7): every action run from here or the CLI, newest last; the selected entry's
- * exact commands and exit codes show under the table.
+ * exact commands and exit codes show under the table, and ⏎ opens the whole entry (journal-entry.tsx).
  */
 import { Box } from 'ink';
 import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
+import { commandOutcome } from '../../app/domain.js';
 import { ScrollText } from '../components/scroll-text.js';
 import { Table } from '../components/table.js';
 import type { Column, TableRow } from '../components/table-types.js';
@@ -53,7 +54,7 @@ function JournalBody(props: ViewBodyProps) {
     ? [
         { text: `${j.action}: ${j.subject}`, bold: true },
         ...j.commands.map((c) => ({
-          text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`,
+          text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
           tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
         })),
         ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
@@ -91,5 +92,12 @@ export const journalView = defineView({
   rows: ({ journal }) => journal.map(journalRow),
   readsJournal: true,
   beforeFirstRead: true,
+  // ⏎ and d open the whole entry (plan, steps, commands, outcome); y shows its journal lines.
+  open: (row) => ({ dialog: { kind: 'journal-entry', id: row.key } }),
+  json: (row, { journal }) =>
+    (journal.find((j) => j.id === row.key)?.lines ?? []).map((l) => ({
+      path: `journal.jsonl (${l.phase})`,
+      value: l,
+    })),
   Body: JournalBody,
 });
