@@ -107,7 +107,11 @@ export function StatusBar(props: {
   // The stamps and the mode matter more mid-incident than the initiator name: it gets the room
   // left on the line (at most a quarter of it), and is left out below 12 cells.
   const cells = (x: string) => [...x].length;
-  const room = width - cells(`${host}${demo} ${iscsid.text} ${modes}${dry}${stamp}`) - 1;
+  const errors = node.errors ? ` ⚠ ${node.errors} watcher errors` : '';
+  const filter = ui.filter ? ` filter: ${ui.filter}` : '';
+  const marked = ui.marks ? ` ${ui.marks} marked` : '';
+  const room =
+    width - cells(`${host}${demo} ${iscsid.text} ${modes}${dry}${stamp}${errors}${filter}${marked}`) - 1;
   const initiator =
     room >= 12
       ? `${truncateMiddle(node.initiator ?? 'no initiator name', Math.min(room, Math.max(12, Math.floor(width / 4))))} `
@@ -131,11 +135,9 @@ export function StatusBar(props: {
       {ui.write ? badge('WRITE', theme.writeBg) : badge('READ-ONLY', theme.readOnlyBg)}
       {ui.dryRun ? <Text> {badge('DRY-RUN', theme.warn)}</Text> : null}
       <Text color={toneColor(theme, 'dim')}>{stamp}</Text>
-      {node.errors ? (
-        <Text color={toneColor(theme, 'warn')}>{` ⚠ ${node.errors} watcher errors`}</Text>
-      ) : null}
-      {ui.filter ? <Text color={toneColor(theme, 'warn')}>{` filter: ${ui.filter}`}</Text> : null}
-      {ui.marks ? <Text color={toneColor(theme, 'accent')}>{` ${ui.marks} marked`}</Text> : null}
+      {errors ? <Text color={toneColor(theme, 'warn')}>{errors}</Text> : null}
+      {filter ? <Text color={toneColor(theme, 'warn')}>{filter}</Text> : null}
+      {marked ? <Text color={toneColor(theme, 'accent')}>{marked}</Text> : null}
     </Text>
   );
 }

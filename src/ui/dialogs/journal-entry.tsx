@@ -88,7 +88,8 @@ export function journalEntryLines(entry: JournalEntry): Line[] {
     lines.push({ text: `  ${look.symbol} ${st.id} ${st.status}${dur}`, tone: look.tone });
     // A step's detail that only repeats its command's exit is said once, on the command.
     const repeats = st.detail && st.commands.some((c) => commandOutcome(c).startsWith(st.detail!));
-    if (st.detail && !repeats) lines.push({ text: `      ${st.detail}`, tone: look.tone === 'bad' ? 'bad' : 'dim' });
+    if (st.detail && !repeats)
+      lines.push({ text: `      ${st.detail}`, tone: look.tone === 'bad' ? 'bad' : 'dim' });
     for (const c of st.commands) {
       lines.push({ text: `    ${commandText(c)}` });
       const took = c.durationMs !== undefined ? ` in ${c.durationMs} ms` : '';
