@@ -184,6 +184,12 @@ function typing(s: UiState): boolean {
  * still opens the filter first; inside a text field the chunk is text (a paste).
  */
 export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void {
+  // A carriage return split off a chunk below (`G⏎` in one read) carries no flag of its own.
+  if (input === '\r' && !key.return) {
+    const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+    dispatchOne(ctx, '', { ...plain, return: true });
+    return;
+  }
   if (input.length > 1 && !key.ctrl && !key.meta && !typing(ctx.ui.getState())) {
     const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
     const first = [...input][0]!;

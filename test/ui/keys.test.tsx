@@ -254,7 +254,8 @@ describe.each([
     await t.waitFor((f) => f.includes('GLOBAL DIR') && !f.includes('⏎ detail'));
     await t.press('7');
     await t.waitFor((f) => f.includes('rescan') && f.includes('⏎ detail'));
-    await t.press('G', KEY.enter);
+    // One read, as over SSH or tmux send-keys: the ⏎ after G still opens the entry.
+    await t.press('G\r');
     let f = await t.waitFor('Journal entry');
     expect(t.ui.getState().dialog?.kind).toBe('journal-entry');
     expect(f).toMatch(/rescan: session \d+/);
