@@ -7,6 +7,7 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AttachInput } from '../engine/actions/attach.js';
+import type { JournalEntry as EngineJournalLine } from '../engine/actions/journal.js';
 import type { ListLunsInput, LunListing } from '../engine/actions/list-luns.js';
 import type { ListTargetsInput } from '../engine/actions/list-targets.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
@@ -15,7 +16,8 @@ import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
 import type { NodeEvent, NodeState, TrackedAction } from '../watchers/types.js';
 
 /** The node store's shape, as the UI reads it (the watchers write it). */
-export type { NodeEvent, NodeState, TrackedAction };
+/** One line of the engine's journal file (`journal.jsonl`). */
+export type { EngineJournalLine, NodeEvent, NodeState, TrackedAction };
 
 /** One selected (or marked) row an action applies to. */
 export interface Selection {
@@ -35,6 +37,11 @@ export interface JournalEntry {
   ok: boolean;
   commands: { argv: string[]; exitCode: number | null; detail?: string }[];
   error?: string;
+  /**
+   * The journal file's lines for this action as the engine wrote them (begin, then end; already
+   * masked): the plan, each step's commands and outcome, who ran it. The entry dialog and `y` read these.
+   */
+  lines?: readonly EngineJournalLine[];
 }
 
 /** A target a discovery offered (attach wizard): the engine's SendTargets parser's type. */

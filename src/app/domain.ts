@@ -14,7 +14,8 @@
  * - fs-words, multipath-ll, pod-names: FSTYPE/LABEL/UUID, multipath -ll's topology and pod names,
  *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
- * - safe-text: node-sourced text made safe for a terminal.
+ * - safe-text: node-sourced text made safe for a terminal;
+ * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
   type AttachField,
@@ -26,6 +27,7 @@ export {
   overrideLines,
   type PlanLine,
   planLines,
+  shellQuote,
   stepAction,
   stepNumber,
 } from '../engine/actions/format.js';
@@ -55,6 +57,9 @@ export {
   volumeProblem,
 } from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
+export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { safeText } from '../engine/text/safe-text.js';
+/** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
+export { eventRecord } from '../watchers/format-event.js';

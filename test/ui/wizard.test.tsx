@@ -262,12 +262,14 @@ describe('attach wizard: a target the node uses already, and required fields', (
 
 /** The frame's text with the box drawn around it and the wrapping undone. */
 function unwrap(f: string): string {
-  return f
-    .split('\n')
-    .map((l) => l.replace(/^│ ?/, '').replace(/ *│$/, '').trim())
-    .join(' ')
-    // A wrapped command's lines end in the shell's continuation (ui/dialogs/wrap-lines.ts).
-    .replace(/ \\ /g, ' ');
+  return (
+    f
+      .split('\n')
+      .map((l) => l.replace(/^│ ?/, '').replace(/ *│$/, '').trim())
+      .join(' ')
+      // A wrapped command's lines end in the shell's continuation (ui/dialogs/wrap-lines.ts).
+      .replace(/ \\ /g, ' ')
+  );
 }
 
 /** Scrolls the listing plan down until `text` is on screen. */

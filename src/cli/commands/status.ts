@@ -5,6 +5,7 @@ import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { addMultipathTopology } from '../../engine/snapshot/multipath-topology.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
 import { podLabel } from '../../engine/snapshot/pod-names.js';
+import { statusJson } from '../../engine/snapshot/status-json.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
@@ -226,7 +227,7 @@ export const statusCommand: Command = {
     // timeout, and only where commands reach the node read (not a --root tree with --exec direct).
     await addMultipathTopology(ctx.host, snap, ctx.host.kind !== 'root' || ctx.globals.exec !== 'direct');
     if (ctx.globals.json) {
-      ctx.out.stdout(`${JSON.stringify(snap)}\n`);
+      ctx.out.stdout(`${statusJson(snap)}\n`);
       return 0;
     }
     const color = !ctx.globals.noColor && ctx.out.isTTY;

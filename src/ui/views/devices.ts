@@ -3,7 +3,7 @@ import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
 import { stateTone } from '../theme.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 export const DEVICE_COLUMNS: readonly Column[] = [
   { id: 'name', title: 'DEVICE', width: 14 },
@@ -102,4 +102,9 @@ export const devicesView = defineView({
   help: 'SCSI devices and multipath maps',
   columns: DEVICE_COLUMNS,
   rows: fromSnapshot(deviceRows),
+  json: fromStatus((row) =>
+    row.scope === 'multipath'
+      ? { kind: 'multipath', name: row.actionKey ?? '' }
+      : { kind: 'device', key: row.key },
+  ),
 });

@@ -10,7 +10,7 @@ import type { Column, TableRow } from '../components/table-types.js';
 import { HEALTH_LOOK, stateTone, toneColor, VERDICT_LOOK } from '../theme.js';
 import { sessionDetailLines } from './session-detail.js';
 import { TableBody } from './table-body.js';
-import { defineView, fromSnapshot, type ViewBodyProps } from './view.js';
+import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view.js';
 
 export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
@@ -155,5 +155,6 @@ export const sessionsView = defineView({
     return session ? sessionDetailLines(snapshot, session, 0).length : 0;
   },
   open: (row) => ({ view: 'sessions', detail: row.key }),
+  json: fromStatus((row) => ({ kind: 'session', key: row.key })),
   Body: SessionsBody,
 });

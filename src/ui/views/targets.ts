@@ -3,7 +3,7 @@ import { addressFamily, inKubelet, parsePortal } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { stateTone } from '../theme.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 export const TARGET_COLUMNS: readonly Column[] = [
   { id: 'target', title: 'TARGET', width: 36, middle: true },
@@ -100,4 +100,9 @@ export const targetsView = defineView({
   rows: fromSnapshot(targetRows),
   // A logged-in target row opens its session's detail.
   open: (row) => (row.actionKey ? { view: 'sessions', detail: row.actionKey } : undefined),
+  json: fromStatus((row) => ({
+    kind: 'target',
+    iqn: row.fields.target ?? '',
+    portal: row.fields.portal ?? '',
+  })),
 });

@@ -2,7 +2,7 @@
 import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { csiVolumeRows } from './csi-rows.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 export const VOLUME_COLUMNS: readonly Column[] = [
   { id: 'path', title: 'GLOBAL DIR', width: 20, flex: true, middle: true },
@@ -68,4 +68,6 @@ export const volumesView = defineView({
   help: 'Kubelet iSCSI volumes',
   columns: VOLUME_COLUMNS,
   rows: fromSnapshot(volumeRows),
+  // A CSI row's key is `csi:<staging or first publish path>` (csi-rows.ts).
+  json: fromStatus((row) => ({ kind: 'volume', path: row.key.replace(/^csi:/, '') })),
 });
