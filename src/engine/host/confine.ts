@@ -257,44 +257,44 @@ export class RootResolver {
       if (e <= k && (e === len || path.charCodeAt(e) === 47)) break;
       d--;
     }
-    let n = nodes[d - 1] as DirNode;
-    let real = reals[d - 1] as string;
-    let i = ends[d - 1] as number;
-    let done = false;
+    // Entries from d on are the last walk's and are overwritten as this one goes (descend keeps
+    // `depth` right at every step, so a component that fails leaves a walk that is still true).
+    this.depth = d;
+    let n: DirNode | undefined;
     try {
-      while (i < len) {
-        if (path.charCodeAt(i) === 47) {
-          i++;
-          continue;
-        }
-        let j = path.indexOf('/', i);
-        if (j < 0) j = len;
-        if (j - i !== 1 || path.charCodeAt(i) !== 46) {
-          const c = this.child(n, real, path.slice(i, j), soft);
-          if (c === undefined) break;
-          n = c;
-          real = this.outReal;
-          nodes[d] = n;
-          ends[d] = j;
-          reals[d] = real;
-          d++;
-        }
-        i = j;
-      }
-      done = i >= len;
+      n = this.descend(
+        nodes[d - 1] as DirNode,
+        reals[d - 1] as string,
+        path,
+        ends[d - 1] as number,
+        true,
+        soft,
+      );
     } finally {
-      // A failed component leaves the walk as far as it got: the kept components are still right,
-      // and the path they stand for is the prefix up to the last of them.
-      this.depth = d;
-      this.last = done ? path : path.slice(0, ends[d - 1]);
+      this.last = n !== undefined ? path : path.slice(0, ends[this.depth - 1]);
     }
-    return done ? d - 1 : -1;
+    return n === undefined ? -1 : this.depth - 1;
   }
 
   /** Walks `path` from `n` (at `real`) without keeping the walk (a link's target); sets outReal. */
   private walkFrom(n: DirNode, real: string, path: string): DirNode {
+    return this.descend(n, real, path, 0, false, false) as DirNode;
+  }
+
+  /**
+   * Walks `path` from offset `i` and node `n` (at `real`), one component at a time (`.` and empty
+   * ones are nothing); with `keep`, each node reached is pushed on the last walk. Sets outReal to
+   * the real path of the node returned; undefined when `soft` and a component is missing.
+   */
+  private descend(
+    n: DirNode,
+    real: string,
+    path: string,
+    i: number,
+    keep: boolean,
+    soft: boolean,
+  ): DirNode | undefined {
     const len = path.length;
-    let i = 0;
     while (i < len) {
       if (path.charCodeAt(i) === 47) {
         i++;
@@ -303,8 +303,17 @@ export class RootResolver {
       let j = path.indexOf('/', i);
       if (j < 0) j = len;
       if (j - i !== 1 || path.charCodeAt(i) !== 46) {
-        n = this.child(n, real, path.slice(i, j), false) as DirNode;
+        const c = this.child(n, real, path.slice(i, j), soft);
+        if (c === undefined) return undefined;
+        n = c;
         real = this.outReal;
+        if (keep) {
+          const d = this.depth;
+          this.nodes[d] = n;
+          this.ends[d] = j;
+          this.reals[d] = real;
+          this.depth = d + 1;
+        }
       }
       i = j;
     }
