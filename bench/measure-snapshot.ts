@@ -88,8 +88,8 @@ async function measureSize(sessions: number, csi = 0): Promise<void> {
   const devices = snap.sessions.reduce((n, s) => n + s.devices.length, 0);
   const sanity = `${snap.sessions.length} sessions, ${devices} SCSI devices, ${snap.multipath.length} multipath maps, ${snap.problems.length} problems`;
   log(`${label}: ${sanity}; ${reads.length} reads (${files} files)`);
-  // The fixture is a `--root` tree, so the snapshot resolves every path inside it (issue 14): the
-  // floor does the same reads confined at the least cost (lib/floor.ts). The unconfined floor (bare
+  // The fixture is a `--root` tree, so the snapshot resolves every path inside it
+  // (docs/read-limits.md): the floor does the same reads confined at the least cost (lib/floor.ts). The unconfined floor (bare
   // reads on pre-rooted paths, what the floor was before confinement) is timed beside it, so the
   // cost of confinement itself stays visible.
   const floor = compileConfinedFloor(root, reads);
@@ -207,7 +207,7 @@ async function measureSize(sessions: number, csi = 0): Promise<void> {
       unit: `× (floor without --root confinement: ${round(median(plainCpu))} ms CPU, ${round(median(plainMs))} ms)`,
       note:
         sessions === sizes[0]
-          ? 'the floor as it was before issue 14: bare readFileSync/readdirSync/... on pre-rooted paths, no resolution inside the root, no fstat; what confinement and bounded reads cost'
+          ? 'the floor without --root confinement (docs/read-limits.md): bare readFileSync/readdirSync/... on pre-rooted paths, no resolution inside the root, no fstat; what confinement and bounded reads cost'
           : undefined,
     }),
   );
@@ -294,8 +294,8 @@ try {
     } catch (e) {
       out.skip(`${n} sessions: ${(e as Error).message}`);
     }
-    // Issue 17: CSI reading on a CSI-heavy node (1,000 CSI volumes: kubelet CSI dirs, vol_data.json,
-    // connectors and Trident tracking files) stays within the same ratio.
+    // CSI reading (docs/csi-drivers.md) on a CSI-heavy node (1,000 CSI volumes: kubelet CSI dirs,
+    // vol_data.json, connectors and Trident tracking files) stays within the same ratio.
     if (n === 1000) {
       try {
         await measureSize(n, 1000);

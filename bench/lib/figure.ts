@@ -11,7 +11,7 @@ export interface Target {
 export interface Figure {
   /** Stable id for results.json consumers, e.g. `snapshot.1000.ratio`. */
   id: string;
-  /** Issue 9 section: snapshot, idle, latency, console, peers. */
+  /** Section of the results (bench/README.md): snapshot, idle, latency, console, peers. */
   section: string;
   label: string;
   /** undefined when not measured (then `note` says why). */

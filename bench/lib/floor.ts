@@ -71,10 +71,10 @@ const OP_CODE: Record<RecordedRead['op'], number> = {
 const READ_NOFOLLOW = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW;
 
 /**
- * The floor for a confined `--root` read (issue 14): the same reads done the way a read under a
- * root must be done at the least — each directory resolved inside the root once per snapshot
- * (the lstat/readlink calls RootResolver makes, recorded here once and replayed as bare syscalls),
- * and each file opened O_NONBLOCK|O_NOFOLLOW, fstat'ed (regular files only) and read into a buffer.
+ * The floor for a confined `--root` read (docs/read-limits.md#confinement-under---root): the same
+ * reads done the way a read under a root must be done at the least — each directory resolved inside
+ * the root once per snapshot (the lstat/readlink calls RootResolver makes, recorded here once and
+ * replayed as bare syscalls), and each file opened O_NONBLOCK|O_NOFOLLOW, fstat'ed (regular files only) and read into a buffer.
  * No parsing, no caching logic, no Host indirection: what is left between this and a snapshot is
  * the engine's own work.
  */

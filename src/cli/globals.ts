@@ -56,6 +56,9 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'version', type: 'boolean', description: 'Show the version' },
 ];
 
+/** Where the demo's journal and locks go: the default state dir, on the simulated node. */
+export const DEMO_STATE_DIR = '/var/log/iscsi-console';
+
 const EXEC_MODES: readonly ExecMode[] = ['direct', 'nsenter', 'chroot'];
 
 function str(o: ParsedOptions, name: string, dflt: string): string {
@@ -91,6 +94,13 @@ export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOpt
   };
   if (demoOpt !== undefined) globals.demo = typeof demoOpt === 'string' ? demoOpt : 'incident';
   if (globals.demo && globals.root !== '/') throw new UserError('--demo and --root cannot be combined');
+  // The simulated node lives in a temporary tree removed on exit, and the Host seam keeps every
+  // path inside it: a journal "in" DIR would silently land in that tree and vanish. Say so instead.
+  if (globals.demo && o['state-dir'] !== undefined)
+    throw new UserError(
+      `--state-dir cannot be used with --demo: the demo keeps its journal and locks on the simulated node (${DEMO_STATE_DIR} there, gone when the demo exits)`,
+      'drop --state-dir (the console shows the demo journal in view 7), or use --state-dir on a real node or with --root',
+    );
   requireExecForRootWrites(globals, o.exec !== undefined);
   return globals;
 }

@@ -1,3 +1,4 @@
+import { openHost } from '../app/open-host.js';
 import { ExitCode, errorText, exitCodeOf, hintOf, UserError } from '../engine/errors.js';
 import { observeCommands } from '../engine/host/observed-host.js';
 import { type OptionSpec, type ParsedArgs, parseArgs } from './args.js';
@@ -5,7 +6,6 @@ import type { Command, CommandContext, Output } from './command.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { GLOBAL_OPTIONS, readGlobals } from './globals.js';
 import { formatCommandHelp, formatHelp } from './help.js';
-import { openHost } from './open-host.js';
 import { suggestionHint } from './suggest.js';
 import { verboseObserver } from './verbose.js';
 import { VERSION } from './version.js';

@@ -11,6 +11,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Manual clock only: moves time forward, firing due timers in order. */
   advance(ms: number): void;
+  /**
+   * Manual clock only: resolves once some `sleep` is pending (a slow or hung command waits for the
+   * clock to move), so a test advances time when, and only when, something waits on it.
+   */
+  sleeping(): Promise<void>;
   /** Cancels every pending timer (close). */
   dispose(): void;
 }
@@ -60,6 +65,9 @@ function realClock(): Clock {
     advance() {
       throw new Error('advance() needs the manual clock');
     },
+    sleeping() {
+      return Promise.reject(new Error('sleeping() needs the manual clock'));
+    },
     dispose() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
@@ -71,6 +79,8 @@ function manualClock(): Clock {
   let now = MANUAL_EPOCH;
   let seq = 0;
   let pending: Pending[] = [];
+  let sleepers = 0;
+  let waiters: (() => void)[] = [];
   const clock: Clock = {
     mode: 'manual',
     now: () => now,
@@ -83,12 +93,24 @@ function manualClock(): Clock {
     },
     sleep(ms, signal) {
       return new Promise((resolve, reject) => {
-        const cancel = clock.setTimer(ms, resolve);
+        let settled = false;
+        const settle = () => {
+          if (settled) return false;
+          settled = true;
+          sleepers--;
+          return true;
+        };
+        sleepers++;
+        for (const wake of waiters.splice(0)) wake();
+        const cancel = clock.setTimer(ms, () => settle() && resolve());
         signal?.addEventListener('abort', () => {
           cancel();
-          reject(signal.reason);
+          if (settle()) reject(signal.reason);
         });
       });
+    },
+    sleeping() {
+      return sleepers > 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
     },
     advance(ms) {
       const end = now + ms;
@@ -104,6 +126,7 @@ function manualClock(): Clock {
     },
     dispose() {
       pending = [];
+      waiters = [];
     },
   };
   return clock;

@@ -2,50 +2,36 @@
  * The console's root: a column of status bar, view tabs, body, prompt line and key hints, every
  * part with an explicit height so a frame is never taller than the terminal (docs/architecture.md#full-screen-layout), plus the one
  * root `useInput` dispatcher (docs/architecture.md#one-input-dispatcher).
+ *
+ * Views and dialogs are registered modules (views/registry.ts, dialogs/registry.ts): nothing here
+ * names a view or a dialog. Each part subscribes to the few UI-state fields it shows (selectors),
+ * so typing in the palette re-renders the prompt line, not the table.
  */
 import { Box, useApp, useInput, useWindowSize } from 'ink';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import type { ConsoleBackend, JournalEntry, NodeEvent } from '../app/backend.js';
 import type { Scope } from '../engine/actions/types.js';
-import type { DoctorReport } from '../engine/doctor/types.js';
 import type { Snapshot } from '../engine/model.js';
-import type { ConsoleBackend, JournalEntry } from './backend.js';
 import { Text } from './components/safe-text.js';
-import { ScrollText } from './components/scroll-text.js';
-import { Table } from './components/table.js';
-import type { Column, TableRow } from './components/table-types.js';
+import type { TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
-import { helpLines } from './dialogs/help-lines.js';
-import { planLines, progressLines } from './dialogs/plan-lines.js';
-import { blockedText, cursorIndex, type DispatchContext, dispatchKey, planConsent } from './dispatch.js';
+import type { Dialog } from './dialogs/dialog-types.js';
+import { dialogFor } from './dialogs/registry.js';
+import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
 import { compileFilter } from './filter.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
-import {
-  DEVICE_COLUMNS,
-  deviceRows,
-  EVENT_COLUMNS,
-  eventRow,
-  JOURNAL_COLUMNS,
-  journalRow,
-  RECORD_COLUMNS,
-  recordRows,
-  SESSION_COLUMNS,
-  sessionRows,
-  sortRows,
-  TARGET_COLUMNS,
-  targetRows,
-  VOLUME_COLUMNS,
-  volumeRows,
-} from './rows.js';
+import { sortRows } from './sort-rows.js';
 import { StatusBar } from './status-bar.js';
-import { type Theme, toneColor } from './theme.js';
+import { type Theme, tabLabel, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
-import type { UiState, UiStore, ViewId } from './view-store.js';
-import { VIEW_IDS } from './view-store.js';
-import { DoctorView } from './views/doctor-view.js';
-import { sessionDetailLines } from './views/session-detail.js';
-import { WizardPane } from './wizard/wizard-pane.js';
+import type { UiStore, ViewId } from './view-store.js';
+import { safeJournal } from './views/journal.js';
+import { VIEWS, viewById, viewRows } from './views/registry.js';
+import { TableBody } from './views/table-body.js';
+import type { ViewBodyProps } from './views/view.js';
 
 /** Below this the console shows only a "terminal too small" message. */
 export const MIN_COLUMNS = 60;
@@ -60,41 +46,7 @@ export interface ConsoleAppProps {
 }
 
 const EMPTY_JOURNAL: JournalEntry[] = [];
-const EMPTY_COLS: readonly Column[] = [];
-
-interface ViewData {
-  columns: readonly Column[];
-  rows: TableRow[];
-}
-
-/** Rows of a view before filter/sort, memoised on the snapshot reference. */
-function baseRows(
-  view: ViewId,
-  snap: Snapshot | undefined,
-  events: UiEvents,
-  journal: JournalEntry[],
-): ViewData {
-  switch (view) {
-    case 'sessions':
-      return { columns: SESSION_COLUMNS, rows: snap ? sessionRows(snap.sessions) : [] };
-    case 'targets':
-      return { columns: TARGET_COLUMNS, rows: snap ? targetRows(snap) : [] };
-    case 'volumes':
-      return { columns: VOLUME_COLUMNS, rows: snap ? volumeRows(snap) : [] };
-    case 'devices':
-      return { columns: DEVICE_COLUMNS, rows: snap ? deviceRows(snap) : [] };
-    case 'records':
-      return { columns: RECORD_COLUMNS, rows: snap ? recordRows(snap) : [] };
-    case 'events':
-      return { columns: EVENT_COLUMNS, rows: events.map(eventRow) };
-    case 'journal':
-      return { columns: JOURNAL_COLUMNS, rows: journal.map(journalRow) };
-    default:
-      return { columns: EMPTY_COLS, rows: [] };
-  }
-}
-
-type UiEvents = import('../watchers/types.js').NodeEvent[];
+const EMPTY_EVENTS: NodeEvent[] = [];
 
 const noop = () => Date.now();
 
@@ -104,30 +56,42 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const clock = props.clock ?? backend.now ?? noop;
   const { exit } = useApp();
   const { columns: width, rows: height } = useWindowSize();
-  const s = useStore(ui);
+  // Only what the rows, the cursor and the scroll bound depend on; the parts below pick their own.
+  const s = useStore(
+    ui,
+    useShallow((x) => ({
+      view: x.view,
+      detail: x.detail,
+      filter: x.filter[x.view],
+      sort: x.sort[x.view],
+      cursor: x.cursor[x.view],
+      dialog: x.dialog,
+      write: x.write,
+      dryRun: x.dryRun,
+    })),
+  );
+  const view = viewById(s.view);
   const snapshot = useStore(backend.store, (x) => x.snapshot);
   // A down session's detail shows the kernel's recovery countdown: it ticks while on screen.
   const counting =
     s.detail !== undefined && snapshot?.sessions.find((x) => x.key === s.detail)?.downSeenAt !== undefined;
   const now = useNow(clock, counting);
-  // Events re-render only the events view (the array changes on every event).
-  const events = useStore(backend.store, (x) => (s.view === 'events' ? x.events : EMPTY_EVENTS));
+  // Events re-render only a view that reads them (the array changes on every event).
+  const events = useStore(backend.store, (x) => (view.readsEvents ? x.events : EMPTY_EVENTS));
   // Re-read on every snapshot and dialog change: an action's journal line lands around the refresh after it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: snapshot and dialog are re-read triggers
   const journal = useMemo(
-    () => (s.view === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL),
-    [s.view, snapshot, s.dialog?.kind, backend],
+    () => (view.readsJournal ? safeJournal(backend) : EMPTY_JOURNAL),
+    [view, snapshot, s.dialog?.kind, backend],
   );
   const base = useMemo(
-    () => baseRows(s.view, snapshot, events, journal),
-    [s.view, snapshot, events, journal],
+    () => ({ columns: view.columns, rows: viewRows(view, { snapshot, events, journal }) }),
+    [view, snapshot, events, journal],
   );
-  const filterText = s.filter[s.view];
-  const sort = s.sort[s.view];
   const rows = useMemo(() => {
-    const pred = compileFilter<TableRow>(filterText);
-    return sortRows(base.rows.filter(pred), sort);
-  }, [base, filterText, sort]);
+    const pred = compileFilter<TableRow>(s.filter);
+    return sortRows(base.rows.filter(pred), s.sort);
+  }, [base, s.filter, s.sort]);
   const bodyHeight = Math.max(1, height - 4 - outageBannerHeight(snapshot));
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
@@ -136,7 +100,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     rows,
     columns: base.columns,
     pageSize: Math.max(1, bodyHeight - 2),
-    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname),
+    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname, width - 4),
     hostname,
     running,
     exit: () => {
@@ -165,381 +129,161 @@ export function ConsoleApp(props: ConsoleAppProps) {
     );
   }
 
-  const idx = cursorIndex(rows, s.cursor[s.view], s.view === 'events');
+  const idx = cursorIndex(rows, s.cursor, view.followTail === true);
   const scope: Scope | undefined = s.detail !== undefined ? 'session' : rows[idx]?.scope;
+  const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: bodyHeight, snapshot, now };
   return (
     <Box width={width} height={height} flexDirection="column" overflowY="hidden">
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
-      <ViewTabs s={s} theme={theme} count={rows.length} total={base.rows.length} index={idx} />
+      <ViewTabs
+        view={s.view}
+        detail={s.detail !== undefined}
+        theme={theme}
+        count={rows.length}
+        total={base.rows.length}
+        index={idx}
+      />
       <OutageBanner snapshot={snapshot} theme={theme} width={width} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
-        <Body
-          {...props}
-          s={s}
-          rows={rows}
-          columns={base.columns}
-          idx={idx}
-          width={width}
-          height={bodyHeight}
-          snapshot={snapshot}
-          now={now}
-        />
+        {s.dialog ? (
+          <DialogPane {...bodyProps} dialog={s.dialog} />
+        ) : (
+          <ViewPane {...bodyProps} view={s.view} />
+        )}
       </Box>
-      <PromptLine s={s} theme={theme} width={width} />
-      <Hints s={s} backend={backend} theme={theme} scope={scope} />
+      <PromptLine ui={ui} theme={theme} width={width} />
+      <Hints ui={ui} backend={backend} theme={theme} scope={scope} />
     </Box>
   );
 }
 
-const EMPTY_EVENTS: UiEvents = [];
-
 /** How far the shown detail or dialog can scroll (its lines minus the visible height). */
 function scrollMax(
-  s: UiState,
+  s: {
+    view: ViewId;
+    detail: string | undefined;
+    dialog: Dialog | undefined;
+    write: boolean;
+    dryRun: boolean;
+  },
   snap: Snapshot | undefined,
   backend: ConsoleBackend,
   bodyHeight: number,
   hostname: string,
+  bodyWidth: number,
 ): number | undefined {
   const d = s.dialog;
-  // Dialogs lose 2 border lines, a title and a footer.
-  const dialogRoom = Math.max(1, bodyHeight - 4);
-  if (d?.kind === 'help') return Math.max(0, helpLines(backend.actions, s.write).length - dialogRoom);
-  if (d?.kind === 'plan')
-    return Math.max(0, planLines(d.plan, planConsent(s, d, hostname)).length - dialogRoom);
-  if (d) return undefined;
-  if (s.view === 'sessions' && s.detail !== undefined && snap) {
-    const session = snap.sessions.find((x) => x.key === s.detail);
-    return session ? Math.max(0, sessionDetailLines(snap, session, 0).length - bodyHeight) : 0;
+  if (d) {
+    const count = dialogFor(d).lineCount?.({
+      d,
+      write: s.write,
+      dryRun: s.dryRun,
+      backend,
+      hostname,
+      bodyWidth,
+    });
+    // Dialogs lose 2 border lines, a title and a footer.
+    return count === undefined ? undefined : Math.max(0, count - Math.max(1, bodyHeight - 4));
   }
-  return undefined;
+  const lines = viewById(s.view).scrollLines?.(snap, s.detail);
+  return lines === undefined ? undefined : Math.max(0, lines - bodyHeight);
 }
 
-function safeJournal(backend: ConsoleBackend): JournalEntry[] {
-  try {
-    return backend.readJournal();
-  } catch {
-    return EMPTY_JOURNAL;
-  }
-}
-
-function ViewTabs(props: { s: UiState; theme: Theme; count: number; total: number; index: number }) {
-  const { s, theme } = props;
+function ViewTabs(props: {
+  view: ViewId;
+  detail: boolean;
+  theme: Theme;
+  count: number;
+  total: number;
+  index: number;
+}) {
+  const { theme } = props;
   const counter =
     props.count === 0
       ? '0 of 0'
       : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
   return (
     <Text wrap="truncate">
-      {VIEW_IDS.map((v, i) => (
+      {VIEWS.map((v) => (
         <Text
-          key={v}
-          inverse={v === s.view}
-          bold={v === s.view}
-          color={v === s.view ? undefined : toneColor(theme, 'dim')}
+          key={v.id}
+          inverse={v.id === props.view}
+          bold={v.id === props.view}
+          color={v.id === props.view ? undefined : toneColor(theme, 'dim')}
         >
-          {` ${i + 1} ${v} `}
+          {tabLabel(Number(v.key) - 1, v.id, v.id === props.view, theme)}
         </Text>
       ))}
       <Text
         color={toneColor(theme, 'dim')}
-      >{`  ${s.detail !== undefined ? 'detail' : s.view === 'doctor' ? '' : counter}`}</Text>
+      >{`  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`}</Text>
     </Text>
   );
 }
 
-interface BodyProps extends ConsoleAppProps {
-  s: UiState;
-  rows: TableRow[];
-  columns: readonly Column[];
-  idx: number;
-  width: number;
-  height: number;
-  snapshot: Snapshot | undefined;
-  /** Host clock at this render (the session detail's recovery countdown). */
-  now: number;
-}
+type PaneProps = ConsoleAppProps &
+  Pick<ViewBodyProps, 'rows' | 'columns' | 'idx' | 'width' | 'height' | 'snapshot' | 'now'>;
 
-function Body(props: BodyProps) {
-  const { s, theme, width, height, snapshot } = props;
-  const d = s.dialog;
-  if (d) return <DialogPane {...props} />;
-  if (!snapshot && s.view !== 'events' && s.view !== 'journal') {
+/** The current view's body: its own, or the table of its rows. */
+function ViewPane(props: PaneProps & { view: ViewId }) {
+  const { theme, ui } = props;
+  const view = viewById(props.view);
+  const s = useStore(
+    ui,
+    useShallow((x) => ({
+      detail: x.detail,
+      scroll: x.detailScroll,
+      marks: x.marks,
+      sort: x.sort[x.view],
+      filter: x.filter[x.view],
+      refreshToken: x.refreshToken,
+    })),
+  );
+  const marks = useMemo(() => new Set(s.marks), [s.marks]);
+  if (!props.snapshot && !view.beforeFirstRead) {
     return <Text color={toneColor(theme, 'dim')}>Reading the node…</Text>;
   }
-  if (s.view === 'sessions' && s.detail !== undefined && snapshot) {
-    const session = snapshot.sessions.find((x) => x.key === s.detail);
-    if (!session) {
-      return (
-        <Text
-          color={toneColor(theme, 'warn')}
-        >{`Session ${s.detail} is gone (logged out or removed). esc returns to the list.`}</Text>
-      );
-    }
-    const lines = sessionDetailLines(snapshot, session, props.now);
-    return <ScrollText lines={lines} height={height} width={width} offset={s.detailScroll} theme={theme} />;
-  }
-  if (s.view === 'doctor') {
-    return (
-      <DoctorPane
-        backend={props.backend}
-        ui={props.ui}
-        width={width}
-        height={height}
-        theme={theme}
-        offset={s.detailScroll}
-      />
-    );
-  }
-  const marks = new Set(s.marks);
-  if (s.view === 'journal') {
-    const entry = props.rows[props.idx];
-    const j = entry ? safeJournal(props.backend).find((x) => x.id === entry.key) : undefined;
-    const tableHeight = Math.max(3, Math.floor(height / 2));
-    const lines = j
-      ? [
-          { text: `${j.action}: ${j.subject}`, bold: true },
-          ...j.commands.map((c) => ({
-            text: `  $ ${c.argv.join(' ')}  → exit ${c.exitCode ?? 'none'}${c.detail ? ` ${c.detail}` : ''}`,
-            tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
-          })),
-          ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
-        ]
-      : [
-          {
-            text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.',
-            tone: 'dim' as const,
-          },
-        ];
-    return (
-      <Box flexDirection="column" height={height} overflow="hidden">
-        <Table
-          columns={props.columns}
-          rows={props.rows}
-          cursor={props.idx}
-          marks={marks}
-          width={width}
-          height={tableHeight}
-          theme={theme}
-          sort={s.sort.journal}
-          emptyText="journal is empty"
-        />
-        <ScrollText lines={lines} height={height - tableHeight} width={width} offset={0} theme={theme} />
-      </Box>
-    );
-  }
+  const body = { ...props, ...s, marks };
+  const Body = view.Body;
+  return Body ? <Body {...body} /> : <TableBody {...body} viewId={view.id} />;
+}
+
+/** The open dialog, drawn by its registered module. */
+function DialogPane(props: PaneProps & { dialog: Dialog }) {
+  const s = useStore(
+    props.ui,
+    useShallow((x) => ({ write: x.write, dryRun: x.dryRun, scroll: x.detailScroll })),
+  );
+  const Render = dialogFor(props.dialog).render;
   return (
-    <Table
-      columns={props.columns}
-      rows={props.rows}
-      cursor={props.idx}
-      marks={marks}
-      width={width}
-      height={height}
-      theme={theme}
-      sort={s.sort[s.view]}
-      emptyText={
-        s.filter[s.view] ? `nothing matches the filter "${s.filter[s.view]}" (esc clears it)` : `no ${s.view}`
-      }
+    <Render
+      d={props.dialog}
+      {...s}
+      backend={props.backend}
+      theme={props.theme}
+      hostname={props.hostname}
+      width={props.width}
+      height={props.height}
+      bodyHeight={Math.max(1, props.height - 4)}
+      bodyWidth={props.width - 4}
     />
   );
 }
 
-function DialogPane(props: BodyProps) {
-  const { s, theme, width, height, hostname } = props;
-  const d = s.dialog!;
-  const inner = Math.max(1, height - 2);
-  const frame = (
-    title: string,
-    tone: 'accent' | 'warn' | 'bad' | 'ok',
-    body: ReactNode,
-    footer: ReactNode,
-  ) => (
-    <Box
-      flexDirection="column"
-      borderStyle="round"
-      borderColor={toneColor(theme, tone)}
-      height={height}
-      width={width}
-      paddingX={1}
-      overflow="hidden"
-    >
-      <Text bold wrap="truncate" color={toneColor(theme, tone)}>
-        {title}
-      </Text>
-      <Box height={Math.max(1, inner - 2)} flexDirection="column" overflow="hidden">
-        {body}
-      </Box>
-      <Box height={1}>{footer}</Box>
-    </Box>
+function PromptLine(props: { ui: UiStore; theme: Theme; width: number }) {
+  const { theme, width } = props;
+  const s = useStore(
+    props.ui,
+    useShallow((x) => ({
+      mode: x.mode,
+      filter: x.filter[x.view],
+      input: x.input,
+      completion: x.completion,
+      flash: x.flash,
+    })),
   );
-  const bodyH = Math.max(1, inner - 2);
-  const w = width - 4;
-  switch (d.kind) {
-    case 'help':
-      return frame(
-        ' Help ',
-        'accent',
-        <ScrollText
-          lines={helpLines(props.backend.actions, s.write)}
-          height={bodyH}
-          width={w}
-          offset={s.detailScroll}
-          theme={theme}
-        />,
-        <Text color={toneColor(theme, 'dim')}>↑↓ scroll · esc closes</Text>,
-      );
-    case 'plan': {
-      const consent = planConsent(s, d, hostname);
-      const { blocked, ask } = consent;
-      const tone = d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent';
-      let footer: ReactNode;
-      if (blocked)
-        footer = (
-          <Text color={toneColor(theme, d.error ? 'bad' : 'warn')} wrap="truncate">
-            {`${d.error ?? blockedText(blocked)} · esc closes`}
-          </Text>
-        );
-      else if (ask.kind === 'typed' || ask.kind === 'override')
-        footer = (
-          <TextInput
-            label={
-              ask.kind === 'override'
-                ? `Type ${ask.token} to override ${ask.refusals.length === 1 ? 'this refusal' : `these ${ask.refusals.length} refusals`} and apply (esc cancels):`
-                : `Type ${ask.token} to apply on ${hostname} (esc cancels):`
-            }
-            value={d.typed}
-            focused
-            width={w}
-            theme={theme}
-            error={d.error}
-          />
-        );
-      else if (ask.kind === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
-      else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
-      return frame(
-        ` Plan: ${d.plan.title} `,
-        tone,
-        <ScrollText
-          lines={planLines(d.plan, consent)}
-          height={bodyH}
-          width={w}
-          offset={s.detailScroll}
-          theme={theme}
-        />,
-        footer,
-      );
-    }
-    case 'progress': {
-      const footer = d.askQuit ? (
-        <Text color={toneColor(theme, 'warn')} bold wrap="truncate">
-          An action is running. Stop after the current step? [y/N]
-        </Text>
-      ) : d.stopRequested ? (
-        <Text color={toneColor(theme, 'warn')} wrap="truncate">
-          Stopping after the current step…
-        </Text>
-      ) : (
-        <Text color={toneColor(theme, 'dim')} wrap="truncate">
-          running… ctrl-c asks to stop between steps (never mid-command)
-        </Text>
-      );
-      return frame(
-        ` Running: ${d.plan.title} — ${d.plan.subject} `,
-        'accent',
-        <ScrollText
-          lines={progressLines(d.plan, d.steps)}
-          height={bodyH}
-          width={w}
-          offset={0}
-          theme={theme}
-        />,
-        footer,
-      );
-    }
-    case 'outcome': {
-      const r = d.result;
-      const lines = [
-        {
-          text: r.ok ? `✓ ${d.plan.title} succeeded` : `✗ ${d.plan.title} failed`,
-          tone: r.ok ? ('ok' as const) : ('bad' as const),
-          bold: true,
-        },
-        ...(r.error
-          ? [
-              {
-                text: `error: ${r.error.message}${r.error.exitName ? ` (${r.error.exitName})` : ''}`,
-                tone: 'bad' as const,
-              },
-            ]
-          : []),
-        ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
-        { text: '' },
-        ...progressLines(d.plan, r.steps),
-        // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
-        ...(r.ok || r.verification.length > 0
-          ? [
-              { text: '' },
-              {
-                text: r.verified ? 'Verified:' : 'Not verified:',
-                bold: true,
-                tone: r.verified ? ('ok' as const) : ('warn' as const),
-              },
-              ...r.verification.map((v) => ({ text: `  ${v}` })),
-            ]
-          : []),
-        ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
-      ];
-      return frame(
-        ` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `,
-        r.ok ? 'ok' : 'bad',
-        <ScrollText lines={lines} height={bodyH} width={w} offset={s.detailScroll} theme={theme} />,
-        <Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>,
-      );
-    }
-    case 'write':
-      return frame(
-        ' Enable WRITE mode ',
-        'warn',
-        <Box flexDirection="column">
-          <Text wrap="truncate">{`Destructive actions (logout, delete device, flush, cleanup...) will be allowed on ${hostname}.`}</Text>
-          <Text wrap="truncate" color={toneColor(theme, 'dim')}>
-            Each one still shows its plan and asks again. :readonly switches back.
-          </Text>
-        </Box>,
-        <TextInput
-          label={`Type the hostname ${hostname} to confirm:`}
-          value={d.typed}
-          focused
-          width={w}
-          theme={theme}
-        />,
-      );
-    case 'wizard':
-      return frame(
-        ' Attach: log in to an iSCSI target ',
-        'accent',
-        <WizardPane w={d} width={w} height={bodyH} theme={theme} />,
-        <Text color={toneColor(theme, 'dim')} wrap="truncate">
-          ↑↓/tab field · space toggles · ctrl-d discover · ctrl-l load manifest · ⏎ plan · esc cancel
-        </Text>,
-      );
-  }
-}
-
-function PromptLine(props: { s: UiState; theme: Theme; width: number }) {
-  const { s, theme, width } = props;
   if (s.mode === 'filter') {
-    return (
-      <TextInput
-        label="/"
-        value={s.filter[s.view]}
-        focused
-        width={width}
-        theme={theme}
-        placeholder="filter"
-      />
-    );
+    return <TextInput label="/" value={s.filter} focused width={width} theme={theme} placeholder="filter" />;
   }
   if (s.mode === 'command') {
     const matches = completePalette(s.input);
@@ -571,8 +315,12 @@ function PromptLine(props: { s: UiState; theme: Theme; width: number }) {
   return <Text> </Text>;
 }
 
-function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope: Scope | undefined }) {
-  const { s, theme } = props;
+function Hints(props: { ui: UiStore; backend: ConsoleBackend; theme: Theme; scope: Scope | undefined }) {
+  const { theme } = props;
+  const s = useStore(
+    props.ui,
+    useShallow((x) => ({ dialog: x.dialog !== undefined, mode: x.mode, detail: x.detail, write: x.write })),
+  );
   // No actions are offered on the first look: they are planned on the full read (console start-up).
   const partial = useStore(props.backend.store, (x) => x.snapshot?.partial !== undefined);
   let hints: string[];
@@ -593,37 +341,4 @@ function Hints(props: { s: UiState; backend: ConsoleBackend; theme: Theme; scope
       {hints.join(' · ') || ' '}
     </Text>
   );
-}
-
-/** Runs the doctor engine when the view opens (and on ctrl-r via a new snapshot), like `iscsi-console doctor`. */
-function DoctorPane(props: {
-  backend: ConsoleBackend;
-  ui: UiStore;
-  width: number;
-  height: number;
-  theme: Theme;
-  offset: number;
-}) {
-  const { backend, width, height, theme } = props;
-  const [report, setReport] = useState<DoctorReport | { error: string } | undefined>();
-  const token = useStore(props.ui, (x) => x.refreshToken);
-  // Runs when the view opens and again on ctrl-r (not on every poll: doctor runs commands).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: token is the re-run trigger
-  useEffect(() => {
-    let live = true;
-    if (!backend.runDoctor) return;
-    backend.runDoctor().then(
-      (r) => live && setReport(r),
-      (e: Error) => live && setReport({ error: e.message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [backend, token]);
-  if (!backend.runDoctor)
-    return <Text color={toneColor(theme, 'dim')}>The doctor engine is not available here.</Text>;
-  if (!report) return <Text color={toneColor(theme, 'dim')}>Running checks…</Text>;
-  if ('error' in report)
-    return <Text color={toneColor(theme, 'bad')}>{`doctor failed: ${report.error}`}</Text>;
-  return <DoctorView report={report} width={width} height={height} theme={theme} offset={props.offset} />;
 }

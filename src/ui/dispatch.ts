@@ -4,38 +4,18 @@
  * trigger a single-letter action.
  */
 import type { Key } from 'ink';
-import { answerConsents, type Consent, consentFor } from '../engine/actions/consent.js';
-import type { ActionDef, Plan } from '../engine/actions/types.js';
-import type { ConsoleBackend, Selection } from './backend.js';
-import type { Column, TableRow } from './components/table-types.js';
+import type { Selection } from '../app/backend.js';
+import type { ActionDef } from '../engine/actions/types.js';
+import type { TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
+import { closeDialog, type DispatchContext, flash, scroll } from './context.js';
+import { dialogFor, dialogKey } from './dialogs/registry.js';
 import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
-import {
-  type Cursor,
-  type Dialog,
-  switchView,
-  type UiState,
-  type UiStore,
-  VIEW_IDS,
-  type ViewId,
-} from './view-store.js';
-import { openWizard, wizardKey } from './wizard/wizard-state.js';
+import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
+import { isViewId, viewById } from './views/registry.js';
+import { openWizard } from './wizard/wizard-state.js';
 
-export interface DispatchContext {
-  ui: UiStore;
-  backend: ConsoleBackend;
-  /** The current view's rows as shown (filtered and sorted). */
-  rows: readonly TableRow[];
-  columns: readonly Column[];
-  /** Rows per page in the body. */
-  pageSize: number;
-  /** Largest useful scroll offset of the detail/dialog shown (unknown: unbounded). */
-  scrollMax?: number;
-  hostname: string;
-  exit(): void;
-  /** The running action's abort switch (stops between steps, never mid-command). */
-  running: { controller?: AbortController | undefined };
-}
+export type { DispatchContext };
 
 /** Index of the cursor row: by fingerprint, else where it was (clamped) when that row vanished. */
 export function cursorIndex(rows: readonly TableRow[], cursor: Cursor, followTail = false): number {
@@ -49,7 +29,7 @@ export function cursorIndex(rows: readonly TableRow[], cursor: Cursor, followTai
 }
 
 export function currentRow(s: UiState, rows: readonly TableRow[]): TableRow | undefined {
-  return rows[cursorIndex(rows, s.cursor[s.view], s.view === 'events')];
+  return rows[cursorIndex(rows, s.cursor[s.view], viewById(s.view).followTail === true)];
 }
 
 function setCursor(ctx: DispatchContext, index: number): void {
@@ -57,12 +37,8 @@ function setCursor(ctx: DispatchContext, index: number): void {
   const i = Math.max(0, Math.min(index, ctx.rows.length - 1));
   const row = ctx.rows[i];
   // In the event log, the last row means "follow new events" (htop F).
-  const follow = s.view === 'events' && i === ctx.rows.length - 1;
+  const follow = viewById(s.view).followTail === true && i === ctx.rows.length - 1;
   ctx.ui.setState({ cursor: { ...s.cursor, [s.view]: { key: follow ? undefined : row?.key, index: i } } });
-}
-
-function flash(ctx: DispatchContext, text: string, tone: 'ok' | 'warn' | 'bad' = 'warn'): void {
-  ctx.ui.setState({ flash: { text, tone } });
 }
 
 /** The rows an action applies to: the marked ones, else the cursor row (or the open detail). */
@@ -111,117 +87,6 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
     const err = e as Error & { hint?: string };
     flash(ctx, `${def.title}: ${err.message}${err.hint ? ` (hint: ${err.hint})` : ''}`, 'bad');
   }
-}
-
-export type PlanDialog = Extract<Dialog, { kind: 'plan' }>;
-
-/**
- * The engine's consent (engine/actions/consent.ts) for the Plan dialog as it stands: write mode,
- * dry-run, and whether the admin opened the override step. The dialog only phrases it.
- */
-export function planConsent(s: UiState, d: PlanDialog, hostname: string): Consent {
-  return consentFor(d.plan, {
-    write: s.write,
-    dryRun: s.dryRun,
-    hostname,
-    override: d.override === true,
-    interactive: true,
-  });
-}
-
-/** What the dialog's footer says when nothing can be applied (the console's words for `blocked`). */
-export function blockedText(b: NonNullable<Consent['blocked']>): string {
-  switch (b.kind) {
-    case 'read-only':
-      return `${b.reason} · type :write (or start with --write) to allow changes`;
-    case 'dry-run':
-      return `${b.reason} (:dry-run toggles)`;
-    case 'needs-override':
-      return `${b.reason} · o overrides`;
-    default:
-      return b.reason;
-  }
-}
-
-export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): void {
-  const controller = new AbortController();
-  ctx.running.controller = controller;
-  ctx.ui.setState({
-    mode: 'busy',
-    dialog: {
-      kind: 'progress',
-      plan,
-      steps: plan.steps.map((x) => ({ stepId: x.id, status: 'pending' })),
-      stopRequested: false,
-      askQuit: false,
-      quitAfter: false,
-      controller,
-    },
-  });
-  const onProgress = (p: { stepId: string; status: string }) => {
-    const d = ctx.ui.getState().dialog;
-    if (d?.kind !== 'progress') return;
-    const steps = d.steps.map((x) => (x.stepId === p.stepId ? { ...x, ...p } : x)) as typeof d.steps;
-    ctx.ui.setState({ dialog: { ...d, steps } });
-  };
-  const finish = (result: Parameters<typeof outcome>[1]) => outcome(ctx, result, plan);
-  const secrets = ctx.ui.getState().pendingSecrets;
-  ctx.ui.setState({ pendingSecrets: undefined });
-  ctx.backend
-    .apply(plan, {
-      write: ctx.ui.getState().write,
-      force,
-      onProgress,
-      signal: controller.signal,
-      ...(secrets ? { secrets } : {}),
-    })
-    .then(finish, (e: Error & { hint?: string }) =>
-      finish({
-        ok: false,
-        steps: [],
-        verified: false,
-        verification: [],
-        error: { message: e.message, ...(e.hint ? { hint: e.hint } : {}) },
-      }),
-    );
-}
-
-function outcome(
-  ctx: DispatchContext,
-  result: import('../engine/actions/types.js').ApplyResult,
-  plan: Plan,
-): void {
-  ctx.running.controller = undefined;
-  ctx.backend.refreshNow();
-  const d = ctx.ui.getState().dialog;
-  const quitAfter = d?.kind === 'progress' && d.quitAfter;
-  ctx.ui.setState({
-    mode: 'confirm',
-    dialog: { kind: 'outcome', plan, result },
-    marks: [],
-    detailScroll: 0,
-    // A failed attach keeps the wizard's values for the next `a`; a successful one drops them.
-    ...(plan.action === 'attach' && result.ok ? { wizardDraft: undefined } : {}),
-  });
-  if (quitAfter) ctx.exit();
-}
-
-/** After a successful attach: the new session's detail (the wizard ends there). */
-function attachedDetail(ctx: DispatchContext): Partial<UiState> {
-  const s = ctx.ui.getState();
-  const t = s.attachTarget;
-  const snap = ctx.backend.store.getState().snapshot;
-  const found =
-    t &&
-    snap?.sessions.find(
-      (x) => x.targetIqn === t.iqn && (x.portal === t.portal || x.portal.startsWith(`${t.portal}:`)),
-    );
-  if (!found) return { attachTarget: undefined };
-  return { ...switchView(s, 'sessions'), detail: found.key, detailScroll: 0, attachTarget: undefined };
-}
-
-function closeDialog(ctx: DispatchContext, extra: Partial<UiState> = {}): void {
-  ctx.ui.setState({ mode: 'normal', dialog: undefined, input: '', ...extra });
 }
 
 function runPalette(ctx: DispatchContext, text: string): void {
@@ -306,135 +171,10 @@ function textMode(ctx: DispatchContext, input: string, key: Key): void {
   if (next !== undefined) ctx.ui.setState({ input: next, completion: 0 });
 }
 
-function dialogKey(ctx: DispatchContext, d: Dialog, input: string, key: Key): void {
-  const s = ctx.ui.getState();
-  if (d.kind === 'help' || d.kind === 'outcome') {
-    if (key.escape || key.return || input === 'q' || input === '?') {
-      const extra: Partial<UiState> = {};
-      if (d.kind === 'outcome' && s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail))
-        extra.detail = undefined;
-      if (d.kind === 'outcome' && d.plan.action === 'attach' && d.result.ok)
-        Object.assign(extra, attachedDetail(ctx));
-      closeDialog(ctx, extra);
-    } else scroll(ctx, key);
-    return;
-  }
-  if (d.kind === 'write') {
-    if (key.escape) {
-      closeDialog(ctx);
-      return;
-    }
-    if (key.return) {
-      if (d.typed === ctx.hostname) {
-        closeDialog(ctx, { write: true });
-        flash(ctx, `WRITE mode on ${ctx.hostname}: destructive actions are enabled`, 'warn');
-      } else
-        ctx.ui.setState({
-          dialog: { ...d, typed: '' },
-          flash: { text: `type ${ctx.hostname} exactly`, tone: 'bad' },
-        });
-      return;
-    }
-    const next = editText(d.typed, input, key);
-    if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next } });
-    return;
-  }
-  if (d.kind === 'plan') {
-    if (key.escape) {
-      closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
-      return;
-    }
-    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-      scroll(ctx, key);
-      return;
-    }
-    const consent = planConsent(s, d, ctx.hostname);
-    if (consent.blocked?.kind === 'needs-override') {
-      // The override is its own step: the plain token typed here is not consent to override.
-      if (input === 'o' && !key.ctrl && !key.meta) {
-        ctx.ui.setState({ dialog: { ...d, override: true, typed: '', error: undefined }, detailScroll: 0 });
-      } else if (key.return) {
-        ctx.ui.setState({
-          dialog: {
-            ...d,
-            typed: '',
-            error: 'refused: nothing typed here applies it; o opens the override step',
-          },
-        });
-      }
-      return;
-    }
-    if (consent.blocked) {
-      if (key.return || input === 'q' || input === 'n') closeDialog(ctx);
-      return;
-    }
-    const { ask } = consent;
-    if (ask.kind === 'typed' || ask.kind === 'override') {
-      if (key.return) {
-        if (answerConsents(ask, d.typed)) startApply(ctx, d.plan, consent.force);
-        else
-          ctx.ui.setState({
-            dialog: { ...d, typed: '', error: `does not match: type ${ask.token} exactly` },
-          });
-        return;
-      }
-      const next = editText(d.typed, input, key);
-      if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next, error: undefined } });
-      return;
-    }
-    if (ask.kind === 'none' && key.return) {
-      startApply(ctx, d.plan, consent.force);
-      return;
-    }
-    // y/N: only an explicit y applies; Enter, n and anything else keep the default (No).
-    if (input === 'y' || input === 'Y') {
-      startApply(ctx, d.plan, consent.force);
-      return;
-    }
-    if (input === 'n' || input === 'N' || key.return)
-      closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
-    return;
-  }
-  if (d.kind === 'progress') {
-    if (d.askQuit) {
-      if (input === 'y' || input === 'Y') {
-        d.controller.abort();
-        ctx.ui.setState({ dialog: { ...d, stopRequested: true, askQuit: false } });
-      } else if (input === 'n' || input === 'N' || key.escape)
-        ctx.ui.setState({ dialog: { ...d, askQuit: false } });
-      return;
-    }
-    if ((key.ctrl && input === 'c') || input === 'q') ctx.ui.setState({ dialog: { ...d, askQuit: true } });
-    return;
-  }
-  if (d.kind === 'wizard') {
-    if (key.ctrl && input === 'c') {
-      closeDialog(ctx);
-      return;
-    }
-    wizardKey(ctx, d, input, key);
-  }
-}
-
-function scroll(ctx: DispatchContext, key: Key): void {
-  const s = ctx.ui.getState();
-  const step = key.pageDown
-    ? ctx.pageSize
-    : key.pageUp
-      ? -ctx.pageSize
-      : key.downArrow
-        ? 1
-        : key.upArrow
-          ? -1
-          : 0;
-  const max = ctx.scrollMax ?? Number.POSITIVE_INFINITY;
-  if (step) ctx.ui.setState({ detailScroll: Math.max(0, Math.min(max, s.detailScroll + step)) });
-}
-
 /** True while keys are text for a field (filter, palette, typed confirmation, wizard). */
 function typing(s: UiState): boolean {
   if (s.mode === 'filter' || s.mode === 'command') return true;
-  return s.dialog?.kind === 'write' || s.dialog?.kind === 'wizard' || s.dialog?.kind === 'plan';
+  return s.dialog !== undefined && dialogFor(s.dialog).typing;
 }
 
 /**
@@ -490,9 +230,10 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     return;
   }
   const nav = resolveNav(input, key);
-  const idx = cursorIndex(ctx.rows, s.cursor[s.view], s.view === 'events');
+  const view = viewById(s.view);
+  const idx = cursorIndex(ctx.rows, s.cursor[s.view], view.followTail === true);
   if (
-    (s.detail !== undefined || s.view === 'doctor') &&
+    view.scrolls?.(s.detail) === true &&
     nav &&
     ['up', 'down', 'pageUp', 'pageDown', 'top', 'bottom'].includes(nav)
   ) {
@@ -528,9 +269,9 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
       return;
     case 'open': {
       const row = ctx.rows[idx];
-      if (s.view === 'sessions' && row) ctx.ui.setState({ detail: row.key, detailScroll: 0 });
-      else if (s.view === 'targets' && row?.actionKey)
-        ctx.ui.setState({ ...switchView(s, 'sessions'), detail: row.actionKey, detailScroll: 0 });
+      const to = row && view.open?.(row);
+      if (to && isViewId(to.view))
+        ctx.ui.setState({ ...switchView(s, to.view), detail: to.detail, detailScroll: 0 });
       return;
     }
     case 'back':

@@ -1,10 +1,13 @@
 /**
  * The `/` filter language, shared by every list view (k9s `/`, htop `\`):
  *   - words match anywhere in the row (case-insensitive); `a|b` matches either;
- *   - `field=value` matches one column (`state=FAILED`, `portal=10.0.0.5`), `field!=value` excludes;
+ *   - `field=value` matches one column (`state=FAILED`, `portal=10.0.0.5`), `field=a|b` either
+ *     value, `field!=value` (and `field!=a|b`) excludes; a number matches a number field exactly
+ *     (`sid=1` is session 1, not 10), other values anywhere in the field; `field=` an empty field;
  *   - a leading `!` inverts the whole filter (k9s `/!`).
- * All terms must match. Unknown fields never match, so a typo empties the list instead of
- * silently showing everything.
+ * All terms must match. A field the view does not have is an error ("unknown field foo; fields:
+ * …", `filterError`), never a silently empty list; each view's field names are `FILTER_FIELDS`,
+ * listed in `?` help and completed in the palette (`completeFilterField`).
  */
 
 export interface Filterable {
@@ -14,12 +17,68 @@ export interface Filterable {
 
 type Term =
   | { kind: 'text'; alternatives: string[] }
-  | { kind: 'field'; field: string; value: string; negate: boolean };
+  | { kind: 'field'; field: string; alternatives: string[]; negate: boolean };
 
 export interface ParsedFilter {
   invert: boolean;
   terms: Term[];
 }
+
+/**
+ * The fields each list view's rows carry (src/ui/rows.ts, csi-rows.ts), in the order help lists
+ * them. test/ui/filter.test.ts holds them to the rows.
+ */
+export const FILTER_FIELDS = {
+  sessions: [
+    'sid',
+    'target',
+    'iqn',
+    'portal',
+    'iface',
+    'state',
+    'host',
+    'verdict',
+    'health',
+    'reason',
+    'devices',
+    'pods',
+  ],
+  targets: ['target', 'portal', 'sid', 'state', 'flags'],
+  volumes: [
+    'path',
+    'mode',
+    'iqn',
+    'portal',
+    'lun',
+    'mounted',
+    'problems',
+    'pods',
+    'driver',
+    'pv',
+    'handle',
+    'staging',
+    'publish',
+  ],
+  devices: ['name', 'kind', 'hctl', 'state', 'wwid', 'alias', 'holders', 'mounts', 'sid'],
+  records: ['kind', 'target', 'portal', 'iface', 'startup', 'session', 'initiator'],
+  events: ['kind', 'severity', 'subject', 'message'],
+  journal: ['action', 'subject', 'result'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type FilterView = keyof typeof FILTER_FIELDS;
+
+/** The field names of a view (empty for a view without a filterable list, e.g. doctor). */
+export function filterFields(view: string): readonly string[] {
+  return (FILTER_FIELDS as Record<string, readonly string[]>)[view] ?? [];
+}
+
+/** `fields: sid, target, …`: the line `?` help and errors show. */
+export function filterFieldsText(view: string): string {
+  const f = filterFields(view);
+  return f.length ? `fields: ${f.join(', ')}` : 'no fields';
+}
+
+const FIELD_TERM = /^([a-z][a-z0-9_-]*)(!?=)(.*)$/i;
 
 export function parseFilter(text: string): ParsedFilter {
   let t = text.trim();
@@ -30,12 +89,12 @@ export function parseFilter(text: string): ParsedFilter {
   }
   const terms: Term[] = [];
   for (const word of t.split(/\s+/).filter(Boolean)) {
-    const m = /^([a-z][a-z0-9_-]*)(!?=)(.*)$/i.exec(word);
+    const m = FIELD_TERM.exec(word);
     if (m) {
       terms.push({
         kind: 'field',
         field: m[1]!.toLowerCase(),
-        value: m[3]!.toLowerCase(),
+        alternatives: m[3]!.toLowerCase().split('|'),
         negate: m[2] === '!=',
       });
     } else {
@@ -45,11 +104,35 @@ export function parseFilter(text: string): ParsedFilter {
   return { invert, terms };
 }
 
+/**
+ * What is wrong with a filter for a view, or undefined: `unknown field foo; fields: sid, target, …`.
+ * A view with no field list (or none given) accepts any field.
+ */
+export function filterError(text: string, fields: readonly string[]): string | undefined {
+  if (fields.length === 0) return undefined;
+  const unknown = parseFilter(text)
+    .terms.filter((t) => t.kind === 'field' && !fields.includes(t.field))
+    .map((t) => (t as { field: string }).field);
+  if (unknown.length === 0) return undefined;
+  const names = [...new Set(unknown)];
+  return `unknown field${names.length > 1 ? 's' : ''} ${names.join(', ')}; fields: ${fields.join(', ')}`;
+}
+
+const NUMBER = /^\d+$/;
+
+function valueMatches(value: string, alt: string): boolean {
+  if (alt === '') return value === '';
+  // `sid=1` means session 1: numbers against a number compare whole.
+  if (NUMBER.test(alt) && NUMBER.test(value)) return value === alt;
+  return value.includes(alt);
+}
+
 function termMatches(term: Term, row: Filterable, haystack: string): boolean {
   if (term.kind === 'text') return term.alternatives.some((a) => haystack.includes(a));
   const v = row.fields[term.field];
   if (v === undefined) return term.negate;
-  const hit = v.toLowerCase().includes(term.value);
+  const lower = v.toLowerCase();
+  const hit = term.alternatives.some((a) => valueMatches(lower, a));
   return term.negate ? !hit : hit;
 }
 
@@ -65,7 +148,10 @@ function haystackOf(row: Filterable): string {
   return h;
 }
 
-/** Builds a predicate for rows; an empty filter keeps everything. */
+/**
+ * Builds a predicate for rows; an empty filter keeps everything. A field a row lacks never matches
+ * `field=…` (check `filterError` first to tell the admin why).
+ */
 export function compileFilter<T extends Filterable>(text: string): (row: T) => boolean {
   const f = parseFilter(text);
   if (f.terms.length === 0) return () => true;
@@ -74,4 +160,17 @@ export function compileFilter<T extends Filterable>(text: string): (row: T) => b
     const all = f.terms.every((term) => termMatches(term, row, haystack));
     return f.invert ? !all : all;
   };
+}
+
+/**
+ * Completions of the filter's last word as a field name (`hea` → `health=`), for the palette and
+ * the filter prompt; the words before it are kept. Empty when the last word is not a field prefix
+ * or already has its `=`.
+ */
+export function completeFilterField(text: string, fields: readonly string[]): string[] {
+  const m = /(^|\s)(!?)([a-z][a-z0-9_-]*)$/i.exec(text);
+  if (!m) return [];
+  const word = m[3]!.toLowerCase();
+  const head = text.slice(0, text.length - m[3]!.length);
+  return fields.filter((f) => f.startsWith(word)).map((f) => `${head}${f}=`);
 }

@@ -1,5 +1,5 @@
 /** Small text helpers for fixed-width terminal cells. */
-import { safeText } from '../engine/text/safe-text.js';
+import { safeText } from '../app/domain.js';
 
 /**
  * Shortens text to `width` by cutting the middle: IQNs differ at both ends

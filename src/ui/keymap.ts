@@ -4,8 +4,9 @@
  */
 import type { Key } from 'ink';
 import type { ActionDef, Scope } from '../engine/actions/types.js';
-import type { ViewId } from './view-store.js';
-import { VIEW_IDS } from './view-store.js';
+import { VIEWS, type ViewId, viewForDigit } from './views/registry.js';
+
+export { viewForDigit };
 
 export type NavId =
   | 'up'
@@ -101,12 +102,6 @@ export function resolveNav(input: string, key: Key): NavId | undefined {
   return NAV_KEYS.find((n) => n.match(input, key))?.id;
 }
 
-/** Number keys 1..8 jump to views in this order (lazygit panels). */
-export function viewForDigit(input: string): ViewId | undefined {
-  const n = Number(input);
-  return Number.isInteger(n) && n >= 1 && n <= VIEW_IDS.length ? VIEW_IDS[n - 1] : undefined;
-}
-
 /** The action bound to a key, if it applies to this scope. Nav keys win, so actions never shadow them. */
 export function resolveAction(
   actions: readonly ActionDef[],
@@ -137,14 +132,7 @@ export function keyCollisions(actions: readonly ActionDef[]): string[] {
     '~',
     '-',
     'q',
-    '1',
-    '2',
-    '3',
-    '4',
-    '5',
-    '6',
-    '7',
-    '8',
+    ...VIEWS.map((v) => String(v.key)),
   ];
   return actions.filter((a) => navChars.includes(a.key)).map((a) => `${a.id} uses '${a.key}'`);
 }
@@ -169,41 +157,20 @@ export interface PaletteCommand {
   view?: ViewId;
 }
 
-export const PALETTE: readonly PaletteCommand[] = [
-  { name: 'sessions', aliases: ['s', 'se', 'session'], help: 'iSCSI sessions (home)', view: 'sessions' },
-  {
-    name: 'targets',
-    aliases: ['t', 'portals', 'p'],
-    help: 'Targets and the portal→host map',
-    view: 'targets',
-  },
-  { name: 'volumes', aliases: ['v', 'kubelet', 'pv'], help: 'Kubelet iSCSI volumes', view: 'volumes' },
-  {
-    name: 'devices',
-    aliases: ['d', 'dev', 'multipath', 'mp'],
-    help: 'SCSI devices and multipath maps',
-    view: 'devices',
-  },
-  {
-    name: 'records',
-    aliases: ['r', 'nodes', 'node', 'ifaces'],
-    help: 'open-iscsi node records and ifaces',
-    view: 'records',
-  },
-  { name: 'events', aliases: ['e', 'ev'], help: 'Live events from the watchers', view: 'events' },
-  {
-    name: 'journal',
-    aliases: ['j', 'log'],
-    help: 'Every action run: commands and exit codes',
-    view: 'journal',
-  },
-  { name: 'doctor', aliases: ['doc'], help: 'Node checks', view: 'doctor' },
+/** Palette commands that are not views (the views' own come from the view registry). */
+const COMMANDS: readonly PaletteCommand[] = [
   { name: 'attach', aliases: ['a'], help: 'Attach wizard (log in to a target)' },
   { name: 'write', aliases: ['w', 'rw'], help: 'Allow changes (asks for the hostname)' },
   { name: 'readonly', aliases: ['ro'], help: 'Back to read-only' },
   { name: 'dry-run', aliases: ['dry', 'dryrun'], help: 'Toggle dry-run (plans only, nothing runs)' },
   { name: 'help', aliases: ['h'], help: 'Keys and commands' },
   { name: 'quit', aliases: ['q', 'exit'], help: 'Leave the console' },
+];
+
+/** Every `:` command: one per registered view (its id and aliases), then the commands above. */
+export const PALETTE: readonly PaletteCommand[] = [
+  ...VIEWS.map((v) => ({ name: v.id, aliases: [...v.aliases], help: v.help, view: v.id })),
+  ...COMMANDS,
 ];
 
 /** Palette entries whose name or alias starts with the typed word. */

@@ -4,8 +4,8 @@
  * the app (it never kills an action half-way), and the terminal restored on exit, SIGTERM or crash.
  */
 import { render } from 'ink';
+import type { ConsoleBackend } from '../app/backend.js';
 import { ConsoleApp } from './app.js';
-import type { ConsoleBackend } from './backend.js';
 import { themeFor } from './theme.js';
 import { createUiStore, type UiStore } from './view-store.js';
 

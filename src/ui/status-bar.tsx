@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { ConsoleBackend } from './backend.js';
+import type { ConsoleBackend } from '../app/backend.js';
 import { Text } from './components/safe-text.js';
 import { formatAge, truncateMiddle } from './format.js';
 import { type Theme, toneColor } from './theme.js';

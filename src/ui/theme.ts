@@ -63,3 +63,13 @@ export function stateTone(state: string | undefined): Tone {
   if (state === 'FAILED' || state.includes('offline') || state === 'failed' || state === 'down') return 'bad';
   return 'warn';
 }
+
+/**
+ * A view's tab in the tab bar, the same width active or not: with colours the active one is drawn
+ * in inverse video; without (NO_COLOR, --no-color: chalk then drops inverse and bold too) it is
+ * bracketed, so the active view is marked in plain text as well.
+ */
+export function tabLabel(index: number, view: string, active: boolean, theme: Theme): string {
+  const text = `${index + 1} ${view}`;
+  return active && !theme.color ? `[${text}]` : ` ${text} `;
+}

@@ -4,21 +4,12 @@
  * fingerprint, never its index: a re-sort or refresh keeps the admin on the same session.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApplyResult, Plan, StepProgress } from '../engine/actions/types.js';
-import type { Selection } from './backend.js';
-import type { WizardState } from './wizard/wizard-state.js';
+import type { Selection } from '../app/backend.js';
+import type { Dialog, DialogStates } from './dialogs/dialog-types.js';
+import { VIEW_IDS, type ViewId } from './views/registry.js';
 
-export const VIEW_IDS = [
-  'sessions',
-  'targets',
-  'volumes',
-  'devices',
-  'records',
-  'events',
-  'journal',
-  'doctor',
-] as const;
-export type ViewId = (typeof VIEW_IDS)[number];
+export type { Dialog };
+export { VIEW_IDS, type ViewId };
 
 /** Explicit input modes: one root dispatcher resolves keys by mode (docs/architecture.md#explicit-input-modes). */
 export type Mode = 'normal' | 'filter' | 'command' | 'confirm' | 'busy' | 'wizard';
@@ -28,31 +19,6 @@ export interface Cursor {
   /** Where the cursor was, used when its row disappears (clamped). */
   index: number;
 }
-
-export type Dialog =
-  | { kind: 'help' }
-  | {
-      kind: 'plan';
-      plan: Plan;
-      typed: string;
-      error?: string;
-      /** The override step is open: the refusals it lifts are listed and its own token is asked. */
-      override?: boolean;
-    }
-  | {
-      kind: 'progress';
-      plan: Plan;
-      steps: StepProgress[];
-      stopRequested: boolean;
-      askQuit: boolean;
-      /** Leave the console once the action has stopped (SIGTERM while it ran). */
-      quitAfter: boolean;
-      /** Stops the run between steps (never mid-command). */
-      controller: AbortController;
-    }
-  | { kind: 'outcome'; plan: Plan; result: ApplyResult }
-  | { kind: 'write'; typed: string }
-  | WizardState;
 
 export interface UiState {
   view: ViewId;
@@ -85,7 +51,7 @@ export interface UiState {
   /** The wizard's target, so the console can end on the new session's detail. */
   attachTarget?: { iqn: string; portal: string };
   /** The wizard's form while its attach runs; kept after a failure so reopening restores it. */
-  wizardDraft?: WizardState;
+  wizardDraft?: DialogStates['wizard'];
 }
 
 function perView<T>(make: () => T): Record<ViewId, T> {

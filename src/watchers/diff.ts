@@ -1,19 +1,41 @@
 /**
- * What changed between two snapshots, as a SnapshotDiff and as human events. Objects are matched by
+ * What changed between two snapshots, as a SnapshotDiff and as events (worded by events.ts). Objects are matched by
  * fingerprint (session key, LUN key, map name, mount id, host path), never by sid or sdX alone:
  * sids are not persistent (iscsiadm.8) and sd names are reused by the kernel. Each event describes
  * one transition between the two snapshots, so comparing each pair once never reports a change twice.
  */
-import type {
-  KubeletVolume,
-  Mount,
-  MultipathMap,
-  NodeRecord,
-  PortalOutage,
-  ScsiDevice,
-  Session,
-  Snapshot,
-} from '../engine/model.js';
+import type { KubeletVolume, Mount, ScsiDevice, Session, Snapshot } from '../engine/model.js';
+import {
+  deviceAppeared,
+  deviceGone,
+  deviceRenamed,
+  deviceStateEvent,
+  iscsiJsonChanged,
+  iscsiJsonRemoved,
+  iscsiJsonWritten,
+  mapAppeared,
+  mapGone,
+  mounted,
+  mountGone,
+  pathAdded,
+  pathFailed,
+  pathLeft,
+  pathRestored,
+  podVolumeAdded,
+  podVolumeRemoved,
+  portalDownEvent,
+  portalUpEvent,
+  recordAdded,
+  recordChanged,
+  recordRemoved,
+  recordStartup,
+  sessionAppeared,
+  sessionGone,
+  sessionReestablished,
+  sessionStateEvent,
+  volumeDirAdded,
+  volumeDirRemoved,
+} from './events.js';
 import { deepEqual } from './share.js';
 import type { EventDraft } from './store.js';
 import type { SnapshotDiff } from './types.js';
@@ -48,9 +70,6 @@ function compare<T>(
   for (const [k, p] of prev) if (!next.has(k)) on.removed(k, p);
 }
 
-const sessionLabel = (s: Session) => `${s.targetIqn} @ ${s.portal}`;
-const deviceLabel = (d: ScsiDevice) => d.name ?? `LUN ${d.lun} (${d.hctl})`;
-const isRunning = (state: string | undefined) => state === undefined || state === 'running';
 const volName = (v: KubeletVolume) => v.metadata?.VolName ?? v.path.slice(v.path.lastIndexOf('/') + 1);
 
 function devicesOf(snap: Snapshot): Map<string, { device: ScsiDevice; session: Session }> {
@@ -61,50 +80,6 @@ function devicesOf(snap: Snapshot): Map<string, { device: ScsiDevice; session: S
   return out;
 }
 
-// --- event wording: one constructor per transition (probe-diff.ts publishes the same ones early) ---
-
-/** A session's `state` moved: `session N p→n (iqn @ portal)`, warn unless now LOGGED_IN. */
-export function sessionStateEvent(s: Session, from: string, to: string): EventDraft {
-  return {
-    kind: 'session',
-    severity: to === 'LOGGED_IN' ? 'info' : 'warn',
-    subject: s.key,
-    message: `session ${s.sid} ${from}→${to} (${sessionLabel(s)})`,
-  };
-}
-
-/** A disk's `state` moved: `sdX state p→n`, warn unless now running. */
-export function deviceStateEvent(
-  d: ScsiDevice,
-  from: string | undefined,
-  to: string | undefined,
-): EventDraft {
-  return {
-    kind: 'device',
-    severity: isRunning(to) ? 'info' : 'warn',
-    subject: d.key,
-    message: `${deviceLabel(d)} state ${from ?? '?'}→${to ?? '?'}`,
-  };
-}
-
-/** Subject of portal events: the portal as the snapshot names it. */
-const portalSubject = (portal: string) => `portal ${portal}`;
-
-/** Every session of the node to a portal went down: the outage's own summary (warn, as a session FAILED is). */
-export function portalDownEvent(o: PortalOutage): EventDraft {
-  return { kind: 'portal', severity: 'warn', subject: portalSubject(o.portal), message: o.summary };
-}
-
-/** A portal that was down has a session up again, or its last down session is gone. */
-export function portalUpEvent(o: PortalOutage, next: Snapshot): EventDraft {
-  const up = next.sessions.filter((s) => s.portal === o.portal && s.state === 'LOGGED_IN').length;
-  const message =
-    up > 0
-      ? `portal ${o.portal} up again: ${up} session${up === 1 ? '' : 's'} LOGGED_IN (down since ${o.firstSeenAt})`
-      : `portal ${o.portal} no longer down: its sessions are gone (down since ${o.firstSeenAt})`;
-  return { kind: 'portal', severity: 'info', subject: portalSubject(o.portal), message };
-}
-
 function diffOutages(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
   const was = new Map(prev.outages.map((o) => [o.portal, o]));
   const is = new Map(next.outages.map((o) => [o.portal, o]));
@@ -113,23 +88,21 @@ function diffOutages(prev: Snapshot, next: Snapshot, events: EventDraft[]): void
 }
 
 function diffSessions(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events: EventDraft[]): void {
-  const ev = (subject: string, severity: EventDraft['severity'], message: string) =>
-    events.push({ kind: 'session', severity, subject, message });
   compare(
     byKey(prev.sessions, (s) => s.key),
     byKey(next.sessions, (s) => s.key),
     {
       added(k, s) {
         diff.sessionsAdded.push(k);
-        ev(k, 'info', `session ${s.sid} appeared: ${sessionLabel(s)} (${s.iface}) ${s.state}`);
+        events.push(sessionAppeared(s));
       },
       removed(k, s) {
         diff.sessionsRemoved.push(k);
-        ev(k, 'info', `session ${s.sid} gone: ${sessionLabel(s)} (${s.iface})`);
+        events.push(sessionGone(s));
       },
       changed(k, p, n) {
         diff.sessionsChanged.push(k);
-        if (p.sid !== n.sid) ev(k, 'info', `session ${p.sid}→${n.sid} re-established: ${sessionLabel(n)}`);
+        if (p.sid !== n.sid) events.push(sessionReestablished(p, n));
         if (p.state !== n.state) events.push(sessionStateEvent(n, p.state, n.state));
       },
     },
@@ -137,44 +110,36 @@ function diffSessions(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events
 }
 
 function diffDevices(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events: EventDraft[]): void {
-  const ev = (subject: string, severity: EventDraft['severity'], message: string) =>
-    events.push({ kind: 'device', severity, subject, message });
   compare(devicesOf(prev), devicesOf(next), {
     added(k, { device: d, session: s }) {
       diff.devicesAdded.push(k);
-      ev(k, 'info', `${deviceLabel(d)} appeared (session ${s.sid} LUN ${d.lun})`);
+      events.push(deviceAppeared(d, s));
     },
     removed(k, { device: d, session: s }) {
       diff.devicesRemoved.push(k);
-      ev(k, 'info', `${deviceLabel(d)} gone (session ${s.sid} LUN ${d.lun})`);
+      events.push(deviceGone(d, s));
     },
-    changed(k, { device: p }, { device: n }) {
-      if (p.name !== n.name && p.name && n.name) ev(k, 'info', `${p.name} is now ${n.name} (LUN ${n.lun})`);
+    changed(_k, { device: p }, { device: n }) {
+      if (p.name !== n.name && p.name && n.name) events.push(deviceRenamed(p.name, n));
       if (p.state !== n.state) events.push(deviceStateEvent(n, p.state, n.state));
     },
   });
 }
 
 function diffMultipath(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
-  const ev = (m: MultipathMap, severity: EventDraft['severity'], message: string) =>
-    events.push({ kind: 'multipath', severity, subject: m.alias, message });
   compare(
     byKey(prev.multipath, (m) => m.name),
     byKey(next.multipath, (m) => m.name),
     {
-      added: (_k, m) => ev(m, 'info', `multipath map ${m.alias} (${m.name}) appeared`),
-      removed: (_k, m) => ev(m, 'info', `multipath map ${m.alias} (${m.name}) gone`),
+      added: (_k, m) => events.push(mapAppeared(m)),
+      removed: (_k, m) => events.push(mapGone(m)),
       changed(_k, p, n) {
-        for (const sd of n.failedSlaves) {
-          if (!p.failedSlaves.includes(sd)) ev(n, 'warn', `path ${sd} of ${n.alias} failed`);
-        }
+        for (const sd of n.failedSlaves) if (!p.failedSlaves.includes(sd)) events.push(pathFailed(n, sd));
         for (const sd of p.failedSlaves) {
-          if (!n.failedSlaves.includes(sd) && n.slaves.includes(sd))
-            ev(n, 'info', `path ${sd} of ${n.alias} restored`);
+          if (!n.failedSlaves.includes(sd) && n.slaves.includes(sd)) events.push(pathRestored(n, sd));
         }
-        for (const sd of n.slaves)
-          if (!p.slaves.includes(sd)) ev(n, 'info', `path ${sd} added to ${n.alias}`);
-        for (const sd of p.slaves) if (!n.slaves.includes(sd)) ev(n, 'info', `path ${sd} left ${n.alias}`);
+        for (const sd of n.slaves) if (!p.slaves.includes(sd)) events.push(pathAdded(n, sd));
+        for (const sd of p.slaves) if (!n.slaves.includes(sd)) events.push(pathLeft(n, sd));
       },
     },
   );
@@ -200,22 +165,18 @@ function relevantMounts(snap: Snapshot): (m: Mount) => boolean {
 function diffMounts(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
   const wasRelevant = relevantMounts(prev);
   const isRelevant = relevantMounts(next);
-  const ev = (m: Mount, message: string) =>
-    events.push({ kind: 'mount', severity: 'info', subject: m.mountPoint, message });
   compare(
     byKey(prev.mounts, (m) => String(m.mountId)),
     byKey(next.mounts, (m) => String(m.mountId)),
     {
-      added: (_k, m) => isRelevant(m) && ev(m, `mounted ${m.source} (${m.fsType}) on ${m.mountPoint}`),
-      removed: (_k, m) => wasRelevant(m) && ev(m, `mount of ${m.mountPoint} gone`),
+      added: (_k, m) => isRelevant(m) && events.push(mounted(m)),
+      removed: (_k, m) => wasRelevant(m) && events.push(mountGone(m)),
       changed: () => undefined,
     },
   );
 }
 
 function diffKubelet(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
-  const ev = (subject: string, severity: EventDraft['severity'], message: string) =>
-    events.push({ kind: 'kubelet', severity, subject, message });
   // iscsi.json is hidden (not gone) while the global dir is mounted: only file-level transitions count.
   const jsonEvents = (p: KubeletVolume | undefined, n: KubeletVolume | undefined) => {
     const had = p?.metadataSource === 'iscsi.json';
@@ -224,22 +185,21 @@ function diffKubelet(prev: Snapshot, next: Snapshot, events: EventDraft[]): void
     const v = (had ? p : n) ?? (n ?? p)!;
     const file = `${v.path}/iscsi.json`;
     const name = volName(v);
-    if (!had && has && p?.metadataSource !== 'hidden') ev(file, 'info', `iscsi.json written for ${name}`);
-    if (had && !has && n?.metadataSource !== 'hidden') ev(file, 'warn', `iscsi.json removed for ${name}`);
-    if (had && has && !deepEqual(p?.metadata, n?.metadata))
-      ev(file, 'info', `iscsi.json changed for ${name}`);
+    if (!had && has && p?.metadataSource !== 'hidden') events.push(iscsiJsonWritten(file, name));
+    if (had && !has && n?.metadataSource !== 'hidden') events.push(iscsiJsonRemoved(file, name));
+    if (had && has && !deepEqual(p?.metadata, n?.metadata)) events.push(iscsiJsonChanged(file, name));
   };
   compare(
     byKey(prev.kubelet.volumes, (v) => v.path),
     byKey(next.kubelet.volumes, (v) => v.path),
     {
-      added(k, v) {
-        ev(k, 'info', `kubelet volume dir added: ${k}`);
+      added(_k, v) {
+        events.push(volumeDirAdded(v));
         jsonEvents(undefined, v);
       },
-      removed(k, v) {
+      removed(_k, v) {
         jsonEvents(v, undefined);
-        ev(k, 'info', `kubelet volume dir removed: ${k}`);
+        events.push(volumeDirRemoved(v));
       },
       changed: (_k, p, n) => jsonEvents(p, n),
     },
@@ -248,28 +208,21 @@ function diffKubelet(prev: Snapshot, next: Snapshot, events: EventDraft[]): void
     byKey(prev.kubelet.podVolumes, (v) => v.path),
     byKey(next.kubelet.podVolumes, (v) => v.path),
     {
-      added: (k, v) => ev(k, 'info', `pod ${v.podUid} volume ${v.volName} added`),
-      removed: (k, v) => ev(k, 'info', `pod ${v.podUid} volume ${v.volName} removed`),
+      added: (_k, v) => events.push(podVolumeAdded(v)),
+      removed: (_k, v) => events.push(podVolumeRemoved(v)),
       changed: () => undefined,
     },
   );
 }
 
 function diffRecords(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
-  const label = (r: NodeRecord) => `${r.targetIqn} @ ${r.portal} (${r.iface})`;
-  const ev = (r: NodeRecord, message: string) =>
-    events.push({ kind: 'record', severity: 'info', subject: r.path, message });
   compare(
     byKey(prev.nodeRecords, (r) => r.path),
     byKey(next.nodeRecords, (r) => r.path),
     {
-      added: (_k, r) => ev(r, `node record added: ${label(r)}`),
-      removed: (_k, r) => ev(r, `node record removed: ${label(r)}`),
-      changed(_k, p, n) {
-        if (p.startup !== n.startup)
-          ev(n, `node record ${label(n)}: startup ${p.startup ?? '?'}→${n.startup ?? '?'}`);
-        else ev(n, `node record changed: ${label(n)}`);
-      },
+      added: (_k, r) => events.push(recordAdded(r)),
+      removed: (_k, r) => events.push(recordRemoved(r)),
+      changed: (_k, p, n) => events.push(p.startup !== n.startup ? recordStartup(p, n) : recordChanged(n)),
     },
   );
 }

@@ -1,6 +1,7 @@
 /** The watcher layer's public API: the node store, the live watcher, and helpers around them. */
 export { type DiffResult, diffSnapshots } from './diff.js';
 export { formatEventJson, formatEventLine } from './format-event.js';
+export type { Pacer } from './pacer.js';
 export { deepEqual, shareList, shareSnapshot } from './share.js';
 export {
   type ApplyOptions,

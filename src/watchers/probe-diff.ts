@@ -7,7 +7,7 @@
  */
 import type { ScsiDevice, Session, Snapshot } from '../engine/model.js';
 import type { ChangedSessions } from '../engine/snapshot/index.js';
-import { deviceStateEvent, sessionStateEvent } from './diff.js';
+import { deviceStateEvent, sessionStateEvent } from './events.js';
 import type { EventDraft } from './store.js';
 import { type ProbeDetail, sameList } from './sysfs-probe.js';
 
@@ -72,10 +72,11 @@ export interface Announcement {
 /**
  * The state events a probe already proves, before the snapshot that will carry them is read: a disk
  * whose `state` moved, a session whose `state` was read (some disk of it not running) and moved.
- * Built by diff.ts's own event constructors, so worded exactly as the diff words the same transition between `snapshot` (the last one read) and
- * the next, so the watcher can drop that later copy (store.applySnapshot `drop`) and a change is
- * on screen one refresh earlier (bench/README.md: ~0.3–1.5 s at 1,000 sessions). Objects the snapshot
- * does not hold (added since) are left to the snapshot's own diff.
+ * Built by the constructors the snapshot diff uses (events.ts), so each has the identity of the
+ * diff's event for the same transition between `snapshot` (the last one read) and the next: the
+ * watcher drops that later copy (announcer.ts) and a change is on screen one refresh earlier
+ * (bench/README.md: ~0.3–1.5 s at 1,000 sessions). Objects the snapshot does not hold (added since)
+ * are left to the snapshot's own diff.
  */
 export function probeEvents(snapshot: Snapshot, detail: ProbeDetail): Announcement[] {
   const out: Announcement[] = [];

@@ -4,6 +4,8 @@
  * uevents from one login costs two snapshots, and two refreshes never diff against the same
  * predecessor (which would report one change twice).
  */
+import { type Pacer, realPacer } from './pacer.js';
+
 export interface Refresher {
   /** Resolves when a refresh that started after this call has finished. */
   request(reason: string): Promise<void>;
@@ -15,11 +17,15 @@ export interface Refresher {
   cancel(): void;
 }
 
-export function createRefresher(run: (reason: string) => Promise<void>, settleMs: number): Refresher {
+export function createRefresher(
+  run: (reason: string) => Promise<void>,
+  settleMs: number,
+  pacer: Pacer = realPacer,
+): Refresher {
   let running: Promise<void> | undefined;
   let queued: Promise<void> | undefined;
   const queuedReasons: string[] = [];
-  let settle: NodeJS.Timeout | undefined;
+  let settle: (() => void) | undefined;
   const settleReasons: string[] = [];
 
   function start(reason: string): Promise<void> {
@@ -49,17 +55,16 @@ export function createRefresher(run: (reason: string) => Promise<void>, settleMs
     soon(reason) {
       settleReasons.push(reason);
       if (settle) return;
-      settle = setTimeout(() => {
+      settle = pacer.after(settleMs, () => {
         settle = undefined;
         void request([...new Set(settleReasons.splice(0))].join(', '));
-      }, settleMs);
-      settle.unref();
+      });
     },
     async idle() {
       while (running || queued) await (queued ?? running);
     },
     cancel() {
-      if (settle) clearTimeout(settle);
+      settle?.();
       settle = undefined;
     },
   };

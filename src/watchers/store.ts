@@ -7,11 +7,15 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Snapshot } from '../engine/model.js';
 import { diffSnapshots } from './diff.js';
+import { type Pacer, realPacer } from './pacer.js';
 import { shareSnapshot } from './share.js';
 import type { NodeEvent, NodeState, TrackedAction } from './types.js';
 
-/** An event before the store numbers it. `at` defaults to the store clock. */
-export type EventDraft = Omit<NodeEvent, 'id' | 'at'> & { at?: number };
+/**
+ * An event before the store numbers it. `at` defaults to the store clock. Built by events.ts, which
+ * words it and names its transition.
+ */
+export type EventDraft = Omit<NodeEvent, 'id' | 'at' | 'transition'> & { at?: number; transition: string };
 
 export interface NodeStoreOptions {
   /** Ring buffer size (default 2,000). */
@@ -24,6 +28,8 @@ export interface NodeStoreOptions {
   actionCap?: number;
   /** Errors kept in health (default 20). */
   errorCap?: number;
+  /** What paces publications (default: real timers). Tests drive it by hand, without real waiting. */
+  pacer?: Pacer;
 }
 
 export interface ApplyOptions {
@@ -76,32 +82,31 @@ export function createNodeStore(options: NodeStoreOptions = {}): NodeStore {
   const now = options.now ?? Date.now;
   const actionCap = options.actionCap ?? 50;
   const errorCap = options.errorCap ?? 20;
+  const pacer = options.pacer ?? realPacer;
   const api = createStore<NodeState>()(() => initialNodeState());
 
   // Writers work on `pending`; `api` holds what subscribers have seen.
   let pending: NodeState | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   let lastPublish = Number.NEGATIVE_INFINITY;
   let nextEventId = 1;
 
   const latest = (): NodeState => pending ?? api.getState();
 
   function flush(): void {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
+    cancelTimer?.();
+    cancelTimer = undefined;
     if (!pending) return;
     const next = pending;
     pending = undefined;
-    lastPublish = performance.now();
+    lastPublish = pacer.now();
     api.setState(next, true);
   }
 
   function schedule(): void {
-    if (timer) return;
-    const wait = Math.max(0, lastPublish + minGapMs - performance.now());
-    timer = setTimeout(flush, wait);
-    // The store never keeps a process alive: commands and the console own the lifetime.
-    timer.unref();
+    if (cancelTimer) return;
+    const wait = Math.max(0, lastPublish + minGapMs - pacer.now());
+    cancelTimer = pacer.after(wait, flush);
   }
 
   function update(recipe: (state: NodeState) => Partial<NodeState>): void {

@@ -28,6 +28,11 @@ export interface NodeEvent {
   severity: Severity;
   /** Fingerprint or path of the object concerned. */
   subject: string;
+  /**
+   * What moved (`state running→offline`, `appeared`): with kind and subject, the event's identity
+   * (events.ts eventIdentity). Matching, never display: the text is `message`.
+   */
+  transition?: string;
   message: string;
 }
 
@@ -48,7 +53,13 @@ export interface SourceHealth {
 }
 
 export interface WatcherHealth {
+  /** Host clock, ms: the node was last probed (every poll tick and every read), changed or not. */
+  lastPollAt?: number;
+  /** Host clock, ms: the node was last read, in full or incrementally (only what moved). */
   lastRefreshAt?: number;
+  /** Host clock, ms: the node was last read in full (start, non-poll sources, every `fullRefreshMs`). */
+  lastFullReadAt?: number;
+  /** How long the last read took, ms. */
   lastRefreshMs?: number;
   refreshCount: number;
   /** Most recent errors (capped). */
@@ -73,6 +84,7 @@ export interface NodeState {
   events: NodeEvent[];
   actions: TrackedAction[];
   health: WatcherHealth;
-  /** >0 while the engine is refreshing or applying: tests and PTY e2e wait for 0 (lazygit Busy.md). */
+  /** >0 while the engine is refreshing or applying: tests and PTY e2e wait for 0, as lazygit's
+   * https://github.com/jesseduffield/lazygit/blob/master/docs/dev/Busy.md does. */
   busy: number;
 }

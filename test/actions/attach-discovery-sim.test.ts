@@ -6,6 +6,7 @@ import { runCommand } from '../../src/engine/actions/iscsiadm.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { StepProgress } from '../../src/engine/actions/types.js';
+import { fakeTime } from '../helpers/fake-time.js';
 import { type SimEnv, STATE_DIR, simEnv } from './helpers.js';
 
 const LAB = 'iqn.2026-01.lab.example';
@@ -196,6 +197,7 @@ describe('attach: a failure rolls back what it created', () => {
     input.secretKeys = ['node.session.auth.username', 'node.session.auth.password'];
     const plan = planAttach(input, env.snap(), env.ctx);
     const result = await applyPlan(plan, env.ctx, {
+      ...fakeTime(),
       secrets: { 'node.session.auth.username': 'labuser', 'node.session.auth.password': 'labsecret123' },
     });
     expect(result.steps.find((x) => x.stepId === `login:${P}`)?.status).toBe('done');

@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { captureOutput } from '../helpers/capture-output.js';
 import { FixtureRoot, IQN2, iscsiJson, P2 } from '../snapshot/fixture-root.js';
 
-// Issue 14 end to end through the CLI: a hostile --root tree with --write --yes --exec direct
+// Confinement (docs/read-limits.md#confinement-under---root) end to end through the CLI: a hostile --root tree with --write --yes --exec direct
 // changes nothing outside the root, status never prints a file from outside it, and a root that is
 // not a node (or --write under a root without --exec) is a usage error (exit 2).
 

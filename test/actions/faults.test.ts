@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import type { ApplyResult } from '../../src/engine/actions/types.js';
+import { fakeTime } from '../helpers/fake-time.js';
 import { type SimEnv, simEnv } from './helpers.js';
 
 const T1 = 'iqn.2026-01.lab.example:storage.target1';
@@ -24,18 +25,21 @@ function expectClean(e: SimEnv): void {
   expect(e.host.lstat(GP)).toBeUndefined();
 }
 
-/** Applies while moving the manual clock, so hung/slow simulated commands reach their timeouts. */
+/**
+ * Applies while moving the manual clock, so hung/slow simulated commands reach their timeouts:
+ * time moves (10 s at a time) only while a command waits on the clock, never on a real timer.
+ */
 async function applyAdvancing(e: SimEnv, id: string, options: Record<string, unknown>): Promise<ApplyResult> {
   const plan = e.plan(id, [], options);
   let done = false;
   const p = applyPlan(plan, e.ctx).finally(() => {
     done = true;
   });
-  while (!done) {
-    await new Promise((r) => setTimeout(r, 5));
+  for (;;) {
+    await Promise.race([p, e.host.sim.clock.sleeping()]);
+    if (done) return p;
     e.host.sim.advance(10_000);
   }
-  return p;
 }
 
 describe('simulator faults', () => {
@@ -55,14 +59,9 @@ describe('simulator faults', () => {
     env = await simEnv('empty');
     env.host.sim.faults.dbLocked = true;
     // The backoff (200, 400, 800 ms per command) is slept on an instant clock: no real waiting.
-    const slept: number[] = [];
-    let t = Date.now();
-    const sleep = async (ms: number) => {
-      slept.push(ms);
-      t += ms;
-    };
-    const { result } = await env.run('attach', [], ATTACH, { sleep, now: () => t });
-    expect(slept.slice(0, 3)).toEqual([200, 400, 800]);
+    const time = fakeTime();
+    const { result } = await env.run('attach', [], ATTACH, time);
+    expect(time.c.sleeps.slice(0, 3)).toEqual([200, 400, 800]);
     expect(result.ok).toBe(false);
     expect(result.error?.exitName).toBe('ISCSI_ERR_IDBM');
     expect(result.error?.message).toMatch(/after 4 attempts/);
@@ -81,14 +80,7 @@ describe('simulator faults', () => {
       },
       2,
     );
-    let t = Date.now();
-    const clock = {
-      now: () => t,
-      sleep: async (ms: number) => {
-        t += ms;
-      },
-    };
-    const { result } = await env.run('attach', [], ATTACH, clock);
+    const { result } = await env.run('attach', [], ATTACH, fakeTime());
     expect(result.error).toBeUndefined();
     expect(result.verified).toBe(true);
     expect(result.steps.find((s) => s.stepId.startsWith('login:'))?.detail).toMatch(/after 3 attempts/);

@@ -9,6 +9,7 @@ import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/e
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
+import { fakeTime } from '../helpers/fake-time.js';
 
 export const KUBELET_ROOT = '/var/lib/kubelet';
 export const STATE_DIR = '/var/log/iscsi-console';
@@ -47,7 +48,8 @@ export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
     plan,
     async run(id, positionals, options = {}, apply = {}) {
       const p = plan(id, positionals, options);
-      const result = await applyPlan(p, ctx, apply);
+      // Waits and backoffs on an instant clock unless the test brings its own: never real time.
+      const result = await applyPlan(p, ctx, { ...fakeTime(), ...apply });
       return { plan: p, result };
     },
     close: async () => {

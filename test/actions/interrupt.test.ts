@@ -13,6 +13,7 @@ import { readJournal } from '../../src/engine/actions/journal.js';
 import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { buildCliBundle, until } from '../helpers/cli-bundle.js';
+import { fakeTime } from '../helpers/fake-time.js';
 import { FixtureRoot, IQN1 } from '../snapshot/fixture-root.js';
 
 const NODE = resolve('node_modules/.bin/node');
@@ -193,13 +194,7 @@ describe('an interrupt stops the plan after the running step, never during it', 
 
     // The console is gone, its command is not: another process must not take the target.
     const host = new FsHost({ root: f.root, runner: { mode: 'direct' } });
-    let t = 0;
-    const clock = {
-      now: () => t,
-      sleep: async (ms: number) => {
-        t += ms;
-      },
-    };
+    const clock = fakeTime(0);
     await expect(
       acquireLocks(host, '/state', [IQN1], 'cleanup', { timeoutMs: 1_000, ...clock }),
     ).rejects.toThrow(new RegExp(`children ${child}`));

@@ -12,6 +12,7 @@ import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { RefusedError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { buildCliBundle, until } from '../helpers/cli-bundle.js';
+import { fakeTime } from '../helpers/fake-time.js';
 
 const IQN = 'iqn.2024-01.lab.example:storage.target1';
 const NODE = resolve('node_modules/.bin/node');
@@ -123,20 +124,12 @@ describe('cross-process target lock', () => {
       JSON.stringify({ pid: process.ppid, hostname: 'x', action: 'logout', since: 'now' }),
     );
     // The wait runs on an injected clock: it waits (backs off) until the timeout, then refuses.
-    let t = 0;
-    const waits: number[] = [];
-    const clock = {
-      now: () => t,
-      sleep: async (ms: number) => {
-        waits.push(ms);
-        t += ms;
-      },
-    };
+    const clock = fakeTime(0);
     await expect(
       acquireLocks(host, '/state', [IQN], 'cleanup', { timeoutMs: 300, ...clock }),
     ).rejects.toBeInstanceOf(RefusedError);
-    expect(waits.slice(0, 3)).toEqual([25, 50, 100]);
-    expect(t).toBeGreaterThanOrEqual(300);
+    expect(clock.c.sleeps.slice(0, 3)).toEqual([25, 50, 100]);
+    expect(clock.c.t).toBeGreaterThanOrEqual(300);
     expect(JSON.parse(host.readText(lockPath('/state', IQN))!).pid).toBe(process.ppid);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Cleanup of a session that is down: refused (overridable) whether its whole portal is down or only
- * it, and the reason says which (issue 13 "Outages first-class"). Simulator, incident scenario:
+ * it, and the reason says which (docs/status-schema.md#outages). Simulator, incident scenario:
  * sessions 1, 2 and 4 (stale) go through 10.0.0.10:3260; session 7 is alone on 10.0.0.12:3260, FAILED.
  */
 import { afterEach, describe, expect, it } from 'vitest';

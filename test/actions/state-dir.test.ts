@@ -14,23 +14,11 @@ import { readJournal } from '../../src/engine/actions/journal.js';
 import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { RefusedError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
+import { fakeTime } from '../helpers/fake-time.js';
 import { type SimEnv, STATE_DIR, simEnv } from './helpers.js';
 
 const IQN = 'iqn.2024-01.lab.example:storage.target1';
 const isRoot = process.getuid?.() === 0;
-
-/** A clock that only moves when slept on: lock timeouts and ages without real waiting. */
-function fakeTime(start = Date.now()) {
-  const c = { t: start, slept: 0 };
-  return {
-    c,
-    now: () => c.t,
-    sleep: async (ms: number) => {
-      c.t += ms;
-      c.slept += ms;
-    },
-  };
-}
 
 const trees: string[] = [];
 function tree(): { root: string; host: FsHost } {

@@ -6,6 +6,7 @@ import { combinePlans } from '../../src/engine/actions/combine.js';
 import { formatPlan } from '../../src/engine/actions/format.js';
 import { commandError, runCommand } from '../../src/engine/actions/iscsiadm.js';
 import { attachFromManifest, chapFromSecret } from '../../src/engine/actions/manifest.js';
+import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import { ACTIONS, findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext, Plan } from '../../src/engine/actions/types.js';
 import { UserError } from '../../src/engine/errors.js';
@@ -366,15 +367,7 @@ describe('registry, combine, format', () => {
       ],
       refusals: [],
       warnings: [],
-      blastRadius: {
-        sessions: [],
-        devices: [n],
-        maps: ['dm-0'],
-        mounts: [],
-        kubeletVolumes: [],
-        pods: [],
-        nodeRecords: [],
-      },
+      blastRadius: { ...structuredClone(EMPTY_BLAST), devices: [n], maps: ['dm-0'] },
       risk: 'high',
       confirm: 'typed',
       confirmToken: n,

@@ -1,25 +1,23 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SRC, sourceFiles } from './sources.js';
 
-const SRC = join(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return sourceFiles(p);
-    return /\.(ts|tsx)$/.test(name) ? [p] : [];
-  });
+interface Import {
+  spec: string;
+  /** `import type` / `export type`: erased at build, no module is loaded. */
+  typeOnly: boolean;
 }
 
-/** Every module specifier a file imports (static, dynamic and re-exports). */
-function importsOf(file: string): string[] {
+/** Every module a file imports (static, dynamic and re-exports), and whether only its types. */
+function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  const found: string[] = [];
+  const found: Import[] = [];
   for (const m of text.matchAll(
-    /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /(import|export)\s(type\s)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
   )) {
-    found.push((m[1] ?? m[2])!);
+    found.push({ spec: (m[3] ?? m[4])!, typeOnly: m[2] !== undefined });
   }
   return found;
 }
@@ -31,27 +29,48 @@ function layerOf(spec: string, file: string): string | undefined {
   return target.startsWith('..') ? undefined : target.split('/')[0];
 }
 
-function violations(layer: string, forbiddenPackages: RegExp, forbiddenLayers: readonly string[]): string[] {
+function violations(
+  layer: string,
+  forbiddenPackages: RegExp,
+  forbiddenLayers: readonly string[],
+  /** Layers this one may import types from, and nothing else. */
+  typesOnlyFrom: readonly string[] = [],
+): string[] {
   return sourceFiles(join(SRC, layer)).flatMap((file) =>
     importsOf(file)
-      .filter((spec) => forbiddenPackages.test(spec) || forbiddenLayers.includes(layerOf(spec, file) ?? ''))
-      .map((spec) => `${relative(SRC, file)} imports ${spec}`),
+      .filter(({ spec, typeOnly }) => {
+        const target = layerOf(spec, file) ?? '';
+        return (
+          forbiddenPackages.test(spec) ||
+          forbiddenLayers.includes(target) ||
+          (typesOnlyFrom.includes(target) && !typeOnly)
+        );
+      })
+      .map(({ spec }) => `${relative(SRC, file)} imports ${spec}`),
   );
 }
 
 const UI_PACKAGES = /^(ink|react|ink-.*|react\/.*)$/;
 
-describe('one direction of imports: node → Host → engine → watchers → ui', () => {
-  it('the engine never imports Ink, React, the UI, the watchers, the CLI or the simulator', () => {
-    expect(violations('engine', UI_PACKAGES, ['ui', 'watchers', 'cli', 'sim', 'cli.ts'])).toEqual([]);
+describe('one direction of imports: node → Host → engine → watchers → app → ui', () => {
+  it('the engine never imports Ink, React, the UI, the app layer, the watchers, the CLI or the simulator', () => {
+    expect(violations('engine', UI_PACKAGES, ['ui', 'app', 'watchers', 'cli', 'sim', 'cli.ts'])).toEqual([]);
   });
 
-  it('the watchers never import Ink, React or the UI', () => {
-    expect(violations('watchers', UI_PACKAGES, ['ui'])).toEqual([]);
+  it('the watchers never import Ink, React, the UI, the app layer or the CLI', () => {
+    expect(violations('watchers', UI_PACKAGES, ['ui', 'app', 'cli', 'cli.ts'])).toEqual([]);
   });
 
-  it('the simulator never imports Ink, React, the UI or the watchers', () => {
-    expect(violations('sim', UI_PACKAGES, ['ui', 'watchers'])).toEqual([]);
+  it('the simulator never imports Ink, React, the UI, the app layer or the watchers', () => {
+    expect(violations('sim', UI_PACKAGES, ['ui', 'app', 'watchers'])).toEqual([]);
+  });
+
+  it('the app layer never imports Ink, React, the UI or the CLI', () => {
+    expect(violations('app', UI_PACKAGES, ['ui', 'cli', 'cli.ts'])).toEqual([]);
+  });
+
+  it('the UI imports the app layer, and of the engine only types; never the watchers, the CLI or the simulator', () => {
+    expect(violations('ui', /^$/, ['watchers', 'cli', 'cli.ts', 'sim'], ['engine'])).toEqual([]);
   });
 
   it('the rule itself catches a violation', () => {
@@ -63,5 +82,23 @@ describe('one direction of imports: node → Host → engine → watchers → ui
     expect(layerOf('../../sim/index.js', engineFile)).toBe('sim');
     expect(layerOf('../model.js', engineFile)).toBe('engine');
     expect(layerOf('execa', engineFile)).toBeUndefined();
+    // A value import of the engine from the UI is caught; a type-only one is not.
+    const dir = mkdtempSync(join(tmpdir(), 'ic-layering-'));
+    try {
+      const file = join(dir, 'x.ts');
+      writeFileSync(
+        file,
+        "import type { Plan } from '../engine/actions/types.js';\n" +
+          "import { consentFor } from '../engine/actions/consent.js';\n" +
+          "export type { Snapshot } from '../engine/model.js';\n",
+      );
+      expect(importsOf(file)).toEqual([
+        { spec: '../engine/actions/types.js', typeOnly: true },
+        { spec: '../engine/actions/consent.js', typeOnly: false },
+        { spec: '../engine/model.js', typeOnly: true },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * CSI drivers on --root trees (issue 17): the single-session capture (session 1, IQN1 @ P1, sda/sdb)
+ * CSI drivers on --root trees: the single-session capture (session 1, IQN1 @ P1, sda/sdb)
  * laid out as each driver leaves a node (docs/csi-drivers.md): claimed-and-mounted → in-use,
  * claimed-and-unmounted → claimed (never stale) and cleanup refused, claim gone → stale with the
  * driver named. CHAP values in the driver files never appear in any output.

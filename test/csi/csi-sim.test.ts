@@ -1,6 +1,6 @@
 /**
- * The `csi` simulator scenario (issue 17): every driver's sessions get the verdict the acceptance
- * asks for, cleanup refuses what a driver claims (and Longhorn's), succeeds once the claim is gone,
+ * The `csi` simulator scenario (docs/csi-drivers.md#how-the-console-decides-srcenginesnapshotcsi): every driver's sessions get
+ * the verdict that page gives, cleanup refuses what a driver claims (and Longhorn's), succeeds once the claim is gone,
  * and the CHAP secret the driver files hold never reaches status, plans, results or the journal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,7 +122,7 @@ describe('doctor on --demo csi', () => {
 
 describe('console views on --demo csi', () => {
   it('the Volumes view lists CSI volumes; the session detail continues to the CSI volume and its pods', async () => {
-    const { volumeRows } = await import('../../src/ui/rows.js');
+    const { volumeRows } = await import('../../src/ui/views/volumes.js');
     const { sessionDetailLines } = await import('../../src/ui/views/session-detail.js');
     env = await simEnv('csi');
     const s = env.snap();

@@ -84,7 +84,7 @@ describe('npm run build → dist/cli.js + dist/chunks/', () => {
       expect(r.loaded.length).toBeGreaterThan(2);
       const names = r.loaded.map((f) => f.split('/').pop()!);
       expect(
-        names.filter((n) => /^(console|run-console|live-backend|sim|watch|actions|doctor)-/.test(n)),
+        names.filter((n) => /^(console|run-console|console-backend|sim|watch|actions|doctor)-/.test(n)),
       ).toEqual([]);
       for (const f of r.loaded)
         expect(readFileSync(f, 'utf8'), f).not.toMatch(/^\/\/ node_modules\/(ink|react)\//m);

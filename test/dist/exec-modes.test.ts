@@ -3,8 +3,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHost } from '../../src/app/open-host.js';
 import { readGlobals } from '../../src/cli/globals.js';
-import { openHost } from '../../src/cli/open-host.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import type { RunResult } from '../../src/engine/host/host.js';
 import { createRunner, wrapArgv } from '../../src/engine/host/runner.js';

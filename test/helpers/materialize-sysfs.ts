@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** One entry of a `*-sysfs.json` capture (format: /work/shared/README.md, copied in test/fixtures/captures). */
+/** One entry of a `*-sysfs.json` capture (format: test/fixtures/captures/README.md). */
 export type SysfsEntry =
   | { t: 'd' }
   | { t: 'l'; to: string; real?: string }

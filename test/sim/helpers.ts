@@ -5,7 +5,7 @@ import { SimHost as Host } from '../../src/sim/sim-host.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import type { TargetSpec } from '../../src/sim/types.js';
 
-/** The lab of the captures (INDEX.md): target1 LUN1 64 MiB + LUN2 32 MiB, target2 LUN1 16 MiB. */
+/** The lab of the captures (test/fixtures/captures/README.md): target1 LUN1 64 MiB + LUN2 32 MiB, target2 LUN1 16 MiB. */
 export const LAB_INITIATOR = 'iqn.1993-08.org.debian:01:labguest0001';
 export const T1 = 'iqn.2024-01.lab.example:storage.target1';
 export const T2 = 'iqn.2024-01.lab.example:storage.target2';

@@ -9,7 +9,7 @@ import { HostIoError } from '../../src/engine/host/host.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { FixtureRoot, IQN1, iscsiJson, KROOT, P1 } from './fixture-root.js';
 
-// Issue 14: a --root tree cannot make the Host read, write, unlink or rmdir outside it, and no
+// Confinement (docs/read-limits.md#confinement-under---root): a --root tree cannot make the Host read, write, unlink or rmdir outside it, and no
 // file in it can hang a read or blow up its memory. Each case builds a hostile tree next to an
 // "outside" dir standing in for the machine the console runs on (/etc/shadow, a kubelet dir).
 

@@ -46,6 +46,21 @@ describe('plan, confirmation, progress and outcome', () => {
     expect(f).not.toContain('storage.target2');
   });
 
+  it('the Progress dialog reads the run from the store, and the console asks no re-read of its own', async () => {
+    t = await mountConsole({ write: true });
+    await t.press('R');
+    await t.waitFor('[y/N]');
+    await t.press('y');
+    await t.waitFor('Running: Rescan');
+    const run = t.backend.store.getState().actions.at(-1)!;
+    expect(run.plan).toBe(t.backend.calls.apply[0]?.plan);
+    t.backend.progress?.({ stepId: run.plan.steps[0]!.id, status: 'done', detail: 'exit 0' });
+    await t.waitFor('✓  1. $ iscsiadm -m session -r 1 -R');
+    t.backend.finishApply();
+    await t.waitFor('Rescan succeeded');
+    expect(t.backend.calls.refresh).toBe(0);
+  });
+
   it('shows the error and its hint when an action fails', async () => {
     t = await mountConsole({ write: true });
     await t.press(KEY.down, 'C');

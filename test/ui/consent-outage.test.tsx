@@ -1,64 +1,40 @@
 /**
- * Issue 13 item 1 in the console, through the real engine on the simulator's `outage` scenario:
+ * Outages in the console (README.md#safety, docs/status-schema.md#outages), through the real engine on the simulator's `outage` scenario:
  * a session on the dead portal whose pod is gone (kubelet's logout never ran) is refused for cleanup
  * as a likely portal outage. Typing the plain token (the sid) applies nothing; the override step
  * names the refusal and takes its own token, and only that applies the plan (forced, journaled).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveBackend } from '../../src/app/console-backend.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
-import { openSimHost, type SimHost } from '../../src/sim/index.js';
-import { ConsoleApp } from '../../src/ui/app.js';
-import { createLiveBackend, type LiveBackend } from '../../src/ui/live-backend.js';
-import { MONO_THEME } from '../../src/ui/theme.js';
-import { createUiStore } from '../../src/ui/view-store.js';
-import { waitFor } from '../../src/watchers/wait-for.js';
-import { KEY, renderTui, type Tui } from './helpers/render-tui.js';
+import type { SimHost } from '../../src/sim/index.js';
+import { type DemoConsole, mountDemo, DEMO_STATE_DIR as STATE_DIR } from './helpers/demo.js';
+import { KEY } from './helpers/render-tui.js';
 
-const STATE_DIR = '/var/log/iscsi-console';
 const IQN = 'iqn.2026-01.lab.example:postgres-data';
-const dir = mkdtempSync(join(tmpdir(), 'ic-consent-outage-'));
 let host: SimHost;
-let close: () => Promise<void>;
 let backend: LiveBackend;
-let t: Tui;
+let t: DemoConsole;
 
 beforeAll(async () => {
-  ({ host, close } = await openSimHost({ scenario: 'outage', clock: 'manual', dir }));
-  const sim = host.sim;
-  const gp = [...sim.kubelet.volumes.keys()].find((k) => k.includes(IQN))!;
-  // The pod went away and kubelet's DetachDisk never logged out: a leftover on the dead portal.
-  await sim.kubelet.detachLeavingSession(gp);
-  backend = createLiveBackend({
-    host,
-    kubeletRoot: '/var/lib/kubelet',
-    stateDir: STATE_DIR,
-    refreshMs: 60_000,
-    exec: 'direct',
+  t = await mountDemo({
+    scenario: 'outage',
+    write: true,
+    columns: 160,
+    rows: 45,
+    async prepare(h) {
+      const sim = h.sim;
+      const gp = [...sim.kubelet.volumes.keys()].find((k) => k.includes(IQN))!;
+      // The pod went away and kubelet's DetachDisk never logged out: a leftover on the dead portal.
+      await sim.kubelet.detachLeavingSession(gp);
+    },
   });
-  backend.start();
-  await waitFor(backend.store, (s) => s.snapshot !== undefined && !s.snapshot.partial, 20_000);
-  const ui = createUiStore({ write: true, dryRun: false });
-  t = renderTui(
-    <ConsoleApp
-      backend={backend}
-      ui={ui}
-      theme={MONO_THEME}
-      hostname={host.hostname()}
-      clock={() => Date.now()}
-    />,
-    { columns: 160, rows: 45 },
-  );
+  ({ host, backend } = t);
   await t.waitFor('postgres-data');
 }, 60_000);
 
 afterAll(async () => {
-  t?.unmount();
-  await backend?.stop();
-  await close?.();
-  rmSync(dir, { recursive: true, force: true });
+  await t?.close();
 });
 
 const sessionsOf = () => host.sim.kernel.findSessions((s) => s.iqn === IQN);

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createConsoleBackend, STILL_READING } from '../../src/app/console-backend.js';
 import { UserError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
-import { createLiveBackend, STILL_READING } from '../../src/ui/live-backend.js';
-import { sessionRow } from '../../src/ui/rows.js';
+import { sessionRow } from '../../src/ui/views/sessions.js';
 import { waitFor } from '../../src/watchers/wait-for.js';
 import { generateFixtureRoot } from '../helpers/generate-fixture-root.js';
 
@@ -24,7 +24,7 @@ afterAll(() => {
 
 describe('console start-up', () => {
   it('first look, no plans on it, then the full read replaces it without a flood of events', async () => {
-    const backend = createLiveBackend({
+    const backend = createConsoleBackend({
       host: new FsHost({ root, runner: { mode: 'direct' } }),
       kubeletRoot: '/var/lib/kubelet',
       stateDir,
@@ -59,7 +59,7 @@ describe('console start-up', () => {
   });
 
   it('shows what the first look has not read as …, and filters never match it', () => {
-    const backend = createLiveBackend({
+    const backend = createConsoleBackend({
       host: new FsHost({ root, runner: { mode: 'direct' } }),
       kubeletRoot: '/var/lib/kubelet',
       stateDir,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { journalEntries } from '../../src/app/journal-entries.js';
 import { combinePlans } from '../../src/engine/actions/combine.js';
 import { stepAction } from '../../src/engine/actions/format.js';
 import { attachFromManifest, chapFromSecret } from '../../src/engine/actions/manifest.js';
+import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import { ACTIONS } from '../../src/engine/actions/registry.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import { parseDiscovery } from '../../src/engine/iscsiadm/discovery.js';
@@ -11,9 +13,8 @@ import { editText } from '../../src/ui/components/text-input.js';
 import { compileFilter } from '../../src/ui/filter.js';
 import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';
 import { completePalette, keyCollisions, parsePalette } from '../../src/ui/keymap.js';
-import { journalEntries } from '../../src/ui/live-backend.js';
-import { SESSION_COLUMNS } from '../../src/ui/rows.js';
 import { COLOR_THEME, MONO_THEME, themeFor, toneColor } from '../../src/ui/theme.js';
+import { SESSION_COLUMNS } from '../../src/ui/views/sessions.js';
 import {
   fieldsFromInput,
   fieldsFromSecrets,
@@ -96,15 +97,6 @@ describe('keymap and palette', () => {
   });
 });
 
-const emptyRadius = {
-  sessions: [],
-  devices: [],
-  maps: [],
-  mounts: [],
-  kubeletVolumes: [],
-  pods: [],
-  nodeRecords: [],
-};
 const plan = (sid: number, over: Partial<Plan> = {}): Plan => ({
   action: 'logout',
   title: 'Log out',
@@ -122,7 +114,7 @@ const plan = (sid: number, over: Partial<Plan> = {}): Plan => ({
   ],
   refusals: [],
   warnings: [],
-  blastRadius: { ...emptyRadius, sessions: [`s${sid}`] },
+  blastRadius: { ...structuredClone(EMPTY_BLAST), sessions: [`s${sid}`] },
   undo: [],
   before: [],
   ...over,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AttachInput, planAttach } from '../../src/engine/actions/attach.js';
+import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import type { ActionContext, Plan } from '../../src/engine/actions/types.js';
 import type { Host } from '../../src/engine/host/host.js';
 import { validateWizard, wizardInput, wizardSecrets } from '../../src/ui/wizard/wizard-state.js';
@@ -86,15 +87,7 @@ describe('attach wizard', () => {
         warnings: [],
         undo: [],
         before: [],
-        blastRadius: {
-          sessions: [],
-          devices: [],
-          maps: [],
-          mounts: [],
-          kubeletVolumes: [],
-          pods: [],
-          nodeRecords: [],
-        },
+        blastRadius: structuredClone(EMPTY_BLAST),
         steps: [
           {
             id: 'login',

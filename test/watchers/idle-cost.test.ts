@@ -1,5 +1,5 @@
 /**
- * Prints the watchers' cost figures (issue 6; bench/measure-idle.ts and measure-latency.ts call the same functions): CPU per idle
+ * Prints the watchers' cost figures (bench/README.md; bench/measure-idle.ts and measure-latency.ts call the same functions): CPU per idle
  * poll tick with 1,000 sessions, and the time from a change to its event. Timings are printed, never
  * asserted (shared machines are noisy); only the shape is asserted (no refresh while idle, events
  * arrive). Run: `npx vitest run test/watchers/idle-cost.test.ts`.

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
 import type { Host, StreamHandlers } from '../../src/engine/host/host.js';
 import { spawnLineStream } from '../../src/engine/host/runner.js';
@@ -168,7 +169,7 @@ describe('watcher on a --root fixture', () => {
 });
 
 describe('runAction', () => {
-  it('tracks step progress in the store and refreshes after each applied step', async () => {
+  it('tracks step progress in the store and re-reads the node once, after the plan', async () => {
     fixture = new FixtureRoot('single-sysfs.json');
     const f = fixture;
     const plan = {
@@ -186,30 +187,24 @@ describe('runAction', () => {
       ],
       refusals: [],
       warnings: [],
-      blastRadius: {
-        sessions: [],
-        devices: [],
-        maps: [],
-        mounts: [],
-        kubeletVolumes: [],
-        pods: [],
-        nodeRecords: [],
-      },
+      blastRadius: structuredClone(EMPTY_BLAST),
       risk: 'low',
       confirm: 'none',
       undo: [],
       before: [],
     } satisfies Plan;
-    let seenOfflineBeforeStep2 = false;
+    let stepDoneBeforeStep2 = false;
+    let offlineSeenBeforeEnd = true;
     const applyPlan = async (p: Plan, _ctx: ActionContext, o: ApplyOptions = {}): Promise<ApplyResult> => {
       o.onProgress?.({ stepId: 'offline', status: 'running' });
       f.setAttr('/sys/block/sdb/device/state', 'offline\n');
       o.onProgress?.({ stepId: 'offline', status: 'done', durationMs: 1 });
-      // The refresh the finished step asked for lands before the next step runs.
-      const s = await waitFor(w.store, (st) =>
-        st.events.some((e) => /sdb state running→offline/.test(e.message)),
-      );
-      seenOfflineBeforeStep2 = s.actions[0]?.steps[0]?.status === 'done';
+      // Progress reaches the store at once; the node is not re-read between steps (applyPlan
+      // re-reads it itself before each step), only once after the plan.
+      w.store.flush();
+      const s = w.store.getState();
+      stepDoneBeforeStep2 = s.actions[0]?.steps[0]?.status === 'done';
+      offlineSeenBeforeEnd = s.events.some((e) => /sdb state running→offline/.test(e.message));
       o.onProgress?.({ stepId: 'check', status: 'done' });
       return {
         ok: true,
@@ -224,9 +219,12 @@ describe('runAction', () => {
     const ctx = {} as ActionContext;
     const result = await w.runAction(plan, ctx);
     expect(result.ok).toBe(true);
-    expect(seenOfflineBeforeStep2).toBe(true);
+    expect(stepDoneBeforeStep2).toBe(true);
+    expect(offlineSeenBeforeEnd).toBe(false);
     w.store.flush();
     const st = w.store.getState();
+    // The one re-read after the plan published what the step changed.
+    expect(st.events.some((e) => /sdb state running→offline/.test(e.message))).toBe(true);
     expect(st.actions).toHaveLength(1);
     expect(st.actions[0]).toMatchObject({ plan, finishedAt: expect.any(Number), result });
     expect(st.events.filter((e) => e.kind === 'action').map((e) => e.message)).toEqual([

@@ -28,9 +28,9 @@ export const consoleCommand: Command = {
       );
     }
     // Loaded only here: the subcommands never pay for Ink and React.
-    const { createLiveBackend } = await import('../../ui/live-backend.js');
+    const { createConsoleBackend } = await import('../../app/console-backend.js');
     const { runConsole } = await import('../../ui/run-console.js');
-    const backend = createLiveBackend({
+    const backend = createConsoleBackend({
       host,
       kubeletRoot: globals.kubeletRoot,
       stateDir: globals.stateDir,

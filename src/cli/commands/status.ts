@@ -2,7 +2,11 @@ import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
+import { addMultipathTopology } from '../../engine/snapshot/multipath-topology.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
+import { podLabel } from '../../engine/snapshot/pod-names.js';
+import { fsWords } from '../../engine/text/fs-words.js';
+import { multipathLlLines } from '../../engine/text/multipath-ll.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
 
@@ -115,8 +119,11 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
         const extra = [
           d.vendor && d.model ? `${d.vendor} ${d.model}` : undefined,
           size(d.sizeBytes),
+          fsWords(d.fs) || undefined,
           d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
-          d.partitions.length ? `partitions ${d.partitions.join(',')}` : undefined,
+          d.partitions.length
+            ? `partitions ${d.partitions.map((p) => [p, fsWords(d.partitionFs?.[p])].filter(Boolean).join(' ')).join(',')}`
+            : undefined,
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
           d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
           d.swap ? 'swap' : undefined,
@@ -151,7 +158,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     out.push('');
     out.push(paint(`POD VOLUMES (${snap.kubelet.podVolumes.length})`, 'bold'));
     const rows = snap.kubelet.podVolumes.map((p) => [
-      p.podUid,
+      podLabel(snap.kubelet.pods, p.podUid),
       p.volName,
       p.mode === 'block' ? 'block' : 'fs',
       p.mounted ? 'yes' : 'no',
@@ -180,6 +187,14 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
         paint,
       ),
     );
+    // Each map as `multipath -ll` words it, from multipathd or the dm table (read without -ll).
+    for (const m of snap.multipath) {
+      const fs = fsWords(m.fs);
+      const ll = multipathLlLines(m);
+      if (!fs && ll.length === 0 && !m.suspended) continue;
+      out.push(`${m.alias} (${m.wwid}) ${m.name}${m.suspended ? ' SUSPENDED' : ''}${fs ? `  ${fs}` : ''}`);
+      for (const l of ll) out.push(`  ${l}`);
+    }
   }
   out.push('');
   out.push(paint(`PROBLEMS (${snap.problems.length})`, 'bold'));
@@ -200,11 +215,16 @@ export const statusCommand: Command = {
     'iscsi-console status --json | jq .sessions',
   ],
   description:
-    'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
+    'Reads sysfs, the mount table, the udev database, the kubelet tree and the open-iscsi DB (no iscsiadm; ' +
+    'multipath path groups from multipathd, or dmsetup, once with a timeout — never multipath -ll) and explains each session: ' +
     'verdict in-use | foreign | orphaned | outage | stale | claimed and health ok | degraded | failed, with reasons. ' +
-    '--json prints one document {schemaVersion: 2, ...}; its schema is in docs/status-schema.md.',
+    // The schema: docs/status-schema.md (not shipped with the binary, so not named here).
+    '--json prints one document {schemaVersion: 2, ...}: the fields stay stable within a schema version.',
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
+    // Path groups and states need multipathd or dmsetup (sysfs has none): asked once, with a
+    // timeout, and only where commands reach the node read (not a --root tree with --exec direct).
+    await addMultipathTopology(ctx.host, snap, ctx.host.kind !== 'root' || ctx.globals.exec !== 'direct');
     if (ctx.globals.json) {
       ctx.out.stdout(`${JSON.stringify(snap)}\n`);
       return 0;

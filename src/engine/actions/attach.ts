@@ -115,7 +115,8 @@ function chapSteps(
   const steps: PlanStep[] = [
     {
       id: `${scope}-authmethod:${group}`,
-      why: `${scope} CHAP: set authmethod first (docs/kubelet-iscsi.md#attachdisk)`,
+      // Order as kubelet's AttachDisk sets CHAP (docs/kubelet-iscsi.md#attachdisk).
+      why: `${scope} CHAP: set authmethod first, as kubelet does`,
       argv: [...base, '-o', 'update', '-n', `${keys[0]!.replace(/username$/, 'authmethod')}`, '-v', 'CHAP'],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
@@ -195,7 +196,8 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   }
   addStep(plan, {
     id: 'probe-transport',
-    why: `read iface ${input.initIface}'s transport (docs/kubelet-iscsi.md#attachdisk step 1; <empty> means tcp)`,
+    // kubelet's AttachDisk step 1 (docs/kubelet-iscsi.md#attachdisk).
+    why: `read iface ${input.initIface}'s transport, as kubelet does first (<empty> means tcp)`,
     argv: ifaceShowArgv(input.initIface),
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],

@@ -16,8 +16,6 @@ import type { DynamicStep } from './types.js';
 
 type RecordSecrets = Extract<DynamicStep, { kind: 'record-secrets' }>;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
 export function showArgv(d: RecordSecrets): string[] {
   return d.scope === 'node'
@@ -55,7 +53,8 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
       `check \`${showArgv(d).join(' ')}\`; the record is created by the step before`,
     );
   }
-  await writeRecordFields(rt.host, sleep, files, fields);
+  // The apply's clock (ApplyOptions.sleep), so a test never waits on a real timer here either.
+  await writeRecordFields(rt.host, rt.sleep, files, fields);
   const masked = Object.keys(fields)
     .map((k) => `${k} = ********`)
     .join('\n');

@@ -16,6 +16,11 @@ export interface PlanLine {
   tone?: PlanLineTone;
   /** Headings and the title. */
   bold?: boolean;
+  /**
+   * The line is an exact shell command (a step's argv or sysfs write): a layout that must wrap it
+   * breaks between its words only (src/ui/dialogs/wrap-lines.ts), never inside one.
+   */
+  command?: boolean;
 }
 
 /** Shell quoting: words of safe characters as they are, anything else in single quotes. */
@@ -35,9 +40,19 @@ export function stepAction(s: PlanStep): string {
     if (s.fs.op === 'write-json') return `write ${s.fs.path}: ${s.fs.data?.trimEnd() ?? ''}`;
     return `${s.fs.op} ${s.fs.path}`;
   }
-  if (s.wait)
-    return `wait ≤${Math.round(s.wait.timeoutMs / 1000)}s for ${s.wait.what}${s.wait.path ? ` (${s.wait.path})` : ''}`;
+  if (s.wait) {
+    const where = s.wait.path ? ` (${s.wait.path})` : '';
+    // A wait of 0 looks once: "wait ≤0s" would promise a wait that never happens.
+    if (s.wait.timeoutMs <= 0) return `check for ${s.wait.what}${where}`;
+    return `wait ≤${formatSeconds(s.wait.timeoutMs)} for ${s.wait.what}${where}`;
+  }
   return '(no-op)';
+}
+
+/** `10s`, `1.5s`, `0.2s`: a timeout as the admin reads it (never rounded to 0). */
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${s >= 10 || Number.isInteger(s) ? Math.round(s) : Number(s.toFixed(1))}s`;
 }
 
 const RADIUS_LABELS: [keyof BlastRadius, string][] = [
@@ -97,8 +112,12 @@ export function planLines(raw: Plan): PlanLine[] {
     ]
       .filter(Boolean)
       .join(', ');
-    lines.push({ text: `  ${stepNumber(i)} ${stepAction(s)}${flags ? `   [${flags}]` : ''}` });
-    lines.push({ text: `      ${s.why}`, tone: 'dim' });
+    // The command line holds the command alone (so it can be copied); how it runs goes with the why.
+    lines.push({
+      text: `  ${stepNumber(i)} ${stepAction(s)}`,
+      ...(s.argv || s.write ? { command: true } : {}),
+    });
+    lines.push({ text: `      ${s.why}${flags ? `   [${flags}]` : ''}`, tone: 'dim' });
   });
   if (plan.undo.length > 0) {
     lines.push({ text: '' }, { text: 'Undo by hand:', bold: true });

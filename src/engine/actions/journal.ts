@@ -25,6 +25,22 @@ export interface JournalCommand {
   stderr?: string;
 }
 
+/**
+ * How a journaled command ended, in one short phrase: `exit 0`, `exit 21 ISCSI_ERR_NO_OBJS_FOUND`,
+ * `TIMEOUT`, `written` (a sysfs or file write), `done` (unlink, rmdir). Never repeats itself: a
+ * plain command's exit name is its `exit N` (iscsiadm.ts), so it is said once.
+ */
+export function commandOutcome(c: Pick<JournalCommand, 'exitCode' | 'exitName' | 'write' | 'fs'>): string {
+  if (typeof c.exitCode === 'number') {
+    const plain = `exit ${c.exitCode}`;
+    return c.exitName && c.exitName !== plain ? `${plain} ${c.exitName}` : plain;
+  }
+  if (c.exitName) return c.exitName;
+  if (c.write) return 'written';
+  if (c.fs) return 'done';
+  return 'no exit code';
+}
+
 export interface JournalStep {
   id: string;
   status: string;

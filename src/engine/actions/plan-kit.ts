@@ -104,7 +104,7 @@ export function unmountStep(path: string, force: boolean): PlanStep {
 export function flushMapStep(m: MultipathMap): PlanStep {
   return {
     id: `flush:${m.name}`,
-    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (kubelet deleteDevices order, docs/kubelet-iscsi.md#device-deletion)`,
+    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (the order kubelet's deleteDevices uses)`,
     argv: ['multipath', '-f', `/dev/${m.name}`],
     timeoutMs: TIMEOUTS.multipath,
     preconditions: [
@@ -213,7 +213,7 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
   return [
     {
       id: `unlink:${json}`,
-      why: 'remove kubelet metadata of the orphaned volume (so isSessionBusy stops counting it, docs/kubelet-iscsi.md#issessionbusy)',
+      why: "remove kubelet metadata of the orphaned volume (so kubelet's isSessionBusy stops counting it)",
       fs: { op: 'unlink', path: json },
       preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],
       doneIf: [pre('path-absent', `${json} is gone`, json)],

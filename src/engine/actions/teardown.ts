@@ -1,5 +1,5 @@
 /**
- * The device half of kubelet's teardown (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#1-session-left-after-the-pod-is-gone, #13): for a set of SCSI devices, flush the
+ * The device half of kubelet's teardown (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#1-session-left-after-the-pod-is-gone, docs/field-incidents.md#13-kernel-hang-on-logout-with-devices-present): for a set of SCSI devices, flush the
  * multipath maps built only from them, then delete each device — refusing anything mounted, held,
  * swapped or open. Shared by delete-device, logout and cleanup so the rules live in one place.
  */

@@ -25,7 +25,7 @@ function pvcVolume(sim: Simulator, t: TargetSpec, driver: string, n: number, pod
     driver,
     handle: pvc(n),
     pv: pvc(n),
-    podUid: podUid(pod),
+    podUid: sim.startPod(podUid(pod), pod),
     stageMounted: mounted,
     publishMounted: mounted,
   });
@@ -59,7 +59,7 @@ export async function csiScenario(sim: Simulator): Promise<void> {
       driver: 'iscsi.csi.k8s.io',
       handle: `${name}-handle`,
       pv: `pv-${name}`,
-      podUid: podUid(`${name}-0`),
+      podUid: sim.startPod(podUid(`${name}-0`), `${name}-0`),
       publishMounted: mounted,
     });
     connectorFile(sim, t, `${name}-handle`, o.sd);

@@ -38,15 +38,16 @@ export async function volume(
   sim: Simulator,
   t: TargetSpec,
   pod: string,
-  o: Partial<KubeletAttachOptions> = {},
+  options: Partial<KubeletAttachOptions> & { namespace?: string } = {},
 ): Promise<KubeletVolumeState> {
+  const { namespace, ...o } = options;
   const spec = sim.addTarget(t);
   return sim.kubeletAttach({
     portals: spec.portals,
     iqn: spec.iqn,
     lun: 1,
     volName: `pv-${t.iqn.split(':').pop()}`,
-    podUIDs: [podUid(pod)],
+    podUIDs: [sim.startPod(podUid(pod), pod, namespace)],
     ...o,
   });
 }

@@ -7,7 +7,7 @@
  */
 import { Text as InkText, type TextProps } from 'ink';
 import type { ReactNode } from 'react';
-import { safeText } from '../../engine/text/safe-text.js';
+import { safeText } from '../../app/domain.js';
 
 function clean(c: ReactNode): ReactNode {
   if (typeof c === 'string') return safeText(c);

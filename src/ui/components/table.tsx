@@ -4,7 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import { memo, useRef } from 'react';
-import { safeText } from '../../engine/text/safe-text.js';
+import { safeText } from '../../app/domain.js';
 import { padCell } from '../format.js';
 import { type Theme, type Tone, toneColor } from '../theme.js';
 import { type Column, layoutColumns, type TableRow } from './table-types.js';

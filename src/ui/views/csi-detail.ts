@@ -2,8 +2,9 @@
  * The session detail's CSI part (docs/csi-drivers.md): the chain continues from the session to the CSI
  * volumes and driver files that claim it, and on to their staging/publish dirs and pods.
  */
+
+import { driverLabel } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
-import { driverLabel } from '../../engine/snapshot/csi/paths.js';
 import type { Line } from '../components/scroll-text.js';
 
 export function csiDetailLines(snap: Snapshot, s: Session): Line[] {

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { STATUS_SYMBOL } from '../../engine/doctor/format.js';
+import { STATUS_SYMBOL } from '../../app/domain.js';
 import type { DoctorCheck, DoctorReport, DoctorStatus } from '../../engine/doctor/types.js';
 import { Text } from '../components/safe-text.js';
 import { COLOR_THEME, type Theme, type Tone, toneColor } from '../theme.js';

@@ -4,13 +4,9 @@
  * maps between the form and the input, and puts each engine problem beside its field. Fields mirror
  * a Pod's `iscsi` volume source (k8s core/v1 ISCSIVolumeSource) plus the CHAP values its Secret holds.
  */
+
+import { type AttachField, attachInputProblems, chapValuesProblem, portalProblem } from '../../app/domain.js';
 import type { AttachInput } from '../../engine/actions/attach.js';
-import {
-  type AttachField,
-  attachInputProblems,
-  chapValuesProblem,
-} from '../../engine/actions/attach-input.js';
-import { portalProblem } from '../../engine/iscsi/portal.js';
 
 /** Secret keys (the node-DB names kubelet copies from the Secret) → wizard fields. */
 const SECRET_FIELDS: Record<string, string> = {

@@ -4,11 +4,11 @@
  * state only long enough to be passed to apply, and are drawn masked.
  */
 import type { Key } from 'ink';
-import { parsePortal } from '../../engine/iscsi/portal.js';
-import type { DiscoveredTarget } from '../backend.js';
+import type { DiscoveredTarget } from '../../app/backend.js';
+import { parsePortal } from '../../app/domain.js';
 import { editText } from '../components/text-input.js';
-import type { DispatchContext } from '../dispatch.js';
-import { validateWizard, wizardInput, wizardSecrets } from './fields.js';
+import type { DispatchContext } from '../context.js';
+import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
 
 export interface WizardField {
   id: string;
@@ -252,7 +252,8 @@ function loadManifest(ctx: DispatchContext, w: WizardState): void {
     return;
   }
   try {
-    const loaded = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
+    const m = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
+    const loaded = { ...fieldsFromInput(m.input), ...fieldsFromSecrets(m.secrets) };
     const fields = { ...w.fields, ...loaded };
     set(ctx, { ...w, fields, errors: validateWizard(fields), status: `loaded ${path}` });
   } catch (e) {

@@ -115,7 +115,7 @@ wait_disk() { wait_for "disk_of $1 $2 $3 >/dev/null && [ -e $(by_path "$1" "$2" 
 dm_of() { ls "/sys/block/$1/holders" 2>/dev/null | grep -m1 '^dm-'; }
 nsessions() { ls /sys/class/iscsi_session 2>/dev/null | wc -l; }
 
-# ---- the documented CLI surface (issue 4), discovered from the build's own --help ----
+# ---- the documented CLI surface (README.md#commands), discovered from the build's own --help ----
 # opt_of CMD NAME... : the first --NAME that `iscsi-console CMD --help` lists
 opt_of() {
   local c=$1 o; shift
@@ -129,7 +129,7 @@ need() {
   o=$(opt_of "$c" "$@") || skip "'$c --help' lists none of --${*// / --} (interface not there yet)"
   printf -v "$v" %s "$o"
 }
-# Action commands change the node only with --write, and never prompt with --yes (issue 4).
+# Action commands change the node only with --write, and never prompt with --yes (README.md#commands).
 act() { local name=$1; shift; run_cli "$name" "$@" --write --yes; }
 # rc_of NAME : exit code of the last run_cli NAME
 rc_of() { cat "$WORK/$1.rc"; }
@@ -163,13 +163,14 @@ record_exists() { iscsiadm -m node -T "$(iqn "$1")" -p "$2" >/dev/null 2>&1; }
 
 # ---- comparing two runs of the console on the same node state (scenario 11, debug pod) ----
 # status_same A.json B.json : the same node state in both `status --json` documents. Everything is
-# compared except when and how it was read (takenAt, readMs, node.root/kind/hostname); the first
+# compared except when and how it was read (takenAt, readMs, node.root/kind/hostname, a multipath
+# topology's readAt); the first
 # differences are printed as `diff <path>: <a> vs <b>`.
 status_same() {
   "$NODE" -e '
     const fs = require("fs");
     const [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
-    for (const d of [a, b]) { delete d.takenAt; delete d.readMs; for (const k of ["root", "kind", "hostname"]) delete d.node?.[k]; }
+    for (const d of [a, b]) { delete d.takenAt; delete d.readMs; for (const k of ["root", "kind", "hostname"]) delete d.node?.[k]; for (const m of d.multipath ?? []) delete m.topology?.readAt; }
     const diffs = [];
     const walk = (x, y, p) => {
       if (JSON.stringify(x) === JSON.stringify(y)) return;

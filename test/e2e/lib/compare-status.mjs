@@ -146,7 +146,7 @@ for (const k of p3) {
 }
 
 // 3. block devices as lsblk sees them: size, major:minor, dm holders, mountpoints (a device's include
-//    its holders' mounts, issue 2)
+//    its holders' mounts, docs/status-schema.md#scsidevice)
 const mountsOf = (n) => [
   ...(n.mountpoints ?? []).filter(Boolean),
   ...(n.children ?? []).flatMap((c) => mountsOf(c)),

@@ -1,9 +1,14 @@
 /**
  * Hand-built snapshots and a fake backend for component tests: the node store filled directly,
- * actions whose plans and apply are scripted, so each test controls exactly what the UI sees.
+ * actions whose plans and apply are scripted, so each test controls exactly what the UI sees
+ * (layout, windowing, hostile names, the dialogs' key handling). The scripted plans are not the
+ * engine's: what the console shows of real plans and runs is tested over the simulator through
+ * the real app layer (helpers/demo.tsx, demo-console.test.tsx, consent-outage.test.tsx).
  */
 import { createStore } from 'zustand/vanilla';
-import type { ActionDef, ApplyOptions, ApplyResult, Plan } from '../../../src/engine/actions/types.js';
+import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/app/backend.js';
+import { EMPTY_BLAST } from '../../../src/engine/actions/plan-kit.js';
+import type { ActionDef, ApplyResult, Plan, StepProgress } from '../../../src/engine/actions/types.js';
 import {
   lunKey,
   SCHEMA_VERSION,
@@ -12,7 +17,6 @@ import {
   type Snapshot,
   sessionKey,
 } from '../../../src/engine/model.js';
-import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/ui/backend.js';
 import type { NodeState } from '../../../src/watchers/types.js';
 
 export const T1 = 'iqn.2024-01.lab.example:storage.target1';
@@ -262,15 +266,7 @@ function plan(over: Partial<Plan> & Pick<Plan, 'action' | 'title' | 'subject'>):
     steps: [],
     refusals: [],
     warnings: [],
-    blastRadius: {
-      sessions: [],
-      devices: [],
-      maps: [],
-      mounts: [],
-      kubeletVolumes: [],
-      pods: [],
-      nodeRecords: [],
-    },
+    blastRadius: structuredClone(EMPTY_BLAST),
     risk: 'low',
     confirm: 'yn',
     undo: [],
@@ -319,11 +315,14 @@ export function fakeActions(): ActionDef[] {
 export interface FakeBackend extends ConsoleBackend {
   calls: {
     plan: { action: string; selections: Selection[]; write: boolean }[];
+    /** ctrl-r and anything else that asked for a re-read (the app re-reads after a run by itself). */
+    refresh: number;
     apply: { plan: Plan; force?: boolean | undefined; secrets?: Record<string, string> | undefined }[];
   };
   /** Resolve the pending apply (tests drive step progress by hand). */
   finishApply(result?: Partial<ApplyResult>): void;
-  progress?: ApplyOptions['onProgress'];
+  /** Reports a step's progress of the pending apply into the store's `actions`. */
+  progress?: (p: StepProgress) => void;
   journal: JournalEntry[];
 }
 
@@ -334,9 +333,11 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
   const b: FakeBackend = {
     store,
     actions: fakeActions(),
-    calls: { plan: [], apply: [] },
+    calls: { plan: [], apply: [], refresh: 0 },
     journal: [],
-    refreshNow: () => undefined,
+    refreshNow: () => {
+      b.calls.refresh++;
+    },
     plan(action, selections, write) {
       b.calls.plan.push({ action, selections, write });
       const snap = store.getState().snapshot!;
@@ -372,13 +373,9 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
               ],
         ),
         blastRadius: {
+          ...structuredClone(EMPTY_BLAST),
           sessions: sessions.map((s) => `session ${s.sid}`),
           devices: sessions.flatMap((s) => s.devices.flatMap((d) => (d.name ? [d.name] : []))),
-          maps: [],
-          mounts: [],
-          kubeletVolumes: [],
-          pods: [],
-          nodeRecords: [],
         },
         risk: destructive ? 'high' : 'low',
         confirm: destructive ? 'typed' : 'yn',
@@ -388,7 +385,23 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
     },
     apply(p, options) {
       b.calls.apply.push({ plan: p, force: options.force, secrets: options.secrets });
-      b.progress = options.onProgress;
+      // Tracked in the store's `actions`, as the app's runner does: the dialog reads progress there.
+      const id = `${p.action}-${b.calls.apply.length}`;
+      const steps = p.steps.map((s) => ({ stepId: s.id, status: 'pending' as const }));
+      store.setState({
+        actions: [...store.getState().actions, { id, plan: p, steps, startedAt: Date.now() }],
+      });
+      b.progress = (progress) => {
+        store.setState({
+          actions: store
+            .getState()
+            .actions.map((a) =>
+              a.id === id
+                ? { ...a, steps: a.steps.map((s) => (s.stepId === progress.stepId ? progress : s)) }
+                : a,
+            ),
+        });
+      };
       pendingPlan = p;
       return new Promise<ApplyResult>((r) => {
         resolveApply = r;

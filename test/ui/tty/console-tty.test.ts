@@ -5,8 +5,7 @@
  * text captures of the main views for the README.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
@@ -25,12 +24,10 @@ const reason = !tmuxAvailable()
   : !existsSync(CLI)
     ? 'dist/cli.js is missing: run npm run build'
     : undefined;
-const stateDir = mkdtempSync(join(tmpdir(), 'ic-tty-'));
 const term = new TmuxTerminal(COLS, ROWS);
 
 afterAll(() => {
   term.stop();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
 function save(name: string, screen: string): void {
@@ -49,7 +46,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
   it.skipIf(reason !== undefined)(
     `cleans up the stale session through its confirmation${reason ? ` (skipped: ${reason})` : ''}`,
     async () => {
-      term.start(`'${NODE}' '${CLI}' --demo incident --write --state-dir '${stateDir}'`, ROOT, {
+      term.start(`'${NODE}' '${CLI}' --demo incident --write`, ROOT, {
         TERM: 'xterm-256color',
         LANG: 'C.UTF-8',
       });
@@ -140,7 +137,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
     async () => {
       const mono = new TmuxTerminal(100, 30, 'mono');
       try {
-        mono.start(`'${NODE}' '${CLI}' --demo incident --state-dir '${stateDir}'`, ROOT, {
+        mono.start(`'${NODE}' '${CLI}' --demo incident`, ROOT, {
           TERM: 'xterm-256color',
           LANG: 'C.UTF-8',
           NO_COLOR: '1',

@@ -1,15 +1,19 @@
 /**
- * What the console needs from the engine and watchers, as one object. The CLI builds the real one
- * (src/cli/commands/console.ts: watcher store + action registry + applyPlan); tests build one over a
- * store they fill by hand. The UI never touches the Host: everything that reads or changes the node
- * goes through here.
+ * The app layer's interface to the console: everything the UI may ask of the node, as one object.
+ * The real one is built by `createConsoleBackend` (console-backend.ts: the watcher's store, the
+ * engine's action registry, plans run through applyPlan); component tests build one over a store
+ * they fill by hand. The UI never touches the Host, the engine's internals or the watchers: what
+ * reads or changes the node goes through here, and the engine's pure facts through domain.ts.
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AttachInput } from '../engine/actions/attach.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
-import type { NodeState } from '../watchers/types.js';
+import type { NodeEvent, NodeState, TrackedAction } from '../watchers/types.js';
+
+/** The node store's shape, as the UI reads it (the watchers write it). */
+export type { NodeEvent, NodeState, TrackedAction };
 
 /** One selected (or marked) row an action applies to. */
 export interface Selection {
@@ -34,6 +38,13 @@ export interface JournalEntry {
 /** A target a discovery offered (attach wizard): the engine's SendTargets parser's type. */
 export type { DiscoveredTarget };
 
+/** A Pod/PV manifest (+ Secret) as the engine reads it: the attach input and the CHAP values apart. */
+export interface ManifestValues {
+  input: AttachInput;
+  /** Node-DB names → values (never rendered, never in a plan). */
+  secrets: Record<string, string>;
+}
+
 export interface ConsoleBackend {
   store: StoreApi<NodeState>;
   /** Actions from the engine registry (keys, help and footer hints are generated from these). */
@@ -44,14 +55,18 @@ export interface ConsoleBackend {
   plan(action: ActionId, selections: Selection[], write: boolean): Plan;
   /** Plan an attach from the wizard's fields. */
   planAttach?(input: AttachInput, write: boolean): Plan;
-  /** Runs a plan; resolves with the outcome (never throws for command failures). */
+  /**
+   * Runs a plan: tracked in the store's `actions` while it runs (under this very Plan object: the
+   * one progress stream the console reads), journaled by the engine, the node re-read when it ends.
+   * Resolves with the outcome (never throws for command failures).
+   */
   apply(plan: Plan, options: ApplyOptions & { write: boolean }): Promise<ApplyResult>;
   /** Newest last. */
   readJournal(): JournalEntry[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
   discover?(portal: string): Promise<DiscoveredTarget[]>;
-  /** Reads a Pod/PV manifest (+ Secret) into wizard fields. */
-  loadManifest?(path: string, secretPath?: string): Record<string, string>;
+  /** Reads a Pod/PV manifest (+ Secret) with the engine's one manifest reader. */
+  loadManifest?(path: string, secretPath?: string): ManifestValues;
   /** The watchers' poll interval (shown in the status bar). */
   refreshMs?: number;
   /** The node's clock (ms since the epoch): refresh ages are measured against it. */

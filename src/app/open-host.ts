@@ -1,7 +1,19 @@
+/**
+ * Opens the machine behind the one Host seam: the real node, a `--root` tree, or the `--demo`
+ * simulator. Every command starts here (src/cli/main.ts), the console included.
+ */
 import { FsHost } from '../engine/host/fs-host.js';
 import type { Host } from '../engine/host/host.js';
 import { assertNodeRoot } from '../engine/host/node-root.js';
-import type { GlobalOptions } from './command.js';
+import type { ExecMode } from '../engine/host/runner.js';
+
+/** The global flags that choose the machine (`--root`, `--exec`, `--demo`). */
+export interface HostChoice {
+  root: string;
+  exec: ExecMode;
+  /** Scenario name when running on the simulated node. */
+  demo?: string;
+}
 
 export interface OpenedHost {
   host: Host;
@@ -10,7 +22,7 @@ export interface OpenedHost {
 }
 
 /** Picks the machine behind the Host seam from the global flags. */
-export async function openHost(globals: GlobalOptions): Promise<OpenedHost> {
+export async function openHost(globals: HostChoice): Promise<OpenedHost> {
   if (globals.demo) {
     // Loaded lazily: a real node never pays for the simulator.
     const { openSimHost } = await import('../sim/index.js');

@@ -4,9 +4,10 @@
  * the driver in METADATA, the sessions it claims, its pods, problems. Filter fields add driver, pv,
  * handle, staging and publish paths. No action scope: the console acts on the sessions instead.
  */
-import type { CsiVolume, Snapshot } from '../engine/model.js';
-import { driverLabel } from '../engine/snapshot/csi/paths.js';
-import type { TableRow } from './components/table-types.js';
+
+import { driverLabel } from '../../app/domain.js';
+import type { CsiVolume, Snapshot } from '../../engine/model.js';
+import type { TableRow } from '../components/table-types.js';
 
 function tailOf(root: string, p: string): string {
   return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;

@@ -1,21 +1,19 @@
 /**
- * The real ConsoleBackend: the watcher's store, the engine's action registry, plans built from
- * the registry's `inputFromSelection`, apply through the watcher (tracked, refreshed after each
- * step, journaled by the engine), the journal reader and the doctor engine. Everything that touches
- * the node goes through engine functions with the Host handed in by the CLI.
+ * The console's composition root: the node store with a first look in it, the watcher once the
+ * console is on screen, ActionContexts, plans from the engine's registry, runs through applyPlan
+ * (tracked by the watcher in the store's `actions`), the journal, discovery, manifests, the doctor and the status bar's iscsid state.
+ * The UI gets only the `ConsoleBackend` interface (backend.ts); the Host comes from open-host.ts.
  */
 import { readFileSync } from 'node:fs';
 import { planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
 import { listPortalTargets } from '../engine/actions/discover.js';
-import { type JournalEntry as EngineJournalEntry, readJournal } from '../engine/actions/journal.js';
+import { readJournal } from '../engine/actions/journal.js';
 import { attachFromManifest, chapFromSecret } from '../engine/actions/manifest.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
-import { iscsidRunning } from '../engine/doctor/checks/daemons.js';
 import { runDoctor } from '../engine/doctor/index.js';
-import { readProcessTable } from '../engine/doctor/processes.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import { UserError } from '../engine/errors.js';
 import type { Host } from '../engine/host/host.js';
@@ -25,10 +23,11 @@ import { takeSnapshot } from '../engine/snapshot/index.js';
 import { firstLook } from '../watchers/first-look.js';
 import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
-import type { ConsoleBackend, JournalEntry, Selection } from './backend.js';
-import { fieldsFromInput, fieldsFromSecrets } from './wizard/fields.js';
+import type { ConsoleBackend, Selection } from './backend.js';
+import { iscsidStateProbe } from './iscsid-state.js';
+import { journalEntries } from './journal-entries.js';
 
-export interface LiveBackendOptions {
+export interface ConsoleBackendOptions {
   host: Host;
   kubeletRoot: string;
   stateDir: string;
@@ -55,40 +54,13 @@ export interface LiveBackend extends ConsoleBackend {
 export const STILL_READING =
   'still reading the node: actions are planned on the full read, not the first look';
 
-/** Journal lines come in begin/end pairs per action id; the console shows one entry per action. */
-export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEntry[] {
-  const byId = new Map<string, JournalEntry>();
-  for (const l of lines) {
-    const prev = byId.get(l.id);
-    const commands = (l.steps ?? []).flatMap((st) =>
-      st.commands.map((c) => ({
-        argv:
-          c.argv ??
-          (c.write ? ['write', c.write.path, c.write.data.trim()] : c.fs ? [c.fs.op, c.fs.path] : [st.id]),
-        exitCode: c.exitCode ?? null,
-        ...(c.exitName ? { detail: c.exitName } : {}),
-      })),
-    );
-    byId.set(l.id, {
-      id: l.id,
-      at: prev?.at ?? Date.parse(l.at),
-      action: l.action,
-      subject: l.subject,
-      ok: l.phase === 'end' ? l.ok === true : (prev?.ok ?? false),
-      commands: commands.length ? commands : (prev?.commands ?? []),
-      ...(l.error ? { error: l.error } : prev?.error ? { error: prev.error } : {}),
-    });
-  }
-  return [...byId.values()].sort((a, b) => a.at - b.at);
-}
-
 /**
  * Builds the backend and takes the first look (first-look.ts: sessions and states, tens of ms) into
  * the store, so the console's first frame shows the node; the full read waits for `start()`. Before
  * (bench/README.md) the console used to wait for the full snapshot (~2.5 s at 1,000 sessions × 4 LUNs) and for
  * the file watches before it showed anything.
  */
-export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
+export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
   const store = createNodeStore({ now: () => o.host.now() });
   try {
     const look = firstLook(o.host, {
@@ -107,34 +79,6 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
   };
   const ctxFor = (write: boolean): ActionContext =>
     actionContext({ host: o.host, kubeletRoot: o.kubeletRoot, stateDir: o.stateDir, write });
-  // iscsid state for the status bar: the doctor's own check, at most every 5 s (it scans /proc).
-  let iscsid: { at: number; state: 'up' | 'down' | 'socket' | '?' } | undefined;
-  const iscsidState = () => {
-    const now = Date.now();
-    if (iscsid && now - iscsid.at < 5000) return iscsid.state;
-    let state: 'up' | 'down' | 'socket' | '?' = '?';
-    try {
-      const c = iscsidRunning({
-        host: o.host,
-        processes: readProcessTable(o.host),
-        kubeletRoot: o.kubeletRoot,
-        exec: o.exec,
-        timeoutMs: 1000,
-      });
-      state =
-        c.status === 'pass'
-          ? 'up'
-          : c.status === 'fail'
-            ? 'down'
-            : c.evidence.includes('socket activation')
-              ? 'socket'
-              : 'up';
-    } catch {
-      state = '?';
-    }
-    iscsid = { at: now, state };
-    return state;
-  };
   // Plans are built from the full read only: a first look has no verdicts, devices or kubelet
   // state, so planning on it could miss exactly what makes an action unsafe.
   const current = (): Snapshot => {
@@ -167,9 +111,14 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
     planAttach(input, write) {
       return planAttach(input, current(), ctxFor(write));
     },
-    apply(plan, options) {
+    async apply(plan, options) {
       const { write, ...rest } = options;
-      return start().runAction(plan, ctxFor(write), rest);
+      // The watcher tracks the run in the store's `actions` (the dialog reads its progress there),
+      // journals through applyPlan and re-reads the node when it ends.
+      const result = await start().runAction(plan, ctxFor(write), rest);
+      // Published now, not at the store's next tick: the outcome is drawn over the re-read node.
+      store.flush();
+      return result;
     },
     readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
     discover: (portal) => listPortalTargets(o.host, portal),
@@ -186,9 +135,9 @@ export function createLiveBackend(o: LiveBackendOptions): LiveBackend {
       };
       const m = attachFromManifest(read(path), path);
       const secrets = secretPath ? chapFromSecret(read(secretPath), secretPath, m.secretName) : {};
-      return { ...fieldsFromInput(m.input), ...fieldsFromSecrets(secrets) };
+      return { input: m.input, secrets };
     },
-    iscsidState,
+    iscsidState: iscsidStateProbe(o),
     refreshMs: o.refreshMs,
     now: () => o.host.now(),
     runDoctor: () => runDoctor(o.host, { kubeletRoot: o.kubeletRoot, exec: o.exec }),

@@ -1,0 +1,60 @@
+/**
+ * The engine's pure functions the console shows or checks with, in one list: the UI imports the
+ * engine only through here (values) and `import type` (types), so a reviewer sees in one file every
+ * domain fact the console uses, and each still has its one home in the engine. None of these reads
+ * or changes the node; that goes through the ConsoleBackend (backend.ts).
+ *
+ * - attach-input: the attach input rules (the wizard puts each problem beside its field);
+ * - consent: which refusals hold and what the admin must type (one policy for CLI and console);
+ * - format: the plan text the CLI prints, which the Plan dialog lays out;
+ * - lookup, lun, portal, csi/paths: names and addresses as the engine spells and checks them;
+ * - doctor/format: the report symbols `iscsi-console doctor` prints;
+ * - outages, recovery: the outage a down session belongs to, the kernel's recovery countdown;
+ * - journal: how a journaled command ended (commandOutcome), as `status` and the CLI say it;
+ * - fs-words, multipath-ll, pod-names: FSTYPE/LABEL/UUID, multipath -ll's topology and pod names,
+ *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
+ * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
+ * - safe-text: node-sourced text made safe for a terminal.
+ */
+export {
+  type AttachField,
+  attachInputProblems,
+  chapValuesProblem,
+} from '../engine/actions/attach-input.js';
+export { answerConsents, type Consent, consentFor } from '../engine/actions/consent.js';
+export {
+  overrideLines,
+  type PlanLine,
+  planLines,
+  stepAction,
+  stepNumber,
+} from '../engine/actions/format.js';
+export { commandOutcome } from '../engine/actions/journal.js';
+export { describeBinds, recordKey } from '../engine/actions/lookup.js';
+export { STATUS_SYMBOL } from '../engine/doctor/format.js';
+export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
+export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
+export { driverLabel } from '../engine/snapshot/csi/paths.js';
+export { downScopeOf } from '../engine/snapshot/outages.js';
+export { podLabel } from '../engine/snapshot/pod-names.js';
+export {
+  csiVolumePath,
+  csiVolumeProblem,
+  deviceProblem,
+  inKubelet,
+  multipathProblem,
+  type NodeProblems,
+  nodeProblems,
+  type Problem,
+  problemContext,
+  problemSortKey,
+  type Severity,
+  sessionProblem,
+  severityRank,
+  targetProblem,
+  volumeProblem,
+} from '../engine/snapshot/problems.js';
+export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
+export { fsWords } from '../engine/text/fs-words.js';
+export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
+export { safeText } from '../engine/text/safe-text.js';

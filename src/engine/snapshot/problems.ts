@@ -1,0 +1,346 @@
+/**
+ * The one rule for "what is wrong" on a node: for each session, kubelet volume (in-tree and CSI),
+ * target, SCSI device and multipath map, a severity and a one-line reason an admin reads in a
+ * table cell (`sdc transport-offline`, `map mpatha lost path sdc`, `no kubelet volume`), a node
+ * summary line, and the sort key that puts problems first. Every view and the CLI use it, so
+ * Sessions, Volumes, Targets and Devices cannot disagree about the same session.
+ *
+ * Built only from the snapshot's verdicts and health (verdicts.ts), outages (outages.ts) and kernel
+ * states; it decides nothing new about the node. Severity order: failed > degraded >
+ * stale / orphaned / outage > warning (kubelet metadata a volume lacks) > ok.
+ */
+import type {
+  CsiVolume,
+  KubeletVolume,
+  MultipathMap,
+  ScsiDevice,
+  Session,
+  SessionKey,
+  Snapshot,
+} from '../model.js';
+
+export type Severity = 'failed' | 'degraded' | 'outage' | 'stale' | 'orphaned' | 'warning' | 'ok';
+
+const RANK: Record<Severity, number> = {
+  failed: 4,
+  degraded: 3,
+  outage: 2,
+  stale: 2,
+  orphaned: 2,
+  warning: 1,
+  ok: 0,
+};
+
+/** Higher is worse. A session's `health` words (ok, degraded, failed) are severities too. */
+export function severityRank(s: Severity): number {
+  return RANK[s];
+}
+
+export interface Problem {
+  severity: Severity;
+  /** The short reasons, most important first (empty when ok). */
+  reasons: string[];
+  /** The reasons on one line (`; `-joined), '' when ok. */
+  reason: string;
+  /** When the node was first seen in this state (ISO; a down session's `downSeenAt`), when known. */
+  since?: string;
+}
+
+const OK: Problem = Object.freeze({ severity: 'ok', reasons: [], reason: '' }) as Problem;
+
+function problem(severity: Severity, reasons: string[], since?: string): Problem {
+  if (severity === 'ok' && reasons.length === 0) return OK;
+  return { severity, reasons, reason: reasons.join('; '), ...(since ? { since } : {}) };
+}
+
+function worse(a: Severity, b: Severity): Severity {
+  return RANK[b] > RANK[a] ? b : a;
+}
+
+function earliest(a: string | undefined, b: string | undefined): string | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return a <= b ? a : b;
+}
+
+/**
+ * Sort key, ascending = problems first: the worst severity first, then the longest-standing (oldest
+ * `since`), then those with no known start. Fits a table's numeric sort column.
+ */
+export function problemSortKey(p: Problem): number {
+  const since = p.since ? Date.parse(p.since) : Number.NaN;
+  // Epoch milliseconds stay below 1e13 until the year 2286.
+  return (4 - RANK[p.severity]) * 1e13 + (Number.isFinite(since) ? since : 1e13 - 1);
+}
+
+/** What the per-item rules need from the whole snapshot, built once per snapshot. */
+export interface ProblemContext {
+  mapsBySlave: ReadonlyMap<string, MultipathMap>;
+  downPortals: ReadonlySet<string>;
+  bySid: ReadonlyMap<number, Session>;
+}
+
+const contexts = new WeakMap<Snapshot, ProblemContext>();
+
+export function problemContext(snap: Snapshot): ProblemContext {
+  let c = contexts.get(snap);
+  if (!c) {
+    const mapsBySlave = new Map<string, MultipathMap>();
+    for (const m of snap.multipath) for (const s of m.slaves) mapsBySlave.set(s, m);
+    c = {
+      mapsBySlave,
+      downPortals: new Set(snap.outages.map((o) => o.portal)),
+      bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
+    };
+    contexts.set(snap, c);
+  }
+  return c;
+}
+
+const deviceName = (d: ScsiDevice) => d.name ?? d.hctl;
+
+/** `map mpatha lost path sdc`, `map mpatha lost paths sdb, sdc`, `map mpatha lost all paths`. */
+function mapReason(m: MultipathMap): string {
+  if (m.slaves.length > 0 && m.failedSlaves.length === m.slaves.length)
+    return `map ${m.alias} lost all paths`;
+  const n = m.failedSlaves.length;
+  return `map ${m.alias} lost path${n === 1 ? '' : 's'} ${m.failedSlaves.join(', ')}`;
+}
+
+/**
+ * A session's problem: `failed`/`degraded` from its health, else its verdict when that is stale,
+ * orphaned or outage. Reasons: the portal outage first (it explains the rest), the session state,
+ * each device not running, each multipath map that lost a path on another session, then why
+ * nothing uses it.
+ */
+export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
+  if (s.pending) return OK;
+  const reasons: string[] = [];
+  if (ctx.downPortals.has(s.portal)) reasons.push(`portal ${s.portal} down`);
+  if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.state}`);
+  if (s.devices.length === 0) reasons.push('no SCSI devices');
+  const own = new Set<string>();
+  for (const d of s.devices) {
+    if (d.name) own.add(d.name);
+    if (d.state !== 'running') reasons.push(`${deviceName(d)} ${d.state ?? 'state unknown'}`);
+  }
+  const maps = new Set<MultipathMap>();
+  for (const d of s.devices) {
+    const m = d.name ? ctx.mapsBySlave.get(d.name) : undefined;
+    if (m && m.failedSlaves.length > 0 && !maps.has(m)) {
+      maps.add(m);
+      // This session's own failed path is already named; a map that lost another session's path is news.
+      if (m.failedSlaves.some((x) => !own.has(x))) reasons.push(mapReason(m));
+    }
+  }
+  let severity: Severity = s.health;
+  if (severity === 'ok' && (s.verdict === 'stale' || s.verdict === 'orphaned' || s.verdict === 'outage'))
+    severity = s.verdict;
+  if (s.verdict === 'stale') reasons.push('no kubelet volume');
+  else if (s.verdict === 'orphaned') reasons.push('kubelet dir, no pod or mount');
+  if (severity === 'ok') return OK;
+  return problem(severity, reasons, s.downSeenAt);
+}
+
+/**
+ * True when kubelet knows the session: a global dir of its (in-tree) or a CSI volume claims it.
+ * The Targets view's "not in kubelet" must agree with the Volumes view's SIDS, which come from the
+ * same links (a mounted volume ties every path of its multipath map, whatever portal its dir names).
+ */
+export function inKubelet(s: Session): boolean {
+  if (s.kubeletVolumes.length > 0) return true;
+  return (s.claims ?? []).some((c) => c.owner === 'in-tree' || c.owner === 'csi');
+}
+
+/** The worst of some sessions, with each problem session's reasons as `sid N: …`. */
+function ofSessions(sessions: readonly Session[], ctx: ProblemContext): Problem & { failedAll: boolean } {
+  let severity: Severity = 'ok';
+  let since: string | undefined;
+  let failed = 0;
+  const reasons: string[] = [];
+  for (const s of sessions) {
+    const p = sessionProblem(s, ctx);
+    if (p.severity === 'failed') failed++;
+    if (p.severity === 'ok') continue;
+    severity = worse(severity, p.severity);
+    since = earliest(since, p.since);
+    if (p.reason) reasons.push(sessions.length > 1 ? `sid ${s.sid}: ${p.reason}` : p.reason);
+  }
+  return {
+    ...problem(severity, reasons, since),
+    failedAll: sessions.length > 0 && failed === sessions.length,
+  };
+}
+
+/**
+ * A volume's problem from its sessions and its use: failed when every session behind it is
+ * failed (or a used volume has none), degraded when some path is failed or degraded (multipath
+ * still serves I/O), orphaned when nothing uses it, a warning for kubelet metadata problems.
+ */
+function volumeProblemOf(
+  sids: readonly number[],
+  used: boolean,
+  metadataProblems: readonly string[],
+  ctx: ProblemContext,
+  noSession: string,
+  unusedIsOrphan: boolean,
+): Problem {
+  const sessions = sids.map((sid) => ctx.bySid.get(sid)).filter((s): s is Session => s !== undefined);
+  const reasons: string[] = [];
+  let severity: Severity = 'ok';
+  let since: string | undefined;
+  if (sessions.length === 0) {
+    severity = used ? 'failed' : 'orphaned';
+    reasons.push(used ? noSession : `${noSession}, nothing uses it`);
+  } else {
+    const p = ofSessions(sessions, ctx);
+    since = p.since;
+    if (p.severity === 'failed' || p.severity === 'degraded') severity = p.failedAll ? 'failed' : 'degraded';
+    else if (p.severity !== 'ok' && !used) severity = p.severity;
+    if (severity !== 'ok') reasons.push(...p.reasons);
+    if (!used && unusedIsOrphan && severity !== 'failed' && severity !== 'degraded') {
+      severity = worse(severity, 'orphaned');
+      if (!reasons.includes('kubelet dir, no pod or mount')) reasons.push('no pod or mount uses it');
+    }
+  }
+  if (metadataProblems.length > 0) {
+    severity = worse(severity, 'warning');
+    reasons.push(...metadataProblems);
+  }
+  return problem(severity, reasons, since);
+}
+
+/** An in-tree kubelet volume (a global dir). */
+export function volumeProblem(v: KubeletVolume, ctx: ProblemContext): Problem {
+  const used = v.mounted || v.pods.length > 0 || v.podDevices.length > 0;
+  return volumeProblemOf(v.sessions, used, v.problems, ctx, 'no session logged in', true);
+}
+
+/**
+ * A CSI volume (staging and publish dirs). Unmounted is not orphaned by itself: the driver's claim
+ * keeps it (a pod restarting, docs/csi-drivers.md), so only its sessions' verdicts say leftover.
+ */
+export function csiVolumeProblem(v: CsiVolume, ctx: ProblemContext): Problem {
+  const used = v.stagingMounted || v.publish.some((p) => p.mounted);
+  return volumeProblemOf(v.sessions, used, v.problems, ctx, 'no session claimed', false);
+}
+
+/** A (target, portal) row: the worst of its sessions, and `not in kubelet` when kubelet knows none of them. */
+export function targetProblem(sessions: readonly Session[], ctx: ProblemContext): Problem {
+  const p = ofSessions(sessions, ctx);
+  if (sessions.length === 0) return problem('warning', ['no session']);
+  if (sessions.some(inKubelet)) return p;
+  return problem(p.severity, [...p.reasons, 'not in kubelet'], p.since);
+}
+
+/** A SCSI device: failed when it is not running or its session is not logged in. */
+export function deviceProblem(d: ScsiDevice, s: Session): Problem {
+  const reasons: string[] = [];
+  if (d.state !== 'running') reasons.push(`${deviceName(d)} ${d.state ?? 'state unknown'}`);
+  if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.sid} ${s.state}`);
+  return reasons.length ? problem('failed', reasons, s.downSeenAt) : OK;
+}
+
+/** A multipath map: failed with no path left, degraded with some lost. */
+export function multipathProblem(m: MultipathMap): Problem {
+  if (m.failedSlaves.length === 0) return OK;
+  const all = m.slaves.length > 0 && m.failedSlaves.length === m.slaves.length;
+  return problem(all ? 'failed' : 'degraded', [mapReason(m)]);
+}
+
+export interface NodeProblems {
+  sessions: ReadonlyMap<SessionKey, Problem>;
+  /** By global dir path. */
+  volumes: ReadonlyMap<string, Problem>;
+  /** By staging path, else the first publish path (the Volumes view's key without `csi:`). */
+  csiVolumes: ReadonlyMap<string, Problem>;
+  /** By the device's LunKey. */
+  devices: ReadonlyMap<string, Problem>;
+  /** By kernel name (`dm-0`). */
+  maps: ReadonlyMap<string, Problem>;
+  /** Sessions per severity (ok included). */
+  counts: Record<Severity, number>;
+  /** `2 failed · 1 degraded · 1 stale · 1 orphaned · portal 10.0.0.12:3260 down`. */
+  summary: string;
+  /** The worst severity on the node. */
+  worst: Severity;
+}
+
+/** The main path of a CSI volume, as the Volumes view keys it. */
+export function csiVolumePath(v: CsiVolume): string {
+  return v.stagingPath ?? v.publish[0]?.path ?? '';
+}
+
+const SUMMARY_ORDER: Severity[] = ['failed', 'degraded', 'outage', 'stale', 'orphaned'];
+
+/**
+ * The node's summary line: sessions per severity, worst first, then each portal that is down and
+ * kubelet volumes no session backs. Never empty.
+ */
+export function nodeSummary(snap: Snapshot, counts: Record<Severity, number>, leftoverDirs: number): string {
+  const parts: string[] = [];
+  for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
+  for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
+  if (leftoverDirs > 0)
+    parts.push(`${leftoverDirs} kubelet dir${leftoverDirs === 1 ? '' : 's'} without a session`);
+  if (parts.length > 0) return parts.join(' · ');
+  const n = snap.sessions.length;
+  if (snap.partial) return `reading ${snap.partial.sessionsTotal} sessions…`;
+  return n === 0 ? 'no iSCSI sessions' : `all ${n} session${n === 1 ? '' : 's'} ok`;
+}
+
+const nodeCache = new WeakMap<Snapshot, NodeProblems>();
+
+/** Every item's problem and the node summary, computed once per snapshot. */
+export function nodeProblems(snap: Snapshot): NodeProblems {
+  const cached = nodeCache.get(snap);
+  if (cached) return cached;
+  const ctx = problemContext(snap);
+  const counts: Record<Severity, number> = {
+    failed: 0,
+    degraded: 0,
+    outage: 0,
+    stale: 0,
+    orphaned: 0,
+    warning: 0,
+    ok: 0,
+  };
+  let worst: Severity = 'ok';
+  const sessions = new Map<SessionKey, Problem>();
+  const devices = new Map<string, Problem>();
+  for (const s of snap.sessions) {
+    const p = sessionProblem(s, ctx);
+    sessions.set(s.key, p);
+    counts[p.severity]++;
+    worst = worse(worst, p.severity);
+    for (const d of s.devices) devices.set(d.key, deviceProblem(d, s));
+  }
+  const volumes = new Map<string, Problem>();
+  let leftoverDirs = 0;
+  for (const v of snap.kubelet.volumes) {
+    const p = volumeProblem(v, ctx);
+    volumes.set(v.path, p);
+    worst = worse(worst, p.severity);
+    if (v.sessions.length === 0) leftoverDirs++;
+  }
+  const csiVolumes = new Map<string, Problem>();
+  for (const v of snap.csi?.volumes ?? []) {
+    const p = csiVolumeProblem(v, ctx);
+    csiVolumes.set(csiVolumePath(v), p);
+    worst = worse(worst, p.severity);
+  }
+  const maps = new Map<string, Problem>();
+  for (const m of snap.multipath) maps.set(m.name, multipathProblem(m));
+  const out: NodeProblems = {
+    sessions,
+    volumes,
+    csiVolumes,
+    devices,
+    maps,
+    counts,
+    summary: nodeSummary(snap, counts, leftoverDirs),
+    worst,
+  };
+  nodeCache.set(snap, out);
+  return out;
+}

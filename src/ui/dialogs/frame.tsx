@@ -1,0 +1,69 @@
+/** The frame every dialog is drawn in: a rounded border in the dialog's tone, a title, the body, one footer line. */
+import { Box } from 'ink';
+import type { ReactNode } from 'react';
+import { Text } from '../components/safe-text.js';
+import { type Line, ScrollText } from '../components/scroll-text.js';
+import { type Theme, toneColor } from '../theme.js';
+import type { DialogViewProps } from './dialog.js';
+
+export function DialogFrame(props: {
+  title: string;
+  tone: 'accent' | 'warn' | 'bad' | 'ok';
+  theme: Theme;
+  width: number;
+  height: number;
+  footer: ReactNode;
+  children: ReactNode;
+}) {
+  const { theme, tone, height, width } = props;
+  const inner = Math.max(1, height - 2);
+  return (
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      borderColor={toneColor(theme, tone)}
+      height={height}
+      width={width}
+      paddingX={1}
+      overflow="hidden"
+    >
+      <Text bold wrap="truncate" color={toneColor(theme, tone)}>
+        {props.title}
+      </Text>
+      <Box height={Math.max(1, inner - 2)} flexDirection="column" overflow="hidden">
+        {props.children}
+      </Box>
+      <Box height={1}>{props.footer}</Box>
+    </Box>
+  );
+}
+
+/** A dialog whose body is lines that scroll (help, plan, progress, outcome). */
+export function LinesDialog(props: {
+  title: string;
+  tone: 'accent' | 'warn' | 'bad' | 'ok';
+  footer: ReactNode;
+  lines: Line[];
+  offset: number;
+  view: Pick<DialogViewProps<unknown>, 'theme' | 'width' | 'height' | 'bodyHeight' | 'bodyWidth'>;
+}) {
+  const { view } = props;
+  return (
+    <DialogFrame
+      title={props.title}
+      tone={props.tone}
+      theme={view.theme}
+      width={view.width}
+      height={view.height}
+      footer={props.footer}
+    >
+      <ScrollText
+        lines={props.lines}
+        height={view.bodyHeight}
+        width={view.bodyWidth}
+        offset={props.offset}
+        theme={view.theme}
+      />
+    </DialogFrame>
+  );
+}

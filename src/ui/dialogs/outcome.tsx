@@ -1,0 +1,96 @@
+/** The Outcome dialog: how the run ended, each step, what was verified, and the journal entry. */
+import type { ApplyResult, Plan } from '../../engine/actions/types.js';
+import { Text } from '../components/safe-text.js';
+import { closeDialog, type DispatchContext, scroll } from '../context.js';
+import { toneColor } from '../theme.js';
+import { switchView, type UiState } from '../view-store.js';
+import type { DialogModule } from './dialog.js';
+import { LinesDialog } from './frame.js';
+import { progressLines, wrapLines } from './plan-lines.js';
+
+export interface OutcomeDialog {
+  kind: 'outcome';
+  plan: Plan;
+  result: ApplyResult;
+}
+
+declare module './dialog-types.js' {
+  interface DialogStates {
+    outcome: OutcomeDialog;
+  }
+}
+
+/** After a successful attach: the new session's detail (the wizard ends there). */
+function attachedDetail(ctx: DispatchContext): Partial<UiState> {
+  const s = ctx.ui.getState();
+  const t = s.attachTarget;
+  const snap = ctx.backend.store.getState().snapshot;
+  const found =
+    t &&
+    snap?.sessions.find(
+      (x) => x.targetIqn === t.iqn && (x.portal === t.portal || x.portal.startsWith(`${t.portal}:`)),
+    );
+  if (!found) return { attachTarget: undefined };
+  return { ...switchView(s, 'sessions'), detail: found.key, detailScroll: 0, attachTarget: undefined };
+}
+
+export const outcomeDialog: DialogModule<'outcome'> = {
+  kind: 'outcome',
+  typing: false,
+  onKey(ctx, d, input, key) {
+    if (!(key.escape || key.return || input === 'q' || input === '?')) {
+      scroll(ctx, key);
+      return;
+    }
+    const s = ctx.ui.getState();
+    const extra: Partial<UiState> = {};
+    if (s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail)) extra.detail = undefined;
+    if (d.plan.action === 'attach' && d.result.ok) Object.assign(extra, attachedDetail(ctx));
+    closeDialog(ctx, extra);
+  },
+  render(p) {
+    const { d, theme } = p;
+    const r = d.result;
+    const lines = [
+      {
+        text: r.ok ? `✓ ${d.plan.title} succeeded` : `✗ ${d.plan.title} failed`,
+        tone: r.ok ? ('ok' as const) : ('bad' as const),
+        bold: true,
+      },
+      ...(r.error
+        ? [
+            {
+              text: `error: ${r.error.message}${r.error.exitName ? ` (${r.error.exitName})` : ''}`,
+              tone: 'bad' as const,
+            },
+          ]
+        : []),
+      ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
+      { text: '' },
+      ...progressLines(d.plan, r.steps, p.bodyWidth),
+      // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
+      ...(r.ok || r.verification.length > 0
+        ? [
+            { text: '' },
+            {
+              text: r.verified ? 'Verified:' : 'Not verified:',
+              bold: true,
+              tone: r.verified ? ('ok' as const) : ('warn' as const),
+            },
+            ...r.verification.map((v) => ({ text: `  ${v}` })),
+          ]
+        : []),
+      ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
+    ];
+    return (
+      <LinesDialog
+        title={` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `}
+        tone={r.ok ? 'ok' : 'bad'}
+        view={p}
+        footer={<Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>}
+        lines={wrapLines(lines, p.bodyWidth)}
+        offset={p.scroll}
+      />
+    );
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * The Plan dialog: the engine's plan text (exact commands, blast radius, refusals) and the
+ * engine's consent for it (engine/actions/consent.ts), phrased as the footer's question. ⏎, y or
+ * the typed token starts the run; `o` opens the override step when a refusal can be lifted.
+ */
+import type { ReactNode } from 'react';
+import { answerConsents, type Consent, consentFor } from '../../app/domain.js';
+import type { Plan } from '../../engine/actions/types.js';
+import { Text } from '../components/safe-text.js';
+import { editText, TextInput } from '../components/text-input.js';
+import { closeDialog, scroll } from '../context.js';
+import { toneColor } from '../theme.js';
+import type { UiState } from '../view-store.js';
+import { startApply } from './apply.js';
+import type { DialogModule } from './dialog.js';
+import { LinesDialog } from './frame.js';
+import { planLines } from './plan-lines.js';
+
+export interface PlanDialog {
+  kind: 'plan';
+  plan: Plan;
+  typed: string;
+  error?: string;
+  /** The override step is open: the refusals it lifts are listed and its own token is asked. */
+  override?: boolean;
+}
+
+declare module './dialog-types.js' {
+  interface DialogStates {
+    plan: PlanDialog;
+  }
+}
+
+/**
+ * The engine's consent (engine/actions/consent.ts) for the Plan dialog as it stands: write mode,
+ * dry-run, and whether the admin opened the override step. The dialog only phrases it.
+ */
+export function planConsent(s: Pick<UiState, 'write' | 'dryRun'>, d: PlanDialog, hostname: string): Consent {
+  return consentFor(d.plan, {
+    write: s.write,
+    dryRun: s.dryRun,
+    hostname,
+    override: d.override === true,
+    interactive: true,
+  });
+}
+
+/** What the dialog's footer says when nothing can be applied (the console's words for `blocked`). */
+export function blockedText(b: NonNullable<Consent['blocked']>): string {
+  switch (b.kind) {
+    case 'read-only':
+      return `${b.reason} · type :write first`;
+    case 'dry-run':
+      return `${b.reason} (:dry-run toggles)`;
+    case 'needs-override':
+      return `${b.reason} · o overrides`;
+    default:
+      return b.reason;
+  }
+}
+
+export const planDialog: DialogModule<'plan'> = {
+  kind: 'plan',
+  typing: true,
+  onKey(ctx, d, input, key) {
+    const s = ctx.ui.getState();
+    if (key.escape) {
+      closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
+      return;
+    }
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+      scroll(ctx, key);
+      return;
+    }
+    const consent = planConsent(s, d, ctx.hostname);
+    if (consent.blocked?.kind === 'needs-override') {
+      // The override is its own step: the plain token typed here is not consent to override.
+      if (input === 'o' && !key.ctrl && !key.meta) {
+        ctx.ui.setState({ dialog: { ...d, override: true, typed: '', error: undefined }, detailScroll: 0 });
+      } else if (key.return) {
+        ctx.ui.setState({
+          dialog: {
+            ...d,
+            typed: '',
+            error: 'refused: nothing typed here applies it; o opens the override step',
+          },
+        });
+      }
+      return;
+    }
+    if (consent.blocked) {
+      if (key.return || input === 'q' || input === 'n') closeDialog(ctx);
+      return;
+    }
+    const { ask } = consent;
+    if (ask.kind === 'typed' || ask.kind === 'override') {
+      if (key.return) {
+        if (answerConsents(ask, d.typed)) startApply(ctx, d.plan, consent.force);
+        else
+          ctx.ui.setState({
+            dialog: { ...d, typed: '', error: `does not match: type ${ask.token} exactly` },
+          });
+        return;
+      }
+      const next = editText(d.typed, input, key);
+      if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next, error: undefined } });
+      return;
+    }
+    if (ask.kind === 'none' && key.return) {
+      startApply(ctx, d.plan, consent.force);
+      return;
+    }
+    // y/N: only an explicit y applies; Enter, n and anything else keep the default (No).
+    if (input === 'y' || input === 'Y') {
+      startApply(ctx, d.plan, consent.force);
+      return;
+    }
+    if (input === 'n' || input === 'N' || key.return)
+      closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
+  },
+  render(p) {
+    const { d, theme, hostname } = p;
+    const consent = planConsent(p, d, hostname);
+    const { blocked, ask } = consent;
+    const tone = d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent';
+    let footer: ReactNode;
+    if (blocked)
+      footer = (
+        <Text color={toneColor(theme, d.error ? 'bad' : 'warn')} wrap="truncate">
+          {`${d.error ?? blockedText(blocked)} · esc closes`}
+        </Text>
+      );
+    else if (ask.kind === 'typed' || ask.kind === 'override')
+      footer = (
+        <TextInput
+          label={
+            ask.kind === 'override'
+              ? `Type ${ask.token} to override ${ask.refusals.length === 1 ? 'this refusal' : `these ${ask.refusals.length} refusals`} and apply (esc cancels):`
+              : `Type ${ask.token} to apply on ${hostname} (esc cancels):`
+          }
+          value={d.typed}
+          focused
+          width={p.bodyWidth}
+          theme={theme}
+          error={d.error}
+        />
+      );
+    else if (ask.kind === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
+    else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
+    return (
+      <LinesDialog
+        title={` Plan: ${d.plan.title} `}
+        tone={tone}
+        view={p}
+        footer={footer}
+        lines={planLines(d.plan, consent, p.bodyWidth)}
+        offset={p.scroll}
+      />
+    );
+  },
+  lineCount: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth).length,
+};

@@ -1,0 +1,105 @@
+/** The Devices view (4): SCSI disks by H:C:T:L (lsscsi-like), then multipath maps (multipath -ll-like). */
+import type { Snapshot } from '../../engine/model.js';
+import type { Column, TableRow } from '../components/table-types.js';
+import { formatBytes } from '../format.js';
+import { stateTone } from '../theme.js';
+import { defineView, fromSnapshot } from './view.js';
+
+export const DEVICE_COLUMNS: readonly Column[] = [
+  { id: 'name', title: 'DEVICE', width: 14 },
+  { id: 'hctl', title: 'H:C:T:L / WWID', width: 16, flex: true, middle: true },
+  { id: 'state', title: 'STATE', width: 17 },
+  { id: 'size', title: 'SIZE', width: 6, align: 'right', hideBelow: 80 },
+  { id: 'holders', title: 'HOLDERS/PATHS', width: 16, middle: true },
+  { id: 'mounts', title: 'MOUNTS', width: 24, middle: true, hideBelow: 90 },
+  { id: 'sid', title: 'SID', width: 5, align: 'right', hideBelow: 100 },
+];
+
+/** SCSI devices (lsscsi-like, by H:C:T:L) then dm maps (multipath -ll-like). */
+export function deviceRows(snap: Snapshot): TableRow[] {
+  const rows: TableRow[] = [];
+  for (const s of snap.sessions) {
+    for (const d of s.devices) {
+      rows.push({
+        key: d.key,
+        scope: 'device',
+        label: d.name ?? d.hctl,
+        cells: [
+          d.name ?? '(sg only)',
+          d.hctl,
+          d.state ?? '?',
+          formatBytes(d.sizeBytes),
+          d.holders.join(',') || '-',
+          d.mountpoints.join(',') || (d.swap ? 'swap' : '-'),
+          String(s.sid),
+        ],
+        tones: [
+          undefined,
+          'dim',
+          stateTone(d.state),
+          undefined,
+          undefined,
+          d.mountpoints.length ? 'ok' : 'dim',
+        ],
+        fields: {
+          name: d.name ?? '',
+          hctl: d.hctl,
+          state: d.state ?? '',
+          wwid: d.wwid ?? '',
+          holders: d.holders.join(','),
+          mounts: d.mountpoints.join(','),
+          sid: String(s.sid),
+          kind: 'sd',
+        },
+        sort: { name: d.name ?? '', hctl: d.hctl, state: d.state ?? '', size: d.sizeBytes ?? 0, sid: s.sid },
+      });
+    }
+  }
+  for (const m of snap.multipath) {
+    const okPaths = m.slaves.length - m.failedSlaves.length;
+    const degraded = m.failedSlaves.length > 0;
+    rows.push({
+      key: `dm|${m.name}`,
+      actionKey: m.name,
+      scope: 'multipath',
+      label: `${m.alias} (${m.name})`,
+      cells: [
+        `${m.name} ${m.alias}`,
+        m.wwid,
+        `${degraded ? '!' : '✓'} ${okPaths}/${m.slaves.length} paths`,
+        formatBytes(m.sizeBytes),
+        m.slaves.map((x) => (m.failedSlaves.includes(x) ? `${x}✗` : x)).join(','),
+        m.mountpoints.join(',') || '-',
+        '',
+      ],
+      tones: [
+        'accent',
+        'dim',
+        degraded ? (okPaths === 0 ? 'bad' : 'warn') : 'ok',
+        undefined,
+        undefined,
+        m.mountpoints.length ? 'ok' : 'dim',
+      ],
+      fields: {
+        name: m.name,
+        alias: m.alias,
+        wwid: m.wwid,
+        state: degraded ? 'degraded' : 'ok',
+        holders: m.holders.join(','),
+        mounts: m.mountpoints.join(','),
+        kind: 'dm',
+      },
+      sort: { name: m.name, hctl: m.wwid, state: degraded ? 'degraded' : 'ok', size: m.sizeBytes ?? 0 },
+    });
+  }
+  return rows;
+}
+
+export const devicesView = defineView({
+  id: 'devices',
+  key: 4,
+  aliases: ['d', 'dev', 'multipath', 'mp'],
+  help: 'SCSI devices and multipath maps',
+  columns: DEVICE_COLUMNS,
+  rows: fromSnapshot(deviceRows),
+});

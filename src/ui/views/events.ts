@@ -1,0 +1,43 @@
+/** The Events view (6): the watchers' live event log; the cursor follows new events from the last row. */
+import type { NodeEvent } from '../../app/backend.js';
+import type { Column, TableRow } from '../components/table-types.js';
+import { formatClock } from '../format.js';
+import type { Tone } from '../theme.js';
+import { defineView } from './view.js';
+
+export const EVENT_COLUMNS: readonly Column[] = [
+  { id: 'at', title: 'TIME', width: 8 },
+  { id: 'severity', title: 'SEV', width: 7 },
+  { id: 'kind', title: 'KIND', width: 9 },
+  { id: 'subject', title: 'SUBJECT', width: 24, middle: true, hideBelow: 100 },
+  { id: 'message', title: 'MESSAGE', width: 20, flex: true },
+];
+
+const SEVERITY_LOOK: Record<NodeEvent['severity'], { text: string; tone: Tone }> = {
+  info: { text: '· info', tone: 'dim' },
+  warn: { text: '! warn', tone: 'warn' },
+  error: { text: '✗ error', tone: 'bad' },
+};
+
+export function eventRow(e: NodeEvent): TableRow {
+  const sev = SEVERITY_LOOK[e.severity];
+  return {
+    key: String(e.id),
+    cells: [formatClock(e.at), sev.text, e.kind, e.subject, e.message],
+    tones: ['dim', sev.tone, undefined, 'dim', undefined],
+    fields: { kind: e.kind, severity: e.severity, subject: e.subject, message: e.message },
+    sort: { at: e.id, severity: e.severity, kind: e.kind },
+  };
+}
+
+export const eventsView = defineView({
+  id: 'events',
+  key: 6,
+  aliases: ['e', 'ev'],
+  help: 'Live events from the watchers',
+  columns: EVENT_COLUMNS,
+  rows: ({ events }) => events.map(eventRow),
+  readsEvents: true,
+  beforeFirstRead: true,
+  followTail: true,
+});

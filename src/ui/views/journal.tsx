@@ -1,0 +1,96 @@
+/**
+ * The Journal view (7): every action run from here or the CLI, newest last; the selected entry's
+ * exact commands and exit codes show under the table.
+ */
+import { Box } from 'ink';
+import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
+import { commandOutcome } from '../../app/domain.js';
+import { ScrollText } from '../components/scroll-text.js';
+import { Table } from '../components/table.js';
+import type { Column, TableRow } from '../components/table-types.js';
+import { defineView, type ViewBodyProps } from './view.js';
+
+export const JOURNAL_COLUMNS: readonly Column[] = [
+  { id: 'at', title: 'TIME (UTC)', width: 19 },
+  { id: 'action', title: 'ACTION', width: 13 },
+  { id: 'result', title: 'RESULT', width: 8 },
+  { id: 'cmds', title: 'CMDS', width: 4, align: 'right' },
+  { id: 'subject', title: 'SUBJECT', width: 20, flex: true, middle: true },
+];
+
+export function journalRow(j: JournalEntry): TableRow {
+  return {
+    key: j.id,
+    cells: [
+      new Date(j.at).toISOString().slice(0, 19).replace('T', ' '),
+      j.action,
+      j.ok ? '✓ ok' : '✗ failed',
+      String(j.commands.length),
+      j.subject,
+    ],
+    tones: ['dim', undefined, j.ok ? 'ok' : 'bad'],
+    fields: { action: j.action, subject: j.subject, result: j.ok ? 'ok' : 'failed' },
+    sort: { at: j.at, action: j.action },
+  };
+}
+
+const EMPTY_JOURNAL: JournalEntry[] = [];
+
+/** The journal as the console shows it; an unreadable state dir shows as empty, never as a crash. */
+export function safeJournal(backend: ConsoleBackend): JournalEntry[] {
+  try {
+    return backend.readJournal();
+  } catch {
+    return EMPTY_JOURNAL;
+  }
+}
+
+function JournalBody(props: ViewBodyProps) {
+  const { height, width, theme } = props;
+  const entry = props.rows[props.idx];
+  const j = entry ? safeJournal(props.backend).find((x) => x.id === entry.key) : undefined;
+  const tableHeight = Math.max(3, Math.floor(height / 2));
+  const lines = j
+    ? [
+        { text: `${j.action}: ${j.subject}`, bold: true },
+        ...j.commands.map((c) => ({
+          text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
+          tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
+        })),
+        ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
+      ]
+    : [
+        {
+          text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.',
+          tone: 'dim' as const,
+        },
+      ];
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Table
+        columns={props.columns}
+        rows={props.rows}
+        cursor={props.idx}
+        marks={props.marks}
+        width={width}
+        height={tableHeight}
+        theme={theme}
+        sort={props.sort}
+        emptyText="journal is empty"
+      />
+      <ScrollText lines={lines} height={height - tableHeight} width={width} offset={0} theme={theme} />
+    </Box>
+  );
+}
+
+export const journalView = defineView({
+  id: 'journal',
+  key: 7,
+  aliases: ['j', 'log'],
+  help: 'Every action run: commands and exit codes',
+  columns: JOURNAL_COLUMNS,
+  rows: ({ journal }) => journal.map(journalRow),
+  readsJournal: true,
+  beforeFirstRead: true,
+  Body: JournalBody,
+});

@@ -1,0 +1,69 @@
+/** The Records view (5): open-iscsi node records (what logs in at boot) and ifaces. */
+import { recordKey } from '../../app/domain.js';
+import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
+import type { Column, TableRow } from '../components/table-types.js';
+import { defineView, fromSnapshot } from './view.js';
+
+export const RECORD_COLUMNS: readonly Column[] = [
+  { id: 'kind', title: 'KIND', width: 6 },
+  { id: 'target', title: 'TARGET / IFACE', width: 16, flex: true, middle: true },
+  { id: 'portal', title: 'PORTAL', width: 22, middle: true },
+  { id: 'iface', title: 'IFACE', width: 14, middle: true, hideBelow: 100 },
+  { id: 'startup', title: 'STARTUP', width: 12 },
+  { id: 'chap', title: 'CHAP', width: 4, hideBelow: 80 },
+  { id: 'session', title: 'SESSION', width: 8 },
+];
+
+function recordRow(r: NodeRecord, sessions: Session[]): TableRow {
+  const s = sessions.find((x) => x.targetIqn === r.targetIqn && x.portal === r.portal && x.iface === r.iface);
+  // node.startup=automatic logs in at boot (iscsid.conf): a stale record comes back after reboot.
+  const auto = r.startup === 'automatic';
+  return {
+    key: r.path,
+    actionKey: recordKey(r),
+    scope: 'record',
+    label: `record ${r.targetIqn} @ ${r.portal}`,
+    cells: [
+      'node',
+      r.targetIqn,
+      r.portal,
+      r.iface,
+      auto ? '⚑ automatic' : (r.startup ?? '-'),
+      r.chap ? 'yes' : 'no',
+      s ? `sid ${s.sid}` : '-',
+    ],
+    tones: ['dim', undefined, undefined, 'dim', auto ? 'warn' : undefined, undefined, s ? 'ok' : 'dim'],
+    fields: {
+      kind: 'node',
+      target: r.targetIqn,
+      portal: r.portal,
+      iface: r.iface,
+      startup: r.startup ?? '',
+      session: s ? String(s.sid) : '',
+    },
+    sort: { kind: 'node', target: r.targetIqn, portal: r.portal, iface: r.iface, startup: r.startup ?? '' },
+  };
+}
+
+export function recordRows(snap: Snapshot): TableRow[] {
+  const rows = snap.nodeRecords.map((r) => recordRow(r, snap.sessions));
+  for (const i of snap.ifaces) {
+    rows.push({
+      key: i.path,
+      cells: ['iface', i.name, i.ipaddress ?? '-', i.netdev ?? i.transport ?? '-', '', '', ''],
+      tones: ['accent', undefined, undefined, 'dim'],
+      fields: { kind: 'iface', target: i.name, iface: i.name, initiator: i.initiatorName ?? '' },
+      sort: { kind: 'iface', target: i.name },
+    });
+  }
+  return rows;
+}
+
+export const recordsView = defineView({
+  id: 'records',
+  key: 5,
+  aliases: ['r', 'nodes', 'node', 'ifaces'],
+  help: 'open-iscsi node records and ifaces',
+  columns: RECORD_COLUMNS,
+  rows: fromSnapshot(recordRows),
+});

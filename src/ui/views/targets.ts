@@ -1,0 +1,103 @@
+/** The Targets view (2): one row per (target, portal) and the portal→host map kubelet relies on. */
+import { addressFamily, inKubelet, parsePortal } from '../../app/domain.js';
+import type { Session, Snapshot } from '../../engine/model.js';
+import type { Column, TableRow } from '../components/table-types.js';
+import { stateTone } from '../theme.js';
+import { defineView, fromSnapshot } from './view.js';
+
+export const TARGET_COLUMNS: readonly Column[] = [
+  { id: 'target', title: 'TARGET', width: 36, middle: true },
+  { id: 'portal', title: 'PORTAL', width: 22, middle: true },
+  { id: 'host', title: 'HOST', width: 4, align: 'right' },
+  { id: 'sid', title: 'SID', width: 5, align: 'right' },
+  { id: 'state', title: 'STATE', width: 9 },
+  { id: 'flags', title: 'FLAGS', width: 30, flex: true, hideBelow: 90 },
+];
+
+/**
+ * One row per (target, portal): portals from sessions and from kubelet's volume metadata. Flags the
+ * two field bugs kubelet hits: a portal given as a hostname while sysfs shows an IP (its
+ * portal→host map then misses, docs/kubelet-iscsi.md#portal-host-map), and targets logged in through only some
+ * of the portals kubelet lists (kubernetes#45394).
+ */
+export function targetRows(snap: Snapshot): TableRow[] {
+  const byTarget = new Map<string, Map<string, { sessions: Session[]; listed: boolean }>>();
+  const entry = (iqn: string, portal: string) => {
+    let t = byTarget.get(iqn);
+    if (!t) {
+      t = new Map();
+      byTarget.set(iqn, t);
+    }
+    let p = t.get(portal);
+    if (!p) {
+      p = { sessions: [], listed: false };
+      t.set(portal, p);
+    }
+    return p;
+  };
+  for (const s of snap.sessions) entry(s.targetIqn, s.portal).sessions.push(s);
+  for (const v of snap.kubelet.volumes) {
+    const portals = new Set([v.portal, ...(v.metadata?.Portals ?? [])].filter(Boolean));
+    for (const p of portals) entry(v.iqn, p).listed = true;
+  }
+  const rows: TableRow[] = [];
+  for (const [iqn, portals] of [...byTarget].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const listed = [...portals.values()].filter((p) => p.listed).length;
+    const loggedListed = [...portals.values()].filter((p) => p.listed && p.sessions.length > 0).length;
+    for (const [portal, info] of portals) {
+      const flags: string[] = [];
+      const hostMap = snap.portalHostMap[iqn] ?? {};
+      const parsed = parsePortal(portal);
+      if (parsed && addressFamily(parsed.address) === 'hostname' && hostMap[portal] === undefined) {
+        flags.push('hostname; sysfs shows an IP');
+      }
+      if (info.listed && info.sessions.length === 0) flags.push('listed, not logged in');
+      if (listed > 1 && loggedListed > 0 && loggedListed < listed)
+        flags.push(`partial ${loggedListed}/${listed}`);
+      // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
+      if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
+      const s = info.sessions[0];
+      const host = hostMap[portal] ?? s?.hostNumber;
+      rows.push({
+        key: `${iqn}|${portal}`,
+        cells: [
+          iqn,
+          portal,
+          host === undefined ? '-' : String(host),
+          info.sessions.map((x) => x.sid).join(',') || '-',
+          s?.state ?? '-',
+          flags.join('; '),
+        ],
+        tones: [
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          stateTone(s?.state),
+          flags.length ? 'warn' : undefined,
+        ],
+        fields: {
+          target: iqn,
+          portal,
+          state: s?.state ?? '',
+          flags: flags.join(' '),
+          sid: String(s?.sid ?? ''),
+        },
+        sort: { target: iqn, portal, host: host ?? -1, sid: s?.sid ?? -1, state: s?.state ?? '' },
+        ...(s ? { scope: 'session' as const, label: `session ${s.sid}`, actionKey: s.key } : {}),
+      });
+    }
+  }
+  return rows;
+}
+
+export const targetsView = defineView({
+  id: 'targets',
+  key: 2,
+  aliases: ['t', 'portals', 'p'],
+  help: 'Targets and the portal→host map',
+  columns: TARGET_COLUMNS,
+  rows: fromSnapshot(targetRows),
+  // A logged-in target row opens its session's detail.
+  open: (row) => (row.actionKey ? { view: 'sessions', detail: row.actionKey } : undefined),
+});

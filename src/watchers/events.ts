@@ -1,0 +1,255 @@
+/**
+ * Every line of the timeline, worded once: one constructor per transition. The snapshot diff
+ * (diff.ts), the poll's early announcements (probe-diff.ts) and the watcher's own events (health,
+ * actions) all build their events here, so a change of wording is made in one place.
+ *
+ * Each event also carries its `transition` (what moved, e.g. `state running→offline`): with its kind
+ * and subject (the object's fingerprint, never a sid or sdX alone) that is the event's identity
+ * (eventIdentity). The watcher matches an early announcement with the snapshot diff's copy by
+ * identity, so the text can change freely without an event being reported twice.
+ */
+import type { Plan } from '../engine/actions/types.js';
+import type {
+  KubeletVolume,
+  Mount,
+  MultipathMap,
+  NodeRecord,
+  PodVolume,
+  PortalOutage,
+  ScsiDevice,
+  Session,
+  Snapshot,
+} from '../engine/model.js';
+import type { EventDraft } from './store.js';
+import type { EventKind, NodeState, Severity } from './types.js';
+
+function event(
+  kind: EventKind,
+  severity: Severity,
+  subject: string,
+  transition: string,
+  message: string,
+): EventDraft {
+  return { kind, severity, subject, transition, message };
+}
+
+/** Kind, subject and transition: equal for two events that report the same change, whatever their text. */
+export function eventIdentity(e: EventDraft): string {
+  return `${e.kind}\0${e.subject}\0${e.transition}`;
+}
+
+const moved = (what: string, from: string | undefined, to: string | undefined) =>
+  `${what} ${from ?? '?'}→${to ?? '?'}`;
+
+// --- sessions -------------------------------------------------------------------------------
+
+const sessionLabel = (s: Session) => `${s.targetIqn} @ ${s.portal}`;
+
+export const sessionAppeared = (s: Session): EventDraft =>
+  event(
+    'session',
+    'info',
+    s.key,
+    'appeared',
+    `session ${s.sid} appeared: ${sessionLabel(s)} (${s.iface}) ${s.state}`,
+  );
+
+export const sessionGone = (s: Session): EventDraft =>
+  event('session', 'info', s.key, 'gone', `session ${s.sid} gone: ${sessionLabel(s)} (${s.iface})`);
+
+/** Same target, portal and iface, a new sid: the kernel re-created the session. */
+export const sessionReestablished = (p: Session, n: Session): EventDraft =>
+  event(
+    'session',
+    'info',
+    n.key,
+    moved('sid', String(p.sid), String(n.sid)),
+    `session ${p.sid}→${n.sid} re-established: ${sessionLabel(n)}`,
+  );
+
+/** A session's `state` moved: `session N p→n (iqn @ portal)`, warn unless now LOGGED_IN. */
+export function sessionStateEvent(s: Session, from: string, to: string): EventDraft {
+  return event(
+    'session',
+    to === 'LOGGED_IN' ? 'info' : 'warn',
+    s.key,
+    moved('state', from, to),
+    `session ${s.sid} ${from}→${to} (${sessionLabel(s)})`,
+  );
+}
+
+// --- SCSI devices ---------------------------------------------------------------------------
+
+const deviceLabel = (d: ScsiDevice) => d.name ?? `LUN ${d.lun} (${d.hctl})`;
+const isRunning = (state: string | undefined) => state === undefined || state === 'running';
+
+export const deviceAppeared = (d: ScsiDevice, s: Session): EventDraft =>
+  event('device', 'info', d.key, 'appeared', `${deviceLabel(d)} appeared (session ${s.sid} LUN ${d.lun})`);
+
+export const deviceGone = (d: ScsiDevice, s: Session): EventDraft =>
+  event('device', 'info', d.key, 'gone', `${deviceLabel(d)} gone (session ${s.sid} LUN ${d.lun})`);
+
+/** The same LUN under a new block name (the kernel reuses sd names). */
+export const deviceRenamed = (from: string, n: ScsiDevice): EventDraft =>
+  event('device', 'info', n.key, moved('name', from, n.name), `${from} is now ${n.name} (LUN ${n.lun})`);
+
+/** A disk's `state` moved: `sdX state p→n`, warn unless now running. */
+export function deviceStateEvent(
+  d: ScsiDevice,
+  from: string | undefined,
+  to: string | undefined,
+): EventDraft {
+  return event(
+    'device',
+    isRunning(to) ? 'info' : 'warn',
+    d.key,
+    moved('state', from, to),
+    `${deviceLabel(d)} state ${from ?? '?'}→${to ?? '?'}`,
+  );
+}
+
+// --- portals --------------------------------------------------------------------------------
+
+/** Subject of portal events: the portal as the snapshot names it. */
+const portalSubject = (portal: string) => `portal ${portal}`;
+
+/** Every session of the node to a portal went down: the outage's own summary (warn, as a session FAILED is). */
+export function portalDownEvent(o: PortalOutage): EventDraft {
+  return event('portal', 'warn', portalSubject(o.portal), 'down', o.summary);
+}
+
+/** A portal that was down has a session up again, or its last down session is gone. */
+export function portalUpEvent(o: PortalOutage, next: Snapshot): EventDraft {
+  const up = next.sessions.filter((s) => s.portal === o.portal && s.state === 'LOGGED_IN').length;
+  const message =
+    up > 0
+      ? `portal ${o.portal} up again: ${up} session${up === 1 ? '' : 's'} LOGGED_IN (down since ${o.firstSeenAt})`
+      : `portal ${o.portal} no longer down: its sessions are gone (down since ${o.firstSeenAt})`;
+  return event('portal', 'info', portalSubject(o.portal), 'up', message);
+}
+
+// --- multipath ------------------------------------------------------------------------------
+
+export const mapAppeared = (m: MultipathMap): EventDraft =>
+  event('multipath', 'info', m.alias, 'appeared', `multipath map ${m.alias} (${m.name}) appeared`);
+
+export const mapGone = (m: MultipathMap): EventDraft =>
+  event('multipath', 'info', m.alias, 'gone', `multipath map ${m.alias} (${m.name}) gone`);
+
+export const pathFailed = (m: MultipathMap, sd: string): EventDraft =>
+  event('multipath', 'warn', m.alias, `path ${sd} failed`, `path ${sd} of ${m.alias} failed`);
+
+export const pathRestored = (m: MultipathMap, sd: string): EventDraft =>
+  event('multipath', 'info', m.alias, `path ${sd} restored`, `path ${sd} of ${m.alias} restored`);
+
+export const pathAdded = (m: MultipathMap, sd: string): EventDraft =>
+  event('multipath', 'info', m.alias, `path ${sd} added`, `path ${sd} added to ${m.alias}`);
+
+export const pathLeft = (m: MultipathMap, sd: string): EventDraft =>
+  event('multipath', 'info', m.alias, `path ${sd} left`, `path ${sd} left ${m.alias}`);
+
+// --- mounts ---------------------------------------------------------------------------------
+
+export const mounted = (m: Mount): EventDraft =>
+  event(
+    'mount',
+    'info',
+    m.mountPoint,
+    `mounted ${m.mountId}`,
+    `mounted ${m.source} (${m.fsType}) on ${m.mountPoint}`,
+  );
+
+export const mountGone = (m: Mount): EventDraft =>
+  event('mount', 'info', m.mountPoint, `unmounted ${m.mountId}`, `mount of ${m.mountPoint} gone`);
+
+// --- kubelet --------------------------------------------------------------------------------
+
+export const iscsiJsonWritten = (file: string, volName: string): EventDraft =>
+  event('kubelet', 'info', file, 'written', `iscsi.json written for ${volName}`);
+
+export const iscsiJsonRemoved = (file: string, volName: string): EventDraft =>
+  event('kubelet', 'warn', file, 'removed', `iscsi.json removed for ${volName}`);
+
+export const iscsiJsonChanged = (file: string, volName: string): EventDraft =>
+  event('kubelet', 'info', file, 'changed', `iscsi.json changed for ${volName}`);
+
+export const volumeDirAdded = (v: KubeletVolume): EventDraft =>
+  event('kubelet', 'info', v.path, 'added', `kubelet volume dir added: ${v.path}`);
+
+export const volumeDirRemoved = (v: KubeletVolume): EventDraft =>
+  event('kubelet', 'info', v.path, 'removed', `kubelet volume dir removed: ${v.path}`);
+
+export const podVolumeAdded = (v: PodVolume): EventDraft =>
+  event('kubelet', 'info', v.path, 'added', `pod ${v.podUid} volume ${v.volName} added`);
+
+export const podVolumeRemoved = (v: PodVolume): EventDraft =>
+  event('kubelet', 'info', v.path, 'removed', `pod ${v.podUid} volume ${v.volName} removed`);
+
+// --- node records ---------------------------------------------------------------------------
+
+const recordLabel = (r: NodeRecord) => `${r.targetIqn} @ ${r.portal} (${r.iface})`;
+
+export const recordAdded = (r: NodeRecord): EventDraft =>
+  event('record', 'info', r.path, 'added', `node record added: ${recordLabel(r)}`);
+
+export const recordRemoved = (r: NodeRecord): EventDraft =>
+  event('record', 'info', r.path, 'removed', `node record removed: ${recordLabel(r)}`);
+
+export const recordStartup = (p: NodeRecord, n: NodeRecord): EventDraft =>
+  event(
+    'record',
+    'info',
+    n.path,
+    moved('startup', p.startup, n.startup),
+    `node record ${recordLabel(n)}: startup ${p.startup ?? '?'}→${n.startup ?? '?'}`,
+  );
+
+export const recordChanged = (n: NodeRecord): EventDraft =>
+  event('record', 'info', n.path, 'changed', `node record changed: ${recordLabel(n)}`);
+
+// --- the watcher itself ---------------------------------------------------------------------
+
+/** A source stopped feeding changes: what it covered now waits for the poll. */
+export const sourceInactive = (name: string, detail: string | undefined): EventDraft =>
+  event('watcher', 'warn', name, 'inactive', `${name} inactive: ${detail ?? ''}`);
+
+export const refreshFailed = (why: string, reason: string): EventDraft =>
+  event('watcher', 'error', 'watcher', 'refresh failed', `refresh failed: ${why} (after ${reason})`);
+
+export const refreshWorksAgain = (): EventDraft =>
+  event('watcher', 'info', 'watcher', 'refresh works', 'refresh works again');
+
+export const pollFailed = (why: string): EventDraft =>
+  event('watcher', 'warn', 'watcher', 'poll failed', `poll failed: ${why}`);
+
+export const fileWatchFailed = (detail: string): EventDraft =>
+  event('watcher', 'warn', 'watcher', 'file watch failed', `file watch ${detail}`);
+
+/** The first event: what the watcher sees and which sources feed it. */
+export function watchingSummary(st: NodeState): EventDraft {
+  const snap = st.snapshot;
+  const s = snap?.sessions ?? [];
+  const devices = s.reduce((n, x) => n + x.devices.length, 0);
+  const failed = s.filter((x) => x.state !== 'LOGGED_IN').length;
+  const active = st.health.sources.filter((x) => x.active).map((x) => x.name);
+  return event(
+    'watcher',
+    'info',
+    'watcher',
+    'watching',
+    `watching ${snap?.node.hostname ?? 'node'}: ${s.length} sessions (${failed} not logged in), ` +
+      `${devices} SCSI devices, ${snap?.multipath.length ?? 0} multipath maps, ` +
+      `${snap?.kubelet.volumes.length ?? 0} kubelet volumes; sources: ${active.join(', ') || 'none'}`,
+  );
+}
+
+// --- actions --------------------------------------------------------------------------------
+
+export const actionStarted = (plan: Plan): EventDraft =>
+  event('action', 'info', plan.subject, 'started', `${plan.title}: started`);
+
+export const actionDone = (plan: Plan): EventDraft =>
+  event('action', 'info', plan.subject, 'done', `${plan.title}: done`);
+
+export const actionFailed = (plan: Plan, why: string): EventDraft =>
+  event('action', 'error', plan.subject, 'failed', `${plan.title} failed: ${why}`);
