@@ -191,6 +191,7 @@ describe('csi-driver-iscsi on a --root tree', () => {
     const conn = connector(f);
     f.write(`${KROOT}/plugins_registry/iscsi.csi.k8s.io-reg.sock`, '');
     f.write('/proc/812/comm', 'iscsiplugin\n');
+    f.write('/proc/812/cmdline', '/iscsiplugin\0--nodeid=node-a\0');
     const plan = cleanupPlan(f);
     expect(plan.refusals.find((x) => x.id === 'driver-claimed')!.reason).toContain(
       'csi-driver-iscsi is running (iscsiplugin (pid 812)) and may still act on this',

@@ -110,8 +110,10 @@ describe('doctor on --demo csi', () => {
       'iscsi.csi.k8s.io (csi-driver-iscsi): registered; node plugin running: iscsiplugin (pid 1201); 2 CSI volume(s), 2 driver file(s)',
     );
     expect(c.evidence).toContain(
-      'org.democratic-csi.iscsi (democratic-csi (org.democratic-csi.iscsi)): registered; node plugin process not known to the console',
+      'org.democratic-csi.iscsi (democratic-csi (org.democratic-csi.iscsi)): registered; node plugin running: democratic-csi --csi-mode=node (pid 1501)',
     );
+    expect(c.evidence).toContain('node plugin running: trident_orchestrator --csi_role=node (pid 1301)');
+    expect(c.evidence).toContain('node plugin running: longhorn-manager csi (pid 1401)');
     env.host.sim.tree.remove('/proc/1201');
     const again = await runDoctor(env.host, { kubeletRoot: '/var/lib/kubelet', exec: 'direct' });
     const w = again.checks.find((x) => x.id === 'csi.drivers')!;

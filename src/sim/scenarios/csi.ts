@@ -45,9 +45,48 @@ export async function csiScenario(sim: Simulator): Promise<void> {
     pid: 1201,
     argv: ['/iscsiplugin', '--nodeid=sim-node-1', '--endpoint=unix:///csi/csi.sock'],
   });
-  registerDriver(sim, 'csi.trident.netapp.io');
-  registerDriver(sim, 'driver.longhorn.io');
-  registerDriver(sim, 'org.democratic-csi.iscsi');
+  // Node plugins as each driver's manifests start them (docs/csi-drivers.md "Node-plugin processes").
+  registerDriver(sim, 'csi.trident.netapp.io', {
+    comm: 'trident_orchestrator',
+    pid: 1301,
+    argv: [
+      '/trident_orchestrator',
+      '--no_persistence',
+      '--k8s_pod',
+      '--rest=false',
+      '--csi_node_name=sim-node-1',
+      '--csi_endpoint=unix://plugin/csi.sock',
+      '--csi_role=node',
+    ],
+  });
+  registerDriver(sim, 'driver.longhorn.io', {
+    comm: 'longhorn-manager',
+    pid: 1401,
+    argv: [
+      'longhorn-manager',
+      '-d',
+      'csi',
+      '--nodeid=sim-node-1',
+      '--endpoint=unix:///csi/csi.sock',
+      '--drivername=driver.longhorn.io',
+      '--manager-url=http://longhorn-backend:9500/v1',
+    ],
+  });
+  registerDriver(sim, 'org.democratic-csi.iscsi', {
+    comm: 'node',
+    pid: 1501,
+    argv: [
+      'node',
+      '--expose-gc',
+      'bin/democratic-csi',
+      '--csi-version=1.5.0',
+      '--csi-name=org.democratic-csi.iscsi',
+      '--driver-config-file=/config/driver-config-file.yaml',
+      '--log-level=info',
+      '--csi-mode=node',
+      '--server-socket=/csi-data/csi.sock',
+    ],
+  });
 
   // csi-driver-iscsi: no NodeStage, NodePublish logs in and mounts at the publish path.
   for (const [name, mounted] of [

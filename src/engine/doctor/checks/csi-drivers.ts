@@ -1,4 +1,5 @@
-import { DRIVER_PROCESSES, driverLabel } from '../../snapshot/csi/paths.js';
+import { nodePluginProcess } from '../../snapshot/csi/node-plugins.js';
+import { driverLabel } from '../../snapshot/csi/paths.js';
 import { readCsi } from '../../snapshot/csi/read-csi.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
@@ -23,12 +24,10 @@ export function csiDrivers(ctx: DoctorContext): DoctorCheck {
     const files = state.driverFiles.filter((f) => f.driver === d.name).length;
     const run =
       d.running === undefined
-        ? DRIVER_PROCESSES[d.name]
-          ? 'node plugin not checked'
-          : 'node plugin process not known to the console'
+        ? 'node plugin process not known to the console'
         : d.running
           ? `node plugin running: ${d.processes.join(', ')}`
-          : `node plugin NOT running (no ${DRIVER_PROCESSES[d.name]!.join('/')} process)`;
+          : `node plugin NOT running (no ${nodePluginProcess(d.name) ?? 'node-plugin'} process)`;
     lines.push(
       `${d.name} (${driverLabel(d.name)}): ${d.registered ? 'registered' : 'NOT registered'}; ${run}; ${vols} CSI volume(s), ${files} driver file(s)`,
     );

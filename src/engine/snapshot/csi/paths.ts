@@ -59,15 +59,6 @@ export function driverFromTargetName(iqn: string): string | undefined {
   return undefined;
 }
 
-/**
- * Node-plugin process names (`/proc/<pid>/comm`) of drivers whose image was checked:
- * csi-driver-iscsi's `/iscsiplugin` (its Dockerfile ENTRYPOINT). For the others the process name is
- * not verified, so "running" stays unknown rather than guessed as "not running".
- */
-export const DRIVER_PROCESSES: Readonly<Record<string, readonly string[]>> = {
-  [CSI_DRIVER_ISCSI]: ['iscsiplugin'],
-};
-
 /** A short display name for a driver (reasons say "csi-driver-iscsi", not "iscsi.csi.k8s.io"). */
 export function driverLabel(driver: string): string {
   if (driver === CSI_DRIVER_ISCSI) return 'csi-driver-iscsi';
