@@ -10,6 +10,12 @@ import { normalizePortal } from '../../iscsi/portal.js';
 import type { CsiDriverFile, CsiState, CsiVolume, SessionClaim, Verdict } from '../../model.js';
 import type { SysfsSession } from '../sessions.js';
 import {
+  csiVolumePods,
+  csiVolumeMounted as isMounted,
+  csiVolumeName as volName,
+  csiVolumePaths as volumePaths,
+} from './describe.js';
+import {
   CSI_DRIVER_ISCSI,
   DEMOCRATIC_CSI,
   driverFromTargetName,
@@ -29,26 +35,11 @@ export interface ClaimIndex {
 // PV names as external-provisioner makes them (`pvc-<uid>`), the usual part of a driver's target name.
 const PVC_NAME = /pvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-function volName(v: CsiVolume): string {
-  return v.pv ?? v.volumeHandle ?? v.stagingPath ?? '(unnamed)';
-}
-
-function volumePaths(v: CsiVolume): string[] {
-  const out: string[] = [];
-  if (v.stagingPath) out.push(v.stagingPath);
-  for (const p of v.publish) out.push(p.path);
-  return out;
-}
-
-function isMounted(v: CsiVolume): boolean {
-  return v.stagingMounted || v.publish.some((p) => p.mounted);
-}
-
 function volumeClaim(v: CsiVolume, why: string, mounted: boolean): SessionClaim {
   const c: SessionClaim = {
     owner: 'csi',
     driver: v.driver,
-    pods: [...new Set(v.publish.map((p) => p.podUid))],
+    pods: csiVolumePods(v),
     paths: volumePaths(v),
     mounted,
     why,
@@ -145,7 +136,7 @@ export function buildClaimIndex(
         const c: SessionClaim = {
           owner: 'driver-file',
           driver: f.driver,
-          pods: v ? [...new Set(v.publish.map((p) => p.podUid))] : [],
+          pods: v ? csiVolumePods(v) : [],
           paths: [f.path, ...(v ? volumePaths(v) : [])],
           mounted: v ? isMounted(v) : false,
           why: `${f.kind} ${f.path} names ${s.targetIqn} @ ${s.portal}`,
