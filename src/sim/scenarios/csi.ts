@@ -2,6 +2,7 @@ import {
   connectorFile,
   csiVolume,
   driverLogin,
+  kubeletCsiDirs,
   longhornLink,
   registerDriver,
   tridentTracking,
@@ -33,7 +34,8 @@ function pvcVolume(sim: Simulator, t: TargetSpec, driver: string, n: number, pod
 
 /**
  * A CSI node (formats in docs/csi-drivers.md): csi-driver-iscsi mounted, unmounted but
- * claimed (pod restarting) and a leftover whose claim is gone; Trident with tracking files (in use,
+ * claimed (pod restarting), a leftover session whose claim is gone, and kubelet's leftover dirs of a
+ * volume whose session is gone; Trident with tracking files (in use,
  * and staged for a pod that went away); Longhorn sessions to an instance-manager pod; democratic-csi
  * zombies — one still staged in kubelet's dirs, two with nothing left but the session.
  */
@@ -104,6 +106,13 @@ export async function csiScenario(sim: Simulator): Promise<void> {
     connectorFile(sim, t, `${name}-handle`, o.sd);
   }
   await driverLogin(sim, target('csi-leftover', [PORTAL_A], [5]));
+  // kubelet's dirs of a volume whose session is gone (a failed NodeUnpublish, then a kubelet restart).
+  kubeletCsiDirs(sim, {
+    driver: 'iscsi.csi.k8s.io',
+    handle: 'csi-gone-handle',
+    pv: 'pv-csi-gone',
+    podUid: podUid('csi-gone-0'),
+  });
 
   // Trident (ONTAP target names): staged and published; staged for a pod that went away.
   const ontap = (n: number) =>
