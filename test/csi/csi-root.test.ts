@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { formatPlan } from '../../src/engine/actions/format.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext } from '../../src/engine/actions/types.js';
@@ -149,7 +150,10 @@ describe('csi-driver-iscsi on a --root tree', () => {
       devices: ['sda'],
       chap: true,
     });
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
   });
 
   it('claimed and unmounted (pod restarting) → claimed, never stale; cleanup refused (overridable)', () => {
@@ -253,7 +257,10 @@ describe('Trident on a --root tree', () => {
       pv: PV,
       mounted: true,
     });
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
 
     f.mountinfo([]);
     snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
@@ -264,7 +271,11 @@ describe('Trident on a --root tree', () => {
       portals: ['127.0.0.1'],
       chap: true,
     });
-    expectNoSecret(JSON.stringify(snap), JSON.stringify(cleanupPlan(f)));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+      JSON.stringify(cleanupPlan(f)),
+    );
   });
 
   it('older Trident: volumePublishInfo.json in the staging dir claims the session', () => {
@@ -287,7 +298,10 @@ describe('Trident on a --root tree', () => {
       kind: 'trident volumePublishInfo.json',
       stagingPath: staging,
     });
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
   });
 });
 
@@ -335,6 +349,9 @@ describe('bad driver and kubelet files', () => {
     expect(text).toContain('iscsi-b.json is not valid JSON');
     expect(text).toContain('iscsi-c.json names no target');
     expect(text).toContain('vol_data.json is not a JSON object');
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
   });
 });

@@ -4,6 +4,7 @@
  * and the CHAP secret the driver files hold never reaches status, plans, results or the journal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { formatPlan, formatResult } from '../../src/engine/actions/format.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';
@@ -56,6 +57,7 @@ describe('--demo csi', () => {
       running: true,
     });
     expect(JSON.stringify(s)).not.toContain(DEMO_DRIVER_SECRET);
+    expect(formatStatus(s, (t) => t)).not.toContain(DEMO_DRIVER_SECRET);
   });
 
   it('cleanup refuses claimed sessions and Longhorn (overridable), and cleans up a leftover', async () => {

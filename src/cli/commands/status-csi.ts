@@ -58,9 +58,7 @@ export function formatCsiSection(snap: Snapshot, paint: Paint): string[] {
     );
     out.push('');
     csi.volumes.forEach((v, i) => {
-      out.push(
-        `CSI volume ${csiVolumeName(v)} (${driverName(v.driver)}, ${v.mode}): ${states[i]!.text}`,
-      );
+      out.push(`CSI volume ${csiVolumeName(v)} (${driverName(v.driver)}, ${v.mode}): ${states[i]!.text}`);
       if (v.volumeHandle) out.push(`  - volume handle ${v.volumeHandle}`);
       if (v.stagingPath)
         out.push(`  - staging ${v.stagingPath} (${v.stagingMounted ? 'mounted' : 'not mounted'})`);
@@ -75,6 +73,11 @@ export function formatCsiSection(snap: Snapshot, paint: Paint): string[] {
         );
       }
       for (const p of v.problems) out.push(`  ! ${paint(p, 'yellow')}`);
+      const path = v.stagingPath ?? v.publish[0]?.path;
+      if (states[i]!.state === 'no-session' && v.mode === 'filesystem' && path)
+        out.push(
+          `  - a leftover? \`iscsi-console cleanup ${path}\` removes kubelet's dirs (refused while anything mounts it)`,
+        );
     });
   }
   out.push('');
