@@ -72,6 +72,20 @@ export interface ScsiDevice {
   byPath: string[];
   /** Fingerprint target|portal|iface|lun. */
   key: LunKey;
+  /** Who claims this LUN (docs/csi-drivers.md "Per-device claims"); absent when nothing does. */
+  claims?: DeviceClaim[];
+}
+
+/** An owner of one LUN: the in-tree plugin's kubelet dir, a CSI volume, a driver's file or target. */
+export interface DeviceClaim {
+  owner: 'in-tree' | 'csi' | 'driver-file' | 'driver-target';
+  /** The CSI driver, or `kubernetes.io/iscsi` for the in-tree plugin. */
+  driver: string;
+  pv?: string;
+  volumeHandle?: string;
+  mounted: boolean;
+  /** What names this LUN (or, for a claim by target name, the whole target). */
+  why: string;
 }
 
 /**
@@ -385,6 +399,8 @@ export interface SessionClaim {
   pods: string[];
   /** The kubelet dirs, mount points or driver file that make the claim. */
   paths: string[];
+  /** The LUNs the claim names (a mount, a driver file's LUN or devices); absent: the whole target. */
+  luns?: number[];
   mounted: boolean;
   why: string;
 }

@@ -1,6 +1,7 @@
 import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
+import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
@@ -92,6 +93,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
           d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
           d.swap ? 'swap' : undefined,
+          d.claims?.length ? `claimed by ${d.claims.map(deviceClaimText).join(', ')}` : undefined,
         ].filter(Boolean);
         out.push(
           `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),

@@ -49,6 +49,13 @@ function volumeClaim(v: CsiVolume, why: string, mounted: boolean): SessionClaim 
   return c;
 }
 
+/** The LUNs a driver file names: its LUN, else the session's devices it lists; undefined: not known. */
+function fileLuns(f: CsiDriverFile, s: SysfsSession): number[] | undefined {
+  if (f.lun !== undefined) return [f.lun];
+  const luns = s.devices.filter((d) => d.name !== undefined && f.devices.includes(d.name)).map((d) => d.lun);
+  return luns.length > 0 ? luns : undefined;
+}
+
 export function buildClaimIndex(
   host: Host,
   csi: CsiState,
@@ -113,17 +120,19 @@ export function buildClaimIndex(
       const lh = longhornVolume(s.targetIqn);
       if (byPath.size === 0 && filesByRef.size === 0 && byName.size === 0 && !lh) return out;
       const seen = new Set<CsiVolume>();
-      const add = (v: CsiVolume, why: string, mounted: boolean) => {
+      const add = (v: CsiVolume, why: string, mounted: boolean, luns?: number[]) => {
         if (seen.has(v)) return;
         seen.add(v);
         if (!v.sessions.includes(s.sid)) v.sessions.push(s.sid);
-        out.push(volumeClaim(v, why, mounted));
+        const c = volumeClaim(v, why, mounted);
+        if (luns) c.luns = luns;
+        out.push(c);
       };
       // 1. A device of the session mounted at a CSI staging or publish path.
       for (const d of s.devices) {
         for (const mp of d.mountpoints) {
           const v = byPath.get(mp);
-          if (v) add(v, `${d.name ?? d.hctl} is mounted at ${mp}`, true);
+          if (v) add(v, `${d.name ?? d.hctl} is mounted at ${mp}`, true, [d.lun]);
         }
       }
       // 2. The driver's own file names this target and portal.
@@ -141,6 +150,8 @@ export function buildClaimIndex(
           mounted: v ? isMounted(v) : false,
           why: `${f.kind} ${f.path} names ${s.targetIqn} @ ${s.portal}`,
         };
+        const luns = fileLuns(f, s);
+        if (luns) c.luns = luns;
         const pv = v?.pv;
         if (pv) c.pv = pv;
         const handle = v?.volumeHandle ?? f.volumeId;
@@ -167,7 +178,11 @@ export function buildClaimIndex(
       }
       // 4. Longhorn: its target prefix and its device link.
       if (lh && out.length === 0 && host.lstat(`${LONGHORN_DEV_DIR}/${lh}`) !== undefined) {
+        // The link names the device (`/dev/longhorn/<volume>` → `/dev/sdX`), so its LUN.
+        const to = host.readLink(`${LONGHORN_DEV_DIR}/${lh}`);
+        const dev = to ? s.devices.find((d) => d.name === to.slice(to.lastIndexOf('/') + 1)) : undefined;
         out.push({
+          ...(dev ? { luns: [dev.lun] } : {}),
           owner: 'driver-target',
           driver: LONGHORN,
           volumeHandle: lh,

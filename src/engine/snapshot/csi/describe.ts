@@ -3,8 +3,9 @@
  * text, `status --json` consumers reading the docs, the console's Volumes view and session detail,
  * and doctor's csi.drivers check (docs/csi-drivers.md "How the console decides").
  */
-import type { CsiDriverState, CsiVolume } from '../../model.js';
+import type { CsiDriverState, CsiVolume, DeviceClaim } from '../../model.js';
 import { nodePluginProcess } from './node-plugins.js';
+import { driverLabel } from './paths.js';
 
 /** The name an admin knows the volume by: PV, else the volume handle, else its first dir. */
 export function csiVolumeName(v: CsiVolume): string {
@@ -54,4 +55,12 @@ export function nodePluginText(d: CsiDriverState): string {
   if (d.running === undefined) return 'node plugin process not known to the console';
   if (d.running) return `node plugin running: ${d.processes.join(', ')}`;
   return `node plugin NOT running (no ${nodePluginProcess(d.name) ?? 'node-plugin'} process)`;
+}
+
+/** One owner of a LUN, short: `in-tree plugin`, `csi-driver-iscsi PV pv-x`, `Longhorn volume v (driver-target)`. */
+export function deviceClaimText(c: DeviceClaim): string {
+  if (c.owner === 'in-tree') return `in-tree plugin${c.mounted ? '' : ' (not mounted)'}`;
+  const what = c.pv ? ` PV ${c.pv}` : c.volumeHandle ? ` volume ${c.volumeHandle}` : '';
+  const via = c.owner === 'csi' ? '' : c.owner === 'driver-file' ? ' (its file)' : ' (its target)';
+  return `${driverLabel(c.driver)}${what}${via}${c.mounted ? '' : ' (not mounted)'}`;
 }
