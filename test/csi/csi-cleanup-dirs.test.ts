@@ -71,17 +71,17 @@ function plan(f: FixtureRoot, ref = `${STAGING_DIR}/globalmount`) {
 const fsSteps = (p: ReturnType<typeof plan>) => p.steps.map((s) => `${s.fs?.op} ${s.fs?.path}`);
 
 describe('kubelet CSI dirs on a --root tree', () => {
-  it('a leftover (nothing mounted, no session claimed through it): unlink + rmdir, publish before staging', () => {
+  it('a leftover (nothing mounted, no session claimed through it): kubelet’s removeMountDir order, publish before staging', () => {
     const f = node();
     const p = plan(f);
     expect(p.title).toBe('Clean up CSI volume dirs');
     expect(p.refusals).toEqual([]);
     expect(fsSteps(p)).toEqual([
-      `unlink ${PUBLISH_DIR}/vol_data.json`,
       `rmdir ${PUBLISH_DIR}/mount`,
+      `unlink ${PUBLISH_DIR}/vol_data.json`,
       `rmdir ${PUBLISH_DIR}`,
-      `unlink ${STAGING_DIR}/vol_data.json`,
       `rmdir ${STAGING_DIR}/globalmount`,
+      `unlink ${STAGING_DIR}/vol_data.json`,
       `rmdir ${STAGING_DIR}`,
     ]);
     // Preconditions by fingerprint: the same volume, still unclaimed and unmounted, dirs holding only kubelet's files.

@@ -3,8 +3,9 @@
  * CSI dirs"): a filesystem CSI volume nothing mounts and no session is claimed through keeps kubelet's
  * `vol_data.json` and its empty `mount`/`globalmount` dirs after a failed NodeUnpublish/NodeUnstage
  * or a kubelet restart, and kubelet's orphaned-pod cleanup stops at them. Removed the way kubelet's
- * own teardown does it (csi_mounter.go removeMountDir): the mount dir, vol_data.json, then the dir —
- * one unlink and rmdirs, never recursive; publish dirs before the staging dir (kubelet's order).
+ * own teardown does it (kubernetes pkg/volume/csi/csi_mounter.go removeMountDir): the mount dir,
+ * vol_data.json, then the dir — rmdirs and one unlink, never recursive; publish dirs before the
+ * staging dir (kubelet unpublishes before it unstages).
  * Only where the paths match kubelet's layout, and only what kubelet put there: a dir holding
  * anything else stays and the plan says so.
  */
@@ -37,17 +38,19 @@ interface VolumeDir {
   claims: string;
 }
 
-/** unlink vol_data.json, rmdir the inner dir, rmdir the dir — each re-checked right before it runs. */
+/**
+ * rmdir the inner dir, unlink vol_data.json, rmdir the dir — kubelet's removeMountDir order, so a
+ * non-empty inner dir stops it before anything changed; each re-checked right before it runs.
+ */
 function dirSteps(d: VolumeDir): PlanStep[] {
   const json = `${d.dir}/${VOL_DATA}`;
   const inner = `${d.dir}/${d.inner}`;
   const notMounted = pre('not-mounted', `${inner} is not mounted`, inner);
-  const innerEmpty = pre('dir-holds-only', `${inner} is empty`, inner, '');
   return [
     {
-      id: `unlink:${json}`,
-      why: "remove kubelet's vol_data.json of the CSI volume: nothing mounts it and no session is claimed through it",
-      fs: { op: 'unlink', path: json },
+      id: `rmdir:${inner}`,
+      why: `remove the CSI volume's empty ${d.inner} dir: nothing mounts the volume and no session is claimed through it (rmdir: fails instead of deleting anything)`,
+      fs: { op: 'rmdir', path: inner },
       preconditions: [
         notMounted,
         pre('csi-volume-is', `${inner} still belongs to ${d.fingerprint}`, inner, d.fingerprint),
@@ -65,16 +68,16 @@ function dirSteps(d: VolumeDir): PlanStep[] {
           d.dir,
           `${d.inner},${VOL_DATA}`,
         ),
-        innerEmpty,
+        pre('dir-holds-only', `${inner} is empty`, inner, ''),
       ],
-      doneIf: [pre('path-absent', `${json} is gone`, json)],
+      doneIf: [pre('path-absent', `${inner} is gone`, inner)],
     },
     {
-      id: `rmdir:${inner}`,
-      why: `remove the empty ${d.inner} dir (rmdir: fails instead of deleting anything)`,
-      fs: { op: 'rmdir', path: inner },
-      preconditions: [notMounted, innerEmpty],
-      doneIf: [pre('path-absent', `${inner} is gone`, inner)],
+      id: `unlink:${json}`,
+      why: "remove kubelet's vol_data.json of the CSI volume",
+      fs: { op: 'unlink', path: json },
+      preconditions: [pre('dir-holds-only', `${d.dir} holds only ${VOL_DATA}`, d.dir, VOL_DATA)],
+      doneIf: [pre('path-absent', `${json} is gone`, json)],
     },
     {
       id: `rmdir:${d.dir}`,
