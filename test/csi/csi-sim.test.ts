@@ -109,7 +109,7 @@ describe('doctor on --demo csi', () => {
     const c = report.checks.find((x) => x.id === 'csi.drivers')!;
     expect(c.status).toBe('pass');
     expect(c.evidence).toContain(
-      'iscsi.csi.k8s.io (csi-driver-iscsi): registered; node plugin running: iscsiplugin (pid 1201); 2 CSI volume(s), 2 driver file(s)',
+      'iscsi.csi.k8s.io (csi-driver-iscsi): registered; node plugin running: iscsiplugin (pid 1201); 3 CSI volume(s), 2 driver file(s)',
     );
     expect(c.evidence).toContain(
       'org.democratic-csi.iscsi (democratic-csi (org.democratic-csi.iscsi)): registered; node plugin running: democratic-csi --csi-mode=node (pid 1501)',
