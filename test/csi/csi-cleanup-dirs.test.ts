@@ -5,16 +5,14 @@
  * order (publish before staging), never recursive — a dir holding anything else stays and is reported.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatPlan } from '../../src/engine/actions/format.js';
-import { findAction } from '../../src/engine/actions/registry.js';
-import type { ActionContext } from '../../src/engine/actions/types.js';
 import { isKubeletCsiVolumePath } from '../../src/engine/snapshot/csi/paths.js';
-import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';
-import { type SimEnv, simEnv } from '../actions/helpers.js';
+import type { SimEnv } from '../actions/helpers.js';
 import { mkHostDir } from '../helpers/materialize-sysfs.js';
-import { FixtureRoot, IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { type FixtureRoot, IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { rootCleanupPlan, testNodes } from './helpers.js';
 
 const DRIVER = 'iscsi.csi.k8s.io';
 const HANDLE = 'vol-0001';
@@ -24,18 +22,12 @@ const sha = (h: string) => createHash('sha256').update(h).digest('hex');
 const STAGING_DIR = `${KROOT}/plugins/kubernetes.io/csi/${DRIVER}/${sha(HANDLE)}`;
 const PUBLISH_DIR = `${KROOT}/pods/${POD}/volumes/kubernetes.io~csi/${PV}`;
 
-const fixtures: FixtureRoot[] = [];
-let env: SimEnv | undefined;
-afterEach(async () => {
-  for (const f of fixtures.splice(0)) f.cleanup();
-  await env?.close();
-  env = undefined;
-});
+const nodes = testNodes();
+let env: SimEnv;
 
 /** The single-session capture with one CSI volume's kubelet dirs, laid out as kubelet writes them. */
 function node(o: { stagingDir?: string; handle?: string } = {}): FixtureRoot {
-  const f = new FixtureRoot('single-sysfs.json');
-  fixtures.push(f);
+  const f = nodes.root();
   const st = o.stagingDir ?? STAGING_DIR;
   f.write(`${st}/vol_data.json`, JSON.stringify({ driverName: DRIVER, volumeHandle: o.handle ?? HANDLE }));
   mkHostDir(f.root, `${st}/globalmount`);
@@ -55,17 +47,7 @@ function node(o: { stagingDir?: string; handle?: string } = {}): FixtureRoot {
 }
 
 function plan(f: FixtureRoot, ref = `${STAGING_DIR}/globalmount`) {
-  const host = f.host();
-  const ctx: ActionContext = {
-    host,
-    kubeletRoot: KROOT,
-    stateDir: '/var/log/iscsi-console',
-    write: true,
-    takeSnapshot: () => takeSnapshot(host, { kubeletRoot: KROOT }),
-  };
-  const s = ctx.takeSnapshot();
-  const def = findAction('cleanup');
-  return def.plan(def.inputFromCli([ref], {}, s), s, ctx);
+  return rootCleanupPlan(f, ref);
 }
 
 const fsSteps = (p: ReturnType<typeof plan>) => p.steps.map((s) => `${s.fs?.op} ${s.fs?.path}`);
@@ -145,8 +127,7 @@ describe('kubelet CSI dirs on a --root tree', () => {
     expect(r.map((x) => [x.id, x.overridable])).toEqual([['csi-layout', false]]);
     expect(r[0]!.reason).toContain(`is not sha256(${HANDLE})`);
 
-    const g = new FixtureRoot('single-sysfs.json');
-    fixtures.push(g);
+    const g = nodes.root();
     mkHostDir(g.root, `${KROOT}/plugins/kubernetes.io/csi/volumeDevices/staging/pv-blk`);
     const b = plan(g, `${KROOT}/plugins/kubernetes.io/csi/volumeDevices/staging/pv-blk`);
     expect(b.refusals.map((x) => x.id)).toEqual(['csi-block']);
@@ -184,7 +165,7 @@ describe('kubelet CSI dirs on --demo csi', () => {
   const GONE = 'pv-csi-gone';
 
   it('status says the leftover volume has no session; cleanup removes its dirs and nothing else', async () => {
-    env = await simEnv('csi');
+    env = await nodes.sim('csi');
     const s = env.snap();
     const v = s.csi!.volumes.find((x) => x.pv === GONE)!;
     expect(v.sessions).toEqual([]);
@@ -204,7 +185,7 @@ describe('kubelet CSI dirs on --demo csi', () => {
   });
 
   it('a file in the unmounted mount dir (written to the node’s disk) stops the plan; nothing is removed', async () => {
-    env = await simEnv('csi');
+    env = await nodes.sim('csi');
     const v = env.snap().csi!.volumes.find((x) => x.pv === GONE)!;
     const pub = v.publish[0]!.path;
     env.host.sim.tree.file(`${pub}/app.log`, 'written while nothing was mounted\n');
@@ -216,7 +197,7 @@ describe('kubelet CSI dirs on --demo csi', () => {
   });
 
   it('a claimed, unmounted volume is refused; --force removes only kubelet’s dirs, the session stays', async () => {
-    env = await simEnv('csi');
+    env = await nodes.sim('csi');
     const v = env.snap().csi!.volumes.find((x) => x.pv === 'pv-csi-queue')!;
     const p = env.plan('cleanup', [v.stagingPath!]);
     expect(p.refusals.map((r) => [r.id, r.overridable])).toEqual([['driver-claimed', true]]);
@@ -230,8 +211,8 @@ describe('kubelet CSI dirs on --demo csi', () => {
   });
 
   it('a path that is neither a kubelet iSCSI dir nor a CSI volume path is a clear error', async () => {
-    env = await simEnv('csi');
-    expect(() => env!.plan('cleanup', ['/var/lib/kubelet/pods'])).toThrow(
+    env = await nodes.sim('csi');
+    expect(() => env.plan('cleanup', ['/var/lib/kubelet/pods'])).toThrow(
       "is not a kubelet iSCSI dir or a CSI volume's staging or publish path",
     );
   });

@@ -3,26 +3,22 @@
  * the in-tree plugin's kubelet dir, a CSI volume mounted from it, a driver file naming its LUN, a
  * Longhorn device link — and claims that know only the target apply to each of its disks.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
-import { type SimEnv, simEnv } from '../actions/helpers.js';
-import { FixtureRoot, IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import type { SimEnv } from '../actions/helpers.js';
+import { IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { testNodes } from './helpers.js';
 
-let env: SimEnv | undefined;
-const fixtures: FixtureRoot[] = [];
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-  for (const f of fixtures.splice(0)) f.cleanup();
-});
+const nodes = testNodes();
+let env: SimEnv;
 
 const owners = (d: { claims?: { owner: string; driver: string }[] }) =>
   (d.claims ?? []).map((c) => `${c.owner} ${c.driver}`);
 
 describe('per-device claims', () => {
   it('--demo csi: the mounted, the file-named, the linked and the target-named LUNs; LUN 0 controllers none', async () => {
-    env = await simEnv('csi');
+    env = await nodes.sim('csi');
     const s = env.snap();
     const lun = (suffix: string, n: number) =>
       s.sessions.find((x) => x.targetIqn.includes(suffix))!.devices.find((d) => d.lun === n)!;
@@ -41,7 +37,7 @@ describe('per-device claims', () => {
   });
 
   it('--demo incident: in-tree LUNs are claimed by the in-tree plugin through their kubelet dir', async () => {
-    env = await simEnv('incident');
+    env = await nodes.sim('incident');
     const s = env.snap();
     const pg = s.sessions
       .find((x) => x.targetIqn.endsWith(':postgres-data'))!
@@ -56,8 +52,7 @@ describe('per-device claims', () => {
   });
 
   it('--root: a connector naming LUN 1 claims that LUN only', () => {
-    const f = new FixtureRoot('single-sysfs.json');
-    fixtures.push(f);
+    const f = nodes.root();
     f.write(
       '/var/run/iscsi.csi.k8s.io/iscsi-vol-0001.json',
       JSON.stringify({ target_iqn: IQN1, target_portal: [P1], lun: 1 }),

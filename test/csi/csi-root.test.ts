@@ -8,11 +8,10 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import { formatPlan } from '../../src/engine/actions/format.js';
-import { findAction } from '../../src/engine/actions/registry.js';
-import type { ActionContext } from '../../src/engine/actions/types.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { mkHostDir } from '../helpers/materialize-sysfs.js';
 import { FixtureRoot, IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { rootCleanupPlan } from './helpers.js';
 
 const SECRET = 'S3cr3t-CHAP-value';
 const SECRET_IN = 'Mutual-S3cr3t';
@@ -100,22 +99,8 @@ function connector(
 
 const MOUNT_SDA = (at: string) => `40 22 8:0 / ${at} rw,relatime shared:30 - ext4 /dev/sda rw`;
 
-function ctxFor(f: FixtureRoot): ActionContext {
-  const host = f.host();
-  return {
-    host,
-    kubeletRoot: KROOT,
-    stateDir: '/var/log/iscsi-console',
-    write: true,
-    takeSnapshot: () => takeSnapshot(host, { kubeletRoot: KROOT }),
-  };
-}
-
 function cleanupPlan(f: FixtureRoot, options: Record<string, unknown> = {}) {
-  const ctx = ctxFor(f);
-  const s = ctx.takeSnapshot();
-  const def = findAction('cleanup');
-  return def.plan(def.inputFromCli(['1'], options, s), s, ctx);
+  return rootCleanupPlan(f, '1', options);
 }
 
 function expectNoSecret(...texts: string[]): void {

@@ -4,23 +4,19 @@
  * tracking files never in it.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import { csiClaimState } from '../../src/engine/snapshot/csi/describe.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';
-import { type SimEnv, simEnv } from '../actions/helpers.js';
+import type { SimEnv } from '../actions/helpers.js';
 import { mkHostDir } from '../helpers/materialize-sysfs.js';
-import { FixtureRoot, IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { testNodes } from './helpers.js';
 
 const plain = (t: string) => t;
-let env: SimEnv | undefined;
-const fixtures: FixtureRoot[] = [];
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-  for (const f of fixtures.splice(0)) f.cleanup();
-});
+const nodes = testNodes();
+let env: SimEnv;
 
 /** The lines between a section's header and the next blank-line-separated header. */
 function section(text: string, header: string): string {
@@ -31,7 +27,7 @@ function section(text: string, header: string): string {
 
 describe('status text on --demo csi', () => {
   it('lists every CSI volume as status --json has it: driver, PV, handle, paths, pods, claim state, sessions', async () => {
-    env = await simEnv('csi');
+    env = await nodes.sim('csi');
     const s = env.snap();
     const text = formatStatus(s, plain);
     const table = section(text, 'CSI VOLUMES');
@@ -91,14 +87,12 @@ describe('status text on --demo csi', () => {
 
 describe('status text on a --root tree', () => {
   it('a node without CSI has no CSI section', () => {
-    const f = new FixtureRoot('single-sysfs.json');
-    fixtures.push(f);
+    const f = nodes.root();
     expect(formatStatus(takeSnapshot(f.host(), { kubeletRoot: KROOT }), plain)).not.toContain('CSI ');
   });
 
   it('node-sourced names are made printable; CHAP from a connector never appears', () => {
-    const f = new FixtureRoot('single-sysfs.json');
-    fixtures.push(f);
+    const f = nodes.root();
     // A PV dir name with an escape sequence and no vol_data.json: the name comes from the path.
     const pv = 'pv-\u001b[2Jevil';
     mkHostDir(
