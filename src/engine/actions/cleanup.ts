@@ -104,7 +104,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   scopes: ['session', 'volume'],
   destructive: true,
   summary:
-    "Clean up a stale/orphaned session, kubelet dir or CSI volume's leftover kubelet dirs: unmount, flush, delete devices, logout, forget, rmdir",
+    'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
   usage: 'cleanup <sid|kubelet-dir|csi-volume-path>',
   cliOptions: [
     {
@@ -116,6 +116,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   examples: [
     'iscsi-console cleanup 7 --dry-run',
     'iscsi-console cleanup /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1 --write',
+    'iscsi-console cleanup /var/lib/kubelet/pods/<uid>/volumes/kubernetes.io~csi/<pv>/mount --dry-run',
   ],
   inputFromCli(positionals, o, s) {
     const [ref] = positionals;
