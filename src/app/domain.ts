@@ -36,6 +36,7 @@ export { describeBinds, recordKey } from '../engine/actions/lookup.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
 export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
+export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
 export { podLabel } from '../engine/snapshot/pod-names.js';

@@ -130,6 +130,20 @@ export interface ScsiDevice {
   fs?: FsInfo;
   /** Filesystems on partitions, by partition name (only partitions udev recorded one for). */
   partitionFs?: Record<string, FsInfo>;
+  /** Who claims this LUN (docs/csi-drivers.md "Per-device claims"); absent when nothing does. */
+  claims?: DeviceClaim[];
+}
+
+/** An owner of one LUN: the in-tree plugin's kubelet dir, a CSI volume, a driver's file or target. */
+export interface DeviceClaim {
+  owner: 'in-tree' | 'csi' | 'driver-file' | 'driver-target';
+  /** The CSI driver, or `kubernetes.io/iscsi` for the in-tree plugin. */
+  driver: string;
+  pv?: string;
+  volumeHandle?: string;
+  mounted: boolean;
+  /** What names this LUN (or, for a claim by target name, the whole target). */
+  why: string;
 }
 
 /**
@@ -516,6 +530,8 @@ export interface SessionClaim {
   pods: string[];
   /** The kubelet dirs, mount points or driver file that make the claim. */
   paths: string[];
+  /** The LUNs the claim names (a mount, a driver file's LUN or devices); absent: the whole target. */
+  luns?: number[];
   mounted: boolean;
   why: string;
 }

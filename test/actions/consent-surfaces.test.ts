@@ -50,6 +50,10 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
     overridable: false,
     from: "list-luns (the wizard lists that session's LUNs instead)",
   },
+  { id: 'csi-block', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'csi-layout', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'pod-running', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'csi-not-empty', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
 ];
 
 const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');

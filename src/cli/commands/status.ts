@@ -1,6 +1,7 @@
 import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
+import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { addMultipathTopology } from '../../engine/snapshot/multipath-topology.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
@@ -10,16 +11,8 @@ import { fsWords } from '../../engine/text/fs-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
-
-const ANSI = {
-  red: '\x1b[31m',
-  yellow: '\x1b[33m',
-  green: '\x1b[32m',
-  cyan: '\x1b[36m',
-  bold: '\x1b[1m',
-  reset: '\x1b[0m',
-};
-type Paint = (text: string, color: keyof typeof ANSI) => string;
+import { formatCsiSection } from './status-csi.js';
+import { ANSI, type Paint, table } from './status-table.js';
 
 const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   'in-use': 'green',
@@ -30,26 +23,6 @@ const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   claimed: 'cyan',
 };
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
-
-/** Aligns rows into columns (two spaces apart); `paint` runs after padding so escapes never skew widths. */
-function table(
-  header: string[],
-  rows: string[][],
-  colorOf?: (row: number, col: number) => keyof typeof ANSI | undefined,
-  paint?: Paint,
-): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[], row: number) =>
-    cells
-      .map((c, i) => {
-        const padded = i === cells.length - 1 ? c : c.padEnd(widths[i]!);
-        const color = row >= 0 ? colorOf?.(row, i) : undefined;
-        return color && paint ? paint(padded, color) : padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [line(header, -1), ...rows.map((r, i) => line(r, i))];
-}
 
 function size(bytes: number | undefined): string {
   if (bytes === undefined) return '-';
@@ -63,7 +36,7 @@ function size(bytes: number | undefined): string {
   return `${Number.isInteger(v) ? v : v.toFixed(1)}${units[u]}`;
 }
 
-/** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, multipath maps, problems. */
+/** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, CSI volumes and drivers, multipath maps, problems. */
 export function formatStatus(raw: Snapshot, paint: Paint): string {
   // Every node-sourced string made visible before it is measured and padded (no raw control bytes).
   const snap = safeDeep(raw);
@@ -128,6 +101,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
           d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
           d.swap ? 'swap' : undefined,
+          d.claims?.length ? `claimed by ${d.claims.map(deviceClaimText).join(', ')}` : undefined,
         ].filter(Boolean);
         out.push(
           `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
@@ -167,6 +141,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     ]);
     out.push(...table(['POD', 'VOLUME', 'MODE', 'MOUNTED', 'GLOBAL DIR'], rows));
   }
+  out.push(...formatCsiSection(snap, paint));
   out.push('');
   out.push(paint(`MULTIPATH (${snap.multipath.length})`, 'bold'));
   if (snap.multipath.length === 0) out.push('  none');

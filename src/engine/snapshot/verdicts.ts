@@ -12,6 +12,7 @@ import type {
   Verdict,
 } from '../model.js';
 import { applyClaims, type ClaimIndex } from './csi/claims.js';
+import { withDeviceClaims } from './csi/device-claims.js';
 import { podLabel } from './pod-names.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
@@ -297,6 +298,8 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     const v: Session = { ...s, verdict, health, reasons, kubeletBusy, kubeletVolumes, pods };
     if (kubeletDisagreement) v.kubeletDisagreement = kubeletDisagreement;
     if (claims && claims.length > 0) v.claims = claims;
+    const devices = withDeviceClaims(s.devices, vols, claims);
+    if (devices) v.devices = devices;
     out[si] = v;
   }
   return out;

@@ -5,7 +5,7 @@
  * handle, staging and publish paths. No action scope: the console acts on the sessions instead.
  */
 
-import { driverLabel } from '../../app/domain.js';
+import { csiVolumeMounted, csiVolumeName, csiVolumePods, driverLabel } from '../../app/domain.js';
 import type { CsiVolume, Snapshot } from '../../engine/model.js';
 import type { TableRow } from '../components/table-types.js';
 
@@ -17,9 +17,9 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
   const root = snap.kubelet.root;
   const main = v.stagingPath ?? v.publish[0]?.path ?? '';
   const tail = tailOf(root, main);
-  const mounted = v.stagingMounted || v.publish.some((p) => p.mounted);
-  const pods = [...new Set(v.publish.map((p) => p.podUid))];
-  const name = v.pv ?? v.volumeHandle ?? tail;
+  const mounted = csiVolumeMounted(v);
+  const pods = csiVolumePods(v);
+  const name = csiVolumeName(v);
   return {
     key: `csi:${main}`,
     label: `CSI volume ${name}`,
