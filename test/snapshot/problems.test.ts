@@ -150,6 +150,14 @@ describe('problems of CSI volumes', () => {
     const vols = s.csi?.volumes ?? [];
     expect(vols.length).toBeGreaterThan(0);
     for (const v of vols) {
+      const vp0 = p.csiVolumes.get(csiVolumePath(v))!;
+      const used = v.stagingMounted || v.publish.some((x) => x.mounted);
+      if (v.sessions.length === 0 && !used) {
+        // kubelet's leftover dirs with no session and no mount (--demo csi's pv-csi-gone): a
+        // leftover to clean up, not a claim.
+        expect(vp0.severity, csiVolumePath(v)).toBe('orphaned');
+        continue;
+      }
       const worst = Math.max(
         0,
         ...v.sessions.map((sid) =>
