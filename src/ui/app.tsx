@@ -25,7 +25,9 @@ import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import { sortRows } from './sort-rows.js';
 import { StatusBar } from './status-bar.js';
-import { type Theme, tabLabel, toneColor } from './theme.js';
+import { SUMMARY_LINE_HEIGHT, SummaryLine } from './summary-line.js';
+import { tabStrip } from './tab-strip.js';
+import { type Theme, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiStore, ViewId } from './view-store.js';
 import { safeJournal } from './views/journal.js';
@@ -92,7 +94,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
     const pred = compileFilter<TableRow>(s.filter);
     return sortRows(base.rows.filter(pred), s.sort);
   }, [base, s.filter, s.sort]);
-  const bodyHeight = Math.max(1, height - 4 - outageBannerHeight(snapshot));
+  // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
+  const banner = outageBannerHeight(snapshot);
+  const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
     ui,
@@ -142,8 +146,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
         count={rows.length}
         total={base.rows.length}
         index={idx}
+        width={width}
       />
       <OutageBanner snapshot={snapshot} theme={theme} width={width} />
+      <SummaryLine snapshot={snapshot} theme={theme} width={width} banner={banner > 0} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {s.dialog ? (
           <DialogPane {...bodyProps} dialog={s.dialog} />
@@ -189,6 +195,10 @@ function scrollMax(
   return lines === undefined ? undefined : Math.max(0, lines - bodyHeight);
 }
 
+/**
+ * The tab bar: the view tabs, then the "n of m" counter, which is never cut: at 80 columns the
+ * tabs shorten instead (tab-strip.ts).
+ */
 function ViewTabs(props: {
   view: ViewId;
   detail: boolean;
@@ -196,27 +206,28 @@ function ViewTabs(props: {
   count: number;
   total: number;
   index: number;
+  width: number;
 }) {
   const { theme } = props;
   const counter =
     props.count === 0
       ? '0 of 0'
       : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
+  const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`;
+  const tabs = tabStrip(VIEWS, props.view, theme, props.width - right.length);
   return (
     <Text wrap="truncate">
-      {VIEWS.map((v) => (
+      {tabs.map((t) => (
         <Text
-          key={v.id}
-          inverse={v.id === props.view}
-          bold={v.id === props.view}
-          color={v.id === props.view ? undefined : toneColor(theme, 'dim')}
+          key={t.id}
+          inverse={t.active}
+          bold={t.active}
+          color={t.active ? undefined : toneColor(theme, 'dim')}
         >
-          {tabLabel(Number(v.key) - 1, v.id, v.id === props.view, theme)}
+          {t.label}
         </Text>
       ))}
-      <Text
-        color={toneColor(theme, 'dim')}
-      >{`  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`}</Text>
+      <Text color={toneColor(theme, 'dim')}>{right}</Text>
     </Text>
   );
 }

@@ -1,18 +1,28 @@
 /** The Targets view (2): one row per (target, portal) and the portal→host map kubelet relies on. */
-import { addressFamily, inKubelet, parsePortal } from '../../app/domain.js';
+import { addressFamily, inKubelet, parsePortal, problemContext, targetProblem } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { stateTone } from '../theme.js';
+import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot } from './view.js';
 
+/**
+ * TARGET (without the node's common IQN prefix) and PROBLEMS share the width; HOST drops first
+ * below 100 columns. PROBLEMS is the engine's rule for the row's sessions (problems.ts
+ * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
+ */
 export const TARGET_COLUMNS: readonly Column[] = [
-  { id: 'target', title: 'TARGET', width: 36, middle: true },
+  { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
   { id: 'portal', title: 'PORTAL', width: 22, middle: true },
-  { id: 'host', title: 'HOST', width: 4, align: 'right' },
+  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 100 },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
-  { id: 'flags', title: 'FLAGS', width: 30, flex: true, hideBelow: 90 },
+  { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
 ];
+
+const WARNING_RANK = problemCell({ severity: 'warning', reasons: [], reason: '' }).sort;
+const OK_RANK = problemCell(OK_PROBLEM).sort;
 
 /**
  * One row per (target, portal): portals from sessions and from kubelet's volume metadata. Flags the
@@ -41,6 +51,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
     for (const p of portals) entry(v.iqn, p).listed = true;
   }
   const rows: TableRow[] = [];
+  const ctx = problemContext(snap);
+  const prefix = nodeIqnPrefix(snap);
   for (const [iqn, portals] of [...byTarget].sort((a, b) => a[0].localeCompare(b[0]))) {
     const listed = [...portals.values()].filter((p) => p.listed).length;
     const loggedListed = [...portals.values()].filter((p) => p.listed && p.sessions.length > 0).length;
@@ -56,17 +68,28 @@ export function targetRows(snap: Snapshot): TableRow[] {
         flags.push(`partial ${loggedListed}/${listed}`);
       // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
       if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
+      // The sessions' problem (targetProblem words `not in kubelet` itself), then the portal flags.
+      const problem = info.sessions.length > 0 ? targetProblem(info.sessions, ctx) : undefined;
+      const cell = problem ? problemCell(problem) : undefined;
+      const extra = flags.filter((f) => !problem?.reasons.includes(f));
+      const text =
+        cell && problem?.severity !== 'ok'
+          ? [cell.text, ...extra].join('; ')
+          : extra.length
+            ? `! ${extra.join('; ')}`
+            : (cell?.text ?? '');
+      const rank = cell && problem?.severity !== 'ok' ? cell.sort : extra.length ? WARNING_RANK : OK_RANK;
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
       rows.push({
         key: `${iqn}|${portal}`,
         cells: [
-          iqn,
+          elideIqn(iqn, prefix),
           portal,
           host === undefined ? '-' : String(host),
           info.sessions.map((x) => x.sid).join(',') || '-',
           s?.state ?? '-',
-          flags.join('; '),
+          text,
         ],
         tones: [
           undefined,
@@ -74,16 +97,26 @@ export function targetRows(snap: Snapshot): TableRow[] {
           undefined,
           undefined,
           stateTone(s?.state),
-          flags.length ? 'warn' : undefined,
+          cell && problem?.severity !== 'ok' ? cell.tone : extra.length ? 'warn' : 'ok',
         ],
         fields: {
           target: iqn,
           portal,
           state: s?.state ?? '',
           flags: flags.join(' '),
+          problems: text === '✓' ? '' : text,
           sid: String(s?.sid ?? ''),
         },
-        sort: { target: iqn, portal, host: host ?? -1, sid: s?.sid ?? -1, state: s?.state ?? '' },
+        sort: {
+          target: iqn,
+          portal,
+          host: host ?? -1,
+          sid: s?.sid ?? -1,
+          state: s?.state ?? '',
+          // A portal flag alone (listed, not logged in) ranks as a warning.
+          flags: rank,
+          problem: rank,
+        },
         ...(s ? { scope: 'session' as const, label: `session ${s.sid}`, actionKey: s.key } : {}),
       });
     }
