@@ -3,6 +3,7 @@ import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
+import { nodeProblems } from '../../engine/snapshot/problems.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
 
@@ -69,6 +70,10 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
       `  (${n.kind === 'real' ? 'this node' : `root ${n.root}`}, kubelet ${n.kubeletRoot}` +
       `${n.initiatorName ? `, initiator ${n.initiatorName}` : ''}${n.iscsiLoaded ? '' : ', iSCSI modules not loaded'})`,
   );
+  // What is wrong, in one line, on top: the console's summary line, from the same problems rule.
+  const problems = nodeProblems(raw);
+  const worst = problems.worst === 'failed' ? 'red' : problems.worst === 'ok' ? 'green' : 'yellow';
+  out.push(paint(problems.summary, worst));
   // Outages first: an admin (or a log scraper) must see "the array is down" before any session.
   if (snap.outages.length > 0) {
     out.push('');
