@@ -20,7 +20,8 @@ import { TextInput } from './components/text-input.js';
 import type { Dialog } from './dialogs/dialog-types.js';
 import { dialogFor } from './dialogs/registry.js';
 import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
-import { compileFilter } from './filter.js';
+import { compileFilter, filterFields } from './filter.js';
+import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import { sortRows } from './sort-rows.js';
@@ -297,7 +298,9 @@ function PromptLine(props: { ui: UiStore; theme: Theme; width: number }) {
     return <TextInput label="/" value={s.filter} focused width={width} theme={theme} placeholder="filter" />;
   }
   if (s.mode === 'command') {
-    const matches = completePalette(s.input);
+    // `:sessions st` completes the filter field (`state=`), else the command.
+    const fields = completionNames(paletteFieldCompletions(s.input));
+    const matches = fields.length ? fields : completePalette(s.input).map((m) => m.name);
     const sel = matches[s.completion % Math.max(1, matches.length)];
     return (
       <Text wrap="truncate">
@@ -309,10 +312,10 @@ function PromptLine(props: { ui: UiStore; theme: Theme; width: number }) {
         <Text color={toneColor(theme, 'dim')}>{'  '}</Text>
         {matches.slice(0, 8).map((m) => (
           <Text
-            key={m.name}
+            key={m}
             inverse={m === sel}
             color={m === sel ? undefined : toneColor(theme, 'dim')}
-          >{` ${m.name} `}</Text>
+          >{` ${m} `}</Text>
         ))}
       </Text>
     );
@@ -330,14 +333,31 @@ function Hints(props: { ui: UiStore; backend: ConsoleBackend; theme: Theme; scop
   const { theme } = props;
   const s = useStore(
     props.ui,
-    useShallow((x) => ({ dialog: x.dialog !== undefined, mode: x.mode, detail: x.detail, write: x.write })),
+    useShallow((x) => ({
+      dialog: x.dialog !== undefined,
+      mode: x.mode,
+      detail: x.detail,
+      write: x.write,
+      view: x.view,
+      filter: x.mode === 'filter' ? x.filter[x.view] : '',
+    })),
   );
   // No actions are offered on the first look: they are planned on the full read (console start-up).
   const partial = useStore(props.backend.store, (x) => x.snapshot?.partial !== undefined);
   let hints: string[];
   if (s.dialog) hints = [];
-  else if (s.mode === 'filter') hints = ['type to filter', 'field=value', '!invert', '⏎ keep', 'esc clear'];
-  else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
+  else if (s.mode === 'filter') {
+    // The fields the last word could be (tab completes the first), else all of the view's.
+    const next = completionNames(filterCompletions(s.filter, s.view));
+    const fields = next.length ? next : filterFields(s.view);
+    hints = [
+      'field=value',
+      '!invert',
+      '⏎ keep',
+      'esc clear',
+      ...(fields.length ? [`tab ${next.length ? 'completes' : 'fields'}: ${fields.join(' ')}`] : []),
+    ];
+  } else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
   else {
     const acts = partial
       ? []

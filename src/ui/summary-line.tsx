@@ -31,11 +31,7 @@ function isPortalPart(part: string, snap: Snapshot): boolean {
  * The prefix (tables elide it) is read here, `targets ` dropped first when short of room; what is
  * wrong wins over it.
  */
-export function summaryLine(
-  snap: Snapshot,
-  width = 0,
-  banner = false,
-): { text: string; tone: Tone } {
+export function summaryLine(snap: Snapshot, width = 0, banner = false): { text: string; tone: Tone } {
   const p = nodeProblems(snap);
   const { symbol, tone } = look(p.worst);
   const prefix = snap.partial ? '' : nodeIqnPrefix(snap);

@@ -19,11 +19,7 @@ export function tabStrip(
   theme: Theme,
   width: number,
 ): Tab[] {
-  const layouts = [
-    (id: string) => id,
-    (id: string) => id.slice(0, 3),
-    (_id: string) => '',
-  ];
+  const layouts = [(id: string) => id, (id: string) => id.slice(0, 3), (_id: string) => ''];
   let tabs: Tab[] = [];
   for (const name of layouts) {
     tabs = views.map((v) => {

@@ -68,8 +68,7 @@ export function stateTone(state: string | undefined): Tone {
 /** Tone of a problem cell (REASON, PROBLEMS) by the engine's severity (problems.ts). */
 export function problemTone(severity: Severity): Tone {
   if (severity === 'failed') return 'bad';
-  if (severity === 'ok') return 'dim';
-  return severity === 'warning' ? undefined : 'warn';
+  return severity === 'ok' ? 'dim' : 'warn';
 }
 
 /**

@@ -27,7 +27,9 @@ describe('other views', () => {
     const f = await t.waitFor('GLOBAL DIR');
     expect(f).toMatch(/fs\s+1 yes\s+iscsi\.json\s+1,3\s+1 ✓/);
     // The problems rule (issue 16): an unused dir without a session is orphaned, its metadata note kept.
-    expect(f).toMatch(/fs\s+0 no\s+path\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no session/);
+    expect(f).toMatch(
+      /fs\s+0 no\s+path\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no session/,
+    );
   });
 
   it('devices: SCSI devices by H:C:T:L and dm maps with their paths', async () => {

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/engine/model.js';
-import { nodeProblems } from '../../src/engine/snapshot/problems.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
+import { nodeProblems } from '../../src/engine/snapshot/problems.js';
 import { openSimHost } from '../../src/sim/index.js';
 import { outageBannerText } from '../../src/ui/outage-banner.js';
 import { sessionDetailLines } from '../../src/ui/views/session-detail.js';
@@ -92,7 +92,9 @@ describe('console on a dead portal', () => {
       const row = sessionRow(leftover, nodeProblems(s).sessions.get(leftover.key));
       expect(row.cells[7]).toBe('↯ outage');
       // The REASON column is the problems rule's (issue 16): the dead portal first, then the rest.
-      expect(row.cells[9]).toMatch(new RegExp(`^portal ${PORTAL.replace(/\./g, '\\.')} down; session FAILED`));
+      expect(row.cells[9]).toMatch(
+        new RegExp(`^portal ${PORTAL.replace(/\./g, '\\.')} down; session FAILED`),
+      );
       expect(row.fields.verdict).toBe('outage');
     } finally {
       await opened.close();

@@ -54,7 +54,7 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
       staging: v.stagingPath ?? '',
       publish: v.publish.map((p) => p.path).join(' '),
       mounted: mounted ? 'yes' : 'no',
-      problems: p.text === '✓' ? '' : p.text,
+      problems: p.field,
       pods: pods.join(','),
     },
     sort: {

@@ -64,7 +64,7 @@ export function deviceRows(snap: Snapshot): TableRow[] {
           mounts: d.mountpoints.join(','),
           sid: String(s.sid),
           kind: 'sd',
-          problems: p.text === '✓' ? '' : p.text,
+          problems: p.field,
         },
         sort: {
           name: d.name ?? '',
@@ -115,7 +115,7 @@ export function deviceRows(snap: Snapshot): TableRow[] {
         holders: m.holders.join(','),
         mounts: m.mountpoints.join(','),
         kind: 'dm',
-        problems: p.text === '✓' ? '' : p.text,
+        problems: p.field,
       },
       sort: {
         name: m.name,

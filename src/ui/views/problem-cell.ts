@@ -13,10 +13,12 @@ export interface ProblemCell {
   tone: Tone;
   /** problemSortKey: ascending is problems first. */
   sort: number;
+  /** The `problems` filter field: severity and reason (`/problems=orphaned`), '' when ok. */
+  field: string;
 }
 
 export function problemCell(p: Problem): ProblemCell {
-  if (p.severity === 'ok') return { text: '✓', tone: 'ok', sort: problemSortKey(p) };
+  if (p.severity === 'ok') return { text: '✓', tone: 'ok', sort: problemSortKey(p), field: '' };
   const symbol = p.severity === 'failed' ? '✗' : '!';
   return {
     // The reason says which kind (`no kubelet volume`, `map mpatha lost path sdc`); the word only
@@ -24,5 +26,6 @@ export function problemCell(p: Problem): ProblemCell {
     text: `${symbol} ${p.reason || p.severity}`,
     tone: problemTone(p.severity),
     sort: problemSortKey(p),
+    field: `${p.severity} ${p.reason}`.trim(),
   };
 }

@@ -21,9 +21,6 @@ export const TARGET_COLUMNS: readonly Column[] = [
   { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
 ];
 
-const WARNING_RANK = problemCell({ severity: 'warning', reasons: [], reason: '' }).sort;
-const OK_RANK = problemCell(OK_PROBLEM).sort;
-
 /**
  * One row per (target, portal): portals from sessions and from kubelet's volume metadata. Flags the
  * two field bugs kubelet hits: a portal given as a hostname while sysfs shows an IP (its
@@ -68,17 +65,17 @@ export function targetRows(snap: Snapshot): TableRow[] {
         flags.push(`partial ${loggedListed}/${listed}`);
       // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
       if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
-      // The sessions' problem (targetProblem words `not in kubelet` itself), then the portal flags.
-      const problem = info.sessions.length > 0 ? targetProblem(info.sessions, ctx) : undefined;
-      const cell = problem ? problemCell(problem) : undefined;
-      const extra = flags.filter((f) => !problem?.reasons.includes(f));
-      const text =
-        cell && problem?.severity !== 'ok'
-          ? [cell.text, ...extra].join('; ')
-          : extra.length
-            ? `! ${extra.join('; ')}`
-            : (cell?.text ?? '');
-      const rank = cell && problem?.severity !== 'ok' ? cell.sort : extra.length ? WARNING_RANK : OK_RANK;
+      // The sessions' problem (targetProblem words `not in kubelet` itself), then the portal flags;
+      // reasons on an ok severity (a foreign session kubelet does not know) read as a warning.
+      const problem = info.sessions.length > 0 ? targetProblem(info.sessions, ctx) : OK_PROBLEM;
+      const reasons = [...problem.reasons, ...flags.filter((f) => !problem.reasons.includes(f))];
+      const cell = problemCell(
+        problem.severity === 'ok' && reasons.length > 0
+          ? { severity: 'warning', reasons, reason: reasons.join('; ') }
+          : { ...problem, reason: reasons.join('; ') },
+      );
+      const text = cell.text;
+      const rank = cell.sort;
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
       rows.push({
@@ -91,20 +88,13 @@ export function targetRows(snap: Snapshot): TableRow[] {
           s?.state ?? '-',
           text,
         ],
-        tones: [
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          stateTone(s?.state),
-          cell && problem?.severity !== 'ok' ? cell.tone : extra.length ? 'warn' : 'ok',
-        ],
+        tones: [undefined, undefined, undefined, undefined, stateTone(s?.state), cell.tone],
         fields: {
           target: iqn,
           portal,
           state: s?.state ?? '',
           flags: flags.join(' '),
-          problems: text === '✓' ? '' : text,
+          problems: cell.field,
           sid: String(s?.sid ?? ''),
         },
         sort: {

@@ -64,7 +64,7 @@ function inTreeVolumeRows(snap: Snapshot): TableRow[] {
         portal: v.portal,
         lun: v.lun,
         mounted: v.mounted ? 'yes' : 'no',
-        problems: p.text === '✓' ? '' : p.text,
+        problems: p.field,
         pods: v.pods.join(','),
       },
       sort: {
