@@ -87,21 +87,20 @@ export function compileConfinedFloor(root: string, reads: readonly RecordedRead[
     paths.push(p);
   };
   const r = new RootResolver(base, (op, p) => push(op === 'lstat' ? 3 : 2, p));
-  const at = (dir: string, name: string) => r.real(dir === '/' ? `/${name}` : `${dir}/${name}`);
   for (const read of reads) {
     try {
       if (read.op === 'readText' || read.op === 'readTextOrError') {
-        const { dir, name } = r.parentAndName(read.path);
-        const real = at(dir, name);
+        const { real: dir, name } = r.parentAndName(read.path);
+        const real = `${dir}/${name}`;
         if (fs.lstatSync(real, { throwIfNoEntry: false })?.isSymbolicLink()) {
           push(5, real); // the O_NOFOLLOW open that fails with ELOOP
           const t = r.resolve(read.path, true);
-          push(0, r.real(t.path));
+          push(0, t.real);
         } else push(0, real);
-      } else if (read.op === 'readDir') push(1, r.real(r.dir(read.path)));
+      } else if (read.op === 'readDir') push(1, r.dirReal(read.path));
       else if (read.op === 'readLink' || read.op === 'lstat') {
-        const { dir, name } = r.parentAndName(read.path);
-        push(read.op === 'readLink' ? 2 : 3, at(dir, name));
+        const { real, name } = r.parentAndName(read.path);
+        push(read.op === 'readLink' ? 2 : 3, `${real}/${name}`);
       } else r.resolve(read.path, true); // stat: the walk's own lstat calls are the whole of it
     } catch {
       // A resolution that fails fails in the replay at the same syscall.

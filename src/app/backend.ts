@@ -7,13 +7,17 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AttachInput } from '../engine/actions/attach.js';
+import type { JournalEntry as EngineJournalLine } from '../engine/actions/journal.js';
+import type { ListLunsInput, LunListing } from '../engine/actions/list-luns.js';
+import type { ListTargetsInput } from '../engine/actions/list-targets.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
 import type { NodeEvent, NodeState, TrackedAction } from '../watchers/types.js';
 
 /** The node store's shape, as the UI reads it (the watchers write it). */
-export type { NodeEvent, NodeState, TrackedAction };
+/** One line of the engine's journal file (`journal.jsonl`). */
+export type { EngineJournalLine, NodeEvent, NodeState, TrackedAction };
 
 /** One selected (or marked) row an action applies to. */
 export interface Selection {
@@ -33,6 +37,11 @@ export interface JournalEntry {
   ok: boolean;
   commands: { argv: string[]; exitCode: number | null; detail?: string }[];
   error?: string;
+  /**
+   * The journal file's lines for this action as the engine wrote them (begin, then end; already
+   * masked): the plan, each step's commands and outcome, who ran it. The entry dialog and `y` read these.
+   */
+  lines?: readonly EngineJournalLine[];
 }
 
 /** A target a discovery offered (attach wizard): the engine's SendTargets parser's type. */
@@ -65,6 +74,13 @@ export interface ConsoleBackend {
   readJournal(): JournalEntry[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
   discover?(portal: string): Promise<DiscoveredTarget[]>;
+  /**
+   * The LUNs a target offers (the engine's list-luns): read from the node's sessions to it, or the
+   * plan of a temporary login that lists them and undoes itself (applied through `apply`).
+   */
+  listLuns?(input: ListLunsInput, write: boolean): LunListing;
+  /** Discovery with CHAP (the engine's list-targets): a plan that stores nothing, applied through `apply`. */
+  planListTargets?(input: ListTargetsInput, write: boolean): Plan;
   /** Reads a Pod/PV manifest (+ Secret) with the engine's one manifest reader. */
   loadManifest?(path: string, secretPath?: string): ManifestValues;
   /** The watchers' poll interval (shown in the status bar). */

@@ -10,6 +10,8 @@ import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
 import { listPortalTargets } from '../engine/actions/discover.js';
 import { readJournal } from '../engine/actions/journal.js';
+import { lunListing } from '../engine/actions/list-luns.js';
+import { planListTargets } from '../engine/actions/list-targets.js';
 import { attachFromManifest, chapFromSecret } from '../engine/actions/manifest.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
@@ -122,6 +124,8 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     },
     readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
     discover: (portal) => listPortalTargets(o.host, portal),
+    listLuns: (input, write) => lunListing(input, current(), ctxFor(write)),
+    planListTargets: (input, write) => planListTargets(input, current(), ctxFor(write)),
     loadManifest(path, secretPath) {
       // The admin's own files (where the console runs), not the node's: plain fs, not the Host.
       const read = (p: string) => {

@@ -11,8 +11,11 @@
  * - doctor/format: the report symbols `iscsi-console doctor` prints;
  * - outages, recovery: the outage a down session belongs to, the kernel's recovery countdown;
  * - journal: how a journaled command ended (commandOutcome), as `status` and the CLI say it;
+ * - fs-words, multipath-ll, pod-names: FSTYPE/LABEL/UUID, multipath -ll's topology and pod names,
+ *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
- * - safe-text: node-sourced text made safe for a terminal.
+ * - safe-text: node-sourced text made safe for a terminal;
+ * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
   type AttachField,
@@ -24,6 +27,7 @@ export {
   overrideLines,
   type PlanLine,
   planLines,
+  shellQuote,
   stepAction,
   stepNumber,
 } from '../engine/actions/format.js';
@@ -32,8 +36,10 @@ export { describeBinds, recordKey } from '../engine/actions/lookup.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
 export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
+export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
+export { podLabel } from '../engine/snapshot/pod-names.js';
 export {
   csiVolumePath,
   csiVolumeProblem,
@@ -52,4 +58,9 @@ export {
   volumeProblem,
 } from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
+export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
+export { fsWords } from '../engine/text/fs-words.js';
+export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { safeText } from '../engine/text/safe-text.js';
+/** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
+export { eventRecord } from '../watchers/format-event.js';

@@ -29,6 +29,7 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
       ok: l.phase === 'end' ? l.ok === true : (prev?.ok ?? false),
       commands: commands.length ? commands : (prev?.commands ?? []),
       ...(l.error ? { error: l.error } : prev?.error ? { error: prev.error } : {}),
+      lines: [...(prev?.lines ?? []), l],
     });
   }
   return [...byId.values()].sort((a, b) => a.at - b.at);

@@ -30,6 +30,60 @@ export interface Connection {
   port?: number;
   /** Connection state (up/down/failed/bound); 6.1.0 shows `up` (captures, e2e). Absent on older kernels. */
   state?: string;
+  /** What the connection negotiated, as `iscsiadm -m session -P 3` prints it (read from sysfs). */
+  params?: ConnectionParams;
+}
+
+/**
+ * A connection's negotiated login keys, from its iscsi_connection sysfs dir (attribute names of
+ * drivers/scsi/scsi_transport_iscsi.c, iscsi_conn_attr; captures single-sysfs.json). Each field is
+ * absent when the kernel does not show it (the connection is down, or an older kernel).
+ */
+export interface ConnectionParams {
+  /** HeaderDigest / DataDigest: `None` or `CRC32C` (sysfs `header_digest`/`data_digest`: 0 or 1). */
+  headerDigest?: string;
+  dataDigest?: string;
+  /** MaxRecvDataSegmentLength / MaxXmitDataSegmentLength, bytes. */
+  maxRecvDataSegmentLength?: number;
+  maxXmitDataSegmentLength?: number;
+  /** Local TCP port of the connection. */
+  localPort?: number;
+  /** NOP-Out interval (ping_tmo) and its reply timeout (recv_tmo), seconds. */
+  pingTmo?: number;
+  recvTmo?: number;
+}
+
+/**
+ * A session's negotiated login keys and error-handling timeouts, from its iscsi_session sysfs dir
+ * (scsi_transport_iscsi.c, iscsi_session_attr; what `iscsiadm -m session -P 3` prints under
+ * "Negotiated iSCSI params" and "Timeouts"). Absent fields: not shown by this kernel.
+ */
+export interface SessionParams {
+  firstBurstLength?: number;
+  maxBurstLength?: number;
+  immediateData?: boolean;
+  initialR2T?: boolean;
+  maxOutstandingR2T?: number;
+  dataPduInOrder?: boolean;
+  dataSequenceInOrder?: boolean;
+  /** ErrorRecoveryLevel. */
+  erl?: number;
+  /** Target Reset / LUN Reset / Abort timeouts, seconds. */
+  targetResetTmo?: number;
+  lunResetTmo?: number;
+  abortTmo?: number;
+}
+
+/**
+ * What is on a block device, as udev's blkid builtin recorded it in the udev database
+ * (`/run/udev/data/b<major>:<minor>`, keys ID_FS_TYPE/ID_FS_LABEL/ID_FS_UUID): the same values
+ * `lsblk -o FSTYPE,LABEL,UUID` prints. Absent when udev has not probed the device (or it is empty).
+ */
+export interface FsInfo {
+  /** `ext4`, `xfs`, `LVM2_member`, `swap`, ... */
+  type?: string;
+  label?: string;
+  uuid?: string;
 }
 
 export interface ScsiDevice {
@@ -72,6 +126,24 @@ export interface ScsiDevice {
   byPath: string[];
   /** Fingerprint target|portal|iface|lun. */
   key: LunKey;
+  /** Filesystem on the whole disk, from the udev database (absent: none recorded). */
+  fs?: FsInfo;
+  /** Filesystems on partitions, by partition name (only partitions udev recorded one for). */
+  partitionFs?: Record<string, FsInfo>;
+  /** Who claims this LUN (docs/csi-drivers.md "Per-device claims"); absent when nothing does. */
+  claims?: DeviceClaim[];
+}
+
+/** An owner of one LUN: the in-tree plugin's kubelet dir, a CSI volume, a driver's file or target. */
+export interface DeviceClaim {
+  owner: 'in-tree' | 'csi' | 'driver-file' | 'driver-target';
+  /** The CSI driver, or `kubernetes.io/iscsi` for the in-tree plugin. */
+  driver: string;
+  pv?: string;
+  volumeHandle?: string;
+  mounted: boolean;
+  /** What names this LUN (or, for a claim by target name, the whole target). */
+  why: string;
 }
 
 /**
@@ -112,6 +184,8 @@ export interface Session {
   ipaddress?: string;
   netdev?: string;
   connections: Connection[];
+  /** Negotiated parameters and timeouts (sysfs); absent when none could be read. */
+  params?: SessionParams;
   devices: ScsiDevice[];
   verdict: Verdict;
   health: Health;
@@ -161,6 +235,62 @@ export interface MultipathMap {
   failedSlaves: string[];
   /** `/dev/mapper/<alias>` exists. */
   mapperLink: boolean;
+  /** dm/suspended is 1: the map is suspended (I/O to it waits until it is resumed). */
+  suspended?: boolean;
+  /** Filesystem on the map, from the udev database. */
+  fs?: FsInfo;
+  /**
+   * Path groups and path states as `multipath -ll` words them, from the last topology read
+   * (multipathd, or the device-mapper table and status): src/engine/snapshot/multipath-topology.ts.
+   * Absent when no topology has been read for this map. Its path `devState` is this snapshot's sysfs read.
+   */
+  topology?: MultipathTopology;
+}
+
+/** A multipath map's topology (docs/status-schema.md#multipath-topology). */
+export interface MultipathTopology {
+  /** Where it was read: multipathd (`show maps json`) or the kernel's dm table and status (`dmsetup`). */
+  source: 'multipathd' | 'dmsetup';
+  /** When it was read (ISO); the snapshot may be newer. */
+  readAt: string;
+  /** `features='…'` and `hwhandler='…'` of `multipath -ll` (the dm table's feature and hw-handler args). */
+  features?: string;
+  hwhandler?: string;
+  /** `wp=rw|ro` (multipathd only). */
+  writeProt?: string;
+  /** multipathd's queueing (`-`, `on`, `off`, `<n> chk`). */
+  queueing?: string;
+  pathGroups: MultipathPathGroup[];
+}
+
+export interface MultipathPathGroup {
+  /** 1-based, in the map's table order. */
+  group: number;
+  /** `policy='…'`: the path selector with its argument count, e.g. `service-time 0`. */
+  selector?: string;
+  /** `prio=`: multipathd's group priority (dm itself keeps none, so absent from dmsetup). */
+  priority?: number;
+  /** `status=`: active (I/O goes here), enabled, or disabled (dm-mpath's A/E/D). */
+  state: string;
+  paths: MultipathPath[];
+}
+
+export interface MultipathPath {
+  /** Kernel name (`sdb`), or the dm table's `major:minor` when no block device has that number. */
+  dev: string;
+  devT?: string;
+  /** H:C:T:L of the SCSI device (from this snapshot). */
+  hctl?: string;
+  /** dm's own path state: `active` or `failed` (dm-mpath status A/F). */
+  dmState?: string;
+  /** multipathd's path checker state: ready, faulty, ghost, shaky, i/o pending, ... (multipathd only). */
+  checkerState?: string;
+  /** The SCSI device state from sysfs at this snapshot (running, offline, blocked, ...). */
+  devState?: string;
+  /** multipathd's path priority. */
+  priority?: number;
+  /** dm-mpath's fail count for the path (dmsetup only). */
+  failCount?: number;
 }
 
 export interface Mount {
@@ -295,6 +425,11 @@ export interface Snapshot {
     root: string;
     volumes: KubeletVolume[];
     podVolumes: PodVolume[];
+    /**
+     * Names of the pods that use iSCSI volumes, by UID, where the node says (docs/status-schema.md#pod-names);
+     * a UID without an entry is shown as the UID.
+     */
+    pods?: Record<string, PodName>;
   };
   nodeRecords: NodeRecord[];
   ifaces: Iface[];
@@ -310,6 +445,16 @@ export interface Snapshot {
    * runs; `sessionsTotal` counts every session listed. Nothing may be planned or decided from it.
    */
   partial?: { sessionsTotal: number };
+}
+
+/** A pod's name as the node records it (src/engine/snapshot/pod-names.ts). */
+export interface PodName {
+  /** Namespace, when the source has it (the pod log dir does; etc-hosts does not). */
+  namespace?: string;
+  /** Pod name, or the pod's hostname when read from etc-hosts (the name unless spec.hostname is set). */
+  name: string;
+  /** `pod-logs`: kubelet's `/var/log/pods/<namespace>_<name>_<uid>`; `etc-hosts`: the pod's hosts file. */
+  source: 'pod-logs' | 'etc-hosts';
 }
 
 export function sessionKey(targetIqn: string, portal: string, iface: string): SessionKey {
@@ -385,6 +530,8 @@ export interface SessionClaim {
   pods: string[];
   /** The kubelet dirs, mount points or driver file that make the claim. */
   paths: string[];
+  /** The LUNs the claim names (a mount, a driver file's LUN or devices); absent: the whole target. */
+  luns?: number[];
   mounted: boolean;
   why: string;
 }

@@ -42,13 +42,11 @@ export interface CsiVolumeLaidOut {
 /** A driver's NodeStage/NodePublish login (sendtargets, login) with a filesystem on LUN 1. */
 export const driverLogin = loginAndFormat;
 
-/** kubelet's CSI dirs and vol_data.json files for one volume, mounted as the spec says. */
-export async function csiVolume(sim: Simulator, t: TargetSpec, v: CsiVolumeSpec): Promise<CsiVolumeLaidOut> {
-  const sd = await driverLogin(sim, t);
+/** kubelet's CSI dirs and vol_data.json files for one volume (MountDevice's and SetUp's), nothing mounted. */
+export function kubeletCsiDirs(sim: Simulator, v: CsiVolumeSpec): { staging: string; publish: string } {
   const stagingDir = `${KROOT}/plugins/kubernetes.io/csi/${v.driver}/${sha256(v.handle)}`;
   const publishDir = `${KROOT}/pods/${v.podUid}/volumes/kubernetes.io~csi/${v.pv}`;
-  const out = { sd, staging: `${stagingDir}/globalmount`, publish: `${publishDir}/mount` };
-  if (v.dirs === false) return out;
+  const out = { staging: `${stagingDir}/globalmount`, publish: `${publishDir}/mount` };
   sim.tree.dir(out.staging);
   put(
     sim,
@@ -68,6 +66,21 @@ export async function csiVolume(sim: Simulator, t: TargetSpec, v: CsiVolumeSpec)
       volumeLifecycleMode: 'Persistent',
     })}\n`,
   );
+  return out;
+}
+
+/** A driver's login and kubelet's CSI dirs for one volume, mounted as the spec says. */
+export async function csiVolume(sim: Simulator, t: TargetSpec, v: CsiVolumeSpec): Promise<CsiVolumeLaidOut> {
+  const sd = await driverLogin(sim, t);
+  if (v.dirs === false) {
+    const stagingDir = `${KROOT}/plugins/kubernetes.io/csi/${v.driver}/${sha256(v.handle)}`;
+    return {
+      sd,
+      staging: `${stagingDir}/globalmount`,
+      publish: `${KROOT}/pods/${v.podUid}/volumes/kubernetes.io~csi/${v.pv}/mount`,
+    };
+  }
+  const out = { sd, ...kubeletCsiDirs(sim, v) };
   if (v.stageMounted) await sim.run(['mount', `/dev/${sd}`, out.staging]);
   if (v.publishMounted) {
     if (v.stageMounted) await sim.run(['mount', '--bind', out.staging, out.publish]);

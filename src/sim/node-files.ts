@@ -93,3 +93,28 @@ export function writeDaemon(tree: Tree, name: DaemonName, running: boolean): voi
   tree.link(`/proc/${d.pid}/ns/net`, NET_NS);
   if (name === 'iscsid') tree.file('/run/iscsid.pid', `${d.pid}\n`);
 }
+
+/**
+ * What kubelet keeps on the node for a running pod, by which the console names it: the pod's log
+ * dir `/var/log/pods/<namespace>_<name>_<uid>/<container>` (kubernetes
+ * pkg/kubelet/kuberuntime/helpers.go, BuildPodLogsDirectory) and its hosts file
+ * `<kubelet root>/pods/<uid>/etc-hosts` (pkg/kubelet/kubelet_pods.go, managedHostsFileContent).
+ */
+export function writePod(
+  tree: Tree,
+  kubeletRoot: string,
+  uid: string,
+  name: string,
+  namespace: string,
+): void {
+  tree.dir(`/var/log/pods/${namespace}_${name}_${uid}/main`);
+  tree.dir(`${kubeletRoot}/pods/${uid}`);
+  // A pod IP from the node's pod CIDR, fixed per UID (reproducible demos).
+  const ip = `10.244.0.${(Number.parseInt(uid.slice(0, 2), 16) % 250) + 2}`;
+  tree.file(
+    `${kubeletRoot}/pods/${uid}/etc-hosts`,
+    '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' +
+      'fe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n' +
+      `${ip}\t${name}\n`,
+  );
+}

@@ -10,8 +10,15 @@ import { MountTable } from './kernel/mounts.js';
 import { portalOf } from './kernel/names.js';
 import { type SysfsProfile, SysfsWriter } from './kernel/sysfs-writer.js';
 import { Udev } from './kernel/udev.js';
-import { Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
-import { DAEMONS, type DaemonName, writeDaemon, writeNodeFiles, writeUnixSockets } from './node-files.js';
+import { KUBELET_ROOT, Kubelet, type KubeletAttachOptions, type KubeletVolumeState } from './kubelet.js';
+import {
+  DAEMONS,
+  type DaemonName,
+  writeDaemon,
+  writeNodeFiles,
+  writePod,
+  writeUnixSockets,
+} from './node-files.js';
 import { San } from './san.js';
 import { SimHost } from './sim-host.js';
 import { runTool } from './tools/index.js';
@@ -98,6 +105,12 @@ export class Simulator implements SimContext {
   /** Subscribes to every change of the simulated node; returns the unsubscribe function. */
   onChange(listener: (c: SimChange) => void): () => void {
     return this.kernel.onChange(listener);
+  }
+
+  /** kubelet runs pod `namespace/name` (UID `uid`): its log dir and etc-hosts appear (writePod). */
+  startPod(uid: string, name: string, namespace = 'default'): string {
+    writePod(this.tree, KUBELET_ROOT, uid, name, namespace);
+    return uid;
   }
 
   /** Manual clock: moves time forward (recovery timers fire). */

@@ -104,10 +104,13 @@ export function ConsoleApp(props: ConsoleAppProps) {
     backend,
     rows,
     columns: base.columns,
-    pageSize: Math.max(1, bodyHeight - 2),
+    // A page keeps one line of the last in view: a dialog shows 4 lines fewer (border, title,
+    // footer) and, with more below, one more for its "… more lines" line, so PgDn skips nothing.
+    pageSize: Math.max(1, s.dialog ? bodyHeight - 6 : bodyHeight - 2),
     scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname, width - 4),
     hostname,
     running,
+    now: clock,
     exit: () => {
       // Ctrl-C never kills an action half-way without asking (docs/architecture.md#terminal-lifecycle).
       if (running.controller) {
@@ -136,6 +139,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
 
   const idx = cursorIndex(rows, s.cursor, view.followTail === true);
   const scope: Scope | undefined = s.detail !== undefined ? 'session' : rows[idx]?.scope;
+  // The footer offers ⏎ only where it opens something (a session's detail, a journal entry).
+  const cursorRow = rows[idx];
+  const opens = cursorRow !== undefined && view.open?.(cursorRow) !== undefined;
   const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: bodyHeight, snapshot, now };
   return (
     <Box width={width} height={height} flexDirection="column" overflowY="hidden">
@@ -158,8 +164,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
           <ViewPane {...bodyProps} view={s.view} />
         )}
       </Box>
-      <PromptLine ui={ui} theme={theme} width={width} />
-      <Hints ui={ui} backend={backend} theme={theme} scope={scope} />
+      <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
+      <Hints ui={ui} backend={backend} theme={theme} scope={scope} opens={opens} />
     </Box>
   );
 }
@@ -177,6 +183,7 @@ function scrollMax(
   backend: ConsoleBackend,
   bodyHeight: number,
   hostname: string,
+  /** A dialog's body width (the frame takes 4 columns): what its lines wrap to. */
   bodyWidth: number,
 ): number | undefined {
   const d = s.dialog;
@@ -282,7 +289,7 @@ function DialogPane(props: PaneProps & { dialog: Dialog }) {
   );
 }
 
-function PromptLine(props: { ui: UiStore; theme: Theme; width: number }) {
+function PromptLine(props: { ui: UiStore; theme: Theme; width: number; clock: () => number }) {
   const { theme, width } = props;
   const s = useStore(
     props.ui,
@@ -294,6 +301,9 @@ function PromptLine(props: { ui: UiStore; theme: Theme; width: number }) {
       flash: x.flash,
     })),
   );
+  // A passing flash ("unknown key") ends on the console's clock; the line re-reads it while one shows.
+  const now = useNow(props.clock, s.flash?.until !== undefined, 250);
+  const flash = s.flash && (s.flash.until === undefined || now < s.flash.until) ? s.flash : undefined;
   if (s.mode === 'filter') {
     return <TextInput label="/" value={s.filter} focused width={width} theme={theme} placeholder="filter" />;
   }
@@ -311,25 +321,31 @@ function PromptLine(props: { ui: UiStore; theme: Theme; width: number }) {
         <Text inverse> </Text>
         <Text color={toneColor(theme, 'dim')}>{'  '}</Text>
         {matches.slice(0, 8).map((m) => (
-          <Text
-            key={m}
-            inverse={m === sel}
-            color={m === sel ? undefined : toneColor(theme, 'dim')}
-          >{` ${m} `}</Text>
+          <Text key={m} inverse={m === sel} color={m === sel ? undefined : toneColor(theme, 'dim')}>
+            {/* Without colours (NO_COLOR: inverse is dropped too) the chosen completion is bracketed. */}
+            {m === sel && !theme.color ? `[${m}]` : ` ${m} `}
+          </Text>
         ))}
       </Text>
     );
   }
-  if (s.flash)
+  if (flash)
     return (
-      <Text wrap="truncate" color={toneColor(theme, s.flash.tone)}>
-        {s.flash.text}
+      <Text wrap="truncate" color={toneColor(theme, flash.tone)}>
+        {flash.text}
       </Text>
     );
   return <Text> </Text>;
 }
 
-function Hints(props: { ui: UiStore; backend: ConsoleBackend; theme: Theme; scope: Scope | undefined }) {
+function Hints(props: {
+  ui: UiStore;
+  backend: ConsoleBackend;
+  theme: Theme;
+  scope: Scope | undefined;
+  /** The cursor row opens a detail or an entry (⏎ and d). */
+  opens: boolean;
+}) {
   const { theme } = props;
   const s = useStore(
     props.ui,
@@ -364,8 +380,18 @@ function Hints(props: { ui: UiStore; backend: ConsoleBackend; theme: Theme; scop
       : actionsFor(props.backend.actions, props.scope, s.write).map((a) => `${a.key} ${a.id}`);
     hints =
       s.detail !== undefined
-        ? ['↑↓ scroll', 'esc back', ...acts, '? help']
-        : ['⏎ detail', '/ filter', ': view', 'space mark', ...acts, '? help', 'q quit'];
+        ? ['↑↓ scroll', 'esc back', 'y json', ...acts, '? help']
+        : [
+            ...(props.opens ? ['⏎ detail'] : []),
+            '/ filter',
+            ': view',
+            'space mark',
+            ...acts,
+            '[ ] views',
+            'y json',
+            '? help',
+            'q quit',
+          ];
   }
   return (
     <Text wrap="truncate" color={toneColor(theme, 'dim')}>

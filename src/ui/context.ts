@@ -21,10 +21,25 @@ export interface DispatchContext {
   exit(): void;
   /** The running action's abort switch (stops between steps, never mid-command). */
   running: { controller?: AbortController | undefined };
+  /** The console's clock (ms), for flashes that last a short time; unset: the wall clock. */
+  now?(): number;
 }
 
-export function flash(ctx: DispatchContext, text: string, tone: 'ok' | 'warn' | 'bad' = 'warn'): void {
-  ctx.ui.setState({ flash: { text, tone } });
+/** How long a passing hint ("unknown key") stays on the prompt line when no key follows. */
+export const SHORT_FLASH_MS = 3000;
+
+/**
+ * A one-line message on the prompt line, until the next key; with `forMs`, also gone once that
+ * much time has passed on the console's clock (a passing hint, not an error to read).
+ */
+export function flash(
+  ctx: DispatchContext,
+  text: string,
+  tone: 'ok' | 'warn' | 'bad' = 'warn',
+  forMs?: number,
+): void {
+  const until = forMs === undefined ? undefined : (ctx.now ?? Date.now)() + forMs;
+  ctx.ui.setState({ flash: { text, tone, ...(until === undefined ? {} : { until }) } });
 }
 
 export function closeDialog(ctx: DispatchContext, extra: Partial<UiState> = {}): void {
@@ -45,4 +60,13 @@ export function scroll(ctx: DispatchContext, key: Key): void {
           : 0;
   const max = ctx.scrollMax ?? Number.POSITIVE_INFINITY;
   if (step) ctx.ui.setState({ detailScroll: Math.max(0, Math.min(max, s.detailScroll + step)) });
+}
+
+/** The keys of a dialog that only scrolls (JSON, a journal entry): ↑↓ j k PgUp PgDn, g/Home, G/End. */
+export function scrollKeys(ctx: DispatchContext, input: string, key: Key): void {
+  if (input === 'g' || key.home) ctx.ui.setState({ detailScroll: 0 });
+  else if (input === 'G' || key.end) ctx.ui.setState({ detailScroll: ctx.scrollMax ?? 0 });
+  else if (input === 'j' || input === 'k')
+    scroll(ctx, { ...key, downArrow: input === 'j', upArrow: input === 'k' });
+  else scroll(ctx, key);
 }

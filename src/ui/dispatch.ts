@@ -8,11 +8,12 @@ import type { Selection } from '../app/backend.js';
 import type { ActionDef } from '../engine/actions/types.js';
 import type { TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
-import { closeDialog, type DispatchContext, flash, scroll } from './context.js';
+import { closeDialog, type DispatchContext, flash, SHORT_FLASH_MS, scroll } from './context.js';
 import { dialogFor, dialogKey } from './dialogs/registry.js';
 import { filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
 import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
+import { safeJournal } from './views/journal.js';
 import { isViewId, viewById } from './views/registry.js';
 import { openWizard } from './wizard/wizard-state.js';
 
@@ -61,7 +62,10 @@ export function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[
 export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   const s = ctx.ui.getState();
   if (def.id === 'attach') {
-    ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
+    ctx.ui.setState({
+      mode: 'wizard',
+      dialog: openWizard(ctx, selectionsFor(ctx.ui.getState(), ctx.rows)[0]),
+    });
     return;
   }
   const sels =
@@ -119,7 +123,10 @@ function runPalette(ctx: DispatchContext, text: string): void {
       flash(ctx, s.dryRun ? 'dry-run off' : 'DRY-RUN: actions show their plan only', 'ok');
       return;
     case 'attach':
-      ctx.ui.setState({ mode: 'wizard', dialog: openWizard(ctx.ui.getState().wizardDraft) });
+      ctx.ui.setState({
+        mode: 'wizard',
+        dialog: openWizard(ctx, selectionsFor(ctx.ui.getState(), ctx.rows)[0]),
+      });
       return;
     case 'help':
       ctx.ui.setState({ mode: 'normal', dialog: { kind: 'help' } });
@@ -195,6 +202,12 @@ function typing(s: UiState): boolean {
  * still opens the filter first; inside a text field the chunk is text (a paste).
  */
 export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void {
+  // A carriage return split off a chunk below (`G⏎` in one read) carries no flag of its own.
+  if (input === '\r' && !key.return) {
+    const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
+    dispatchOne(ctx, '', { ...plain, return: true });
+    return;
+  }
   if (input.length > 1 && !key.ctrl && !key.meta && !typing(ctx.ui.getState())) {
     const plain = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
     const first = [...input][0]!;
@@ -279,13 +292,13 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     case 'bottom':
       setCursor(ctx, ctx.rows.length - 1);
       return;
-    case 'open': {
-      const row = ctx.rows[idx];
-      const to = row && view.open?.(row);
-      if (to && isViewId(to.view))
-        ctx.ui.setState({ ...switchView(s, to.view), detail: to.detail, detailScroll: 0 });
+    case 'open':
+    case 'describe':
+      openSelection(ctx, ctx.rows[idx], nav);
       return;
-    }
+    case 'json':
+      showJson(ctx, ctx.rows[idx]);
+      return;
     case 'back':
       if (s.detail !== undefined) {
         ctx.ui.setState({ detail: undefined });
@@ -339,12 +352,14 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
       ctx.ui.setState({ refreshToken: s.refreshToken + 1 });
       flash(ctx, 'refreshing…', 'ok');
       return;
-    case 'nextView': {
+    case 'nextView':
+    case 'prevView': {
       const i = VIEW_IDS.indexOf(s.view);
-      ctx.ui.setState(switchView(s, VIEW_IDS[(i + 1) % VIEW_IDS.length] as ViewId));
+      const step = nav === 'nextView' ? 1 : VIEW_IDS.length - 1;
+      ctx.ui.setState(switchView(s, VIEW_IDS[(i + step) % VIEW_IDS.length] as ViewId));
       return;
     }
-    case 'prevView': {
+    case 'lastView': {
       const prev = s.history[s.history.length - 1];
       if (prev) ctx.ui.setState({ ...switchView(s, prev), history: s.history.slice(0, -1) });
       return;
@@ -357,5 +372,73 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
   }
   const scope = s.detail !== undefined ? 'session' : currentRow(s, ctx.rows)?.scope;
   const def = resolveAction(ctx.backend.actions, input, key, scope);
-  if (def) openPlan(ctx, def);
+  if (def) {
+    openPlan(ctx, def);
+    return;
+  }
+  unboundKey(ctx, input, key);
+}
+
+/** A key nothing took: an action's key on a row it does not apply to says so; anything else is unknown. */
+function unboundKey(ctx: DispatchContext, input: string, key: Key): void {
+  // Bare modifiers, mouse and unparsed escape sequences arrive with no input: nothing was typed.
+  if (input === '' || key.meta) return;
+  const action = key.ctrl ? undefined : ctx.backend.actions.find((a) => a.key === input);
+  if (action) {
+    flash(
+      ctx,
+      `${action.key} ${action.title}: not on this row (on ${action.scopes.join(', ')})`,
+      'warn',
+      SHORT_FLASH_MS,
+    );
+    return;
+  }
+  flash(ctx, 'unknown key — ? for help', 'warn', SHORT_FLASH_MS);
+}
+
+/** ⏎ and `d` (k9s describe): the selection's detail, or its dialog, where the view has one. */
+function openSelection(ctx: DispatchContext, row: TableRow | undefined, nav: 'open' | 'describe'): void {
+  const s = ctx.ui.getState();
+  if (s.detail !== undefined) {
+    if (nav === 'describe') flash(ctx, 'this is the detail (esc goes back)', 'ok', SHORT_FLASH_MS);
+    return;
+  }
+  const to = row && viewById(s.view).open?.(row);
+  if (!to) {
+    flash(
+      ctx,
+      row ? `no detail for this row in ${s.view} — y shows it as JSON` : 'no row selected',
+      'warn',
+      SHORT_FLASH_MS,
+    );
+    return;
+  }
+  if ('dialog' in to) ctx.ui.setState({ dialog: to.dialog, detailScroll: 0 });
+  else if (isViewId(to.view))
+    ctx.ui.setState({ ...switchView(s, to.view), detail: to.detail, detailScroll: 0 });
+}
+
+/**
+ * `y` (k9s yaml): the selection as the JSON the CLI prints for it (view.json), in a scrollable
+ * dialog; in a session's detail, that session.
+ */
+function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
+  const s = ctx.ui.getState();
+  const node = ctx.backend.store.getState();
+  const view = viewById(s.view);
+  const data = {
+    snapshot: node.snapshot,
+    events: node.events,
+    journal: view.readsJournal ? safeJournal(ctx.backend) : [],
+  };
+  // In a session's detail, `y` is that session (the sessions view's json reads the key only).
+  const target: TableRow | undefined =
+    s.detail !== undefined ? { key: s.detail, cells: [], tones: [], sort: {}, fields: {} } : row;
+  const parts = target && view.json?.(target, data);
+  if (!parts?.length) {
+    flash(ctx, target ? `nothing to show as JSON in ${s.view}` : 'no row selected', 'warn', SHORT_FLASH_MS);
+    return;
+  }
+  const source = view.readsJournal ? 'the journal file' : view.readsEvents ? 'watch --json' : 'status --json';
+  ctx.ui.setState({ dialog: { kind: 'json', source, parts }, detailScroll: 0 });
 }

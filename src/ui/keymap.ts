@@ -28,6 +28,9 @@ export type NavId =
   | 'refresh'
   | 'nextView'
   | 'prevView'
+  | 'lastView'
+  | 'describe'
+  | 'json'
   | 'quit';
 
 export interface NavKey {
@@ -61,9 +64,23 @@ export const NAV_KEYS: readonly NavKey[] = [
   {
     id: 'open',
     label: '⏎',
-    help: 'Open the detail of the selected session',
+    help: "Open the selection: a session's detail (Sessions, Targets), a journal entry (Journal)",
     hint: 'detail',
     match: (_i, k) => k.return,
+  },
+  // k9s `d` describe: the same detail ⏎ opens, for hands that reach for k9s's key.
+  {
+    id: 'describe',
+    label: 'd',
+    help: 'Describe: the detail of the selection, as ⏎',
+    match: (i) => i === 'd',
+  },
+  // k9s `y` yaml: here JSON, because `status --json` is the console's machine-readable shape.
+  {
+    id: 'json',
+    label: 'y',
+    help: 'The selection as JSON, the same object `status --json` prints',
+    match: (i) => i === 'y',
   },
   { id: 'back', label: 'esc', help: 'Back: close detail, dialog or filter', match: (_i, k) => k.escape },
   {
@@ -93,8 +110,20 @@ export const NAV_KEYS: readonly NavKey[] = [
   { id: 'sortPrev', label: '<', help: 'Sort by the previous column', match: (i) => i === '<' },
   { id: 'sortReverse', label: '~', help: 'Reverse the sort order', match: (i) => i === '~' },
   { id: 'refresh', label: 'ctrl-r', help: 'Re-read the node now', match: (i, k) => k.ctrl && i === 'r' },
-  { id: 'nextView', label: 'tab', help: 'Next view', match: (_i, k) => k.tab && !k.shift },
-  { id: 'prevView', label: '-', help: 'Back to the previous view (like cd -)', match: (i) => i === '-' },
+  // ] [ and → ← as in k9s and lazygit: the neighbouring tab, wrapping at either end.
+  {
+    id: 'nextView',
+    label: 'tab/]/→',
+    help: 'Next view (wraps)',
+    match: (i, k) => (k.tab && !k.shift) || i === ']' || (k.rightArrow && !k.ctrl && !k.meta),
+  },
+  {
+    id: 'prevView',
+    label: 'shift-tab/[/←',
+    help: 'Previous view (wraps)',
+    match: (i, k) => (k.tab && k.shift) || i === '[' || (k.leftArrow && !k.ctrl && !k.meta),
+  },
+  { id: 'lastView', label: '-', help: 'Back to the view shown before (like cd -)', match: (i) => i === '-' },
   { id: 'quit', label: 'q', help: 'Quit (asks while an action runs)', hint: 'quit', match: (i) => i === 'q' },
 ];
 
@@ -131,6 +160,10 @@ export function keyCollisions(actions: readonly ActionDef[]): string[] {
     '<',
     '~',
     '-',
+    '[',
+    ']',
+    'd',
+    'y',
     'q',
     ...VIEWS.map((v) => String(v.key)),
   ];

@@ -29,6 +29,29 @@ const ISCSID_LOOK: Record<DaemonState, { text: string; tone: 'ok' | 'bad' | 'war
   '?': { text: 'iscsid ?', tone: 'dim' },
 };
 
+/** From this width the stamps are spelled out and the poll cadence shown; below, they are compact. */
+const WIDE = 120;
+
+/**
+ * Both stamps, because they differ: the watchers probe the node every poll (cheap sysfs reads) and
+ * read it in full only at start, on a non-poll source, or every full-read interval; a read in
+ * between covers only what moved (WatcherHealth, src/watchers/types.ts). So "polled 1s ago" says
+ * the view is live and "full read 2m ago" how old the slowest facts may be.
+ */
+export function freshness(
+  now: number,
+  polled: number | undefined,
+  fullRead: number | undefined,
+  wide: boolean,
+): string {
+  // max(0): the tick that last set `now` can predate the poll by up to a second.
+  const age = (at: number) => formatAge(Math.max(0, now - at));
+  if (polled === undefined && fullRead === undefined) return 'not read yet';
+  const p = polled === undefined ? 'not polled yet' : `polled ${age(polled)}${wide ? ' ago' : ''}`;
+  const f = fullRead === undefined ? 'no full read yet' : `full ${wide ? 'read ' : ''}${age(fullRead)} ago`;
+  return `${p} · ${f}`;
+}
+
 export function StatusBar(props: {
   backend: ConsoleBackend;
   ui: UiStore;
@@ -44,7 +67,9 @@ export function StatusBar(props: {
       initiator: s.snapshot?.node.initiatorName,
       kind: s.snapshot?.node.kind,
       sessions: s.snapshot?.sessions.length ?? 0,
-      last: s.health.lastRefreshAt,
+      // A fake or older store may carry only lastRefreshAt: each stamp falls back to it.
+      polled: s.health.lastPollAt ?? s.health.lastRefreshAt,
+      fullRead: s.health.lastFullReadAt ?? s.health.lastRefreshAt,
       busy: s.busy > 0,
       sources: s.health.sources,
       errors: s.health.errors.length,
@@ -68,20 +93,29 @@ export function StatusBar(props: {
     return () => clearInterval(t);
   }, [props.clock]);
   const iscsid = ISCSID_LOOK[iscsidState(props.backend, node.sources)];
-  // max(0): the tick that last set `now` can predate the refresh by up to a second.
-  // The watchers poll cheaply every refreshMs and re-read fully only when something moved, so this
-  // is the age of the last change seen, not of the last look.
   const age =
     node.partialOf !== undefined
       ? `reading… (first look, ${node.sessions}/${node.partialOf} sessions)`
-      : node.last
-        ? `read ${formatAge(Math.max(0, now - node.last))} ago`
-        : 'not read yet';
-  const every = props.backend.refreshMs ? ` · poll ${formatAge(props.backend.refreshMs)}` : '';
-  const initiator = truncateMiddle(
-    node.initiator ?? 'no initiator name',
-    Math.max(12, Math.floor(width / 4)),
-  );
+      : freshness(now, node.polled, node.fullRead, width >= WIDE);
+  const every =
+    props.backend.refreshMs && width >= WIDE ? ` · poll every ${formatAge(props.backend.refreshMs)}` : '';
+  const stamp = ` ⟳ ${age}${every}${node.busy ? ' ◐' : ''}`;
+  const host = truncateMiddle(node.hostname ?? '…', Math.max(16, Math.floor(width / 4)));
+  const demo = node.kind === 'sim' ? ' [demo]' : '';
+  const modes = ui.write ? ' WRITE ' : ' READ-ONLY ';
+  const dry = ui.dryRun ? '  DRY-RUN ' : '';
+  // The stamps and the mode matter more mid-incident than the initiator name: it gets the room
+  // left on the line (at most a quarter of it), and is left out below 12 cells.
+  const cells = (x: string) => [...x].length;
+  const errors = node.errors ? ` ⚠ ${node.errors} watcher errors` : '';
+  const filter = ui.filter ? ` filter: ${ui.filter}` : '';
+  const marked = ui.marks ? ` ${ui.marks} marked` : '';
+  const room =
+    width - cells(`${host}${demo} ${iscsid.text} ${modes}${dry}${stamp}${errors}${filter}${marked}`) - 1;
+  const initiator =
+    room >= 12
+      ? `${truncateMiddle(node.initiator ?? 'no initiator name', Math.min(room, Math.max(12, Math.floor(width / 4))))} `
+      : '';
   const badge = (text: string, bg: string | undefined) => (
     <Text
       inverse={!theme.color}
@@ -93,19 +127,17 @@ export function StatusBar(props: {
   return (
     <Text wrap="truncate">
       <Text bold color={toneColor(theme, 'accent')}>
-        {node.hostname ?? '…'}
+        {host}
       </Text>
-      {node.kind === 'sim' ? <Text color={toneColor(theme, 'warn')}> [demo]</Text> : null}
-      <Text color={toneColor(theme, 'dim')}>{` ${initiator} `}</Text>
+      {demo ? <Text color={toneColor(theme, 'warn')}>{demo}</Text> : null}
+      <Text color={toneColor(theme, 'dim')}>{` ${initiator}`}</Text>
       <Text color={toneColor(theme, iscsid.tone)}>{`${iscsid.text} `}</Text>
       {ui.write ? badge('WRITE', theme.writeBg) : badge('READ-ONLY', theme.readOnlyBg)}
       {ui.dryRun ? <Text> {badge('DRY-RUN', theme.warn)}</Text> : null}
-      <Text color={toneColor(theme, 'dim')}>{` ⟳ ${age}${every}${node.busy ? ' ◐' : ''}`}</Text>
-      {node.errors ? (
-        <Text color={toneColor(theme, 'warn')}>{` ⚠ ${node.errors} watcher errors`}</Text>
-      ) : null}
-      {ui.filter ? <Text color={toneColor(theme, 'warn')}>{` filter: ${ui.filter}`}</Text> : null}
-      {ui.marks ? <Text color={toneColor(theme, 'accent')}>{` ${ui.marks} marked`}</Text> : null}
+      <Text color={toneColor(theme, 'dim')}>{stamp}</Text>
+      {errors ? <Text color={toneColor(theme, 'warn')}>{errors}</Text> : null}
+      {filter ? <Text color={toneColor(theme, 'warn')}>{filter}</Text> : null}
+      {marked ? <Text color={toneColor(theme, 'accent')}>{marked}</Text> : null}
     </Text>
   );
 }

@@ -40,8 +40,8 @@ export interface UiState {
   dialog?: Dialog;
   write: boolean;
   dryRun: boolean;
-  /** One-line message under the body (errors, "read-only", hints). */
-  flash?: { text: string; tone: 'ok' | 'warn' | 'bad' };
+  /** One-line message under the body (errors, "read-only", hints); a passing one ends at `until` (console clock, ms). */
+  flash?: { text: string; tone: 'ok' | 'warn' | 'bad'; until?: number };
   /** Selections the last dialog was opened for (focus after the action). */
   lastSelections?: Selection[];
   /** CHAP values from the wizard for the next apply only (cleared after it; never rendered). */

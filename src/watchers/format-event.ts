@@ -7,14 +7,26 @@ export function formatEventLine(e: NodeEvent): string {
   return `${time} ${e.severity.padEnd(5)} ${e.kind.padEnd(9)} ${safeText(e.message)}`;
 }
 
-/** One NDJSON record: `{"id","at" (ISO),"kind","severity","subject","message"}`. */
-export function formatEventJson(e: NodeEvent): string {
-  return JSON.stringify({
+/** The record `watch --json` prints for an event (also the console's `y` on an event row). */
+export function eventRecord(e: NodeEvent): {
+  id: number;
+  at: string;
+  kind: string;
+  severity: string;
+  subject: string;
+  message: string;
+} {
+  return {
     id: e.id,
     at: new Date(e.at).toISOString(),
     kind: e.kind,
     severity: e.severity,
     subject: e.subject,
     message: e.message,
-  });
+  };
+}
+
+/** One NDJSON record: `{"id","at" (ISO),"kind","severity","subject","message"}`. */
+export function formatEventJson(e: NodeEvent): string {
+  return JSON.stringify(eventRecord(e));
 }

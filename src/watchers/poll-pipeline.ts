@@ -9,6 +9,7 @@
  * has one predecessor (refresher.ts).
  */
 import type { Host } from '../engine/host/host.js';
+import type { Snapshot } from '../engine/model.js';
 import { carryDownTimes } from '../engine/snapshot/outages.js';
 import { createAnnouncer } from './announcer.js';
 import { refreshFailed, refreshWorksAgain } from './events.js';
@@ -34,6 +35,8 @@ export interface PollPipelineOptions {
   stopped: () => boolean;
   /** Runs on every tick, after the sysfs probe (the file sources look for dirs that appeared). */
   onTick: () => void;
+  /** Runs after each snapshot is in the store (the multipath topology follows it). */
+  onSnapshot?: (snapshot: Snapshot) => void;
 }
 
 export interface PollPipeline {
@@ -99,6 +102,7 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
       reader.remember(snapshot, probe);
       const drop = announcer.drop;
       store.applySnapshot(snapshot, drop ? { drop } : {});
+      o.onSnapshot?.(snapshot);
       stamp({ full, ms: Math.round((performance.now() - started) * 100) / 100 });
       if (lastRefreshError !== undefined) {
         store.pushEvents([refreshWorksAgain()]);

@@ -61,8 +61,9 @@ export function shareSnapshot(prev: Snapshot | undefined, next: Snapshot): Snaps
     mounts: shareList(prev.mounts, next.mounts, (m) => String(m.mountId)),
     swaps: shareValue(prev.swaps, next.swaps),
     loops: shareValue(prev.loops, next.loops),
+    // Spread first, so a field added to kubelet (pods) is never dropped here.
     kubelet: shareValue(prev.kubelet, {
-      root: next.kubelet.root,
+      ...next.kubelet,
       volumes: shareList(prev.kubelet.volumes, next.kubelet.volumes, (v) => v.path),
       podVolumes: shareList(prev.kubelet.podVolumes, next.kubelet.podVolumes, (v) => v.path),
     }),

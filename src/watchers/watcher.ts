@@ -27,6 +27,7 @@ import {
   takeSnapshot as engineTakeSnapshot,
   ISCSI_DB_ROOTS,
 } from '../engine/snapshot/index.js';
+import { followMultipathTopology } from '../engine/snapshot/multipath-topology.js';
 import { type ApplyPlanFn, createActionRunner } from './action-runner.js';
 import { pollFailed, watchingSummary } from './events.js';
 import { createFileSources } from './file-sources.js';
@@ -130,6 +131,15 @@ export function startWatcher(options: WatcherOptions): Watcher {
     pacer,
     stopped: isStopped,
     onTick: () => files.startMissing(),
+    // Path groups and states come from multipathd/dmsetup, read asynchronously when the maps or
+    // their paths changed (multipath-topology.ts); its arrival re-reads the node to carry it.
+    onSnapshot: (snapshot) =>
+      followMultipathTopology(
+        host,
+        snapshot,
+        () => void (stopped ? undefined : refresher.request('multipath topology read')),
+        options.udev ?? host.kind !== 'root',
+      ),
   });
   const { refresher } = pipeline;
   const timer = createPollTimer(

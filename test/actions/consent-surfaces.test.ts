@@ -45,6 +45,15 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'path-escape', overridable: false, from: 'path-guard (attach, cleanup)' },
   { id: 'driver-claimed', overridable: true, from: 'csi-claims (cleanup, logout)' },
   { id: 'longhorn', overridable: true, from: 'csi-claims (cleanup, logout)' },
+  {
+    id: 'session-exists',
+    overridable: false,
+    from: "list-luns (the wizard lists that session's LUNs instead)",
+  },
+  { id: 'csi-block', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'csi-layout', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'pod-running', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'csi-not-empty', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
 ];
 
 const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');

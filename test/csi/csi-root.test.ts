@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { formatPlan } from '../../src/engine/actions/format.js';
-import { findAction } from '../../src/engine/actions/registry.js';
-import type { ActionContext } from '../../src/engine/actions/types.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { mkHostDir } from '../helpers/materialize-sysfs.js';
 import { FixtureRoot, IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';
+import { rootCleanupPlan } from './helpers.js';
 
 const SECRET = 'S3cr3t-CHAP-value';
 const SECRET_IN = 'Mutual-S3cr3t';
@@ -99,22 +99,8 @@ function connector(
 
 const MOUNT_SDA = (at: string) => `40 22 8:0 / ${at} rw,relatime shared:30 - ext4 /dev/sda rw`;
 
-function ctxFor(f: FixtureRoot): ActionContext {
-  const host = f.host();
-  return {
-    host,
-    kubeletRoot: KROOT,
-    stateDir: '/var/log/iscsi-console',
-    write: true,
-    takeSnapshot: () => takeSnapshot(host, { kubeletRoot: KROOT }),
-  };
-}
-
 function cleanupPlan(f: FixtureRoot, options: Record<string, unknown> = {}) {
-  const ctx = ctxFor(f);
-  const s = ctx.takeSnapshot();
-  const def = findAction('cleanup');
-  return def.plan(def.inputFromCli(['1'], options, s), s, ctx);
+  return rootCleanupPlan(f, '1', options);
 }
 
 function expectNoSecret(...texts: string[]): void {
@@ -149,7 +135,10 @@ describe('csi-driver-iscsi on a --root tree', () => {
       devices: ['sda'],
       chap: true,
     });
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
   });
 
   it('claimed and unmounted (pod restarting) → claimed, never stale; cleanup refused (overridable)', () => {
@@ -191,6 +180,7 @@ describe('csi-driver-iscsi on a --root tree', () => {
     const conn = connector(f);
     f.write(`${KROOT}/plugins_registry/iscsi.csi.k8s.io-reg.sock`, '');
     f.write('/proc/812/comm', 'iscsiplugin\n');
+    f.write('/proc/812/cmdline', '/iscsiplugin\0--nodeid=node-a\0');
     const plan = cleanupPlan(f);
     expect(plan.refusals.find((x) => x.id === 'driver-claimed')!.reason).toContain(
       'csi-driver-iscsi is running (iscsiplugin (pid 812)) and may still act on this',
@@ -252,7 +242,10 @@ describe('Trident on a --root tree', () => {
       pv: PV,
       mounted: true,
     });
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
 
     f.mountinfo([]);
     snap = takeSnapshot(f.host(), { kubeletRoot: KROOT });
@@ -263,7 +256,11 @@ describe('Trident on a --root tree', () => {
       portals: ['127.0.0.1'],
       chap: true,
     });
-    expectNoSecret(JSON.stringify(snap), JSON.stringify(cleanupPlan(f)));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+      JSON.stringify(cleanupPlan(f)),
+    );
   });
 
   it('older Trident: volumePublishInfo.json in the staging dir claims the session', () => {
@@ -286,7 +283,10 @@ describe('Trident on a --root tree', () => {
       kind: 'trident volumePublishInfo.json',
       stagingPath: staging,
     });
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
   });
 });
 
@@ -334,6 +334,9 @@ describe('bad driver and kubelet files', () => {
     expect(text).toContain('iscsi-b.json is not valid JSON');
     expect(text).toContain('iscsi-c.json names no target');
     expect(text).toContain('vol_data.json is not a JSON object');
-    expectNoSecret(JSON.stringify(snap));
+    expectNoSecret(
+      JSON.stringify(snap),
+      formatStatus(snap, (t) => t),
+    );
   });
 });

@@ -4,6 +4,7 @@
  * and the CHAP secret the driver files hold never reaches status, plans, results or the journal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { formatPlan, formatResult } from '../../src/engine/actions/format.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';
@@ -56,6 +57,7 @@ describe('--demo csi', () => {
       running: true,
     });
     expect(JSON.stringify(s)).not.toContain(DEMO_DRIVER_SECRET);
+    expect(formatStatus(s, (t) => t)).not.toContain(DEMO_DRIVER_SECRET);
   });
 
   it('cleanup refuses claimed sessions and Longhorn (overridable), and cleans up a leftover', async () => {
@@ -107,11 +109,13 @@ describe('doctor on --demo csi', () => {
     const c = report.checks.find((x) => x.id === 'csi.drivers')!;
     expect(c.status).toBe('pass');
     expect(c.evidence).toContain(
-      'iscsi.csi.k8s.io (csi-driver-iscsi): registered; node plugin running: iscsiplugin (pid 1201); 2 CSI volume(s), 2 driver file(s)',
+      'iscsi.csi.k8s.io (csi-driver-iscsi): registered; node plugin running: iscsiplugin (pid 1201); 3 CSI volume(s), 2 driver file(s)',
     );
     expect(c.evidence).toContain(
-      'org.democratic-csi.iscsi (democratic-csi (org.democratic-csi.iscsi)): registered; node plugin process not known to the console',
+      'org.democratic-csi.iscsi (democratic-csi (org.democratic-csi.iscsi)): registered; node plugin running: democratic-csi --csi-mode=node (pid 1501)',
     );
+    expect(c.evidence).toContain('node plugin running: trident_orchestrator --csi_role=node (pid 1301)');
+    expect(c.evidence).toContain('node plugin running: longhorn-manager csi (pid 1401)');
     env.host.sim.tree.remove('/proc/1201');
     const again = await runDoctor(env.host, { kubeletRoot: '/var/lib/kubelet', exec: 'direct' });
     const w = again.checks.find((x) => x.id === 'csi.drivers')!;

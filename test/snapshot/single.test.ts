@@ -52,8 +52,30 @@ describe('snapshot of the single-session capture', () => {
         address: '127.0.0.1',
         port: 3260,
         state: 'up',
+        // What `iscsiadm -m session -P 3` printed for this session (single-session-P3.txt).
+        params: {
+          headerDigest: 'None',
+          dataDigest: 'None',
+          maxRecvDataSegmentLength: 262144,
+          maxXmitDataSegmentLength: 8192,
+        },
       },
     ]);
+    // single-session-P3.txt: FirstBurstLength 65536, MaxBurstLength 262144, ImmediateData Yes,
+    // InitialR2T Yes, MaxOutstandingR2T 1; Target Reset 30, LUN Reset 30, Abort 15.
+    expect(s.params).toEqual({
+      firstBurstLength: 65536,
+      maxBurstLength: 262144,
+      immediateData: true,
+      initialR2T: true,
+      maxOutstandingR2T: 1,
+      dataPduInOrder: true,
+      dataSequenceInOrder: true,
+      erl: 0,
+      targetResetTmo: 30,
+      lunResetTmo: 30,
+      abortTmo: 15,
+    });
     expect(s.devices.map((d) => [d.hctl, d.lun, d.name, d.state, d.majMin, d.sizeBytes])).toEqual([
       ['0:0:0:0', 0, undefined, 'running', undefined, undefined],
       ['0:0:0:1', 1, 'sda', 'running', '8:0', 64 * 1024 * 1024],

@@ -1,21 +1,19 @@
 import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
+import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
+import { addMultipathTopology } from '../../engine/snapshot/multipath-topology.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
+import { podLabel } from '../../engine/snapshot/pod-names.js';
 import { nodeProblems } from '../../engine/snapshot/problems.js';
+import { statusJson } from '../../engine/snapshot/status-json.js';
+import { fsWords } from '../../engine/text/fs-words.js';
+import { multipathLlLines } from '../../engine/text/multipath-ll.js';
 import { safeDeep } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
-
-const ANSI = {
-  red: '\x1b[31m',
-  yellow: '\x1b[33m',
-  green: '\x1b[32m',
-  cyan: '\x1b[36m',
-  bold: '\x1b[1m',
-  reset: '\x1b[0m',
-};
-type Paint = (text: string, color: keyof typeof ANSI) => string;
+import { formatCsiSection } from './status-csi.js';
+import { ANSI, type Paint, table } from './status-table.js';
 
 const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   'in-use': 'green',
@@ -26,26 +24,6 @@ const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   claimed: 'cyan',
 };
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
-
-/** Aligns rows into columns (two spaces apart); `paint` runs after padding so escapes never skew widths. */
-function table(
-  header: string[],
-  rows: string[][],
-  colorOf?: (row: number, col: number) => keyof typeof ANSI | undefined,
-  paint?: Paint,
-): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[], row: number) =>
-    cells
-      .map((c, i) => {
-        const padded = i === cells.length - 1 ? c : c.padEnd(widths[i]!);
-        const color = row >= 0 ? colorOf?.(row, i) : undefined;
-        return color && paint ? paint(padded, color) : padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [line(header, -1), ...rows.map((r, i) => line(r, i))];
-}
 
 function size(bytes: number | undefined): string {
   if (bytes === undefined) return '-';
@@ -59,7 +37,7 @@ function size(bytes: number | undefined): string {
   return `${Number.isInteger(v) ? v : v.toFixed(1)}${units[u]}`;
 }
 
-/** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, multipath maps, problems. */
+/** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, CSI volumes and drivers, multipath maps, problems. */
 export function formatStatus(raw: Snapshot, paint: Paint): string {
   // Every node-sourced string made visible before it is measured and padded (no raw control bytes).
   const snap = safeDeep(raw);
@@ -120,11 +98,15 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
         const extra = [
           d.vendor && d.model ? `${d.vendor} ${d.model}` : undefined,
           size(d.sizeBytes),
+          fsWords(d.fs) || undefined,
           d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
-          d.partitions.length ? `partitions ${d.partitions.join(',')}` : undefined,
+          d.partitions.length
+            ? `partitions ${d.partitions.map((p) => [p, fsWords(d.partitionFs?.[p])].filter(Boolean).join(' ')).join(',')}`
+            : undefined,
           d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
           d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
           d.swap ? 'swap' : undefined,
+          d.claims?.length ? `claimed by ${d.claims.map(deviceClaimText).join(', ')}` : undefined,
         ].filter(Boolean);
         out.push(
           `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
@@ -156,7 +138,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     out.push('');
     out.push(paint(`POD VOLUMES (${snap.kubelet.podVolumes.length})`, 'bold'));
     const rows = snap.kubelet.podVolumes.map((p) => [
-      p.podUid,
+      podLabel(snap.kubelet.pods, p.podUid),
       p.volName,
       p.mode === 'block' ? 'block' : 'fs',
       p.mounted ? 'yes' : 'no',
@@ -164,6 +146,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     ]);
     out.push(...table(['POD', 'VOLUME', 'MODE', 'MOUNTED', 'GLOBAL DIR'], rows));
   }
+  out.push(...formatCsiSection(snap, paint));
   out.push('');
   out.push(paint(`MULTIPATH (${snap.multipath.length})`, 'bold'));
   if (snap.multipath.length === 0) out.push('  none');
@@ -185,6 +168,14 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
         paint,
       ),
     );
+    // Each map as `multipath -ll` words it, from multipathd or the dm table (read without -ll).
+    for (const m of snap.multipath) {
+      const fs = fsWords(m.fs);
+      const ll = multipathLlLines(m);
+      if (!fs && ll.length === 0 && !m.suspended) continue;
+      out.push(`${m.alias} (${m.wwid}) ${m.name}${m.suspended ? ' SUSPENDED' : ''}${fs ? `  ${fs}` : ''}`);
+      for (const l of ll) out.push(`  ${l}`);
+    }
   }
   out.push('');
   out.push(paint(`PROBLEMS (${snap.problems.length})`, 'bold'));
@@ -205,14 +196,18 @@ export const statusCommand: Command = {
     'iscsi-console status --json | jq .sessions',
   ],
   description:
-    'Reads sysfs, the mount table, the kubelet tree and the open-iscsi DB (no iscsiadm) and explains each session: ' +
+    'Reads sysfs, the mount table, the udev database, the kubelet tree and the open-iscsi DB (no iscsiadm; ' +
+    'multipath path groups from multipathd, or dmsetup, once with a timeout — never multipath -ll) and explains each session: ' +
     'verdict in-use | foreign | orphaned | outage | stale | claimed and health ok | degraded | failed, with reasons. ' +
     // The schema: docs/status-schema.md (not shipped with the binary, so not named here).
     '--json prints one document {schemaVersion: 2, ...}: the fields stay stable within a schema version.',
   async run(ctx) {
     const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.globals.kubeletRoot });
+    // Path groups and states need multipathd or dmsetup (sysfs has none): asked once, with a
+    // timeout, and only where commands reach the node read (not a --root tree with --exec direct).
+    await addMultipathTopology(ctx.host, snap, ctx.host.kind !== 'root' || ctx.globals.exec !== 'direct');
     if (ctx.globals.json) {
-      ctx.out.stdout(`${JSON.stringify(snap)}\n`);
+      ctx.out.stdout(`${statusJson(snap)}\n`);
       return 0;
     }
     const color = !ctx.globals.noColor && ctx.out.isTTY;

@@ -17,7 +17,7 @@ import type { Snapshot } from '../model.js';
 import { rollbackAttach } from './attach-cleanup.js';
 import { failures } from './conditions.js';
 import { blockingRefusals as refusalsBlockingApply } from './consent.js';
-import { runDynamic } from './dynamic.js';
+import { noteBefore, runDynamic } from './dynamic.js';
 import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
 import { acquireLocks, type HeldLocks } from './lock.js';
@@ -300,6 +300,9 @@ export async function applyPlan(
         verification: [],
       };
     }
+    // A plan that rolls back on failure compares against the node before its first step, which
+    // need not be a dynamic one (list-luns begins with `-o new`).
+    if (plan.rollback) noteBefore(rt, ctx.takeSnapshot());
     const groups = new Set(plan.steps.map((s) => s.group).filter((g): g is string => g !== undefined));
     const failedGroups = new Set<string>();
     let lastGroupFailure: Failure | undefined;
@@ -435,6 +438,8 @@ export async function applyPlan(
       journalId,
       ...(rt.warnings.length > 0 ? { warnings: rt.warnings } : {}),
       ...(rt.devicePath ? { devicePath: rt.devicePath } : {}),
+      ...(rt.luns ? { luns: rt.luns } : {}),
+      ...(rt.targets ? { targets: rt.targets } : {}),
       ...(rollback ? { rollback } : {}),
     };
     try {

@@ -25,12 +25,13 @@ import { lunKey } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
+import { chapSteps } from './chap-steps.js';
 import { byPathName, kubeletGlobalPath } from './deps.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { parseLun } from './scan.js';
-import type { ActionDef, Plan, PlanStep } from './types.js';
+import type { ActionDef, Plan } from './types.js';
 
 export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
 
@@ -96,49 +97,6 @@ export function iscsiJson(i: {
   });
   // Go's encoder escapes <, > and & (HTML-safe) and U+2028/2029.
   return `${text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
-}
-
-/**
- * CHAP for one record: authmethod through iscsiadm (no secret in it), then the credentials written
- * into the record file under iscsiadm's DB lock and read back masked — never `-v SECRET` on a
- * command line, where every local user can read it in /proc/<pid>/cmdline
- * (src/engine/iscsiadm/record-secrets.ts).
- */
-function chapSteps(
-  base: string[],
-  keys: readonly string[],
-  present: readonly string[],
-  group: string,
-  target: { scope: 'node' | 'discovery'; iqn: string; portal: string; iface: string },
-): PlanStep[] {
-  const scope = target.scope === 'node' ? 'session' : 'discovery';
-  const steps: PlanStep[] = [
-    {
-      id: `${scope}-authmethod:${group}`,
-      // Order as kubelet's AttachDisk sets CHAP (docs/kubelet-iscsi.md#attachdisk).
-      why: `${scope} CHAP: set authmethod first, as kubelet does`,
-      argv: [...base, '-o', 'update', '-n', `${keys[0]!.replace(/username$/, 'authmethod')}`, '-v', 'CHAP'],
-      timeoutMs: TIMEOUTS.iscsiadm,
-      preconditions: [],
-      group,
-    },
-  ];
-  const have = keys.filter((k) => present.includes(k));
-  if (have.length === 0) return steps;
-  const record =
-    target.scope === 'node'
-      ? `/etc/iscsi/nodes/${target.iqn}/<address>,<port>,<tpgt>/${target.iface}`
-      : '/etc/iscsi/send_targets/<address>,<port>/st_config';
-  steps.push({
-    id: `${scope}-credentials:${group}`,
-    why: `${scope} CHAP ${have.map((k) => k.split('.').pop()).join(', ')}: written into the record file under iscsiadm's DB lock and read back with -o show (never on a command line, never shown or journaled)`,
-    write: { path: record, data: have.map((k) => `${k} = ********`).join('\n') },
-    timeoutMs: TIMEOUTS.iscsiadm,
-    preconditions: [],
-    group,
-    dynamic: { kind: 'record-secrets', ...target, keys: have },
-  });
-  return steps;
 }
 
 export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<ActionDef['plan']>[2]): Plan {

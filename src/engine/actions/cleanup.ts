@@ -8,7 +8,8 @@ import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { downScopeOf } from '../snapshot/outages.js';
 import { addCsiRefusals, addDriverFileSteps } from './csi-claims.js';
-import { findSession, findVolume, podMountsOf } from './lookup.js';
+import { planCsiVolume } from './csi-dirs.js';
+import { csiVolumeByPath, findSession, findVolume, podMountsOf } from './lookup.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import {
   addStep,
@@ -27,8 +28,10 @@ import { unmapBlockVolumeSteps } from './unmap-device.js';
 export interface CleanupInput {
   /** A session (its target's sessions through the same iface go with it)… */
   sessionKey?: string;
-  /** …or one kubelet global dir. */
+  /** …or one kubelet global dir… */
   volumePath?: string;
+  /** …or a CSI volume's leftover kubelet dirs (its staging or a publish path; docs/csi-drivers.md). */
+  csiPath?: string;
   /** Also unlink a CSI driver's own metadata file while the driver runs (docs/csi-drivers.md). */
   removeDriverFiles?: boolean;
 }
@@ -102,7 +105,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   destructive: true,
   summary:
     'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
-  usage: 'cleanup <sid|kubelet-dir>',
+  usage: 'cleanup <sid|kubelet-dir|csi-volume-path>',
   cliOptions: [
     {
       name: 'remove-driver-files',
@@ -113,19 +116,20 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   examples: [
     'iscsi-console cleanup 7 --dry-run',
     'iscsi-console cleanup /var/lib/kubelet/plugins/kubernetes.io/iscsi/iface-default/10.0.0.1:3260-iqn.2024-01.lab.example:t1-lun-1 --write',
+    'iscsi-console cleanup /var/lib/kubelet/pods/<uid>/volumes/kubernetes.io~csi/<pv>/mount --dry-run',
   ],
   inputFromCli(positionals, o, s) {
     const [ref] = positionals;
     const extra = o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
-    if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir>');
+    if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir|csi-volume-path>');
     if (ref.startsWith('/')) {
       const v = findVolume(s, ref);
-      if (!v)
-        throw new UserError(
-          `${ref} is not a kubelet iSCSI dir`,
-          'see iscsi-console status (kubelet volumes)',
-        );
-      return { volumePath: v.path, ...extra };
+      if (v) return { volumePath: v.path, ...extra };
+      if (csiVolumeByPath(s, ref)) return { csiPath: ref.replace(/\/+$/, '') };
+      throw new UserError(
+        `${ref} is not a kubelet iSCSI dir or a CSI volume's staging or publish path`,
+        'see iscsi-console status (kubelet volumes, CSI volumes)',
+      );
     }
     return { sessionKey: findSession(s, ref).key, ...extra };
   },
@@ -134,6 +138,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   },
   plan(input, s: Snapshot, ctx) {
     if (input.volumePath !== undefined) return planVolume(input.volumePath, s, ctx);
+    if (input.csiPath !== undefined) return planCsiVolume(input.csiPath, s, ctx);
     if (input.sessionKey === undefined) throw new UserError('cleanup needs a session or a kubelet dir');
     const first = findSession(s, input.sessionKey);
     const sessions = s.sessions.filter((x) => x.targetIqn === first.targetIqn && x.iface === first.iface);

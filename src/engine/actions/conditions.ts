@@ -5,8 +5,10 @@
  * is still the same LUN, and an sdX that now names another LUN is not.
  */
 import type { Host } from '../host/host.js';
-import type { Snapshot } from '../model.js';
+import type { CsiVolume, Snapshot } from '../model.js';
+import { csiVolumeMounted } from '../snapshot/csi/describe.js';
 import {
+  csiVolumeByPath,
   deviceByKey,
   deviceUse,
   mapByWwid,
@@ -132,12 +134,45 @@ const CHECKS: Record<string, Checker> = {
     return text === '' ? ok : fail(`${c.subject} is not empty`);
   },
   /** A kubelet dir holds nothing but (maybe) iscsi.json: rmdir after unlinking it cannot lose data. */
-  'dir-only-metadata': (c, _s, h) => {
-    if (!h.lstat(c.subject)) return ok;
-    const extra = h.readDir(c.subject).filter((n) => n !== 'iscsi.json');
-    return extra.length === 0 ? ok : fail(`${c.subject} still contains ${extra.join(', ')}`);
+  'dir-only-metadata': (c, _s, h) => holdsOnly(h, c.subject, ['iscsi.json']),
+  /** A dir holds nothing but the names in `value` (comma-separated; empty: nothing at all). */
+  'dir-holds-only': (c, _s, h) => holdsOnly(h, c.subject, (c.value ?? '').split(',').filter(Boolean)),
+  /** The CSI volume at this path is still the one planned for (`driver|handle[|pv]` from vol_data.json). */
+  'csi-volume-is': (c, s) => {
+    const v = csiVolumeByPath(s, c.subject);
+    if (!v) return ok;
+    const fp = csiVolumeFingerprint(v, (c.value ?? '').split('|').length);
+    return fp === c.value ? ok : fail(`${c.subject} now belongs to ${fp}, not ${c.value}`);
+  },
+  /**
+   * Nothing mounts the CSI volume at this path, and it claims no session but those planned with
+   * (`value`: sids, comma-separated; empty: none) — a driver that logged in since is not overridden.
+   */
+  'csi-volume-claims-only': (c, s) => {
+    const v = csiVolumeByPath(s, c.subject);
+    if (!v) return ok;
+    if (csiVolumeMounted(v)) return fail(`a path of the CSI volume at ${c.subject} is mounted`);
+    const planned = (c.value ?? '').split(',').filter(Boolean);
+    const now = v.sessions.filter((sid) => !planned.includes(String(sid)));
+    return now.length === 0 ? ok : fail(`it now claims session(s) ${now.join(', ')}`);
   },
 };
+
+function holdsOnly(h: Host, dir: string, allowed: readonly string[]): CheckResult {
+  if (!h.lstat(dir)) return ok;
+  const extra = h.readDir(dir).filter((n) => !allowed.includes(n));
+  return extra.length === 0 ? ok : fail(`${dir} still contains ${extra.join(', ')}`);
+}
+
+/** `driver|handle` (a staging dir's vol_data.json names no PV), or `driver|handle|pv` with `parts` 3. */
+export function csiVolumeFingerprint(
+  v: Pick<CsiVolume, 'driver' | 'volumeHandle' | 'pv'>,
+  parts: number,
+): string {
+  const fp = [v.driver, v.volumeHandle ?? ''];
+  if (parts >= 3) fp.push(v.pv ?? '');
+  return fp.join('|');
+}
 
 /** Evaluates one condition; unknown ids fail closed. */
 export function check(c: Precondition, s: Snapshot, host: Host): CheckResult {

@@ -36,6 +36,12 @@ export function addCsiRefusals(plan: Plan, s: Snapshot, sessions: readonly Sessi
         overridable: true,
       });
     }
+    for (const c of x.claims ?? []) {
+      if (c.owner !== 'csi' || c.mounted || c.paths.length === 0) continue;
+      plan.warnings.push(
+        `kubelet's CSI dirs of volume ${c.pv ?? c.volumeHandle ?? c.paths[0]} stay (kubelet's): once the session is gone, \`iscsi-console cleanup ${c.paths[0]}\` removes them if they are leftovers`,
+      );
+    }
     const lh = longhornVolume(x.targetIqn);
     if (lh) {
       plan.refusals.push({

@@ -13,6 +13,7 @@ import type { Snapshot } from '../model.js';
 import { tidyDiscovered } from './attach-cleanup.js';
 import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
+import { readLuns, removeScanned, scanTarget } from './list-luns-apply.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
 import type { DynamicStep, PlanStep } from './types.js';
@@ -43,7 +44,7 @@ async function probeTransport(
 /** kubelet cloneIface: new, sorted updates, delete on failure (docs/kubelet-iscsi.md#attachdisk step 2). */
 async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
   const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
-  params.set('iface.initiatorname', d.initiatorName);
+  if (d.initiatorName) params.set('iface.initiatorname', d.initiatorName);
   await mustRun(rt, ifaceNewArgv(d.to), { okExitCodes: [15] });
   for (const key of [...params.keys()].sort()) {
     const r = await record(rt, ifaceUpdateArgv(d.to, key, params.get(key)!));
@@ -288,8 +289,17 @@ async function discover(
   return `${found.length} target${found.length === 1 ? '' : 's'} listed: ${found.map((t) => `${t.iqn} @ ${t.portal}`).join(', ') || 'none'}`;
 }
 
+/** SendTargets that stores nothing (list-targets.ts): what it lists becomes the result's targets. */
+async function listTargets(rt: Runtime, step: PlanStep): Promise<string> {
+  const r = await record(rt, step.argv ?? [], { timeoutMs: step.timeoutMs ?? 30_000 });
+  // 21 (ISCSI_ERR_NO_OBJS_FOUND) after a completed SendTargets: "No portals found", an empty list.
+  if (!r.ok && r.exitCode !== 21) throw commandError(r);
+  rt.targets = r.ok ? parseDiscovery(r.stdout) : [];
+  return `${rt.targets.length} target${rt.targets.length === 1 ? '' : 's'} offered`;
+}
+
 /** The node as it was before this apply changed anything (tidy and rollback compare against it). */
-function noteBefore(rt: Runtime, s: Snapshot): void {
+export function noteBefore(rt: Runtime, s: Snapshot): void {
   rt.before ??= {
     records: new Set(s.nodeRecords.map(recordKey)),
     sessions: new Set(s.sessions.map((x) => x.key)),
@@ -321,5 +331,13 @@ export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: Dy
       return findMultipath(rt, d);
     case 'format-and-mount':
       return formatAndMount(rt, d);
+    case 'list-targets':
+      return listTargets(rt, step);
+    case 'scan-target':
+      return scanTarget(rt, s, d);
+    case 'read-luns':
+      return readLuns(rt, s, d);
+    case 'remove-scanned':
+      return removeScanned(rt, s, d);
   }
 }

@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type {
   BlockBind,
+  CsiVolume,
   KubeletVolume,
   MultipathMap,
   NodeRecord,
@@ -106,6 +107,16 @@ export function mapsOf(s: Snapshot, device: ScsiDevice): MultipathMap[] {
 export function findVolume(s: Snapshot, path: string): KubeletVolume | undefined {
   const p = path.replace(/\/+$/, '');
   return s.kubelet.volumes.find((v) => v.path === p);
+}
+
+/**
+ * The CSI volume a path belongs to: its staging path or a publish path, or the dir holding either
+ * with its vol_data.json (what an admin copies from `status`).
+ */
+export function csiVolumeByPath(s: Snapshot, path: string): CsiVolume | undefined {
+  const p = path.replace(/\/+$/, '');
+  const is = (x: string | undefined) => x !== undefined && (x === p || x.slice(0, x.lastIndexOf('/')) === p);
+  return s.csi?.volumes.find((v) => is(v.stagingPath) || v.publish.some((x) => is(x.path)));
 }
 
 /** Pod volumes still bind-mounted from (or linked to) a global kubelet dir. */

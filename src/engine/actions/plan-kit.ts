@@ -8,7 +8,15 @@ import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv } from '../iscsiadm/argv.js
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
 import { readOnlyRefusals } from './consent.js';
 import { recordKey } from './lookup.js';
-import type { ActionContext, ActionId, BlastRadius, Plan, PlanStep, Precondition, Risk } from './types.js';
+import type {
+  ActionContext,
+  BlastRadius,
+  Plan,
+  PlanActionId,
+  PlanStep,
+  Precondition,
+  Risk,
+} from './types.js';
 
 export const EMPTY_BLAST: BlastRadius = {
   sessions: [],
@@ -29,7 +37,7 @@ export const TIMEOUTS = {
   umount: 60_000,
 };
 
-export function newPlan(action: ActionId, title: string, subject: string, ctx: ActionContext): Plan {
+export function newPlan(action: PlanActionId, title: string, subject: string, ctx: ActionContext): Plan {
   return {
     action,
     title,

@@ -7,6 +7,7 @@ import type { Host } from '../host/host.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
+import type { ListedLun } from './types.js';
 
 export interface Runtime {
   host: Host;
@@ -36,6 +37,10 @@ export interface Runtime {
   discovered: string[];
   /** SCSI host each login portal got (`portal → host`), for naming a missing LUN. */
   scannedHosts: Map<string, number>;
+  /** list-targets: what the portal offered. */
+  targets?: { portal: string; tpgt: number; iqn: string }[];
+  /** list-luns: what the temporary session's scan found. */
+  luns?: ListedLun[];
   /** Reports a running wait's elapsed time (progress). */
   onWait?: (elapsedMs: number, timeoutMs: number) => void;
 }

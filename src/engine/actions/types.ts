@@ -22,6 +22,13 @@ export type ActionId =
   | 'forget'
   | 'cleanup';
 
+/**
+ * Plans the registry does not offer as a key or subcommand of their own, both the attach wizard's:
+ * `list-luns`, a temporary login that lists a target's LUNs (list-luns.ts), and `list-targets`, a
+ * discovery with CHAP that stores nothing (list-targets.ts).
+ */
+export type PlanActionId = ActionId | 'list-luns' | 'list-targets';
+
 /** What a selection in the console (or a CLI argument) points at. */
 export type Scope = 'session' | 'device' | 'multipath' | 'volume' | 'record' | 'node';
 
@@ -71,7 +78,8 @@ export interface PlanStep {
 
 /** Steps resolved at apply time; their argv/write above shows the shape with placeholders. */
 export type DynamicStep =
-  | { kind: 'iface-clone'; from: string; to: string; initiatorName: string }
+  /** Without `initiatorName` the clone keeps the node's (the LUN listing's own iface). */
+  | { kind: 'iface-clone'; from: string; to: string; initiatorName?: string }
   /** `lun` is the target LUN; the step writes the kernel's number for it. */
   | { kind: 'scan-lun'; iqn: string; portal: string; lun: number }
   | { kind: 'wait-device'; byPath: string; transport?: string; iqn?: string; portal?: string; lun?: number }
@@ -95,6 +103,14 @@ export type DynamicStep =
       mountOptions: string[];
     }
   | { kind: 'probe-transport'; iface: string }
+  /** list-targets: SendTargets through the step's argv; what it lists becomes ApplyResult.targets. */
+  | { kind: 'list-targets'; portal: string }
+  /** list-luns: `0 0 -` (every LUN: the kernel asks REPORT LUNS) on the SCSI host of a session it made. */
+  | { kind: 'scan-target'; iqn: string; portal: string; iface: string }
+  /** list-luns: wait for the scanned disks' sd nodes, then read each LUN's type, vendor, model, size. */
+  | { kind: 'read-luns'; iqn: string; portal: string; iface: string; timeoutMs: number }
+  /** list-luns: `1` to device/delete of every SCSI device of the session it made. */
+  | { kind: 'remove-scanned'; iqn: string; portal: string; iface: string }
   | { kind: 'resolve-hostname'; name: string };
 
 export interface Precondition {
@@ -128,7 +144,7 @@ export interface BlastRadius {
 }
 
 export interface Plan {
-  action: ActionId;
+  action: PlanActionId;
   title: string;
   /** Plain summary of the target (e.g. "session 7 iqn...:target1 @ 127.0.0.1:3260"). */
   subject: string;
@@ -185,8 +201,27 @@ export interface ApplyResult {
   warnings?: string[];
   /** The iSCSI device the attach ended with (`/dev/dm-N` or the by-path link). */
   devicePath?: string;
+  /** list-targets: what the portal offered. */
+  targets?: { portal: string; tpgt: number; iqn: string }[];
+  /** list-luns: the LUNs the temporary session saw (the attach wizard's list). */
+  luns?: ListedLun[];
   /** After a failed attach: what was removed again, and what was left on the node. */
   rollback?: { removed: string[]; left: string[]; kept: boolean };
+}
+
+/** One LUN a target offers, as the attach wizard lists it (list-luns.ts). */
+export interface ListedLun {
+  /** The target's LUN (what a PV's `lun` says). */
+  lun: number;
+  /** SCSI peripheral type (0 disk, 12 storage controller: tgt's LUN 0). */
+  type?: number;
+  vendor?: string;
+  model?: string;
+  rev?: string;
+  sizeBytes?: number;
+  wwid?: string;
+  /** What on this node already uses it (a session's device, a mount, a kubelet dir), if anything. */
+  inUse?: string;
 }
 
 export interface ApplyOptions {

@@ -10,9 +10,13 @@ import * as fs from 'node:fs';
  * a real directory (no symlink) — the kernel then has nothing left to follow but the final component,
  * which callers open with O_NOFOLLOW.
  *
- * Resolved directories are cached by the path they were asked as, until `clear()` (the Host clears
- * it at the start of every snapshot): a 1,000-session snapshot asks for ~20,000 distinct directories
- * and ~75,000 paths inside them, so each directory costs one lstat once, not once per file.
+ * Resolved directories are cached until `clear()` (the Host clears it at the start of every
+ * snapshot): a 1,000-session snapshot walks ~40,000 distinct directories and reads ~75,000 paths
+ * inside them, so each directory costs one lstat once, not once per file. The cache is a tree of
+ * the directories as they are on disk, looked up one component name at a time from the deepest
+ * directory the path shares with the last one asked: profiled, hashing whole ~100-char paths for a
+ * Map lookup per call was the largest JS cost of confinement, and a Map of paths kept ~8 MB alive
+ * through every young-generation GC of the snapshot (bench/README.md).
  *
  * The walk and the final open are separate system calls, so a tree that changes between them (a
  * directory swapped for a symlink in that window) is not covered: this confines what a node's files
@@ -35,6 +39,8 @@ export type ResolvedKind = 'dir' | 'file' | 'symlink' | 'other' | 'absent';
 export interface Resolved {
   /** Canonical host path: no symlink in any prefix, no `.`/`..`/empty component. */
   path: string;
+  /** Where it really is: the root's path + `path`. */
+  real: string;
   /** What is there: `symlink` only when the final component was not followed; `absent` when missing. */
   kind: ResolvedKind;
 }
@@ -50,15 +56,6 @@ export function splitHostPath(path: string): { parent: string | undefined; name:
   return { parent: i === 0 ? '/' : p.slice(0, i), name: p.slice(i + 1) };
 }
 
-function parentOf(canonical: string): string {
-  const i = canonical.lastIndexOf('/');
-  return i <= 0 ? '/' : canonical.slice(0, i);
-}
-
-function child(canonical: string, name: string): string {
-  return canonical === '/' ? `/${name}` : `${canonical}/${name}`;
-}
-
 function kindOf(st: fs.Stats): ResolvedKind {
   if (st.isDirectory()) return 'dir';
   if (st.isFile()) return 'file';
@@ -70,9 +67,75 @@ function codeOf(e: unknown): string {
   return (e as NodeJS.ErrnoException)?.code ?? 'EIO';
 }
 
+const NO_THROW = { throwIfNoEntry: false } as const;
+/** A directory with more entries than this looks them up by hash, not by scanning its list. */
+const LIST_MAX = 12;
+
+/**
+ * A directory seen in this snapshot, at its canonical place. The nodes mirror the tree as it is on
+ * disk: a directory's node is reached by every route to it (a link's entry leads to it, `..` is its
+ * parent), and a node holds no path, only its name: paths are built along the walk. What the cache
+ * keeps alive is copied by every young-generation GC of the snapshot (bench/README.md), so a node is
+ * one small object: its entries are a list linked through `next`, with a Map beside it only in a
+ * large directory.
+ */
+class DirNode {
+  first: Entry | undefined = undefined;
+  next: Entry | undefined = undefined;
+  map: Map<string, Entry> | undefined = undefined;
+  count = 0;
+  constructor(
+    readonly name: string,
+    readonly parent: DirNode | undefined,
+  ) {}
+
+  get(name: string): Entry | undefined {
+    if (this.map !== undefined) return this.map.get(name);
+    for (let e = this.first; e !== undefined; e = e.next) if (e.name === name) return e;
+    return undefined;
+  }
+
+  add(e: Entry): void {
+    e.next = this.first;
+    this.first = e;
+    if (this.map !== undefined) this.map.set(e.name, e);
+    else if (++this.count > LIST_MAX) {
+      const map = new Map<string, Entry>();
+      for (let x: Entry | undefined = this.first; x !== undefined; x = x.next)
+        if (!map.has(x.name)) map.set(x.name, x);
+      this.map = map;
+    }
+  }
+}
+
+/** A symlink to a directory, as an entry of the directory it is in: where it leads, and its real path. */
+class LinkEntry {
+  next: Entry | undefined = undefined;
+  constructor(
+    readonly name: string,
+    readonly target: DirNode,
+    readonly real: string,
+  ) {}
+}
+
+type Entry = DirNode | LinkEntry;
+
 export class RootResolver {
-  private readonly dirs = new Map<string, string>();
+  private top: DirNode;
   private hops = 0;
+  /**
+   * The walk of the last directory path asked for: the path, and for each component reached, its
+   * node, the offset in the path where it ends and its real path. The next path is most often in
+   * the same directory or next to it; it starts from the deepest component the two paths share.
+   */
+  private last = '';
+  private depth = 1;
+  private readonly nodes: DirNode[];
+  private readonly ends: number[] = [0];
+  private readonly reals: string[];
+  /** The real path of the node the last `child`/`walk` call returned. */
+  private outReal = '';
+
   /**
    * `root` is the directory host paths live under, without a trailing slash (never `/`). `trace`
    * sees every lstat/readlink the walk makes (the bench's floor replays them as bare syscalls).
@@ -80,48 +143,46 @@ export class RootResolver {
   constructor(
     readonly root: string,
     private readonly trace?: (op: 'lstat' | 'readlink', real: string) => void,
-  ) {}
-
-  /** The directory of the last `entry` call, as asked and as its real path (see `entry`). */
-  private lastDir = '';
-  private lastReal = '';
+  ) {
+    this.top = new DirNode('', undefined);
+    this.nodes = [this.top];
+    this.reals = [root];
+  }
 
   /** Forgets every resolved directory (the tree may have changed). */
   clear(): void {
-    this.dirs.clear();
-    this.lastDir = '';
-    this.lastReal = '';
+    this.top = new DirNode('', undefined);
+    this.nodes.length = 1;
+    this.nodes[0] = this.top;
+    this.reals.length = 1;
+    this.ends.length = 1;
+    this.depth = 1;
+    this.last = '';
   }
 
   /**
    * The real path of the entry `path` names, its directory resolved inside the root and its final
    * component not followed (callers open it O_NOFOLLOW); undefined when the final component is `.`,
-   * `..` or empty. The engine reads a dozen attributes of one directory in a row: the last directory
-   * is kept, so those skip the cache lookup (profiled: hashing ~100-char paths for a Map lookup per
-   * read was the largest cost of confinement).
+   * `..` or empty. The engine reads a dozen attributes of one directory in a row: a name in the last
+   * directory asked for costs no lookup at all.
    */
   entry(path: string): string | undefined {
-    const ld = this.lastDir;
-    const n = ld.length;
+    const last = this.last;
+    const n = last.length;
     if (
       n > 0 &&
       path.length > n + 1 &&
       path.charCodeAt(n) === 47 &&
       path.charCodeAt(n + 1) !== 46 &&
-      path.startsWith(ld) &&
-      path.indexOf('/', n + 1) === -1
+      path.indexOf('/', n + 1) === -1 &&
+      path.startsWith(last)
     ) {
-      return `${this.lastReal}/${path.slice(n + 1)}`;
+      return this.reals[this.depth - 1] + path.slice(n);
     }
     const { parent, name } = splitHostPath(path);
     if (parent === undefined || name === '' || name === '.' || name === '..') return undefined;
-    const dir = this.dir(parent);
-    const real = this.real(dir);
-    if (parent.length > 1 && parent.charCodeAt(parent.length - 1) !== 47) {
-      this.lastDir = parent;
-      this.lastReal = real;
-    }
-    return `${real}/${name}`;
+    this.hops = 0;
+    return `${this.reals[this.walkPath(parent)]}/${name}`;
   }
 
   /** Where a canonical host path really is. */
@@ -131,8 +192,23 @@ export class RootResolver {
 
   /** Canonical host path of the directory `path` names (symlinks followed inside the root). */
   dir(path: string): string {
+    return this.canonical(this.dirReal(path));
+  }
+
+  /** Where the directory `path` names really is (symlinks followed inside the root). */
+  dirReal(path: string): string {
     this.hops = 0;
-    return this.dirAt(path);
+    return this.reals[this.walkPath(path)] as string;
+  }
+
+  /**
+   * `dirReal`, but undefined instead of ENOENT when a directory on the way is missing (an answer on
+   * a hot path: the engine lists dirs that most devices do not have, such as a controller's `block`).
+   */
+  dirRealIfAny(path: string): string | undefined {
+    this.hops = 0;
+    const d = this.walkPath(path, true);
+    return d < 0 ? undefined : this.reals[d];
   }
 
   /**
@@ -141,61 +217,208 @@ export class RootResolver {
    */
   resolve(path: string, follow: boolean): Resolved {
     this.hops = 0;
-    return this.final(path, follow);
-  }
-
-  /** The parent's canonical dir and the last component of `path` (for calls that must not follow it). */
-  parentAndName(path: string): { dir: string; name: string } {
     const { parent, name } = splitHostPath(path);
-    if (parent === undefined) return { dir: '/', name: '' };
-    return { dir: this.dir(parent), name };
+    if (parent === undefined) return { path: '/', real: this.root, kind: 'dir' };
+    const d = this.walkPath(parent);
+    return this.final(this.nodes[d] as DirNode, this.reals[d] as string, name, follow);
   }
 
-  private dirAt(path: string): string {
-    const hit = this.dirs.get(path);
-    if (hit !== undefined) return hit;
+  /** The parent's canonical dir, its real path and the last component of `path` (not followed). */
+  parentAndName(path: string): { dir: string; real: string; name: string } {
     const { parent, name } = splitHostPath(path);
-    if (parent === undefined) return '/';
-    const r = this.step(this.dirAt(parent), name, true);
-    if (r.kind === 'absent') throw new ResolveError('ENOENT');
-    if (r.kind !== 'dir') throw new ResolveError('ENOTDIR');
-    this.dirs.set(path, r.path);
-    // The canonical form too: a relative link inside it (`../../x`) is then resolved from the cache.
-    if (r.path !== path) this.dirs.set(r.path, r.path);
-    return r.path;
+    if (parent === undefined) return { dir: '/', real: this.root, name: '' };
+    const real = this.dirReal(parent);
+    return { dir: this.canonical(real), real, name };
   }
 
-  private final(path: string, follow: boolean): Resolved {
-    const { parent, name } = splitHostPath(path);
-    if (parent === undefined) return { path: '/', kind: 'dir' };
-    return this.step(this.dirAt(parent), name, follow);
+  private canonical(real: string): string {
+    return real.length === this.root.length ? '/' : real.slice(this.root.length);
   }
 
-  /** One component below the canonical directory `dir`. */
-  private step(dir: string, name: string, follow: boolean): Resolved {
-    if (name === '' || name === '.') return { path: dir, kind: 'dir' };
-    if (name === '..') return { path: parentOf(dir), kind: 'dir' };
-    const candidate = child(dir, name);
-    const real = this.real(candidate);
-    let st: fs.Stats | undefined;
+  /**
+   * Walks the directory `path` from the deepest component it shares with the last one, keeping
+   * the walk for the next; returns the index of its node in `nodes`/`reals`.
+   */
+  private walkPath(path: string, soft = false): number {
+    const last = this.last;
+    const len = path.length;
+    // Most often the path goes on below the last one (a directory, then its subdirectory).
+    let k = last.length;
+    if (!path.startsWith(last)) {
+      const m = Math.min(len, k);
+      k = 0;
+      while (k < m && path.charCodeAt(k) === last.charCodeAt(k)) k++;
+    }
+    const { nodes, ends, reals } = this;
+    let d = this.depth;
+    // The deepest component ending inside the shared prefix, at a component boundary of `path`.
+    while (d > 1) {
+      const e = ends[d - 1] as number;
+      if (e <= k && (e === len || path.charCodeAt(e) === 47)) break;
+      d--;
+    }
+    // Entries from d on are the last walk's and are overwritten as this one goes (descend keeps
+    // `depth` right at every step, so a component that fails leaves a walk that is still true).
+    this.depth = d;
+    let n: DirNode | undefined;
+    try {
+      n = this.descend(
+        nodes[d - 1] as DirNode,
+        reals[d - 1] as string,
+        path,
+        ends[d - 1] as number,
+        true,
+        soft,
+      );
+    } finally {
+      this.last = n !== undefined ? path : path.slice(0, ends[this.depth - 1]);
+    }
+    return n === undefined ? -1 : this.depth - 1;
+  }
+
+  /** Walks `path` from `n` (at `real`) without keeping the walk (a link's target); sets outReal. */
+  private walkFrom(n: DirNode, real: string, path: string): DirNode {
+    return this.descend(n, real, path, 0, false, false) as DirNode;
+  }
+
+  /**
+   * Walks `path` from offset `i` and node `n` (at `real`), one component at a time (`.` and empty
+   * ones are nothing); with `keep`, each node reached is pushed on the last walk. Sets outReal to
+   * the real path of the node returned; undefined when `soft` and a component is missing.
+   */
+  private descend(
+    n: DirNode,
+    real: string,
+    path: string,
+    i: number,
+    keep: boolean,
+    soft: boolean,
+  ): DirNode | undefined {
+    const len = path.length;
+    while (i < len) {
+      if (path.charCodeAt(i) === 47) {
+        i++;
+        continue;
+      }
+      let j = path.indexOf('/', i);
+      if (j < 0) j = len;
+      if (j - i !== 1 || path.charCodeAt(i) !== 46) {
+        const c = this.child(n, real, path.slice(i, j), soft);
+        if (c === undefined) return undefined;
+        n = c;
+        real = this.outReal;
+        if (keep) {
+          const d = this.depth;
+          this.nodes[d] = n;
+          this.ends[d] = j;
+          this.reals[d] = real;
+          this.depth = d + 1;
+        }
+      }
+      i = j;
+    }
+    this.outReal = real;
+    return n;
+  }
+
+  /**
+   * The directory `name` (not `.` or empty) names in `n` (at `real`): the node, its real path in
+   * outReal. A name seen before costs nothing; a new one one lstat (and readlink for a link, whose
+   * target is walked inside the root: an absolute one from the root).
+   */
+  private child(n: DirNode, real: string, name: string, soft: boolean): DirNode | undefined {
+    if (name === '..') {
+      const p = n.parent;
+      if (p === undefined) {
+        this.outReal = real;
+        return n;
+      }
+      this.outReal = real.slice(0, real.lastIndexOf('/'));
+      return p;
+    }
+    const hit = n.get(name);
+    if (hit !== undefined) {
+      if (hit instanceof LinkEntry) {
+        this.outReal = hit.real;
+        return hit.target;
+      }
+      this.outReal = `${real}/${name}`;
+      return hit;
+    }
+    const candidate = `${real}/${name}`;
+    const st = this.lstat(candidate);
+    if (st === undefined) {
+      if (soft) return undefined;
+      throw new ResolveError('ENOENT');
+    }
+    if (st.isDirectory()) {
+      const kid = new DirNode(name, n);
+      n.add(kid);
+      this.outReal = candidate;
+      return kid;
+    }
+    if (!st.isSymbolicLink()) throw new ResolveError('ENOTDIR');
+    const target = this.readlink(candidate);
+    const t =
+      target.charCodeAt(0) === 47
+        ? this.walkFrom(this.top, this.root, target)
+        : this.walkFrom(n, real, target);
+    // outReal is the target's, from walkFrom.
+    n.add(new LinkEntry(name, t, this.outReal));
+    return t;
+  }
+
+  private lstat(real: string): fs.Stats | undefined {
     this.trace?.('lstat', real);
     try {
-      st = fs.lstatSync(real, { throwIfNoEntry: false });
+      return fs.lstatSync(real, NO_THROW);
     } catch (e) {
       throw new ResolveError(codeOf(e));
     }
-    if (!st) return { path: candidate, kind: 'absent' };
-    if (!st.isSymbolicLink() || !follow) return { path: candidate, kind: kindOf(st) };
+  }
+
+  /** readlink of a symlink being followed: one more hop, ELOOP past the kernel's limit. */
+  private readlink(real: string): string {
     if (++this.hops > MAX_SYMLINK_HOPS) throw new ResolveError('ELOOP');
-    let target: string;
     this.trace?.('readlink', real);
+    let target: string;
     try {
       target = fs.readlinkSync(real);
     } catch (e) {
       throw new ResolveError(codeOf(e));
     }
     if (target === '') throw new ResolveError('ENOENT');
-    // An absolute target starts again at the root (re-rooted); a relative one below the link's dir.
-    return this.final(target.charCodeAt(0) === 47 ? target : child(dir, target), true);
+    return target;
+  }
+
+  /** The final component `name` in directory `n` (at `real`), followed inside the root if asked. */
+  private final(n: DirNode, real: string, name: string, follow: boolean): Resolved {
+    if (name === '' || name === '.') return { path: this.canonical(real), real, kind: 'dir' };
+    if (name === '..') {
+      this.child(n, real, name, false);
+      return { path: this.canonical(this.outReal), real: this.outReal, kind: 'dir' };
+    }
+    const candidate = `${real}/${name}`;
+    const st = this.lstat(candidate);
+    if (st === undefined) return { path: this.canonical(candidate), real: candidate, kind: 'absent' };
+    if (!st.isSymbolicLink() || !follow) {
+      return { path: this.canonical(candidate), real: candidate, kind: kindOf(st) };
+    }
+    const target = this.readlink(candidate);
+    // The target's directory walked inside the root (an absolute target from the root), then its
+    // final component resolved the same way.
+    const split = splitHostPath(target);
+    let dir = n;
+    let dirReal = real;
+    if (target.charCodeAt(0) === 47) {
+      dir = this.top;
+      dirReal = this.root;
+    }
+    if (split.parent !== undefined && split.parent !== '/') {
+      dir = this.walkFrom(dir, dirReal, split.parent);
+      dirReal = this.outReal;
+    }
+    if (split.parent === undefined) return { path: this.canonical(dirReal), real: dirReal, kind: 'dir' };
+    return this.final(dir, dirReal, split.name, true);
   }
 }

@@ -188,7 +188,7 @@ function writeTemp(real: string, path: string, data: string, op: string): string
 /** mkdir -p inside a root: each missing component made in its resolved parent, links followed inside. */
 function mkdirIn(r: RootResolver, path: string, mode: number): void {
   try {
-    r.dir(path);
+    r.dirReal(path);
     return;
   } catch (e) {
     if (errCode(e) !== 'ENOENT') throw e;
@@ -197,9 +197,8 @@ function mkdirIn(r: RootResolver, path: string, mode: number): void {
   if (parent === undefined) return;
   mkdirIn(r, parent, mode);
   if (name === '' || name === '.' || name === '..') return;
-  const dir = r.dir(parent);
   // EEXIST for a dangling link in the way, as mkdir -p answers.
-  fs.mkdirSync(r.real(dir === '/' ? `/${name}` : `${dir}/${name}`), { mode });
+  fs.mkdirSync(`${r.dirReal(parent)}/${name}`, { mode });
 }
 
 /**
@@ -255,7 +254,7 @@ export class FsHost implements Host {
     if (!this.resolver) return this.at(path);
     try {
       const r = this.resolver.resolve(path, true);
-      return r.kind === 'absent' ? undefined : this.resolver.real(r.path);
+      return r.kind === 'absent' ? undefined : r.real;
     } catch {
       return undefined;
     }
@@ -292,7 +291,7 @@ export class FsHost implements Host {
         `${path}: links to a device, FIFO or socket, not a regular file; not read`,
       );
     }
-    return fs.openSync(r.real(t.path), ROOTED_READ_FLAGS);
+    return fs.openSync(t.real, ROOTED_READ_FLAGS);
   }
 
   private readBoundedAt(path: string): string {
@@ -332,7 +331,9 @@ export class FsHost implements Host {
     const limit = stackOff();
     try {
       const r = this.resolver;
-      return fs.readdirSync(r ? r.real(r.dir(path)) : this.at(path));
+      if (!r) return fs.readdirSync(this.at(path));
+      const real = r.dirRealIfAny(path);
+      return real === undefined ? [] : fs.readdirSync(real);
     } catch (e) {
       this.noteProblem(e, path);
       return [];
@@ -343,7 +344,7 @@ export class FsHost implements Host {
 
   /** Where the entry `path` names itself (its final component not followed), under a root. */
   private entryAt(path: string, r: RootResolver): string {
-    return r.entry(path) ?? r.real(r.dir(path));
+    return r.entry(path) ?? r.dirReal(path);
   }
 
   readLink(path: string): string | undefined {
@@ -402,12 +403,12 @@ export class FsHost implements Host {
     if (!this.resolver) return { real: this.at(path), kind: undefined };
     const fresh = new RootResolver(this.base);
     if (!follow) {
-      const { dir, name } = fresh.parentAndName(path);
+      const { real, name } = fresh.parentAndName(path);
       if (name === '' || name === '.' || name === '..') throw new ResolveError('EINVAL');
-      return { real: fresh.real(dir === '/' ? `/${name}` : `${dir}/${name}`), kind: undefined };
+      return { real: `${real}/${name}`, kind: undefined };
     }
     const t = fresh.resolve(path, true);
-    return { real: fresh.real(t.path), kind: t.kind };
+    return { real: t.real, kind: t.kind };
   }
 
   /** `target(path, false).real`, with a refused resolution reported as the operation's HostIoError. */

@@ -32,6 +32,14 @@ export function nodeArgv(portal: string, iqn: string, iface: string): string[] {
   return [A, '-m', 'node', '-p', portal, '-T', iqn, '-I', iface];
 }
 
+/**
+ * A node record written straight, without discovery (usr/iscsiadm.c add_static_recs: only this one
+ * record; idbm_rec_write_new stores it as `<address>,<port>,-1/<iface>`, tpgt unknown until login).
+ */
+export function nodeNewArgv(portal: string, iqn: string, iface: string): string[] {
+  return [...nodeArgv(portal, iqn, iface), '-o', 'new'];
+}
+
 /** `-o update -n <key> -v <value>` on a node record. */
 export function nodeUpdateArgv(
   portal: string,

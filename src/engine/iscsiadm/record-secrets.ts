@@ -80,7 +80,10 @@ export function setRecordFields(text: string, fields: Readonly<Record<string, st
   return out.join('\n');
 }
 
-/** Node record files for target × portal × iface (every tpgt, as `iscsiadm -o update -p` updates them all). */
+/**
+ * Node record files for target × portal × iface (every tpgt, as `iscsiadm -o update -p` updates them
+ * all), and the old layout's `<addr>,<port>` file when it is that iface's.
+ */
 export function nodeRecordFiles(host: Host, iqn: string, portal: string, iface: string): string[] {
   const { address, port } = splitPortal(portal);
   const out: string[] = [];
@@ -88,7 +91,14 @@ export function nodeRecordFiles(host: Host, iqn: string, portal: string, iface: 
     const dir = `${db}/nodes/${iqn}`;
     for (const entry of host.readDir(dir)) {
       const e = parsePortalEntry(entry);
-      if (!e || e.address !== address || e.port !== port || e.tpgt === undefined) continue;
+      if (!e || e.address !== address || e.port !== port) continue;
+      if (host.lstat(`${dir}/${entry}`) === 'file') {
+        // The old layout: `<addr>,<port>` is itself the record (open-iscsi 2.1.x writes it for
+        // `-m node -o new` without a tpgt, usr/idbm.c idbm_rec_write), its iface named inside.
+        const named = /^iface\.iscsi_ifacename = (.*)$/m.exec(host.readText(`${dir}/${entry}`) ?? '')?.[1];
+        if ((named ?? 'default') === iface) out.push(`${dir}/${entry}`);
+        continue;
+      }
       const file = `${dir}/${entry}/${iface}`;
       if (host.lstat(file) === 'file') out.push(file);
     }

@@ -13,7 +13,9 @@ import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
+import { applyTopology, cachedTopology } from './multipath-topology.js';
 import { findOutages, isSessionDown } from './outages.js';
+import { readPodNames } from './pod-names.js';
 import { readPodVolumes } from './pod-volumes.js';
 import { buildPortalHostMap } from './portal-host-map.js';
 import { readSessions, type SessionEntryRead, type SessionsRead } from './sessions.js';
@@ -98,11 +100,22 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     byPath,
     mapperNames,
   });
+  if (usage.multipath.length > 0) {
+    // The last topology read (multipath-topology.ts), with this read's device states.
+    const topology = cachedTopology(host);
+    applyTopology(usage.multipath, raw, topology);
+    for (const p of topology?.problems ?? []) problems.push(`multipath topology: ${p}`);
+  }
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
   const outages = findOutages(raw, input.takenAt);
   const csi = readCsi(host, kubeletRoot, mounts, problems);
   const csiPresent = csi.state.volumes.length + csi.state.driverFiles.length + csi.state.drivers.length > 0;
+  // Names of the pods using iSCSI volumes (pod-names.ts), for the reasons and the detail: one
+  // listing, plus a read per UID the listing does not name. Sessions' pods come from podVolumes.
+  const uids = new Set<string>(podVolumes.map((pv) => pv.podUid));
+  for (const v of csi.state.volumes) for (const p of v.publish) uids.add(p.podUid);
+  const podNames = readPodNames(host, kubeletRoot, uids);
   const sessions = computeVerdicts({
     outages,
     sessions: raw,
@@ -114,6 +127,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     fsListing: kube.fsListing,
     blockListing: kube.blockListing,
     claims: buildClaimIndex(host, csi.state, csi.byPath),
+    podNames,
   });
   for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
   const dbRoot = findIscsiDbRoot(host);
@@ -141,6 +155,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     problems,
   };
   if (csiPresent) snapshot.csi = csi.state;
+  if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;
   bases.set(snapshot, input.basis);

@@ -1,5 +1,7 @@
 import type { Host } from '../host/host.js';
+import type { FsInfo } from '../model.js';
 import { readAttr, toInt } from './attr.js';
+import { readUdevFs } from './udev-db.js';
 
 /** A device-mapper device from /sys/block/dm-N (multipath map, partition map, LVM volume ...). */
 export interface DmDevice {
@@ -12,6 +14,10 @@ export interface DmDevice {
   sizeBytes?: number;
   slaves: string[];
   holders: string[];
+  /** dm/suspended reads 1 (multipath maps only: read for them alone). */
+  suspended?: boolean;
+  /** Filesystem on the device, from the udev database (multipath maps only). */
+  fs?: FsInfo;
 }
 
 export interface BlockClassRead {
@@ -44,6 +50,12 @@ export function readBlockClass(host: Host): BlockClassRead {
       if (mm !== undefined) d.majMin = mm;
       const sectors = toInt(readAttr(host, `${dir}/size`));
       if (sectors !== undefined) d.sizeBytes = sectors * 512;
+      if (u?.startsWith('mpath-')) {
+        // 0 or 1 (drivers/md/dm-sysfs.c, dm_attr_suspended_show).
+        if (readAttr(host, `${dir}/dm/suspended`) === '1') d.suspended = true;
+        const fs = readUdevFs(host, mm);
+        if (fs) d.fs = fs;
+      }
       dm.push(d);
     } else if (name.startsWith('loop')) {
       // An unbound loop device has no loop/ dir: the read simply fails.

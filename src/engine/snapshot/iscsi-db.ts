@@ -104,8 +104,13 @@ export function readNodeRecords(host: Host, dbRoot: string, problems: string[]):
           else out.push(toNodeRecord(iqn, entry, parseRecord(text), iface, `${p}/${iface}`));
         }
       } else {
+        // The old layout (open-iscsi 2.1.x still writes it for `-m node -o new` without a tpgt,
+        // usr/idbm.c idbm_rec_write): one file per portal, its iface named inside.
         const text = host.readText(p);
-        if (text !== undefined) out.push(toNodeRecord(iqn, entry, parseRecord(text), 'default', p));
+        if (text !== undefined) {
+          const fields = parseRecord(text);
+          out.push(toNodeRecord(iqn, entry, fields, fields.get('iface.iscsi_ifacename') ?? 'default', p));
+        }
       }
     }
   }

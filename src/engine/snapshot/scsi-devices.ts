@@ -2,6 +2,7 @@ import type { Host } from '../host/host.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import type { LunKey, ScsiDevice } from '../model.js';
 import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+import { readUdevFs } from './udev-db.js';
 
 /** A partition of a SCSI disk (`sdb1`), with what sits on it. */
 export interface PartitionInfo {
@@ -74,6 +75,8 @@ export function readScsiDevice(
     const bd = `${lunDir}/block/${name}`;
     const majMin = readAttr(host, `${bd}/dev`);
     if (majMin !== undefined) dev.majMin = majMin;
+    const fs = readUdevFs(host, majMin);
+    if (fs) dev.fs = fs;
     // `size` is in 512-byte sectors whatever the logical block size (block/genhd.c part_size_show).
     const sectors = toInt(readAttr(host, `${bd}/size`));
     if (sectors !== undefined) dev.sizeBytes = sectors * 512;
@@ -86,6 +89,11 @@ export function readScsiDevice(
       const p: PartitionInfo = { name: entry, holders: host.readDir(`${pdir}/holders`) };
       const pm = readAttr(host, `${pdir}/dev`);
       if (pm !== undefined) p.majMin = pm;
+      const pfs = readUdevFs(host, pm);
+      if (pfs) {
+        dev.partitionFs ??= {};
+        dev.partitionFs[entry] = pfs;
+      }
       parts.push(p);
     }
     dev.partitions = parts.map((p) => p.name);

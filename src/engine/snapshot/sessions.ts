@@ -4,6 +4,7 @@ import { targetLunOf } from '../iscsi/lun.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
 import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+import { forgetNegotiated, readNegotiated } from './iscsi-params.js';
 import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
 
 export const ISCSI_SESSION_CLASS = '/sys/class/iscsi_session';
@@ -114,6 +115,15 @@ export function readSession(
   };
   if (initiatorName !== undefined) s.initiatorName = initiatorName;
   if (recoveryTmo !== undefined) s.recoveryTmo = recoveryTmo;
+  const connDirs = new Map(
+    connections.map((c) => [c.name, `${sessDir}/${c.name}/iscsi_connection/${c.name}`]),
+  );
+  const negotiated = readNegotiated(host, name, attrDir, connDirs);
+  if (negotiated.session) s.params = negotiated.session;
+  for (const c of connections) {
+    const p = negotiated.connections.get(c.name);
+    if (p) c.params = p;
+  }
   if (hostNumber !== undefined) {
     s.hostNumber = hostNumber;
     const hostState = readAttr(host, `${hostDir}/scsi_host/${hostName}/state`);
@@ -196,6 +206,7 @@ export function readSessions(
   entries?: Map<string, SessionEntryRead>,
 ): SessionsRead {
   const names = host.readDir(ISCSI_SESSION_CLASS).filter(isSessionName);
+  forgetNegotiated(host, new Set(names));
   const partitionIndex = names.length > 0 ? readPartitionIndex(host) : undefined;
   const reads = names.map((name) => {
     const e = readSessionEntry(host, name, partitionIndex);

@@ -240,6 +240,8 @@ export function linkUsage(input: UsageInput): UsageResult {
     };
     if (d.majMin) mp.majMin = d.majMin;
     if (d.sizeBytes !== undefined) mp.sizeBytes = d.sizeBytes;
+    if (d.suspended) mp.suspended = true;
+    if (d.fs) mp.fs = d.fs;
     multipath.push(mp);
   }
   return { uses, multipath, unresolvedKubeletLoops };

@@ -5,12 +5,15 @@ import type {
   Health,
   KubeletVolume,
   MultipathMap,
+  PodName,
   PodVolume,
   PortalOutage,
   Session,
   Verdict,
 } from '../model.js';
 import { applyClaims, type ClaimIndex } from './csi/claims.js';
+import { withDeviceClaims } from './csi/device-claims.js';
+import { podLabel } from './pod-names.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
 
@@ -27,6 +30,8 @@ export interface VerdictInput {
   outages?: readonly PortalOutage[];
   /** CSI drivers' claims (docs/csi-drivers.md); absent: in-tree rules only. */
   claims?: ClaimIndex;
+  /** Pod names by UID (pod-names.ts): reasons name a pod by them where the node says. */
+  podNames?: Readonly<Record<string, PodName>>;
 }
 
 /**
@@ -81,13 +86,13 @@ export function volumePortals(v: KubeletVolume): string[] {
   return ps.filter((p) => p !== '');
 }
 
-function describeUse(u: DeviceUse, dev: string): string {
+function describeUse(u: DeviceUse, dev: string, podNames: VerdictInput['podNames']): string {
   const chain = u.via === dev ? dev : u.via;
   if (u.kind === 'swap') return `${chain} is swap (${u.where})`;
   if (u.kind === 'loop') return `${chain} is held by ${u.where} (backing file ${u.backingFile})`;
   if (u.kind === 'block-bind')
     return u.kubelet
-      ? `${chain}'s device node is bound at ${u.where} (kubelet block volume${u.podUid ? `, pod ${u.podUid}` : ''})`
+      ? `${chain}'s device node is bound at ${u.where} (kubelet block volume${u.podUid ? `, pod ${podLabel(podNames, u.podUid)}` : ''})`
       : `${chain}'s device node is bind-mounted at ${u.where}`;
   return `${chain} is mounted at ${u.where}`;
 }
@@ -161,7 +166,9 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       if (!pvs) continue;
       for (const pv of pvs) {
         if (!pods.includes(pv.podUid)) pods.push(pv.podUid);
-        podReasons.push(`pod ${pv.podUid} volume ${pv.volName} refers to ${v.path}`);
+        podReasons.push(
+          `pod ${podLabel(input.podNames, pv.podUid)} volume ${pv.volName} refers to ${v.path}`,
+        );
       }
     }
 
@@ -172,7 +179,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
       const us = uses.get(d.name);
       if (!us) continue;
       for (const u of us) {
-        const text = describeUse(u, d.name);
+        const text = describeUse(u, d.name, input.podNames);
         if (u.kind === 'swap' || ((u.kind === 'mount' || u.kind === 'block-bind') && !u.kubelet))
           foreign.push(`${text} (outside the kubelet root)`);
         else if (u.kubelet) kubeletUse.push(text);
@@ -291,6 +298,8 @@ export function computeVerdicts(input: VerdictInput): Session[] {
     const v: Session = { ...s, verdict, health, reasons, kubeletBusy, kubeletVolumes, pods };
     if (kubeletDisagreement) v.kubeletDisagreement = kubeletDisagreement;
     if (claims && claims.length > 0) v.claims = claims;
+    const devices = withDeviceClaims(s.devices, vols, claims);
+    if (devices) v.devices = devices;
     out[si] = v;
   }
   return out;

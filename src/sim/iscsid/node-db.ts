@@ -131,8 +131,15 @@ export class NodeDb {
     return e;
   }
 
+  /**
+   * Where iscsiadm keeps the record: `<addr>,<port>,<tpgt>/<iface>`, or, for a record made by
+   * `-m node -o new` without a tpgt, the old layout's single `<addr>,<port>` file (open-iscsi 2.1.8
+   * usr/idbm.c idbm_rec_write drops down to it when the tpgt is unknown).
+   */
   nodePath(n: NodeEntry): string {
-    return `${DB}/nodes/${n.iqn}/${portalComma(n.portal)},${n.tpgt}/${n.iface}`;
+    return n.tpgt < 0
+      ? `${DB}/nodes/${n.iqn}/${portalComma(n.portal)}`
+      : `${DB}/nodes/${n.iqn}/${portalComma(n.portal)},${n.tpgt}/${n.iface}`;
   }
 
   writeNode(n: NodeEntry): void {
@@ -148,7 +155,7 @@ export class NodeDb {
     const dir = path.slice(0, path.lastIndexOf('/'));
     if (this.tree.list(dir).length === 0) this.tree.remove(dir);
     const tdir = `${DB}/nodes/${n.iqn}`;
-    if (this.tree.list(tdir).length === 0) this.tree.remove(tdir);
+    if (tdir !== dir && this.tree.list(tdir).length === 0) this.tree.remove(tdir);
   }
 
   /** Node records matching iscsiadm's -T/-p/-I filters, in `-m node` order (target, then portal). */

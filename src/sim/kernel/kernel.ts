@@ -3,11 +3,13 @@ import type { Clock } from '../clock.js';
 import type { Tree } from '../tree.js';
 import type { LunSpec, Portal, SdevState, SimDmMap, SimLoop, SimScsiDevice, SimSession } from '../types.js';
 import {
+  DM_MAJOR,
   kernelLunFromTgt,
   mpathName,
   multipathWwid,
   sdIndex as parseSdIndex,
   samePortal,
+  sdDevt,
   sdName,
   tgtWwid,
 } from './names.js';
@@ -195,6 +197,7 @@ export class Kernel {
       if (d.sdIndex !== undefined) this.sdByName.set(sdName(d.sdIndex), { session: s, device: d });
       this.sysfs.scsiDevice(s, d);
       if (d.sdIndex !== undefined) this.udev.disk(sdName(d.sdIndex), s.portal, s.iqn, d.lun, d.partitions);
+      this.writeSdDb(d);
       this.emit('device', `add ${s.host}:0:0:${d.lun}`);
     }
     this.reconcileMultipath();
@@ -204,6 +207,7 @@ export class Kernel {
   rematerialise(s: SimSession, d: SimScsiDevice): void {
     this.sysfs.scsiDevice(s, d);
     if (d.sdIndex !== undefined) this.udev.disk(sdName(d.sdIndex), s.portal, s.iqn, d.lun, d.partitions);
+    this.writeSdDb(d);
     this.emit('device', `change ${s.host}:0:0:${d.lun}`);
   }
 
@@ -219,6 +223,8 @@ export class Kernel {
         }
       }
       this.udev.removeDisk(name, s.portal, s.iqn, d.lun, d.partitions);
+      const t = sdDevt(d.sdIndex);
+      for (let p = 0; p <= d.partitions; p++) this.udev.removeDb(`${t.major}:${t.minor + p}`);
       this.sdByName.delete(name);
       this.freeSd(d.sdIndex);
     }
@@ -421,6 +427,7 @@ export class Kernel {
     this.mapNames.add(map.name);
     this.sysfs.dm(map, new Map());
     this.udev.dm(minor, map.name, wwid);
+    this.writeDmDb(map);
     for (const p of paths) this.addSlave(map, p);
     this.emit('multipath', `create ${map.name}`);
     return map;
@@ -431,6 +438,7 @@ export class Kernel {
     if (!hit) return;
     map.slaves.push(sd);
     this.sysfs.dmSlave(map, sd, this.sysfs.sdBlockDir(hit.session, hit.device));
+    this.writeSdDb(hit.device);
     // multipathd applies fast_io_fail_tmo (multipath-tools default 5) to an iSCSI path it adopts as
     // the session's recovery_tmo: the two-portal capture shows 5 on both multipathed sessions
     // (mp-sysfs.txt) where the single-path one keeps iscsid.conf's 120 (single-sysfs.txt). Only the
@@ -451,8 +459,14 @@ export class Kernel {
     }
     this.sysfs.removeDm(map, dirs);
     this.udev.removeDm(map.minor, map.name, map.wwid);
+    this.udev.removeDb(`${DM_MAJOR}:${map.minor}`);
     this.maps.delete(map.minor);
     this.mapByWwid.delete(map.wwid);
+    // Its paths are plain disks again: udev re-probes them.
+    for (const sd of map.slaves) {
+      const hit = this.sdByName.get(sd);
+      if (hit) this.writeSdDb(hit.device);
+    }
     this.mapNames.delete(map.name);
     if (map.minor < this.mapMinorHint) this.mapMinorHint = map.minor;
     // Names are not numbered by minor: the next search starts from the first name again.
@@ -488,6 +502,54 @@ export class Kernel {
   private resolveSizeOfFile(path: string): number {
     const ref = path.startsWith('/dev/') ? this.resolveBlock(path) : undefined;
     return ref && ref.kind !== 'loop' ? this.sizeOf(ref) : 0;
+  }
+
+  /**
+   * udev's database record of an sd path and its partitions (Udev.db): a multipath path is an
+   * `mpath_member` (multipath-tools' udev rules, lsblk in mp-lsblk-J-O.txt), else the LUN's filesystem.
+   */
+  private writeSdDb(d: SimScsiDevice): void {
+    if (d.sdIndex === undefined) return;
+    const name = sdName(d.sdIndex);
+    const t = sdDevt(d.sdIndex);
+    const member = this.mapByWwid.get(multipathWwid(d.wwid))?.slaves.includes(name) ?? false;
+    this.udev.db(
+      `${t.major}:${t.minor}`,
+      [
+        ['DEVNAME', `/dev/${name}`],
+        ['DEVTYPE', 'disk'],
+        ['ID_SERIAL', multipathWwid(d.wwid)],
+        ['DM_MULTIPATH_DEVICE_PATH', member ? '1' : '0'],
+      ],
+      member ? { type: 'mpath_member' } : d.spec.fs,
+    );
+    for (let p = 1; p <= d.partitions; p++) {
+      this.udev.db(`${t.major}:${t.minor + p}`, [
+        ['DEVNAME', `/dev/${name}${p}`],
+        ['DEVTYPE', 'partition'],
+      ]);
+    }
+  }
+
+  private writeDmDb(map: SimDmMap): void {
+    this.udev.db(
+      `${DM_MAJOR}:${map.minor}`,
+      [
+        ['DEVNAME', `/dev/dm-${map.minor}`],
+        ['DEVTYPE', 'disk'],
+        ['DM_NAME', map.name],
+        ['DM_UUID', `mpath-${map.wwid}`],
+        ['DM_SUSPENDED', '0'],
+        ['MPATH_DEVICE_READY', '1'],
+      ],
+      map.spec.fs,
+    );
+  }
+
+  /** A filesystem was made on the LUN behind `spec` (mkfs): udev's blkid re-probes its devices. */
+  fsChanged(spec: LunSpec): void {
+    for (const { device } of this.sdByName.values()) if (device.spec === spec) this.writeSdDb(device);
+    for (const m of this.maps.values()) if (m.spec === spec) this.writeDmDb(m);
   }
 
   /** The LUN spec (filesystem holder) behind a block device, if any. */

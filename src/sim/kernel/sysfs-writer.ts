@@ -62,6 +62,24 @@ const LEAN = new Set([
   'backing_file',
   'partition',
   'start',
+  // The negotiated parameters -P 3 prints, and the local port they are kept by (iscsi-params.ts).
+  'local_port',
+  'header_digest',
+  'data_digest',
+  'max_recv_dlength',
+  'max_xmit_dlength',
+  'first_burst_len',
+  'max_burst_len',
+  'immediate_data',
+  'initial_r2t',
+  'max_outstanding_r2t',
+  'data_pdu_in_order',
+  'data_seq_in_order',
+  'erl',
+  'tgt_reset_tmo',
+  'lu_reset_tmo',
+  'abort_tmo',
+  'suspended',
 ]);
 
 /** How much of sysfs to materialise: `full` (as captured, minus noise) or `lean` (what is read). */

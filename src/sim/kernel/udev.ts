@@ -11,6 +11,7 @@ export class Udev {
   constructor(private readonly tree: Tree) {}
 
   base(): void {
+    this.tree.dir('/run/udev/data');
     this.tree.dir('/dev/disk/by-path');
     this.tree.dir('/dev/disk/by-id');
     this.tree.dir('/dev/mapper');
@@ -58,5 +59,39 @@ export class Udev {
 
   removeLoop(minor: number): void {
     this.tree.remove(`/dev/loop${minor}`);
+  }
+
+  /**
+   * udev's database record of a block device, `/run/udev/data/b<major>:<minor>`, one `E:KEY=VALUE`
+   * line per property as systemd writes it (device-private.c device_update_db; the keys of
+   * single-udevadm-info.txt and mp-udevadm-info-dm.txt). `fs` is what the blkid builtin found.
+   */
+  db(
+    devt: string,
+    props: readonly (readonly [string, string])[],
+    fs?: { type: string; uuid?: string; label?: string },
+  ): void {
+    const all: [string, string][] = props.map(([k, v]) => [k, v]);
+    if (fs) {
+      if (fs.label !== undefined) {
+        all.push(['ID_FS_LABEL', fs.label.replace(/\s/g, '_')]);
+        all.push([
+          'ID_FS_LABEL_ENC',
+          fs.label.replace(
+            /[^A-Za-z0-9#+\-.:=@_]/g,
+            (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+          ),
+        ]);
+      }
+      if (fs.uuid !== undefined) all.push(['ID_FS_UUID', fs.uuid], ['ID_FS_UUID_ENC', fs.uuid]);
+      all.push(['ID_FS_TYPE', fs.type]);
+      all.push(['ID_FS_USAGE', fs.type === 'mpath_member' ? 'other' : 'filesystem']);
+    }
+    const text = all.map(([k, v]) => `E:${k}=${v}`).join('\n');
+    this.tree.file(`/run/udev/data/b${devt}`, `I:1000000\n${text}\nG:systemd\nQ:systemd\nV:1\n`);
+  }
+
+  removeDb(devt: string): void {
+    this.tree.remove(`/run/udev/data/b${devt}`);
   }
 }

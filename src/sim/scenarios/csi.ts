@@ -2,6 +2,7 @@ import {
   connectorFile,
   csiVolume,
   driverLogin,
+  kubeletCsiDirs,
   longhornLink,
   registerDriver,
   tridentTracking,
@@ -25,7 +26,7 @@ function pvcVolume(sim: Simulator, t: TargetSpec, driver: string, n: number, pod
     driver,
     handle: pvc(n),
     pv: pvc(n),
-    podUid: podUid(pod),
+    podUid: sim.startPod(podUid(pod), pod),
     stageMounted: mounted,
     publishMounted: mounted,
   });
@@ -33,7 +34,8 @@ function pvcVolume(sim: Simulator, t: TargetSpec, driver: string, n: number, pod
 
 /**
  * A CSI node (formats in docs/csi-drivers.md): csi-driver-iscsi mounted, unmounted but
- * claimed (pod restarting) and a leftover whose claim is gone; Trident with tracking files (in use,
+ * claimed (pod restarting), a leftover session whose claim is gone, and kubelet's leftover dirs of a
+ * volume whose session is gone; Trident with tracking files (in use,
  * and staged for a pod that went away); Longhorn sessions to an instance-manager pod; democratic-csi
  * zombies — one still staged in kubelet's dirs, two with nothing left but the session.
  */
@@ -45,9 +47,48 @@ export async function csiScenario(sim: Simulator): Promise<void> {
     pid: 1201,
     argv: ['/iscsiplugin', '--nodeid=sim-node-1', '--endpoint=unix:///csi/csi.sock'],
   });
-  registerDriver(sim, 'csi.trident.netapp.io');
-  registerDriver(sim, 'driver.longhorn.io');
-  registerDriver(sim, 'org.democratic-csi.iscsi');
+  // Node plugins as each driver's manifests start them (docs/csi-drivers.md "Node-plugin processes").
+  registerDriver(sim, 'csi.trident.netapp.io', {
+    comm: 'trident_orchestrator',
+    pid: 1301,
+    argv: [
+      '/trident_orchestrator',
+      '--no_persistence',
+      '--k8s_pod',
+      '--rest=false',
+      '--csi_node_name=sim-node-1',
+      '--csi_endpoint=unix://plugin/csi.sock',
+      '--csi_role=node',
+    ],
+  });
+  registerDriver(sim, 'driver.longhorn.io', {
+    comm: 'longhorn-manager',
+    pid: 1401,
+    argv: [
+      'longhorn-manager',
+      '-d',
+      'csi',
+      '--nodeid=sim-node-1',
+      '--endpoint=unix:///csi/csi.sock',
+      '--drivername=driver.longhorn.io',
+      '--manager-url=http://longhorn-backend:9500/v1',
+    ],
+  });
+  registerDriver(sim, 'org.democratic-csi.iscsi', {
+    comm: 'node',
+    pid: 1501,
+    argv: [
+      'node',
+      '--expose-gc',
+      'bin/democratic-csi',
+      '--csi-version=1.5.0',
+      '--csi-name=org.democratic-csi.iscsi',
+      '--driver-config-file=/config/driver-config-file.yaml',
+      '--log-level=info',
+      '--csi-mode=node',
+      '--server-socket=/csi-data/csi.sock',
+    ],
+  });
 
   // csi-driver-iscsi: no NodeStage, NodePublish logs in and mounts at the publish path.
   for (const [name, mounted] of [
@@ -59,12 +100,19 @@ export async function csiScenario(sim: Simulator): Promise<void> {
       driver: 'iscsi.csi.k8s.io',
       handle: `${name}-handle`,
       pv: `pv-${name}`,
-      podUid: podUid(`${name}-0`),
+      podUid: sim.startPod(podUid(`${name}-0`), `${name}-0`),
       publishMounted: mounted,
     });
     connectorFile(sim, t, `${name}-handle`, o.sd);
   }
   await driverLogin(sim, target('csi-leftover', [PORTAL_A], [5]));
+  // kubelet's dirs of a volume whose session is gone (a failed NodeUnpublish, then a kubelet restart).
+  kubeletCsiDirs(sim, {
+    driver: 'iscsi.csi.k8s.io',
+    handle: 'csi-gone-handle',
+    pv: 'pv-csi-gone',
+    podUid: podUid('csi-gone-0'),
+  });
 
   // Trident (ONTAP target names): staged and published; staged for a pod that went away.
   const ontap = (n: number) =>

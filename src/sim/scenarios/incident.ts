@@ -8,21 +8,27 @@ import { foreignMount, PORTAL_A, PORTAL_B, PORTAL_C, target, volume } from './la
  * node.startup=automatic records (the foreign login used iscsid.conf's default).
  */
 export async function incident(sim: Simulator): Promise<void> {
-  await volume(sim, target('postgres-data', [PORTAL_A], [20]), 'postgres-0');
-  const mp = await volume(sim, target('kafka-data', [PORTAL_A, PORTAL_B], [50]), 'kafka-0');
+  await volume(sim, target('postgres-data', [PORTAL_A], [20]), 'postgres-0', { namespace: 'db' });
+  const mp = await volume(sim, target('kafka-data', [PORTAL_A, PORTAL_B], [50]), 'kafka-0', {
+    namespace: 'streaming',
+  });
   // One path of the multipath map fails: the map keeps serving I/O through the other (degraded).
   const dm = mp.devicePath.split('/').pop()!;
   const slave = sim.tree.list(`/sys/block/${dm}/slaves`).sort().at(-1);
   if (slave) sim.pathFail(slave);
 
-  const stale = await volume(sim, target('old-logs', [PORTAL_A], [10]), 'logs-collector-7f9c');
+  const stale = await volume(sim, target('old-logs', [PORTAL_A], [10]), 'logs-collector-7f9c', {
+    namespace: 'logging',
+  });
   await sim.kubelet.detachLeavingSession(stale.globalPath);
 
-  const orphan = await volume(sim, target('grafana-data', [PORTAL_B], [5]), 'grafana-0');
+  const orphan = await volume(sim, target('grafana-data', [PORTAL_B], [5]), 'grafana-0', {
+    namespace: 'monitoring',
+  });
   await sim.kubelet.crashAfterUnmount(orphan.globalPath);
 
   await foreignMount(sim, target('nightly-backup', [PORTAL_B], [100]), '/mnt/backup');
 
-  await volume(sim, target('metrics-tsdb', [PORTAL_C], [30]), 'prometheus-0');
+  await volume(sim, target('metrics-tsdb', [PORTAL_C], [30]), 'prometheus-0', { namespace: 'monitoring' });
   sim.portalDown(PORTAL_C);
 }

@@ -8,6 +8,8 @@ export const PORTAL_B = '10.0.0.11:3260';
 export const PORTAL_C = '10.0.0.12:3260';
 export const PORTAL_V6 = '[fd00:10::10]:3260';
 export const PORTAL_LOCAL = '127.0.0.1:3260';
+/** A second loopback portal whose SendTargets needs discovery CHAP. */
+export const PORTAL_LOCAL_GUARDED = '127.0.0.2:3260';
 
 const GiB = 1024 ** 3;
 
@@ -38,15 +40,16 @@ export async function volume(
   sim: Simulator,
   t: TargetSpec,
   pod: string,
-  o: Partial<KubeletAttachOptions> = {},
+  options: Partial<KubeletAttachOptions> & { namespace?: string } = {},
 ): Promise<KubeletVolumeState> {
+  const { namespace, ...o } = options;
   const spec = sim.addTarget(t);
   return sim.kubeletAttach({
     portals: spec.portals,
     iqn: spec.iqn,
     lun: 1,
     volName: `pv-${t.iqn.split(':').pop()}`,
-    podUIDs: [podUid(pod)],
+    podUIDs: [sim.startPod(podUid(pod), pod, namespace)],
     ...o,
   });
 }

@@ -90,6 +90,7 @@ export function mkfs(type: string): (ctx: SimContext, args: readonly string[]) =
     if (spec.fs) ctx.mounts.wipe(spec.fs.uuid);
     spec.fs = { type, uuid: nextUuid(spec.sizeBytes), ...(label ? { label } : {}) };
     spec.partitions = 0;
+    ctx.kernel.fsChanged(spec);
     if (quiet || type === 'xfs') return ok();
     const blocks = Math.floor(spec.sizeBytes / 4096);
     return ok(

@@ -4,7 +4,7 @@ import { ISCSI_VERSION } from '../iscsid/node-db.js';
 import { blkid, blockdev, fsck, mkfs } from './block.js';
 import { losetup } from './losetup.js';
 import { mount, umount } from './mount.js';
-import { multipath, multipathd } from './multipath.js';
+import { dmsetup, multipath, multipathd } from './multipath.js';
 
 /** Every program the simulated node has. Anything else is "not installed" (ENOENT), like execa says. */
 const TOOLS: Record<string, Tool> = {
@@ -24,6 +24,7 @@ const TOOLS: Record<string, Tool> = {
   losetup,
   multipath,
   multipathd,
+  dmsetup,
   udevadm: (_ctx, args) =>
     ['settle', 'trigger', 'info', 'control'].includes(args[0] ?? '')
       ? ok()

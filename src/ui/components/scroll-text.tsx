@@ -7,6 +7,8 @@ export interface Line {
   text: string;
   tone?: Tone;
   bold?: boolean;
+  /** A shell command: wrapped between its words only (dialogs/wrap-lines.ts). */
+  command?: boolean;
 }
 
 export function ScrollText(props: {

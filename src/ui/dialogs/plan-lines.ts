@@ -27,9 +27,11 @@ const asLines = (l: PlanLine, width: number): Line[] =>
     ...(l.bold ? { bold: true } : {}),
   }));
 
-/** Any dialog's lines wrapped to `width` (the outcome's error, hint and verification read in full). */
+/** Any dialog's lines wrapped to `width` (the outcome's error, hint and verification read in full; a line marked `command` breaks between words only). */
 export function wrapLines(lines: readonly Line[], width: number): Line[] {
-  return lines.flatMap((l) => wrapLine(l.text, width).map((text) => ({ ...l, text })));
+  return lines.flatMap((l) =>
+    wrapLine(l.text, width, { command: l.command === true }).map((text) => ({ ...l, text })),
+  );
 }
 
 /**

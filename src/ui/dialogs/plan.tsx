@@ -11,6 +11,7 @@ import { editText, TextInput } from '../components/text-input.js';
 import { closeDialog, scroll } from '../context.js';
 import { toneColor } from '../theme.js';
 import type { UiState } from '../view-store.js';
+import { wizardPlanCancelled } from '../wizard/wizard-state.js';
 import { startApply } from './apply.js';
 import type { DialogModule } from './dialog.js';
 import { LinesDialog } from './frame.js';
@@ -65,6 +66,7 @@ export const planDialog: DialogModule<'plan'> = {
   onKey(ctx, d, input, key) {
     const s = ctx.ui.getState();
     if (key.escape) {
+      if (wizardPlanCancelled(ctx, d.plan)) return;
       closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
       return;
     }

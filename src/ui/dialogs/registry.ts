@@ -8,6 +8,8 @@ import type { DispatchContext } from '../context.js';
 import type { DialogModule } from './dialog.js';
 import type { Dialog, DialogKind } from './dialog-types.js';
 import { helpDialog } from './help.js';
+import { journalEntryDialog } from './journal-entry.js';
+import { jsonDialog } from './json.js';
 import { outcomeDialog } from './outcome.js';
 import { planDialog } from './plan.js';
 import { progressDialog } from './progress.js';
@@ -21,6 +23,8 @@ export const DIALOGS: { readonly [K in DialogKind]: DialogModule<K> } = {
   outcome: outcomeDialog,
   write: writeDialog,
   wizard: wizardDialog,
+  json: jsonDialog,
+  'journal-entry': journalEntryDialog,
 };
 
 /** The module of a dialog state. */

@@ -3,7 +3,7 @@
 import { Text } from '../components/safe-text.js';
 import { closeDialog } from '../context.js';
 import { toneColor } from '../theme.js';
-import { WizardPane } from '../wizard/wizard-pane.js';
+import { WizardPane, wizardFooter } from '../wizard/wizard-pane.js';
 import { type WizardState, wizardKey } from '../wizard/wizard-state.js';
 import type { DialogModule } from './dialog.js';
 import { DialogFrame } from './frame.js';
@@ -33,7 +33,7 @@ export const wizardDialog: DialogModule<'wizard'> = {
       height={p.height}
       footer={
         <Text color={toneColor(p.theme, 'dim')} wrap="truncate">
-          ↑↓/tab field · space toggles · ctrl-d discover · ctrl-l load manifest · ⏎ plan · esc cancel
+          {wizardFooter(p.d)}
         </Text>
       }
     >

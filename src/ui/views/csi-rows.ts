@@ -5,7 +5,14 @@
  * handle, staging and publish paths. No action scope: the console acts on the sessions instead.
  */
 
-import { csiVolumePath, driverLabel, nodeProblems } from '../../app/domain.js';
+import {
+  csiVolumeMounted,
+  csiVolumeName,
+  csiVolumePath,
+  csiVolumePods,
+  driverLabel,
+  nodeProblems,
+} from '../../app/domain.js';
 import type { CsiVolume, Snapshot } from '../../engine/model.js';
 import type { TableRow } from '../components/table-types.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
@@ -19,9 +26,9 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
   const root = snap.kubelet.root;
   const main = csiVolumePath(v);
   const tail = tailOf(root, main);
-  const mounted = v.stagingMounted || v.publish.some((p) => p.mounted);
-  const pods = [...new Set(v.publish.map((p) => p.podUid))];
-  const name = v.pv ?? v.volumeHandle ?? tail;
+  const mounted = csiVolumeMounted(v);
+  const pods = csiVolumePods(v);
+  const name = csiVolumeName(v);
   return {
     key: `csi:${main}`,
     label: `CSI volume ${name}`,

@@ -5,7 +5,7 @@ import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
 import { stateTone } from '../theme.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 /**
  * STATE already says what is wrong with a device or map itself (`transport-offline`, `! 1/2 paths`);
@@ -137,4 +137,9 @@ export const devicesView = defineView({
   help: 'SCSI devices and multipath maps',
   columns: DEVICE_COLUMNS,
   rows: fromSnapshot(deviceRows),
+  json: fromStatus((row) =>
+    row.scope === 'multipath'
+      ? { kind: 'multipath', name: row.actionKey ?? '' }
+      : { kind: 'device', key: row.key },
+  ),
 });

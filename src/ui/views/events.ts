@@ -1,5 +1,6 @@
 /** The Events view (6): the watchers' live event log; the cursor follows new events from the last row. */
 import type { NodeEvent } from '../../app/backend.js';
+import { eventRecord } from '../../app/domain.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatClock } from '../format.js';
 import type { Tone } from '../theme.js';
@@ -40,4 +41,8 @@ export const eventsView = defineView({
   readsEvents: true,
   beforeFirstRead: true,
   followTail: true,
+  json: (row, { events }) =>
+    events
+      .filter((e) => String(e.id) === row.key)
+      .map((e) => ({ path: `event ${e.id}`, value: eventRecord(e) })),
 });

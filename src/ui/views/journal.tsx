@@ -1,6 +1,6 @@
 /**
  * The Journal view (7): every action run from here or the CLI, newest last; the selected entry's
- * exact commands and exit codes show under the table.
+ * exact commands and exit codes show under the table, and ⏎ opens the whole entry (journal-entry.tsx).
  */
 import { Box } from 'ink';
 import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
@@ -92,5 +92,12 @@ export const journalView = defineView({
   rows: ({ journal }) => journal.map(journalRow),
   readsJournal: true,
   beforeFirstRead: true,
+  // ⏎ and d open the whole entry (plan, steps, commands, outcome); y shows its journal lines.
+  open: (row) => ({ dialog: { kind: 'journal-entry', id: row.key } }),
+  json: (row, { journal }) =>
+    (journal.find((j) => j.id === row.key)?.lines ?? []).map((l) => ({
+      path: `journal.jsonl (${l.phase})`,
+      value: l,
+    })),
   Body: JournalBody,
 });

@@ -3,7 +3,7 @@ import { recordKey } from '../../app/domain.js';
 import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 export const RECORD_COLUMNS: readonly Column[] = [
   { id: 'kind', title: 'KIND', width: 6 },
@@ -69,4 +69,5 @@ export const recordsView = defineView({
   help: 'open-iscsi node records and ifaces',
   columns: RECORD_COLUMNS,
   rows: fromSnapshot(recordRows),
+  json: fromStatus((row) => ({ kind: row.scope === 'record' ? 'record' : 'iface', path: row.key })),
 });

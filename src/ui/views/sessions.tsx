@@ -19,7 +19,7 @@ import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { HEALTH_LOOK, problemTone, stateTone, toneColor, VERDICT_LOOK } from '../theme.js';
 import { sessionDetailLines } from './session-detail.js';
 import { TableBody } from './table-body.js';
-import { defineView, fromSnapshot, type ViewBodyProps } from './view.js';
+import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view.js';
 
 /**
  * What drops first as the terminal narrows (issue 16: what is wrong beats IFACE/HOST): HOST and
@@ -166,7 +166,8 @@ export function snapshotSessionRows(snap: Snapshot): TableRow[] {
 
 function SessionsBody(props: ViewBodyProps) {
   const { detail, snapshot, theme } = props;
-  if (detail === undefined || !snapshot) return <TableBody {...props} viewId="sessions" />;
+  if (detail === undefined || !snapshot)
+    return <TableBody {...props} viewId="sessions" empty="no sessions: press a to attach a volume" />;
   const session = snapshot.sessions.find((x) => x.key === detail);
   if (!session) {
     return (
@@ -195,5 +196,6 @@ export const sessionsView = defineView({
     return session ? sessionDetailLines(snapshot, session, 0).length : 0;
   },
   open: (row) => ({ view: 'sessions', detail: row.key }),
+  json: fromStatus((row) => ({ kind: 'session', key: row.key })),
   Body: SessionsBody,
 });

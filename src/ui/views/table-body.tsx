@@ -3,7 +3,7 @@ import { Table } from '../components/table.js';
 import { filterError, filterFields } from '../filter.js';
 import type { ViewBodyProps } from './view.js';
 
-export function TableBody(props: ViewBodyProps & { viewId: string }) {
+export function TableBody(props: ViewBodyProps & { viewId: string; empty?: string }) {
   return (
     <Table
       columns={props.columns}
@@ -17,7 +17,7 @@ export function TableBody(props: ViewBodyProps & { viewId: string }) {
       emptyText={
         props.filter
           ? `${filterError(props.filter, filterFields(props.viewId)) ?? `nothing matches the filter "${props.filter}"`} (esc clears it)`
-          : `no ${props.viewId}`
+          : (props.empty ?? `no ${props.viewId}`)
       }
     />
   );

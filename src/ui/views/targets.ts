@@ -5,7 +5,7 @@ import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { stateTone } from '../theme.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 /**
  * TARGET (without the node's common IQN prefix) and PROBLEMS share the width; HOST drops first
@@ -123,4 +123,9 @@ export const targetsView = defineView({
   rows: fromSnapshot(targetRows),
   // A logged-in target row opens its session's detail.
   open: (row) => (row.actionKey ? { view: 'sessions', detail: row.actionKey } : undefined),
+  json: fromStatus((row) => ({
+    kind: 'target',
+    iqn: row.fields.target ?? '',
+    portal: row.fields.portal ?? '',
+  })),
 });

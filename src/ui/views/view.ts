@@ -10,9 +10,14 @@
  */
 import type { ReactNode } from 'react';
 import type { ConsoleBackend, JournalEntry, NodeEvent } from '../../app/backend.js';
+import { type StatusPart, type StatusRef, statusParts } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import type { Dialog } from '../dialogs/dialog-types.js';
 import type { Theme } from '../theme.js';
+
+/** One object `y` shows: where it sits in what the CLI prints (a jq path), and the object itself. */
+export type JsonPart = StatusPart;
 
 /** What a view's rows are built from (each view reads only the parts it declares). */
 export interface ViewData {
@@ -74,8 +79,13 @@ export interface ViewModule<Id extends string = string> {
   scrolls?(detail: string | undefined): boolean;
   /** How many lines the scrolled body has (for clamping); unknown → unbounded. */
   scrollLines?(snapshot: Snapshot | undefined, detail: string | undefined): number | undefined;
-  /** ⏎ on a row: the view and detail to show (undefined: nothing opens). */
-  open?(row: TableRow): { view: string; detail: string } | undefined;
+  /** ⏎ (and `d`) on a row: the view and detail to show, or a dialog to open (undefined: nothing opens). */
+  open?(row: TableRow): { view: string; detail: string } | { dialog: Dialog } | undefined;
+  /**
+   * `y` on a row: the objects it stands for, exactly as the CLI prints them (`status --json`,
+   * `watch --json`, the journal file); undefined or empty: nothing to show.
+   */
+  json?(row: TableRow, data: ViewData): readonly JsonPart[] | undefined;
   /** The body when a plain table is not enough (default: the table of `rows`). */
   Body?(props: ViewBodyProps): ReactNode;
 }
@@ -83,6 +93,14 @@ export interface ViewModule<Id extends string = string> {
 /** Rows built from the snapshot alone (most views). */
 export function fromSnapshot(rows: (snapshot: Snapshot) => TableRow[]): ViewModule['rows'] {
   return ({ snapshot }) => (snapshot ? rows(snapshot) : []);
+}
+
+/** `y` from the status document: the row's objects in `status --json` (docs/status-schema.md). */
+export function fromStatus(ref: (row: TableRow) => StatusRef | undefined): NonNullable<ViewModule['json']> {
+  return (row, { snapshot }) => {
+    const r = ref(row);
+    return snapshot && r ? statusParts(snapshot, r) : undefined;
+  };
 }
 
 /** Declares a view; keeps its id a literal type so the registry can derive `ViewId` from it. */

@@ -5,7 +5,7 @@ import type { Column, TableRow } from '../components/table-types.js';
 import { nodeIqnPrefix, volumeDirLabel } from '../iqn-prefix.js';
 import { csiVolumeRows } from './csi-rows.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
-import { defineView, fromSnapshot } from './view.js';
+import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 /**
  * At 80 columns MODE and LUN drop first (the LUN is in the dir name, `…-lun-1`); the dir (its name
@@ -87,4 +87,6 @@ export const volumesView = defineView({
   help: 'Kubelet iSCSI volumes',
   columns: VOLUME_COLUMNS,
   rows: fromSnapshot(volumeRows),
+  // A CSI row's key is `csi:<staging or first publish path>` (csi-rows.ts).
+  json: fromStatus((row) => ({ kind: 'volume', path: row.key.replace(/^csi:/, '') })),
 });

@@ -1,56 +1,189 @@
-/** The attach wizard's form: one line per field, inline errors, the discovered-targets picker. */
+/**
+ * The attach wizard, one step at a time: the step bar, the step's list (targets, LUNs) and fields,
+ * the listing's plan while it waits for consent or runs, the focused field's help and the status.
+ * The frame around it (title, footer) is the console's dialog frame; the footer text is ours.
+ */
 import { Box } from 'ink';
+import type { DiscoveredTarget } from '../../app/backend.js';
+import type { ListedLun } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
+import { ScrollText } from '../components/scroll-text.js';
 import { TextInput } from '../components/text-input.js';
+import { planLines, progressLines, wrapLines } from '../dialogs/plan-lines.js';
+import { formatBytes } from '../format.js';
 import { type Theme, toneColor } from '../theme.js';
-import { WIZARD_FIELDS, type WizardState } from './wizard-state.js';
+import { SECRET_MASK, stepIndex, WIZARD_STEPS } from './steps.js';
+import {
+  awaitingListing,
+  awaitingTargets,
+  stepItems,
+  stepList,
+  stepPlan,
+  type WizardState,
+} from './wizard-model.js';
+
+const LABEL_WIDTH = 17;
+
+/** `1 Portal › 2 Discovery › [3 Target] › …`: the active step bracketed (readable without colour). */
+export function stepBar(w: WizardState): string {
+  const at = stepIndex(w.step);
+  return [...WIZARD_STEPS.map((s) => s.title), 'Plan']
+    .map((t, i) => (i === at ? `[${i + 1} ${t}]` : `${i + 1} ${t}`))
+    .join(' › ');
+}
+
+function lunRow(l: ListedLun, width: number): string {
+  const kind =
+    l.type === undefined || l.type === 0 ? 'disk' : l.type === 12 ? 'controller' : `type ${l.type}`;
+  const head = `LUN ${String(l.lun).padEnd(5)} ${kind.padEnd(10)} ${formatBytes(l.sizeBytes).padStart(6)}  ${(l.vendor ?? '-').padEnd(8)} ${(l.model ?? '-').padEnd(16)}`;
+  const use = l.inUse ? ` in use: ${l.inUse}` : '';
+  return `${head}${use}`.slice(0, Math.max(10, width));
+}
+
+function targetRow(t: DiscoveredTarget): string {
+  return `${t.iqn}  @ ${t.portal}`;
+}
 
 export function WizardPane(props: { w: WizardState; width: number; height: number; theme: Theme }) {
   const { w, width, height, theme } = props;
-  if (w.discovered) {
+  const dim = toneColor(theme, 'dim');
+  const top = (
+    <Text key="bar" wrap="truncate" bold>
+      {stepBar(w)}
+    </Text>
+  );
+  // The status wraps (up to 3 lines): a failure's message and hint are read whole, never cut.
+  const statusLines = w.status
+    ? wrapLines([{ text: `  ${w.status}` }], width - 1).slice(0, 3)
+    : [{ text: ' ' }];
+  const bottom = statusLines.map((l, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the status's wrapped lines, in order, never reordered
+    <Text key={`status-${i}`} wrap="truncate" color={toneColor(theme, 'warn')}>
+      {l.text}
+    </Text>
+  ));
+  const room = Math.max(1, height - 2 - statusLines.length);
+  const shown = stepPlan(w);
+  if (shown) {
+    const intro =
+      w.step === 'luns'
+        ? 'The target is asked for its LUNs by a temporary login that the plan undoes itself:'
+        : 'Discovery with CHAP goes through a temporary discovery record that the plan deletes again:';
+    // The plan dialog's own wrapping (commands break between words, nothing is cut).
+    const lines = shown.steps
+      ? progressLines(shown.plan, shown.steps, width - 1)
+      : [
+          ...wrapLines([{ text: intro, bold: true }], width - 1),
+          ...planLines(shown.plan, undefined, width - 1),
+        ];
     return (
       <Box flexDirection="column" height={height} overflow="hidden">
-        <Text bold wrap="truncate">{`Targets offered by ${w.fields.targetPortal} (⏎ picks, esc back)`}</Text>
-        {w.discovered.slice(0, Math.max(1, height - 1)).map((t, i) => (
-          <Text
-            key={`${t.portal}|${t.iqn}`}
-            inverse={i === w.pick}
-            wrap="truncate"
-          >{`${i === w.pick ? '›' : ' '} ${t.iqn}  @ ${t.portal}`}</Text>
-        ))}
+        {top}
+        <ScrollText
+          lines={lines}
+          height={room + 1}
+          width={width}
+          offset={shown.steps ? 0 : w.focus}
+          theme={theme}
+        />
+        {bottom}
       </Box>
     );
   }
-  // Keep the focused field visible when the form is taller than the pane.
-  const room = Math.max(1, height - 2);
-  const start = Math.max(0, Math.min(w.focus - Math.floor(room / 2), WIZARD_FIELDS.length - room));
-  const labelWidth = 17;
-  const focused = WIZARD_FIELDS[w.focus];
+  const items = stepItems(w);
+  const list = stepList(w);
+  const note = w.step === 'luns' && w.luns?.note && list.length > 0 ? w.luns.note : undefined;
+  const header =
+    w.step === 'luns' && list.length > 0
+      ? `  ${'LUN'.padEnd(9)} ${'TYPE'.padEnd(10)} ${'SIZE'.padStart(6)}  ${'VENDOR'.padEnd(8)} MODEL`
+      : w.step === 'target' && list.length > 0
+        ? '  Targets offered (⏎ picks one and goes on; or type the IQN below)'
+        : undefined;
+  const fixed = (header ? 1 : 0) + (note ? 1 : 0);
+  const rows = Math.max(1, room - fixed);
+  const start = Math.max(0, Math.min(w.focus - Math.floor(rows / 2), items.length - rows));
+  const focused = items[w.focus];
+  const help = focused?.kind === 'field' ? focused.field.help : undefined;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      {WIZARD_FIELDS.slice(start, start + room).map((f) => {
-        const i = WIZARD_FIELDS.indexOf(f);
+      {top}
+      {note ? (
+        <Text wrap="truncate" color={dim}>
+          {`  ${note}`}
+        </Text>
+      ) : null}
+      {header ? (
+        <Text wrap="truncate" color={dim}>
+          {header}
+        </Text>
+      ) : null}
+      {items.slice(start, start + rows).map((item, j) => {
+        const i = start + j;
+        if (item.kind === 'pick') {
+          const row = list[item.index]!;
+          const isLun = !('iqn' in row);
+          const text = isLun ? lunRow(row as ListedLun, width - 2) : targetRow(row as DiscoveredTarget);
+          const notDisk = isLun && (row as ListedLun).type !== undefined && (row as ListedLun).type !== 0;
+          return (
+            <Text
+              key={`pick-${item.index}`}
+              wrap="truncate"
+              inverse={i === w.focus}
+              color={toneColor(
+                theme,
+                notDisk ? 'dim' : isLun && (row as ListedLun).inUse ? 'warn' : undefined,
+              )}
+            >{`${i === w.focus ? '›' : ' '} ${text}`}</Text>
+          );
+        }
+        const f = item.field;
+        const raw = w.fields[f.id] ?? '';
         const value =
-          f.kind === 'bool' ? (w.fields[f.id] === 'true' ? '[x] yes' : '[ ] no') : (w.fields[f.id] ?? '');
+          f.kind === 'bool'
+            ? raw === 'true'
+              ? '[x] yes'
+              : '[ ] no'
+            : f.kind === 'secret' && raw
+              ? SECRET_MASK
+              : raw;
         return (
           <TextInput
             key={f.id}
-            label={f.label.padEnd(labelWidth)}
+            label={f.label.padEnd(LABEL_WIDTH)}
             value={value}
             focused={i === w.focus}
-            mask={f.kind === 'secret'}
             width={width}
             theme={theme}
             error={w.errors[f.id]}
           />
         );
       })}
-      <Text wrap="truncate" color={toneColor(theme, 'dim')}>
-        {focused ? `  ${focused.help}` : ' '}
+      <Text wrap="truncate" color={dim}>
+        {help ? `  ${help}` : ' '}
       </Text>
-      <Text wrap="truncate" color={toneColor(theme, 'warn')}>
-        {w.status ? `  ${w.status}` : ' '}
-      </Text>
+      {bottom}
     </Box>
   );
+}
+
+/** The wizard's footer: the keys of the step it is on. */
+export function wizardFooter(w: WizardState): string {
+  if (w.step === 'luns' && w.lunRun) return 'listing… (it runs to its end and logs out again) · esc back';
+  if (w.step === 'discovery' && w.targetRun)
+    return 'discovering… (it runs to its end and deletes its record)';
+  if (awaitingListing(w)) return 'y list the LUNs · m type the LUN instead · ↑↓ scroll · esc back';
+  if (awaitingTargets(w)) return 'y discover with CHAP · ↑↓ scroll · esc keeps the form';
+  const common = '↑↓/tab move · space toggles · ctrl-l manifest';
+  switch (w.step) {
+    case 'portal':
+      return `⏎ next · ${common} · esc cancel`;
+    case 'discovery':
+      return `⏎ discover · ${common} · esc back`;
+    case 'target':
+      return `⏎ next · ${common} · esc back`;
+    case 'luns':
+      return `⏎ pick/next · ↑↓ move · r list again · esc back`;
+    case 'volume':
+      return `⏎ plan · ${common} · esc back`;
+  }
 }

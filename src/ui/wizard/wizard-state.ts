@@ -1,191 +1,216 @@
 /**
- * The attach wizard's state and keys. Fields mirror a Pod's `iscsi` volume source (k8s
- * core/v1 ISCSIVolumeSource) plus the CHAP values its Secret would hold; secrets stay in this
- * state only long enough to be passed to apply, and are drawn masked.
+ * The attach wizard's state and keys: one step at a time (steps.ts), ⏎ checks the step and moves
+ * on, esc goes back one step (and closes the wizard from the first). Each step's errors put the
+ * cursor on the first field at fault. Secrets stay in this state only until apply and are drawn
+ * as a fixed-width mask.
  */
 import type { Key } from 'ink';
-import type { DiscoveredTarget } from '../../app/backend.js';
-import { parsePortal } from '../../app/domain.js';
+import type { Selection } from '../../app/backend.js';
+import type { Plan } from '../../engine/actions/types.js';
 import { editText } from '../components/text-input.js';
 import type { DispatchContext } from '../context.js';
 import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
+import { discover, enterLuns, runLunListing, runTargetListing } from './listing.js';
+import { prefillFromSelection } from './prefill.js';
+import {
+  stepIndex,
+  stepOf,
+  stepOfField,
+  WIZARD_STEPS,
+  type WizardField,
+  type WizardStepId,
+} from './steps.js';
+import {
+  awaitingListing,
+  awaitingTargets,
+  currentWizard,
+  goTo,
+  setWizard,
+  stepItems,
+  stepList,
+  type WizardState,
+} from './wizard-model.js';
 
-export interface WizardField {
-  id: string;
-  label: string;
-  kind: 'text' | 'bool' | 'secret';
-  help: string;
-}
+export { WIZARD_FIELDS } from './steps.js';
+export type { WizardField, WizardState };
+export { currentWizard, setWizard };
 
-export const WIZARD_FIELDS: readonly WizardField[] = [
-  {
-    id: 'manifest',
-    label: 'Manifest file',
-    kind: 'text',
-    help: 'Pod or PV YAML with an iscsi volume (ctrl-l loads it)',
-  },
-  { id: 'secretFile', label: 'Secret file', kind: 'text', help: 'Secret YAML with CHAP values (optional)' },
-  {
-    id: 'volName',
-    label: 'Volume name',
-    kind: 'text',
-    help: 'PV name or the Pod volume name (kubelet spec.Name())',
-  },
-  {
-    id: 'targetPortal',
-    label: 'Target portal',
-    kind: 'text',
-    help: 'addr[:port], IPv6 as [addr]:port (ctrl-d discovers)',
-  },
-  { id: 'portals', label: 'Extra portals', kind: 'text', help: 'comma-separated, for multipath' },
-  { id: 'iqn', label: 'Target IQN', kind: 'text', help: 'iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>' },
-  {
-    id: 'lun',
-    label: 'LUN',
-    kind: 'text',
-    help: "0-16383 (the Kubernetes API takes 0-255; kubelet finds no LUN ≥ 256's by-path link)",
-  },
-  { id: 'fsType', label: 'fsType', kind: 'text', help: 'ext4, xfs, ... (empty: kubelet default ext4)' },
-  { id: 'readOnly', label: 'readOnly', kind: 'bool', help: 'space toggles' },
-  {
-    id: 'block',
-    label: 'Block volume',
-    kind: 'bool',
-    help: 'volumeMode: Block (no filesystem); space toggles',
-  },
-  {
-    id: 'mount',
-    label: 'Format+mount',
-    kind: 'bool',
-    help: 'format if empty and mount on the kubelet global dir, as kubelet does',
-  },
-  { id: 'iscsiInterface', label: 'iSCSI iface', kind: 'text', help: 'open-iscsi iface (default: default)' },
-  {
-    id: 'initiatorName',
-    label: 'Initiator name',
-    kind: 'text',
-    help: 'custom initiator IQN (kubelet clones the iface)',
-  },
-  { id: 'chapAuthDiscovery', label: 'Discovery CHAP', kind: 'bool', help: 'space toggles' },
-  { id: 'discoveryUser', label: 'Discovery user', kind: 'text', help: 'discovery.sendtargets.auth.username' },
-  {
-    id: 'discoverySecret',
-    label: 'Discovery secret',
-    kind: 'secret',
-    help: 'masked; never shown or journaled',
-  },
-  { id: 'chapAuthSession', label: 'Session CHAP', kind: 'bool', help: 'space toggles' },
-  { id: 'sessionUser', label: 'Session user', kind: 'text', help: 'node.session.auth.username' },
-  { id: 'sessionSecret', label: 'Session secret', kind: 'secret', help: 'masked; never shown or journaled' },
-  {
-    id: 'keepOnFailure',
-    label: 'Keep on failure',
-    kind: 'bool',
-    help: 'a failed attach leaves its session, node records and iface for inspection (default: removed again)',
-  },
-];
-
-export interface WizardState {
-  kind: 'wizard';
-  fields: Record<string, string>;
-  focus: number;
-  errors: Record<string, string>;
-  discovered?: DiscoveredTarget[];
-  pick: number;
-  status?: string;
-  /** What the last discovery of `listedFor` offered: the plan names the records it creates. */
-  listed?: DiscoveredTarget[];
-  listedFor?: string;
-}
+/** No LUN by default: the admin picks one from the listing (or types it). */
+const DEFAULTS: Record<string, string> = {
+  readOnly: 'false',
+  block: 'false',
+  mount: 'true',
+  chapAuthDiscovery: 'false',
+  chapAuthSession: 'false',
+};
 
 /**
- * A new form, or the one a failed attach left (its values, secrets included, live only in the
- * console's memory and are drawn masked).
+ * Opens the wizard: the values a failed attach (or a cancelled plan) left, else a new one
+ * pre-filled from `selected`, the row an action would apply to (session, device, volume or record).
  */
-export function openWizard(draft?: WizardState): WizardState {
+export function openWizard(ctx: DispatchContext, selected?: Selection): WizardState {
+  const draft = ctx.ui.getState().wizardDraft;
   if (draft)
     return {
       ...draft,
-      discovered: undefined,
+      step: 'volume',
+      focus: 0,
       errors: {},
-      status: 'values kept from the last attach that did not succeed (esc discards them)',
+      lunRun: undefined,
+      status: 'values kept from the last attach that did not succeed (esc goes back a step; ctrl-c discards)',
     };
+  const pre = prefillFromSelection(ctx, selected);
   return {
     kind: 'wizard',
-    fields: {
-      lun: '0',
-      readOnly: 'false',
-      block: 'false',
-      mount: 'false',
-      chapAuthDiscovery: 'false',
-      chapAuthSession: 'false',
-    },
-    focus: 3,
+    step: 'portal',
+    fields: { ...DEFAULTS, ...pre.fields },
+    focus: 0,
     errors: {},
-    pick: 0,
+    ...(pre.from ? { status: `pre-filled from ${pre.from}: ⏎ keeps each step as it is` } : {}),
   };
+}
+
+/** Esc on the attach plan: back to the wizard's last step, values kept. True when it handled it. */
+export function wizardPlanCancelled(ctx: DispatchContext, plan: Plan): boolean {
+  const draft = ctx.ui.getState().wizardDraft;
+  if (plan.action !== 'attach' || !draft) return false;
+  ctx.ui.setState({
+    mode: 'wizard',
+    dialog: { ...draft, step: 'volume', focus: 0, status: 'plan cancelled: nothing was run' },
+    wizardDraft: undefined,
+    pendingSecrets: undefined,
+    attachTarget: undefined,
+  });
+  return true;
 }
 
 export { validateWizard, wizardInput, wizardSecrets };
 
-function set(ctx: DispatchContext, w: WizardState): void {
-  ctx.ui.setState({ dialog: w });
+/** Errors of the given step's fields only. */
+function stepErrors(step: WizardStepId, fields: Record<string, string>): Record<string, string> {
+  const all = validateWizard(fields);
+  const own = new Set(stepOf(step).fields.map((f) => f.id));
+  return Object.fromEntries(Object.entries(all).filter(([k]) => own.has(k)));
 }
 
-export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
-  if (w.discovered) {
-    if (key.escape) {
-      set(ctx, { ...w, discovered: undefined });
-      return;
-    }
-    if (key.upArrow) {
-      set(ctx, { ...w, pick: Math.max(0, w.pick - 1) });
-      return;
-    }
-    if (key.downArrow) {
-      set(ctx, { ...w, pick: Math.min(w.discovered.length - 1, w.pick + 1) });
-      return;
-    }
-    if (key.return) {
-      const t = w.discovered[w.pick];
-      if (t)
-        set(ctx, {
-          ...w,
-          discovered: undefined,
-          fields: { ...w.fields, iqn: t.iqn },
-          status: `picked ${t.iqn}`,
-        });
-    }
+/** ⏎: check this step, then move on (running discovery or the LUN listing on the way). */
+function advance(ctx: DispatchContext, w: WizardState): void {
+  const errors = stepErrors(w.step, w.fields);
+  if (Object.keys(errors).length > 0) {
+    setWizard(ctx, { ...goTo(w, w.step, errors), status: 'fix the marked field' });
     return;
   }
-  if (key.escape) {
+  switch (w.step) {
+    case 'portal':
+      setWizard(ctx, { ...goTo(w, 'discovery'), status: '⏎ asks the portal for its targets' });
+      return;
+    case 'discovery':
+      void discover(ctx, w);
+      return;
+    case 'target':
+      enterLuns(ctx, w);
+      return;
+    case 'luns':
+      setWizard(ctx, { ...goTo(w, 'volume'), status: undefined });
+      return;
+    case 'volume':
+      planWizard(ctx, w);
+      return;
+  }
+}
+
+function back(ctx: DispatchContext, w: WizardState): void {
+  const i = stepIndex(w.step);
+  if (i === 0) {
     ctx.ui.setState({ mode: 'normal', dialog: undefined, wizardDraft: undefined });
     return;
   }
-  const field = WIZARD_FIELDS[w.focus]!;
-  if (key.upArrow || (key.tab && key.shift)) {
-    set(ctx, { ...w, focus: (w.focus + WIZARD_FIELDS.length - 1) % WIZARD_FIELDS.length });
-    return;
+  // Nothing to undo: the LUN listing logs its temporary session out and deletes its record itself.
+  setWizard(ctx, { ...goTo(w, WIZARD_STEPS[i - 1]!.id), lunManual: false, status: undefined });
+}
+
+/** Picks the listed target or LUN under the cursor; false when it cannot be picked. */
+function pick(ctx: DispatchContext, w: WizardState, index: number): WizardState | undefined {
+  const row = stepList(w)[index];
+  if (!row) return undefined;
+  if ('iqn' in row)
+    return { ...w, fields: { ...w.fields, iqn: row.iqn }, errors: {}, status: `target ${row.iqn}` };
+  if (row.type !== undefined && row.type !== 0) {
+    setWizard(ctx, {
+      ...w,
+      status: `LUN ${row.lun} is not a disk (SCSI type ${row.type}${row.type === 12 ? ': a storage controller' : ''})`,
+    });
+    return undefined;
   }
-  if (key.downArrow || key.tab) {
-    set(ctx, { ...w, focus: (w.focus + 1) % WIZARD_FIELDS.length });
-    return;
-  }
-  if (key.ctrl && input === 'd') {
-    discover(ctx, w);
+  return {
+    ...w,
+    fields: { ...w.fields, lun: String(row.lun) },
+    errors: {},
+    status: row.inUse ? `LUN ${row.lun} is in use: ${row.inUse}` : `LUN ${row.lun}`,
+  };
+}
+
+export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
+  if (key.escape) {
+    if (awaitingTargets(w))
+      setWizard(ctx, {
+        ...w,
+        targetPlan: undefined,
+        focus: 0,
+        status: 'discovery cancelled: nothing was run',
+      });
+    else back(ctx, w);
     return;
   }
   if (key.ctrl && input === 'l') {
     loadManifest(ctx, w);
     return;
   }
-  if (key.return) {
-    planWizard(ctx, w);
+  if (awaitingListing(w)) {
+    if (key.upArrow || key.downArrow)
+      setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
+    else if (input === 'y' || input === 'Y') void runLunListing(ctx, w);
+    else if (input === 'm' || input === 'M')
+      setWizard(ctx, { ...w, lunManual: true, focus: 0, status: 'type the LUN' });
     return;
   }
+  if (w.step === 'luns' && w.lunRun) return;
+  if (awaitingTargets(w)) {
+    if (key.upArrow || key.downArrow)
+      setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
+    else if (input === 'y' || input === 'Y') void runTargetListing(ctx, w);
+    return;
+  }
+  if (w.step === 'discovery' && w.targetRun) return;
+  const items = stepItems(w);
+  const item = items[w.focus] ?? items[0]!;
+  if (key.upArrow || (key.tab && key.shift)) {
+    setWizard(ctx, { ...w, focus: (w.focus + items.length - 1) % items.length });
+    return;
+  }
+  if (key.downArrow || key.tab) {
+    setWizard(ctx, { ...w, focus: (w.focus + 1) % items.length });
+    return;
+  }
+  if (item.kind === 'pick') {
+    if (key.return || input === ' ') {
+      const next = pick(ctx, w, item.index);
+      if (!next) return;
+      if (key.return) advance(ctx, next);
+      else setWizard(ctx, next);
+    } else if (input === 'r' && w.step === 'luns') {
+      enterLuns(ctx, { ...w, luns: undefined, lunPlan: undefined });
+    }
+    return;
+  }
+  if (key.return) {
+    advance(ctx, w);
+    return;
+  }
+  const field = item.field;
   if (field.kind === 'bool') {
     if (input === ' ')
-      set(ctx, {
+      setWizard(ctx, {
         ...w,
         fields: { ...w.fields, [field.id]: w.fields[field.id] === 'true' ? 'false' : 'true' },
       });
@@ -195,93 +220,60 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
   if (next === undefined) return;
   const fields = { ...w.fields, [field.id]: next };
   const all = validateWizard(fields);
-  // Inline: show the error of the field being typed in as soon as it is known.
-  const errors = { ...w.errors };
-  delete errors[field.id];
-  if (all[field.id] && next) errors[field.id] = all[field.id]!;
-  set(ctx, { ...w, fields, errors });
-}
-
-async function discover(ctx: DispatchContext, w: WizardState): Promise<void> {
-  const portal = w.fields.targetPortal?.trim() ?? '';
-  if (!parsePortal(portal)) {
-    set(ctx, { ...w, errors: { ...w.errors, targetPortal: 'enter a valid portal to discover' } });
-    return;
-  }
-  if (!ctx.backend.discover) {
-    set(ctx, { ...w, status: 'discovery is not available in this build' });
-    return;
-  }
-  // The listing stores nothing (-o nonpersistent), but it does log in to the portal: WRITE mode only.
-  if (!ctx.ui.getState().write) {
-    set(ctx, { ...w, status: 'discovery talks to the target: switch to WRITE mode (:write) first' });
-    return;
-  }
-  set(ctx, { ...w, status: `discovering ${portal}…` });
-  try {
-    const found = await ctx.backend.discover(portal);
-    const cur = ctx.ui.getState().dialog;
-    if (cur?.kind !== 'wizard') return;
-    set(
-      ctx,
-      found.length
-        ? {
-            ...cur,
-            discovered: found,
-            listed: found,
-            listedFor: portal,
-            pick: 0,
-            status: `${found.length} targets`,
-          }
-        : { ...cur, status: 'the portal offered no targets' },
-    );
-  } catch (e) {
-    const cur = ctx.ui.getState().dialog;
-    if (cur?.kind === 'wizard') set(ctx, { ...cur, status: `discovery failed: ${(e as Error).message}` });
-  }
+  // Inline: the error of the field being typed in, as soon as it is known; errors shown on other
+  // fields go as soon as this edit fixes them (the CHAP secret completes the user/secret pair).
+  const errors: Record<string, string> = {};
+  for (const k of Object.keys(w.errors)) if (k !== field.id && all[k]) errors[k] = all[k]!;
+  // A CHAP pair half typed is not an error yet: ⏎ says so if it is still half.
+  const own = all[field.id];
+  if (own && next && !own.endsWith('needs user and secret')) errors[field.id] = own;
+  setWizard(ctx, { ...w, fields, errors });
 }
 
 function loadManifest(ctx: DispatchContext, w: WizardState): void {
   const path = w.fields.manifest?.trim();
   if (!path) {
-    set(ctx, { ...w, errors: { ...w.errors, manifest: 'enter a file path first' } });
+    setWizard(ctx, { ...goTo(w, 'portal', { manifest: 'enter a file path first' }) });
     return;
   }
   if (!ctx.backend.loadManifest) {
-    set(ctx, { ...w, status: 'manifest loading is not available in this build' });
+    setWizard(ctx, { ...w, status: 'manifest loading is not available in this build' });
     return;
   }
   try {
     const m = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
     const loaded = { ...fieldsFromInput(m.input), ...fieldsFromSecrets(m.secrets) };
     const fields = { ...w.fields, ...loaded };
-    set(ctx, { ...w, fields, errors: validateWizard(fields), status: `loaded ${path}` });
+    setWizard(ctx, { ...w, fields, errors: {}, status: `loaded ${path}: ⏎ through each step to check it` });
   } catch (e) {
-    set(ctx, { ...w, errors: { ...w.errors, manifest: (e as Error).message } });
+    setWizard(ctx, { ...goTo(w, 'portal', { manifest: (e as Error).message }) });
   }
 }
 
+/** The last step: every field checked (the cursor goes to the first at fault), then the engine's plan. */
 function planWizard(ctx: DispatchContext, w: WizardState): void {
   const errors = validateWizard(w.fields);
-  if (Object.keys(errors).length) {
-    set(ctx, { ...w, errors, status: 'fix the marked fields' });
+  const first = WIZARD_STEPS.flatMap((s) => s.fields).find((f) => errors[f.id]);
+  if (first) {
+    const step = stepOfField(first.id)!;
+    setWizard(ctx, { ...goTo(w, step, { [first.id]: errors[first.id]! }), status: 'fix the marked field' });
     return;
   }
   if (!ctx.backend.planAttach) {
-    set(ctx, { ...w, status: 'attach planning is not available in this build' });
+    setWizard(ctx, { ...w, status: 'attach planning is not available in this build' });
     return;
   }
   try {
     const listed = w.listedFor === w.fields.targetPortal?.trim() ? w.listed : undefined;
     const plan = ctx.backend.planAttach(wizardInput(w.fields, listed), ctx.ui.getState().write);
     ctx.ui.setState({
-      wizardDraft: { ...w, discovered: undefined },
+      wizardDraft: { ...w, lunRun: undefined },
       mode: 'confirm',
       dialog: { kind: 'plan', plan, typed: '' },
       pendingSecrets: wizardSecrets(w.fields),
       attachTarget: { iqn: w.fields.iqn!.trim(), portal: w.fields.targetPortal!.trim() },
     });
   } catch (e) {
-    set(ctx, { ...w, status: `plan failed: ${(e as Error).message}` });
+    setWizard(ctx, { ...w, status: `plan failed: ${(e as Error).message}` });
   }
 }

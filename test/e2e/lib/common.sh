@@ -163,13 +163,14 @@ record_exists() { iscsiadm -m node -T "$(iqn "$1")" -p "$2" >/dev/null 2>&1; }
 
 # ---- comparing two runs of the console on the same node state (scenario 11, debug pod) ----
 # status_same A.json B.json : the same node state in both `status --json` documents. Everything is
-# compared except when and how it was read (takenAt, readMs, node.root/kind/hostname); the first
+# compared except when and how it was read (takenAt, readMs, node.root/kind/hostname, a multipath
+# topology's readAt); the first
 # differences are printed as `diff <path>: <a> vs <b>`.
 status_same() {
   "$NODE" -e '
     const fs = require("fs");
     const [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
-    for (const d of [a, b]) { delete d.takenAt; delete d.readMs; for (const k of ["root", "kind", "hostname"]) delete d.node?.[k]; }
+    for (const d of [a, b]) { delete d.takenAt; delete d.readMs; for (const k of ["root", "kind", "hostname"]) delete d.node?.[k]; for (const m of d.multipath ?? []) delete m.topology?.readAt; }
     const diffs = [];
     const walk = (x, y, p) => {
       if (JSON.stringify(x) === JSON.stringify(y)) return;

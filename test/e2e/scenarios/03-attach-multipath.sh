@@ -30,6 +30,14 @@ check "mountpoint -q '$G' && [ \"\$(mount_source '$G')\" = \"\$(majmin $DM)\" ]"
 got=$(hidden_json "$G")
 check "[ '$got' = '$(kubelet_json vol-mp "$P1,$P2" "$IQ" 1)' ]" "iscsi.json lists both portals: $got"
 show "timeout 30 multipath -ll"
+# The raw tools' facts in status --json (docs/status-schema.md): -ll's topology from multipathd (never
+# -ll itself), the map's FSTYPE from the udev database, the negotiated parameters -P 3 prints.
+status_now mp-status
+S=$WORK/mp-status.out
+check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM')?.topology?.source\")\" = multipathd ]" "topology read from multipathd"
+check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').topology.pathGroups.flatMap(g=>g.paths).filter(p=>p.dmState==='active'&&p.checkerState==='ready'&&p.devState==='running').length\")\" = 2 ]" "both paths 'active ready running', as multipath -ll says"
+check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').fs?.type\")\" = ext4 ]" "the map's FSTYPE ext4 from /run/udev/data (lsblk's)"
+check "[ \"\$(jget $S \"d.sessions[0].params?.maxBurstLength > 0 && d.sessions[0].connections[0].params?.headerDigest\")\" = None ]" "negotiated parameters as iscsiadm -P 3 prints them"
 
 bash "$LIB/kubelet-detach.sh" "$G"; check "[ $? = 0 ]" "kubelet DetachDisk succeeded"
 check "[ \"\$(nsessions)\" = 0 ]" "both sessions logged out"

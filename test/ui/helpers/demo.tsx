@@ -31,6 +31,8 @@ export async function mountDemo(o: {
   rows?: number;
   /** Changes to the simulated node before the console reads it. */
   prepare?: (host: SimHost) => Promise<void> | void;
+  /** The console's clock (ages, passing flashes); default the wall clock. */
+  clock?: () => number;
 }): Promise<DemoConsole> {
   const dir = mkdtempSync(join(tmpdir(), 'ic-demo-console-'));
   const { host, close } = await openSimHost({ scenario: o.scenario, clock: 'manual', dir });
@@ -51,7 +53,7 @@ export async function mountDemo(o: {
       ui={ui}
       theme={MONO_THEME}
       hostname={host.hostname()}
-      clock={() => Date.now()}
+      clock={o.clock ?? (() => Date.now())}
     />,
     { columns: o.columns ?? 160, rows: o.rows ?? 45 },
   );

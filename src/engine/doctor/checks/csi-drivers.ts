@@ -1,4 +1,5 @@
-import { DRIVER_PROCESSES, driverLabel } from '../../snapshot/csi/paths.js';
+import { nodePluginText } from '../../snapshot/csi/describe.js';
+import { driverLabel } from '../../snapshot/csi/paths.js';
 import { readCsi } from '../../snapshot/csi/read-csi.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
@@ -21,14 +22,7 @@ export function csiDrivers(ctx: DoctorContext): DoctorCheck {
   for (const d of state.drivers) {
     const vols = state.volumes.filter((v) => v.driver === d.name).length;
     const files = state.driverFiles.filter((f) => f.driver === d.name).length;
-    const run =
-      d.running === undefined
-        ? DRIVER_PROCESSES[d.name]
-          ? 'node plugin not checked'
-          : 'node plugin process not known to the console'
-        : d.running
-          ? `node plugin running: ${d.processes.join(', ')}`
-          : `node plugin NOT running (no ${DRIVER_PROCESSES[d.name]!.join('/')} process)`;
+    const run = nodePluginText(d);
     lines.push(
       `${d.name} (${driverLabel(d.name)}): ${d.registered ? 'registered' : 'NOT registered'}; ${run}; ${vols} CSI volume(s), ${files} driver file(s)`,
     );

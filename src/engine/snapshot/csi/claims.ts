@@ -10,6 +10,12 @@ import { normalizePortal } from '../../iscsi/portal.js';
 import type { CsiDriverFile, CsiState, CsiVolume, SessionClaim, Verdict } from '../../model.js';
 import type { SysfsSession } from '../sessions.js';
 import {
+  csiVolumePods,
+  csiVolumeMounted as isMounted,
+  csiVolumeName as volName,
+  csiVolumePaths as volumePaths,
+} from './describe.js';
+import {
   CSI_DRIVER_ISCSI,
   DEMOCRATIC_CSI,
   driverFromTargetName,
@@ -29,26 +35,11 @@ export interface ClaimIndex {
 // PV names as external-provisioner makes them (`pvc-<uid>`), the usual part of a driver's target name.
 const PVC_NAME = /pvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-function volName(v: CsiVolume): string {
-  return v.pv ?? v.volumeHandle ?? v.stagingPath ?? '(unnamed)';
-}
-
-function volumePaths(v: CsiVolume): string[] {
-  const out: string[] = [];
-  if (v.stagingPath) out.push(v.stagingPath);
-  for (const p of v.publish) out.push(p.path);
-  return out;
-}
-
-function isMounted(v: CsiVolume): boolean {
-  return v.stagingMounted || v.publish.some((p) => p.mounted);
-}
-
 function volumeClaim(v: CsiVolume, why: string, mounted: boolean): SessionClaim {
   const c: SessionClaim = {
     owner: 'csi',
     driver: v.driver,
-    pods: [...new Set(v.publish.map((p) => p.podUid))],
+    pods: csiVolumePods(v),
     paths: volumePaths(v),
     mounted,
     why,
@@ -56,6 +47,13 @@ function volumeClaim(v: CsiVolume, why: string, mounted: boolean): SessionClaim 
   if (v.pv) c.pv = v.pv;
   if (v.volumeHandle) c.volumeHandle = v.volumeHandle;
   return c;
+}
+
+/** The LUNs a driver file names: its LUN, else the session's devices it lists; undefined: not known. */
+function fileLuns(f: CsiDriverFile, s: SysfsSession): number[] | undefined {
+  if (f.lun !== undefined) return [f.lun];
+  const luns = s.devices.filter((d) => d.name !== undefined && f.devices.includes(d.name)).map((d) => d.lun);
+  return luns.length > 0 ? luns : undefined;
 }
 
 export function buildClaimIndex(
@@ -122,17 +120,19 @@ export function buildClaimIndex(
       const lh = longhornVolume(s.targetIqn);
       if (byPath.size === 0 && filesByRef.size === 0 && byName.size === 0 && !lh) return out;
       const seen = new Set<CsiVolume>();
-      const add = (v: CsiVolume, why: string, mounted: boolean) => {
+      const add = (v: CsiVolume, why: string, mounted: boolean, luns?: number[]) => {
         if (seen.has(v)) return;
         seen.add(v);
         if (!v.sessions.includes(s.sid)) v.sessions.push(s.sid);
-        out.push(volumeClaim(v, why, mounted));
+        const c = volumeClaim(v, why, mounted);
+        if (luns) c.luns = luns;
+        out.push(c);
       };
       // 1. A device of the session mounted at a CSI staging or publish path.
       for (const d of s.devices) {
         for (const mp of d.mountpoints) {
           const v = byPath.get(mp);
-          if (v) add(v, `${d.name ?? d.hctl} is mounted at ${mp}`, true);
+          if (v) add(v, `${d.name ?? d.hctl} is mounted at ${mp}`, true, [d.lun]);
         }
       }
       // 2. The driver's own file names this target and portal.
@@ -145,11 +145,13 @@ export function buildClaimIndex(
         const c: SessionClaim = {
           owner: 'driver-file',
           driver: f.driver,
-          pods: v ? [...new Set(v.publish.map((p) => p.podUid))] : [],
+          pods: v ? csiVolumePods(v) : [],
           paths: [f.path, ...(v ? volumePaths(v) : [])],
           mounted: v ? isMounted(v) : false,
           why: `${f.kind} ${f.path} names ${s.targetIqn} @ ${s.portal}`,
         };
+        const luns = fileLuns(f, s);
+        if (luns) c.luns = luns;
         const pv = v?.pv;
         if (pv) c.pv = pv;
         const handle = v?.volumeHandle ?? f.volumeId;
@@ -176,7 +178,11 @@ export function buildClaimIndex(
       }
       // 4. Longhorn: its target prefix and its device link.
       if (lh && out.length === 0 && host.lstat(`${LONGHORN_DEV_DIR}/${lh}`) !== undefined) {
+        // The link names the device (`/dev/longhorn/<volume>` → `/dev/sdX`), so its LUN.
+        const to = host.readLink(`${LONGHORN_DEV_DIR}/${lh}`);
+        const dev = to ? s.devices.find((d) => d.name === to.slice(to.lastIndexOf('/') + 1)) : undefined;
         out.push({
+          ...(dev ? { luns: [dev.lun] } : {}),
           owner: 'driver-target',
           driver: LONGHORN,
           volumeHandle: lh,

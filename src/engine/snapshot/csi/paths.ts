@@ -5,6 +5,8 @@
  * frontend/csi/node_server.go; go-iscsi-helper iscsidev/iscsi.go). All paths are host paths.
  */
 
+import { createHash } from 'node:crypto';
+
 /** kubelet's CSI plugin dir component (`CSIPluginName`). */
 export const CSI_PLUGIN = 'kubernetes.io/csi';
 /** The escaped plugin name in pod dirs (`EscapeQualifiedName`). */
@@ -59,15 +61,6 @@ export function driverFromTargetName(iqn: string): string | undefined {
   return undefined;
 }
 
-/**
- * Node-plugin process names (`/proc/<pid>/comm`) of drivers whose image was checked:
- * csi-driver-iscsi's `/iscsiplugin` (its Dockerfile ENTRYPOINT). For the others the process name is
- * not verified, so "running" stays unknown rather than guessed as "not running".
- */
-export const DRIVER_PROCESSES: Readonly<Record<string, readonly string[]>> = {
-  [CSI_DRIVER_ISCSI]: ['iscsiplugin'],
-};
-
 /** A short display name for a driver (reasons say "csi-driver-iscsi", not "iscsi.csi.k8s.io"). */
 export function driverLabel(driver: string): string {
   if (driver === CSI_DRIVER_ISCSI) return 'csi-driver-iscsi';
@@ -90,4 +83,96 @@ export function driverFileDirs(kubeletRoot: string): string[] {
     csiPluginDir(kubeletRoot),
     `${trimRoot(kubeletRoot)}/pods`,
   ];
+}
+
+/** A name kubelet used as one path component (a driver, a sha256, a PV, a pod UID). */
+function isComponent(s: string | undefined): s is string {
+  return s !== undefined && s !== '' && s !== '.' && s !== '..' && !s.includes('/') && !s.includes('\0');
+}
+
+export type CsiDirLayout = { dir: string } | { problem: string };
+
+/**
+ * A filesystem volume's staging dir checked against kubelet's layout (docs/csi-drivers.md, kubernetes
+ * pkg/volume/csi/csi_attacher.go makeDeviceMountPath): `<plugin>/<driver>/<sha256(handle)>/globalmount`
+ * with the driver and handle vol_data.json names, or the older `<plugin>/pv/<pv>/globalmount`.
+ * Returns the dir that holds vol_data.json and globalmount.
+ */
+export function csiStagingLayout(
+  kubeletRoot: string,
+  stagingPath: string,
+  driver: string,
+  handle: string | undefined,
+  pv: string | undefined,
+): CsiDirLayout {
+  const plugin = csiPluginDir(kubeletRoot);
+  if (!stagingPath.startsWith(`${plugin}/`))
+    return { problem: `${stagingPath} is not under kubelet's CSI plugin dir ${plugin}` };
+  const parts = stagingPath.slice(plugin.length + 1).split('/');
+  const [top, name, leaf] = parts;
+  if (parts.length !== 3 || leaf !== GLOBAL_MOUNT || !isComponent(top) || !isComponent(name))
+    return { problem: `${stagingPath} is not <plugin>/<driver>/<sha256>/globalmount` };
+  const dir = `${plugin}/${top}/${name}`;
+  if (top === 'pv') {
+    if (pv !== undefined && name !== pv) return { problem: `${dir} is not PV ${pv}'s staging dir` };
+    return { dir };
+  }
+  if (top !== driver) return { problem: `${dir} is under ${top}, but vol_data.json names driver ${driver}` };
+  if (!/^[0-9a-f]{64}$/.test(name))
+    return { problem: `${name} in ${dir} is not a sha256 of a volume handle` };
+  if (handle !== undefined && createHash('sha256').update(handle).digest('hex') !== name)
+    return { problem: `${dir} is not sha256(${handle}), the volume handle vol_data.json names` };
+  return { dir };
+}
+
+/**
+ * A filesystem volume's publish path checked against kubelet's layout (csi_mounter.go GetPath):
+ * `<root>/pods/<podUID>/volumes/kubernetes.io~csi/<specVolID>/mount`. Returns the volume's dir.
+ */
+export function csiPublishLayout(
+  kubeletRoot: string,
+  path: string,
+  podUid: string,
+  pv: string | undefined,
+): CsiDirLayout {
+  const pods = `${trimRoot(kubeletRoot)}/pods/`;
+  const parts = path.startsWith(pods) ? path.slice(pods.length).split('/') : [];
+  const [uid, volumes, plugin, name, leaf] = parts;
+  if (
+    parts.length !== 5 ||
+    uid !== podUid ||
+    volumes !== 'volumes' ||
+    plugin !== CSI_POD_PLUGIN ||
+    leaf !== 'mount' ||
+    !isComponent(uid) ||
+    !isComponent(name)
+  )
+    return { problem: `${path} is not <root>/pods/<uid>/volumes/${CSI_POD_PLUGIN}/<pv>/mount` };
+  if (pv !== undefined && name !== pv) return { problem: `${path} is not PV ${pv}'s publish path` };
+  return { dir: path.slice(0, -'/mount'.length) };
+}
+
+/**
+ * For the path guard: a kubelet CSI volume dir, or its `vol_data.json`, `globalmount` or `mount`
+ * (the only paths cleanup removes there, one by one, never recursively).
+ */
+export function isKubeletCsiVolumePath(kubeletRoot: string, path: string): boolean {
+  const parts = path.split('/');
+  if (parts.slice(1).some((p) => !isComponent(p))) return false;
+  const leaf = parts.at(-1);
+  const known = leaf === VOL_DATA || leaf === GLOBAL_MOUNT || leaf === 'mount';
+  const plugin = csiPluginDir(kubeletRoot);
+  if (path.startsWith(`${plugin}/`)) {
+    const depth = path.slice(plugin.length + 1).split('/').length;
+    return top(path, plugin) !== 'volumeDevices' && (depth === 2 || (depth === 3 && known));
+  }
+  const pods = `${trimRoot(kubeletRoot)}/pods/`;
+  if (!path.startsWith(pods)) return false;
+  const rel = path.slice(pods.length).split('/');
+  if (rel[1] !== 'volumes' || rel[2] !== CSI_POD_PLUGIN) return false;
+  return rel.length === 4 || (rel.length === 5 && (leaf === VOL_DATA || leaf === 'mount'));
+}
+
+function top(path: string, plugin: string): string | undefined {
+  return path.slice(plugin.length + 1).split('/')[0];
 }

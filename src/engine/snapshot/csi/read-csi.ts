@@ -10,11 +10,11 @@ import type { CsiDriverFile, CsiDriverState, CsiState, CsiVolume, Mount } from '
 import { type ProcessTable, readProcessTable } from '../processes.js';
 import { readJsonObject, str } from './bounded-json.js';
 import { parseConnector, parseTridentFile } from './driver-files.js';
+import { findNodePlugins } from './node-plugins.js';
 import {
   CONNECTOR_DIRS,
   CSI_POD_PLUGIN,
   csiPluginDir,
-  DRIVER_PROCESSES,
   GLOBAL_MOUNT,
   registryDir,
   TRIDENT_PUBLISH_INFO,
@@ -282,13 +282,15 @@ function readDrivers(
   }
   for (const v of vols) if (v.driver) get(v.driver);
   for (const f of files) get(f.driver);
-  const known = [...out.values()].filter((d) => DRIVER_PROCESSES[d.name]);
-  if (known.length > 0) {
-    const procs = processes ?? readProcessTable(host);
-    for (const d of known) {
-      for (const name of DRIVER_PROCESSES[d.name]!)
-        for (const pid of procs.pids(name)) d.processes.push(`${name} (pid ${pid})`);
-      d.running = d.processes.length > 0;
+  if (out.size > 0) {
+    // Only when a driver is on the node: a node without CSI costs no /proc scan.
+    const plugins = findNodePlugins(processes ?? readProcessTable(host));
+    for (const d of out.values()) {
+      const procs = plugins.running.get(d.name);
+      if (procs) {
+        d.processes.push(...procs);
+        d.running = true;
+      } else if (plugins.knows(d.name)) d.running = false;
     }
   }
   return [...out.values()];

@@ -1,0 +1,62 @@
+/**
+ * `y` (k9s's yaml view): the selection as JSON, the very objects the CLI prints for it (the view's
+ * `json`: `status --json`, `watch --json`, the journal file), each under its jq path when there are
+ * several. Taken when `y` was pressed; long lines wrap, nothing is cut. JSON.stringify escapes every
+ * control character, and the lines still go through the safe Text.
+ */
+import { Text } from '../components/safe-text.js';
+import type { Line } from '../components/scroll-text.js';
+import { closeDialog, scrollKeys } from '../context.js';
+import { toneColor } from '../theme.js';
+import type { JsonPart } from '../views/view.js';
+import type { DialogModule } from './dialog.js';
+import { LinesDialog } from './frame.js';
+import { wrapLine } from './wrap-lines.js';
+
+export interface JsonDialog {
+  kind: 'json';
+  /** Where it comes from ("status --json"). */
+  source: string;
+  parts: readonly JsonPart[];
+}
+
+declare module './dialog-types.js' {
+  interface DialogStates {
+    json: JsonDialog;
+  }
+}
+
+/** The parts as lines wrapped to `width` (0: unwrapped); a path heads each part when there are several. */
+export function jsonLines(parts: readonly JsonPart[], width: number): Line[] {
+  return parts.flatMap((p, i) => [
+    ...(i > 0 ? [{ text: '' }] : []),
+    ...(parts.length > 1 ? [{ text: `# ${p.path}`, tone: 'dim' as const }] : []),
+    ...JSON.stringify(p.value, null, 2)
+      .split('\n')
+      .flatMap((l) => wrapLine(l, width).map((text) => ({ text }))),
+  ]);
+}
+
+export const jsonDialog: DialogModule<'json'> = {
+  kind: 'json',
+  typing: false,
+  onKey(ctx, _d, input, key) {
+    if (key.escape || key.return || input === 'q' || input === 'y') closeDialog(ctx);
+    else scrollKeys(ctx, input, key);
+  },
+  render: (p) => {
+    const n = p.d.parts.length;
+    const where = n === 1 ? p.d.parts[0]!.path : `${n} objects`;
+    return (
+      <LinesDialog
+        title={` JSON · ${p.d.source} · ${where} `}
+        tone="accent"
+        view={p}
+        footer={<Text color={toneColor(p.theme, 'dim')}>↑↓ PgUp/PgDn g/G scroll · esc/y closes</Text>}
+        lines={jsonLines(p.d.parts, p.bodyWidth)}
+        offset={p.scroll}
+      />
+    );
+  },
+  lineCount: (p) => jsonLines(p.d.parts, p.bodyWidth).length,
+};

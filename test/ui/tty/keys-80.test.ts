@@ -1,0 +1,56 @@
+/**
+ * The k9s keys in a real terminal at 80×24 with NO_COLOR=1 (tmux, built CLI, --demo incident):
+ * the cursor row keeps its `›` as it moves (no inverse video survives NO_COLOR), `]` and `[`
+ * switch views, `y` opens the session's JSON, an unknown key flashes, and the status bar shows
+ * both stamps within 80 columns. Needs `npm run build` first (dist/cli.js).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TmuxTerminal, tmuxAvailable } from './tmux.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CLI = join(ROOT, 'dist/cli.js');
+const NODE = join(ROOT, 'node_modules/.bin/node');
+
+const reason = !tmuxAvailable()
+  ? 'tmux is not installed'
+  : !existsSync(CLI)
+    ? 'dist/cli.js is missing: run npm run build'
+    : undefined;
+const term = new TmuxTerminal(80, 24, 'keys80');
+
+afterAll(() => term.stop());
+
+describe('k9s keys at 80×24 without colours (tmux)', () => {
+  it.skipIf(reason !== undefined)(
+    `marks the cursor row in plain text and answers ] [ y and an unknown key${reason ? ` (skipped: ${reason})` : ''}`,
+    async () => {
+      term.start(`'${NODE}' '${CLI}' --demo incident`, ROOT, {
+        TERM: 'xterm-256color',
+        LANG: 'C.UTF-8',
+        NO_COLOR: '1',
+      });
+      let s = await term.waitFor(/polled \d+\S* · full \d+\S* ago[\s\S]*✗ stale/);
+      expect(s.split('\n')[0]!.length).toBeLessThanOrEqual(80);
+      expect(s).toMatch(/^›\s+1 iqn/m);
+      term.keys('j');
+      s = await term.waitFor(/^›\s+2 iqn/m);
+      expect(s).not.toMatch(/^›\s+1 iqn/m);
+      term.keys(']');
+      await term.waitFor(/^\s+TARGET\s+PORTAL\s+HOST/m);
+      term.keys('[');
+      await term.waitFor('VERDICT');
+      term.keys('y');
+      s = await term.waitFor('JSON · status --json · .sessions[1]');
+      expect(s).toContain('"sid": 2,');
+      term.keys('Escape');
+      await term.waitFor((x) => !x.includes('JSON ·'));
+      term.keys('Z');
+      await term.waitFor('unknown key — ? for help');
+      term.keys('q');
+      await term.waitFor('EXITED 0');
+    },
+    120_000,
+  );
+});
