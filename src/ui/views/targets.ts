@@ -8,14 +8,14 @@ import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 /**
- * TARGET (without the node's common IQN prefix) and PROBLEMS share the width; HOST drops first
- * below 100 columns. PROBLEMS is the engine's rule for the row's sessions (problems.ts
+ * TARGET (without the node's common IQN prefix) and PROBLEMS share the width; HOST stays (the
+ * portal→host map is this view's point). PROBLEMS is the engine's rule for the row's sessions (problems.ts
  * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
  */
 export const TARGET_COLUMNS: readonly Column[] = [
   { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
   { id: 'portal', title: 'PORTAL', width: 22, middle: true },
-  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 100 },
+  { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
   { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
