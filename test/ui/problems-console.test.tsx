@@ -223,3 +223,25 @@ describe('the first frame (first look, before the full read)', () => {
     });
   }
 });
+
+describe('CSI volumes on --demo csi', () => {
+  for (const [columns, rows] of SIZES) {
+    it(`${columns}×${rows}: each CSI row leads with its PV, so no two rows read alike`, async () => {
+      const t = await mountDemo({ scenario: 'csi', columns, rows });
+      try {
+        await t.press('3');
+        const f = await t.waitFor('GLOBAL DIR');
+        fits(f, columns, rows);
+        const cells = f
+          .split('\n')
+          .filter((l) => /globalmount|\/mount\b/.test(l))
+          .map((l) => l.slice(2).split(/\s{2,}|\s(?=yes|no\s)/)[0]);
+        expect(cells.length).toBeGreaterThan(2);
+        expect(new Set(cells).size).toBe(cells.length);
+        expect(f).toMatch(/^.{2}pv-csi-web /m);
+      } finally {
+        await t.close();
+      }
+    }, 60_000);
+  }
+});

@@ -33,7 +33,8 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
     key: `csi:${main}`,
     label: `CSI volume ${name}`,
     cells: [
-      tail,
+      // The PV (else the handle) first: at 80 columns every CSI dir reads `plugins/kuber…/globalmount`.
+      name === tail ? tail : `${name} ${tail}`,
       v.mode === 'filesystem' ? 'fs' : 'block',
       '-',
       mounted ? 'yes' : 'no',
