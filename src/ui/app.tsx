@@ -20,12 +20,15 @@ import { TextInput } from './components/text-input.js';
 import type { Dialog } from './dialogs/dialog-types.js';
 import { dialogFor } from './dialogs/registry.js';
 import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
-import { compileFilter } from './filter.js';
+import { compileFilter, filterFields } from './filter.js';
+import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import { sortRows } from './sort-rows.js';
 import { StatusBar } from './status-bar.js';
-import { type Theme, tabLabel, toneColor } from './theme.js';
+import { SUMMARY_LINE_HEIGHT, SummaryLine } from './summary-line.js';
+import { tabStrip } from './tab-strip.js';
+import { type Theme, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiStore, ViewId } from './view-store.js';
 import { safeJournal } from './views/journal.js';
@@ -92,7 +95,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
     const pred = compileFilter<TableRow>(s.filter);
     return sortRows(base.rows.filter(pred), s.sort);
   }, [base, s.filter, s.sort]);
-  const bodyHeight = Math.max(1, height - 4 - outageBannerHeight(snapshot));
+  // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
+  const banner = outageBannerHeight(snapshot);
+  const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
     ui,
@@ -148,8 +153,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
         count={rows.length}
         total={base.rows.length}
         index={idx}
+        width={width}
       />
       <OutageBanner snapshot={snapshot} theme={theme} width={width} />
+      <SummaryLine snapshot={snapshot} theme={theme} width={width} banner={banner > 0} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {s.dialog ? (
           <DialogPane {...bodyProps} dialog={s.dialog} />
@@ -196,6 +203,10 @@ function scrollMax(
   return lines === undefined ? undefined : Math.max(0, lines - bodyHeight);
 }
 
+/**
+ * The tab bar: the view tabs, then the "n of m" counter, which is never cut: at 80 columns the
+ * tabs shorten instead (tab-strip.ts).
+ */
 function ViewTabs(props: {
   view: ViewId;
   detail: boolean;
@@ -203,27 +214,28 @@ function ViewTabs(props: {
   count: number;
   total: number;
   index: number;
+  width: number;
 }) {
   const { theme } = props;
   const counter =
     props.count === 0
       ? '0 of 0'
       : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
+  const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`;
+  const tabs = tabStrip(VIEWS, props.view, theme, props.width - right.length);
   return (
     <Text wrap="truncate">
-      {VIEWS.map((v) => (
+      {tabs.map((t) => (
         <Text
-          key={v.id}
-          inverse={v.id === props.view}
-          bold={v.id === props.view}
-          color={v.id === props.view ? undefined : toneColor(theme, 'dim')}
+          key={t.id}
+          inverse={t.active}
+          bold={t.active}
+          color={t.active ? undefined : toneColor(theme, 'dim')}
         >
-          {tabLabel(Number(v.key) - 1, v.id, v.id === props.view, theme)}
+          {t.label}
         </Text>
       ))}
-      <Text
-        color={toneColor(theme, 'dim')}
-      >{`  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`}</Text>
+      <Text color={toneColor(theme, 'dim')}>{right}</Text>
     </Text>
   );
 }
@@ -296,7 +308,9 @@ function PromptLine(props: { ui: UiStore; theme: Theme; width: number; clock: ()
     return <TextInput label="/" value={s.filter} focused width={width} theme={theme} placeholder="filter" />;
   }
   if (s.mode === 'command') {
-    const matches = completePalette(s.input);
+    // `:sessions st` completes the filter field (`state=`), else the command.
+    const fields = completionNames(paletteFieldCompletions(s.input));
+    const matches = fields.length ? fields : completePalette(s.input).map((m) => m.name);
     const sel = matches[s.completion % Math.max(1, matches.length)];
     return (
       <Text wrap="truncate">
@@ -307,9 +321,9 @@ function PromptLine(props: { ui: UiStore; theme: Theme; width: number; clock: ()
         <Text inverse> </Text>
         <Text color={toneColor(theme, 'dim')}>{'  '}</Text>
         {matches.slice(0, 8).map((m) => (
-          <Text key={m.name} inverse={m === sel} color={m === sel ? undefined : toneColor(theme, 'dim')}>
+          <Text key={m} inverse={m === sel} color={m === sel ? undefined : toneColor(theme, 'dim')}>
             {/* Without colours (NO_COLOR: inverse is dropped too) the chosen completion is bracketed. */}
-            {m === sel && !theme.color ? `[${m.name}]` : ` ${m.name} `}
+            {m === sel && !theme.color ? `[${m}]` : ` ${m} `}
           </Text>
         ))}
       </Text>
@@ -335,14 +349,31 @@ function Hints(props: {
   const { theme } = props;
   const s = useStore(
     props.ui,
-    useShallow((x) => ({ dialog: x.dialog !== undefined, mode: x.mode, detail: x.detail, write: x.write })),
+    useShallow((x) => ({
+      dialog: x.dialog !== undefined,
+      mode: x.mode,
+      detail: x.detail,
+      write: x.write,
+      view: x.view,
+      filter: x.mode === 'filter' ? x.filter[x.view] : '',
+    })),
   );
   // No actions are offered on the first look: they are planned on the full read (console start-up).
   const partial = useStore(props.backend.store, (x) => x.snapshot?.partial !== undefined);
   let hints: string[];
   if (s.dialog) hints = [];
-  else if (s.mode === 'filter') hints = ['type to filter', 'field=value', '!invert', '⏎ keep', 'esc clear'];
-  else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
+  else if (s.mode === 'filter') {
+    // The fields the last word could be (tab completes the first), else all of the view's.
+    const next = completionNames(filterCompletions(s.filter, s.view));
+    const fields = next.length ? next : filterFields(s.view);
+    hints = [
+      'field=value',
+      '!invert',
+      '⏎ keep',
+      'esc clear',
+      ...(fields.length ? [`tab ${next.length ? 'completes' : 'fields'}: ${fields.join(' ')}`] : []),
+    ];
+  } else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
   else {
     const acts = partial
       ? []

@@ -10,6 +10,7 @@ import type { TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
 import { closeDialog, type DispatchContext, flash, SHORT_FLASH_MS, scroll } from './context.js';
 import { dialogFor, dialogKey } from './dialogs/registry.js';
+import { filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
 import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
 import { safeJournal } from './views/journal.js';
@@ -147,6 +148,11 @@ function textMode(ctx: DispatchContext, input: string, key: Key): void {
       ctx.ui.setState({ mode: 'normal' });
       return;
     }
+    if (key.tab) {
+      const pick = filterCompletions(s.filter[s.view], s.view)[0];
+      if (pick) ctx.ui.setState({ filter: { ...s.filter, [s.view]: pick } });
+      return;
+    }
     const next = editText(s.filter[s.view], input, key);
     if (next !== undefined) ctx.ui.setState({ filter: { ...s.filter, [s.view]: next } });
     return;
@@ -161,13 +167,19 @@ function textMode(ctx: DispatchContext, input: string, key: Key): void {
     runPalette(ctx, s.input);
     return;
   }
+  const fields = paletteFieldCompletions(s.input);
+  if ((key.tab || key.rightArrow) && fields.length) {
+    ctx.ui.setState({ input: fields[s.completion % fields.length]!, completion: 0 });
+    return;
+  }
   if (key.tab || key.rightArrow) {
     const pick = matches[s.completion % Math.max(1, matches.length)];
     if (pick) ctx.ui.setState({ input: `${pick.name} `, completion: 0 });
     return;
   }
   if (key.downArrow) {
-    ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, matches.length) });
+    const n = fields.length || matches.length;
+    ctx.ui.setState({ completion: (s.completion + 1) % Math.max(1, n) });
     return;
   }
   if (key.upArrow) {

@@ -43,7 +43,7 @@ export const FILTER_FIELDS = {
     'devices',
     'pods',
   ],
-  targets: ['target', 'portal', 'sid', 'state', 'flags'],
+  targets: ['target', 'portal', 'sid', 'state', 'flags', 'problems'],
   volumes: [
     'path',
     'mode',
@@ -59,7 +59,7 @@ export const FILTER_FIELDS = {
     'staging',
     'publish',
   ],
-  devices: ['name', 'kind', 'hctl', 'state', 'wwid', 'alias', 'holders', 'mounts', 'sid'],
+  devices: ['name', 'kind', 'hctl', 'state', 'wwid', 'alias', 'holders', 'mounts', 'sid', 'problems'],
   records: ['kind', 'target', 'portal', 'iface', 'startup', 'session', 'initiator'],
   events: ['kind', 'severity', 'subject', 'message'],
   journal: ['action', 'subject', 'result'],

@@ -86,7 +86,7 @@ export const NAV_KEYS: readonly NavKey[] = [
   {
     id: 'filter',
     label: '/',
-    help: 'Filter: words, field=value, field!=value, leading ! inverts',
+    help: 'Filter: words, field=value, field!=value, a|b, leading ! inverts; tab completes a field',
     hint: 'filter',
     match: (i) => i === '/',
   },

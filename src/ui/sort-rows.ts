@@ -1,9 +1,22 @@
-/** Sorting of a view's rows by a column (`>`, `<`, `~`); the rows themselves come from the view files. */
+/**
+ * Sorting of a view's rows by a column (`>`, `<`, `~`); the rows themselves come from the view files.
+ * With no column chosen, rows that carry a `problem` sort key (problems.ts problemSortKey) come
+ * problems first — the worst severity, then the longest-standing — and the rest keep the view's
+ * own order (issue 16: what is wrong on top). Views without problems (records, events, journal)
+ * keep theirs.
+ */
 import type { TableRow } from './components/table-types.js';
+
+/** The default order: problems first, stable (equal keys keep the view's order, e.g. by sid). */
+function problemsFirst(rows: TableRow[]): TableRow[] {
+  if (!rows.some((r) => typeof r.sort.problem === 'number')) return rows;
+  const key = (r: TableRow) => (typeof r.sort.problem === 'number' ? r.sort.problem : Number.MAX_VALUE);
+  return [...rows].sort((a, b) => key(a) - key(b));
+}
 
 /** Sorts rows by a column (numbers numerically); stable on the row key for equal values. */
 export function sortRows(rows: TableRow[], sort: { column: string; desc: boolean } | undefined): TableRow[] {
-  if (!sort) return rows;
+  if (!sort) return problemsFirst(rows);
   const dir = sort.desc ? -1 : 1;
   return [...rows].sort((a, b) => {
     const x = a.sort[sort.column];

@@ -20,18 +20,43 @@ function look(worst: Severity): { symbol: string; tone: Tone } {
   return { symbol: '✓', tone: 'ok' };
 }
 
-/** The line's text at `width` cells (0: uncut), and its tone. */
-export function summaryLine(snap: Snapshot, width = 0): { text: string; tone: Tone } {
+/** `portal 10.0.0.12:3260 down`: the outage banner's fact (outage-banner.tsx), said there when shown. */
+function isPortalPart(part: string, snap: Snapshot): boolean {
+  return snap.outages.some((o) => part === `portal ${o.portal} down`);
+}
+
+/**
+ * The line's text at `width` cells (0: uncut), and its tone. With `banner` the outage banner is on
+ * screen right above, so the portals it names are left out here (no fact said twice on screen).
+ * The prefix (tables elide it) is read here, `targets ` dropped first when short of room; what is
+ * wrong wins over it.
+ */
+export function summaryLine(snap: Snapshot, width = 0, banner = false): { text: string; tone: Tone } {
   const p = nodeProblems(snap);
   const { symbol, tone } = look(p.worst);
   const prefix = snap.partial ? '' : nodeIqnPrefix(snap);
-  const text = `${symbol} ${p.summary}${prefix ? `  ·  targets ${prefix}…` : ''}`;
-  return { text: width > 0 ? truncateEnd(text, width) : text, tone };
+  const parts = p.summary.split(' · ').filter((x) => !(banner && isPortalPart(x, snap)));
+  const head = `${symbol} ${parts.length ? parts.join(' · ') : 'see the outage above'}`;
+  const long = prefix ? `  ·  targets ${prefix}…` : '';
+  if (width <= 0 || head.length + long.length <= width) return { text: head + long, tone };
+  const tail = prefix ? `  ·  ${prefix}…` : '';
+  if (head.length + tail.length <= width) return { text: head + tail, tone };
+  // What is wrong wins over the prefix: the counts are cut last.
+  return { text: truncateEnd(head + tail, width), tone };
 }
 
-export function SummaryLine(props: { snapshot: Snapshot | undefined; theme: Theme; width: number }) {
+/** Lines the summary takes under the tabs (always one: the layout keeps its height). */
+export const SUMMARY_LINE_HEIGHT = 1;
+
+export function SummaryLine(props: {
+  snapshot: Snapshot | undefined;
+  theme: Theme;
+  width: number;
+  /** The outage banner is shown: leave its portals out. */
+  banner?: boolean;
+}) {
   if (!props.snapshot) return <Text> </Text>;
-  const { text, tone } = summaryLine(props.snapshot, props.width);
+  const { text, tone } = summaryLine(props.snapshot, props.width, props.banner === true);
   return (
     <Text wrap="truncate" color={toneColor(props.theme, tone)}>
       {text}

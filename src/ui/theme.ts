@@ -3,6 +3,7 @@
  * every verdict/health has a symbol and a word, so the no-colour theme loses nothing.
  */
 import type { Health, Verdict } from '../engine/model.js';
+import type { Severity } from '../engine/snapshot/problems.js';
 
 export interface Theme {
   /** False for NO_COLOR / --no-color: every colour below is then undefined. */
@@ -62,6 +63,12 @@ export function stateTone(state: string | undefined): Tone {
   if (state === 'LOGGED_IN' || state === 'running' || state === 'up') return 'ok';
   if (state === 'FAILED' || state.includes('offline') || state === 'failed' || state === 'down') return 'bad';
   return 'warn';
+}
+
+/** Tone of a problem cell (REASON, PROBLEMS) by the engine's severity (problems.ts). */
+export function problemTone(severity: Severity): Tone {
+  if (severity === 'failed') return 'bad';
+  return severity === 'ok' ? 'dim' : 'warn';
 }
 
 /**

@@ -61,6 +61,8 @@ describe('iscsi-console status', () => {
     const text = o.out;
     expect(text).not.toContain('\x1b[');
     const lines = text.split('\n');
+    // The node summary (problems.ts) on top, under the node line: the console's summary line.
+    expect(lines[1]).toMatch(/^(all \d+ sessions? ok|\d+ (failed|degraded|outage|stale|orphaned)\b.*)$/);
     const header = lines.find((l) => l.startsWith('SID'))!;
     expect(header).toMatch(/^SID\s+TARGET\s+PORTAL\s+IFACE\s+STATE\s+HOST\s+DEVICES\s+VERDICT\s+HEALTH$/);
     const row7 = lines.find((l) => l.startsWith('7 '))!;
@@ -86,5 +88,15 @@ describe('iscsi-console status', () => {
     await main(['status', '--root', f.root], o);
     expect(o.out).toContain('iSCSI modules not loaded');
     expect(o.out).toContain('SESSIONS (0)\n  none');
+    // The node summary (problems.ts) on top, under the node line.
+    expect(o.out.split('\n')[1]).toBe('no iSCSI sessions');
+  });
+
+  it('prints the node summary on top: the same words as the console summary line (--demo incident)', async () => {
+    const o = capture();
+    expect(await main(['status', '--demo', 'incident', '--no-color'], o)).toBe(0);
+    expect(o.out.split('\n')[1]).toBe(
+      '2 failed · 1 degraded · 1 stale · 1 orphaned · portal 10.0.0.12:3260 down',
+    );
   });
 });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeBackend } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
+
+// Rows are walked by sid (↓ to session 2): sorted by SID, since problems come first by default (issue 16).
 import { KEY } from './helpers/render-tui.js';
 
 let t: Mounted | undefined;
@@ -8,7 +10,7 @@ afterEach(() => t?.unmount());
 
 describe('plan, confirmation, progress and outcome', () => {
   it('read-only: a destructive key shows the plan only and says how to enable writes', async () => {
-    t = await mountConsole();
+    t = await mountConsole({ sessionsBy: 'sid' });
     await t.press(KEY.down, 'C');
     const f = await t.waitFor('Plan: Clean up');
     expect(f).toContain('$ iscsiadm -m session -r 2 -u');
@@ -21,7 +23,7 @@ describe('plan, confirmation, progress and outcome', () => {
   });
 
   it('write: cleanup needs the sid typed, shows live steps, the outcome, and the session is gone', async () => {
-    t = await mountConsole({ write: true });
+    t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press(KEY.down, 'C');
     let f = await t.waitFor('Type 2 to apply on node-17');
     // The engine's one plan rendering (the CLI's risk line): the tone colours it, no symbol.
@@ -47,7 +49,7 @@ describe('plan, confirmation, progress and outcome', () => {
   });
 
   it('the Progress dialog reads the run from the store, and the console asks no re-read of its own', async () => {
-    t = await mountConsole({ write: true });
+    t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press('R');
     await t.waitFor('[y/N]');
     await t.press('y');
@@ -62,7 +64,7 @@ describe('plan, confirmation, progress and outcome', () => {
   });
 
   it('shows the error and its hint when an action fails', async () => {
-    t = await mountConsole({ write: true });
+    t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press(KEY.down, 'C');
     await t.waitFor('Type 2');
     await t.type('2');
@@ -78,7 +80,7 @@ describe('plan, confirmation, progress and outcome', () => {
   });
 
   it('y/N defaults to No: Enter cancels, y applies', async () => {
-    t = await mountConsole({ write: true });
+    t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press('R');
     await t.waitFor('Apply on node-17? [y/N]');
     await t.press(KEY.enter);
@@ -92,7 +94,7 @@ describe('plan, confirmation, progress and outcome', () => {
   });
 
   it('marks several rows and plans them as one', async () => {
-    t = await mountConsole({ write: true });
+    t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press(' ', ' ');
     await t.waitFor('2 marked');
     await t.press('R');
@@ -103,7 +105,7 @@ describe('plan, confirmation, progress and outcome', () => {
   });
 
   it('ctrl-c while an action runs asks first and then stops between steps', async () => {
-    t = await mountConsole({ write: true });
+    t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press('R');
     await t.waitFor('[y/N]');
     await t.press('y');
@@ -123,7 +125,7 @@ describe('plan, confirmation, progress and outcome', () => {
 
 describe('help, palette, write mode', () => {
   it('? lists navigation keys and the registry actions, marking destructive ones in read-only', async () => {
-    t = await mountConsole();
+    t = await mountConsole({ sessionsBy: 'sid' });
     await t.press('?');
     let f = await t.waitFor(' Help ');
     expect(f).toMatch(/C\s+Clean up \[destructive: needs --write or :write\]/);
@@ -135,7 +137,7 @@ describe('help, palette, write mode', () => {
   });
 
   it(': completes view names with tab and switches views; number keys too', async () => {
-    t = await mountConsole();
+    t = await mountConsole({ sessionsBy: 'sid' });
     await t.press(':');
     await t.type('dev');
     await t.waitFor(/:dev.*devices/);
@@ -155,7 +157,7 @@ describe('help, palette, write mode', () => {
   });
 
   it(':write asks for the hostname, then the status bar says WRITE', async () => {
-    t = await mountConsole();
+    t = await mountConsole({ sessionsBy: 'sid' });
     await t.press(':');
     await t.type('write');
     await t.press(KEY.enter);
@@ -171,7 +173,7 @@ describe('help, palette, write mode', () => {
   });
 
   it('dry-run shows DRY-RUN and never applies', async () => {
-    t = await mountConsole({ write: true, dryRun: true, backend: fakeBackend() });
+    t = await mountConsole({ sessionsBy: 'sid', write: true, dryRun: true, backend: fakeBackend() });
     let f = await t.waitFor('DRY-RUN');
     await t.press('R');
     f = await t.waitFor('DRY-RUN: plan only');

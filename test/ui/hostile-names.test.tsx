@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTILE_NAME, RAW_CONTROL } from '../helpers/hostile-text.js';
 import { fakeBackend, incidentSnapshot } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
+
+// Rows are walked by sid (↓ to session 2): sorted by SID, since problems come first by default (issue 16).
 import { KEY } from './helpers/render-tui.js';
 
 const HOSTILE = HOSTILE_NAME;
@@ -57,7 +59,7 @@ function hostileBackend() {
 
 describe('hostile names in the console', () => {
   it('sessions table, status bar and session detail show them escaped', async () => {
-    t = await mountConsole({ backend: hostileBackend(), columns: 220, rows: 40 });
+    t = await mountConsole({ sessionsBy: 'sid', backend: hostileBackend(), columns: 220, rows: 40 });
     await t.waitFor('LOGGED_IN');
     expectSafeFrame(t);
     await t.press(KEY.enter);
@@ -67,17 +69,35 @@ describe('hostile names in the console', () => {
   });
 
   it('kubelet volumes and the journal view show them escaped', async () => {
-    t = await mountConsole({ backend: hostileBackend(), columns: 220, rows: 40, view: 'volumes' });
+    t = await mountConsole({
+      sessionsBy: 'sid',
+      backend: hostileBackend(),
+      columns: 220,
+      rows: 40,
+      view: 'volumes',
+    });
     await t.waitFor('\\x1b');
     expectSafeFrame(t);
     t.unmount();
-    t = await mountConsole({ backend: hostileBackend(), columns: 220, rows: 40, view: 'journal' });
+    t = await mountConsole({
+      sessionsBy: 'sid',
+      backend: hostileBackend(),
+      columns: 220,
+      rows: 40,
+      view: 'journal',
+    });
     await t.waitFor('logout failed for');
     expectSafeFrame(t);
   });
 
   it('the plan dialog shows them escaped', async () => {
-    t = await mountConsole({ backend: hostileBackend(), columns: 220, rows: 40, write: true });
+    t = await mountConsole({
+      sessionsBy: 'sid',
+      backend: hostileBackend(),
+      columns: 220,
+      rows: 40,
+      write: true,
+    });
     await t.waitFor('LOGGED_IN');
     await t.press('C');
     await t.waitFor('Clean up');

@@ -38,6 +38,8 @@ async function home(t: DemoConsole): Promise<void> {
     input: '',
     marks: [],
     filter,
+    // By SID, so row i is the snapshot's session i (problems come first by default, issue 16).
+    sort: { ...s.sort, sessions: { column: 'sid', desc: false } },
   });
   await t.press('1', 'g');
   await t.waitFor((f) => f.includes('VERDICT') && !f.includes('filter: '));

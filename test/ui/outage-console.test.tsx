@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
+import { nodeProblems } from '../../src/engine/snapshot/problems.js';
 import { openSimHost } from '../../src/sim/index.js';
 import { outageBannerText } from '../../src/ui/outage-banner.js';
 import { sessionDetailLines } from '../../src/ui/views/session-detail.js';
@@ -29,7 +30,7 @@ async function outageSnapshot(tweak?: (sim: Awaited<ReturnType<typeof openSimHos
 }
 
 const rowOf = (frame: string, sid: number) =>
-  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} iqn`).test(l));
+  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} (iqn|…:)`).test(l));
 
 describe('console on a dead portal', () => {
   it('shows the banner under the tabs and the outage as the row reason', async () => {
@@ -43,9 +44,12 @@ describe('console on a dead portal', () => {
         `^↯ OUTAGE portal ${PORTAL.replace(/\./g, '\\.')} down: 4 sessions FAILED \\(since \\d\\d:\\d\\d:\\d\\d\\)`,
       ),
     );
-    expect(lines[3]).toMatch(/SID TARGET/);
-    // The REASON column shares the flex space with TARGET: at 160 columns the reason is cut, not dropped.
-    expect(rowOf(f, 1)).toMatch(/FAILED .*● in-use\s+✗ failed\s+portal 10\.0\.0\.10:3260 down: 4 sess/);
+    // The summary line under the banner leaves the dead portal to the banner (said once on screen).
+    expect(lines[3]).toMatch(/^✗ 4 failed/);
+    expect(lines[3]).not.toContain('down');
+    expect(lines[4]).toMatch(/SID TARGET/);
+    // The REASON column (problems.ts) shares the flex space with TARGET: the outage comes first.
+    expect(rowOf(f, 1)).toMatch(/FAILED .*● in-use\s+✗ failed\s+portal 10\.0\.0\.10:3260 down; sess/);
     expect(rowOf(f, 5)).not.toContain('down');
     // The layout keeps within the terminal with the extra line.
     expect(lines.length).toBeLessThanOrEqual(30);
@@ -85,9 +89,12 @@ describe('console on a dead portal', () => {
       const s: Snapshot = takeSnapshot(opened.host, { kubeletRoot: '/var/lib/kubelet' });
       const leftover = s.sessions.find((x) => x.targetIqn.endsWith(':leftover'))!;
       expect(leftover.verdict).toBe('outage');
-      const row = sessionRow(leftover);
+      const row = sessionRow(leftover, nodeProblems(s).sessions.get(leftover.key));
       expect(row.cells[7]).toBe('↯ outage');
-      expect(row.cells[9]).toBe(`portal ${PORTAL} down: 5 sessions FAILED`);
+      // The REASON column is the problems rule's (issue 16): the dead portal first, then the rest.
+      expect(row.cells[9]).toMatch(
+        new RegExp(`^portal ${PORTAL.replace(/\./g, '\\.')} down; session FAILED`),
+      );
       expect(row.fields.verdict).toBe('outage');
     } finally {
       await opened.close();

@@ -7,7 +7,7 @@ let t: Mounted | undefined;
 afterEach(() => t?.unmount());
 
 const rowOf = (frame: string, sid: number) =>
-  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} iqn`).test(l));
+  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} (iqn|…:)`).test(l));
 
 describe('sessions view', () => {
   it('shows one row per session with verdict and health as symbol and word', async () => {
@@ -43,6 +43,9 @@ describe('sessions view', () => {
 
   it('opens the detail with the LUN→device→map→mount→kubelet→pod chain and kubelet isSessionBusy', async () => {
     t = await mountConsole();
+    // Problems come first by default (issue 16): sort by SID to open session 1.
+    await t.press('>');
+    await t.waitFor('SID▲');
     await t.press(KEY.enter);
     const f = await t.waitFor('Session 1');
     expect(f).toContain('kubelet isSessionBusy: no');
@@ -56,6 +59,8 @@ describe('sessions view', () => {
 
   it('scrolls a long detail within its bounds (PgDn past the end, one ↑ moves back)', async () => {
     t = await mountConsole({ rows: 14 });
+    await t.press('>');
+    await t.waitFor('SID▲');
     await t.press(KEY.enter);
     let f = await t.waitFor('Session 1');
     expect(f).toContain('more lines');
@@ -76,12 +81,13 @@ describe('sessions view', () => {
     backend.store.setState({
       snapshot: { ...snap, sessions: [snap.sessions[2]!, snap.sessions[0]!, snap.sessions[1]!] },
     });
-    f = await t.waitFor('1 of 3');
-    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+3 iqn/);
+    // Problems first (issue 16): the failed session 2 stays on top; 3 now comes before 1.
+    f = await t.waitFor('2 of 3');
+    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+3 (iqn|…:)/);
     // The selected session disappears: the cursor stays at its position, clamped.
     backend.store.setState({ snapshot: { ...snap, sessions: [snap.sessions[0]!] } });
     f = await t.waitFor('1 of 1');
-    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+1 iqn/);
+    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+1 (iqn|…:)/);
   });
 
   it('sorts by column with < > and reverses with ~', async () => {
@@ -90,7 +96,7 @@ describe('sessions view', () => {
     let f = await t.waitFor('SID▲');
     await t.press('~');
     f = await t.waitFor('SID▼');
-    const sids = f.split('\n').flatMap((l) => /^.{2}\s*(\d+) iqn/.exec(l)?.[1] ?? []);
+    const sids = f.split('\n').flatMap((l) => /^.{2}\s*(\d+) (?:iqn|…:)/.exec(l)?.[1] ?? []);
     expect(sids).toEqual(['3', '2', '1']);
   });
 
@@ -98,9 +104,13 @@ describe('sessions view', () => {
     t = await mountConsole({ backend: fakeBackend(scaleSnapshot(1000)), rows: 30 });
     let f = await t.waitFor('1 of 1000');
     expect(f.split('\n').length).toBeLessThanOrEqual(30);
+    // By SID, so the last row is the last session (by default the failed ones come first).
+    await t.press('>');
+    await t.waitFor('SID▲');
     await t.press('G');
     f = await t.waitFor('1000 of 1000');
-    expect(f).toContain('pvc-01000');
+    // The last session's row (TARGET now shares its width with REASON, so its IQN is cut in the middle).
+    expect(f).toMatch(/^.{2}\s*1000 …:storag.*vc-01000 /m);
     expect(f.split('\n').length).toBeLessThanOrEqual(30);
     await t.press(KEY.pageUp);
     await t.waitFor(/\d+ of 1000/);

@@ -6,6 +6,7 @@ import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { addMultipathTopology } from '../../engine/snapshot/multipath-topology.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
 import { podLabel } from '../../engine/snapshot/pod-names.js';
+import { nodeProblems } from '../../engine/snapshot/problems.js';
 import { statusJson } from '../../engine/snapshot/status-json.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
@@ -47,6 +48,10 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
       `  (${n.kind === 'real' ? 'this node' : `root ${n.root}`}, kubelet ${n.kubeletRoot}` +
       `${n.initiatorName ? `, initiator ${n.initiatorName}` : ''}${n.iscsiLoaded ? '' : ', iSCSI modules not loaded'})`,
   );
+  // What is wrong, in one line, on top: the console's summary line, from the same problems rule.
+  const problems = nodeProblems(raw);
+  const worst = problems.worst === 'failed' ? 'red' : problems.worst === 'ok' ? 'green' : 'yellow';
+  out.push(paint(problems.summary, worst));
   // Outages first: an admin (or a log scraper) must see "the array is down" before any session.
   if (snap.outages.length > 0) {
     out.push('');

@@ -5,17 +5,26 @@
  * handle, staging and publish paths. No action scope: the console acts on the sessions instead.
  */
 
-import { csiVolumeMounted, csiVolumeName, csiVolumePods, driverLabel } from '../../app/domain.js';
+import {
+  csiVolumeMounted,
+  csiVolumeName,
+  csiVolumePath,
+  csiVolumePods,
+  driverLabel,
+  nodeProblems,
+} from '../../app/domain.js';
 import type { CsiVolume, Snapshot } from '../../engine/model.js';
 import type { TableRow } from '../components/table-types.js';
+import { OK_PROBLEM, problemCell } from './problem-cell.js';
 
 function tailOf(root: string, p: string): string {
   return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
 }
 
 export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
+  const p = problemCell(nodeProblems(snap).csiVolumes.get(csiVolumePath(v)) ?? OK_PROBLEM);
   const root = snap.kubelet.root;
-  const main = v.stagingPath ?? v.publish[0]?.path ?? '';
+  const main = csiVolumePath(v);
   const tail = tailOf(root, main);
   const mounted = csiVolumeMounted(v);
   const pods = csiVolumePods(v);
@@ -24,14 +33,15 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
     key: `csi:${main}`,
     label: `CSI volume ${name}`,
     cells: [
-      tail,
+      // The PV (else the handle) first: at 80 columns every CSI dir reads `plugins/kuber…/globalmount`.
+      name === tail ? tail : `${name} ${tail}`,
       v.mode === 'filesystem' ? 'fs' : 'block',
       '-',
       mounted ? 'yes' : 'no',
       `csi ${driverLabel(v.driver)}`,
       v.sessions.join(',') || '-',
       String(pods.length),
-      v.problems.length ? `⚠ ${v.problems.join('; ')}` : '✓',
+      p.text,
     ],
     tones: [
       undefined,
@@ -41,7 +51,7 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
       'accent',
       v.sessions.length ? undefined : 'warn',
       undefined,
-      v.problems.length ? 'warn' : 'ok',
+      p.tone,
     ],
     fields: {
       path: main,
@@ -52,10 +62,18 @@ export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
       staging: v.stagingPath ?? '',
       publish: v.publish.map((p) => p.path).join(' '),
       mounted: mounted ? 'yes' : 'no',
-      problems: v.problems.join(' '),
+      problems: p.field,
       pods: pods.join(','),
     },
-    sort: { path: tail, mode: v.mode, lun: -1, mounted: mounted ? 1 : 0, pods: pods.length },
+    sort: {
+      path: tail,
+      mode: v.mode,
+      lun: -1,
+      mounted: mounted ? 1 : 0,
+      pods: pods.length,
+      problems: p.sort,
+      problem: p.sort,
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 import { recordKey } from '../../app/domain.js';
 import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 export const RECORD_COLUMNS: readonly Column[] = [
@@ -14,7 +15,7 @@ export const RECORD_COLUMNS: readonly Column[] = [
   { id: 'session', title: 'SESSION', width: 8 },
 ];
 
-function recordRow(r: NodeRecord, sessions: Session[]): TableRow {
+function recordRow(r: NodeRecord, sessions: Session[], prefix: string): TableRow {
   const s = sessions.find((x) => x.targetIqn === r.targetIqn && x.portal === r.portal && x.iface === r.iface);
   // node.startup=automatic logs in at boot (iscsid.conf): a stale record comes back after reboot.
   const auto = r.startup === 'automatic';
@@ -25,7 +26,8 @@ function recordRow(r: NodeRecord, sessions: Session[]): TableRow {
     label: `record ${r.targetIqn} @ ${r.portal}`,
     cells: [
       'node',
-      r.targetIqn,
+      // Without the node's common IQN prefix, as every table (the summary line names it once).
+      elideIqn(r.targetIqn, prefix),
       r.portal,
       r.iface,
       auto ? '⚑ automatic' : (r.startup ?? '-'),
@@ -46,7 +48,8 @@ function recordRow(r: NodeRecord, sessions: Session[]): TableRow {
 }
 
 export function recordRows(snap: Snapshot): TableRow[] {
-  const rows = snap.nodeRecords.map((r) => recordRow(r, snap.sessions));
+  const prefix = nodeIqnPrefix(snap);
+  const rows = snap.nodeRecords.map((r) => recordRow(r, snap.sessions, prefix));
   for (const i of snap.ifaces) {
     rows.push({
       key: i.path,

@@ -2,28 +2,43 @@
  * The Sessions view (1, home): one row per iSCSI session, ⏎ opens its detail (the whole chain from
  * portal to pod, with the recovery countdown of a down session).
  */
-import { severityRank } from '../../app/domain.js';
-import type { Session } from '../../engine/model.js';
+import {
+  type NodeProblems,
+  nodeProblems,
+  type Problem,
+  problemContext,
+  problemSortKey,
+  sessionProblem,
+  severityRank,
+} from '../../app/domain.js';
+import type { Session, Snapshot } from '../../engine/model.js';
 import { Text } from '../components/safe-text.js';
 import { ScrollText } from '../components/scroll-text.js';
 import type { Column, TableRow } from '../components/table-types.js';
-import { HEALTH_LOOK, stateTone, toneColor, VERDICT_LOOK } from '../theme.js';
+import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
+import { HEALTH_LOOK, problemTone, stateTone, toneColor, VERDICT_LOOK } from '../theme.js';
 import { sessionDetailLines } from './session-detail.js';
 import { TableBody } from './table-body.js';
 import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view.js';
 
+/**
+ * What drops first as the terminal narrows (issue 16: what is wrong beats IFACE/HOST): HOST and
+ * LUN/DEV below 120 columns, IFACE below 110, then STATE below 100 (a session that is not LOGGED_IN says so in its REASON). SID,
+ * TARGET, PORTAL, VERDICT, HEALTH and REASON stay down to 80 columns; TARGET and REASON share what
+ * is left. TARGET is shown without the node's common IQN prefix (the summary line names it once).
+ */
 export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
-  { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
-  { id: 'portal', title: 'PORTAL', width: 21, middle: true },
+  { id: 'target', title: 'TARGET', width: 14, flex: true, middle: true },
+  { id: 'portal', title: 'PORTAL', width: 18, middle: true },
   { id: 'iface', title: 'IFACE', width: 12, middle: true, hideBelow: 110 },
-  { id: 'state', title: 'STATE', width: 9 },
-  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 90 },
-  { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 96 },
+  { id: 'state', title: 'STATE', width: 9, hideBelow: 100 },
+  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 120 },
+  { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 120 },
   { id: 'verdict', title: 'VERDICT', width: 10 },
   { id: 'health', title: 'HEALTH', width: 10, hideBelow: 72 },
-  // The row's first reason: a portal outage comes first (verdicts.ts), so a dead portal reads on the row.
-  { id: 'reason', title: 'REASON', width: 24, flex: true, hideBelow: 130 },
+  // The one-line why from the engine's problems rule (problems.ts): the portal outage first.
+  { id: 'reason', title: 'REASON', width: 14, flex: true },
 ];
 
 /**
@@ -42,19 +57,27 @@ function pendingSessionRow(row: TableRow): TableRow {
   return { ...row, cells, tones, fields: { ...row.fields, verdict: '', health: '', devices: '', pods: '' } };
 }
 
-export function sessionRow(s: Session): TableRow {
-  if (s.pending) return pendingSessionRow(sessionRow({ ...s, pending: undefined }));
+const NO_PROBLEMS = problemContext({ sessions: [], multipath: [], outages: [] } as unknown as Snapshot);
+
+/**
+ * A session's row. `p` is its problem (nodeProblems, once per snapshot); without one (a session
+ * alone, no snapshot) it is judged without the node's outages and multipath maps. `prefix` is the
+ * node's common IQN prefix, elided from the TARGET cell.
+ */
+export function sessionRow(s: Session, p: Problem = sessionProblem(s, NO_PROBLEMS), prefix = ''): TableRow {
+  if (s.pending) return pendingSessionRow(sessionRow({ ...s, pending: undefined }, p, prefix));
   const v = VERDICT_LOOK[s.verdict];
   const h = HEALTH_LOOK[s.health];
   const devs = s.devices.filter((d) => d.name).length;
   const luns = `${s.devices.length}/${devs}`;
+  const problemKey = problemSortKey(p);
   return {
     key: s.key,
     scope: 'session',
     label: `session ${s.sid}`,
     cells: [
       String(s.sid),
-      s.targetIqn,
+      elideIqn(s.targetIqn, prefix),
       s.portal,
       s.iface,
       s.state,
@@ -62,7 +85,7 @@ export function sessionRow(s: Session): TableRow {
       luns,
       `${v.symbol} ${s.verdict}`,
       `${h.symbol} ${s.health}`,
-      s.reasons[0] ?? '',
+      p.reason,
     ],
     tones: [
       undefined,
@@ -74,7 +97,7 @@ export function sessionRow(s: Session): TableRow {
       undefined,
       v.tone,
       h.tone,
-      s.verdict === 'outage' || s.health === 'failed' ? 'bad' : 'dim',
+      problemTone(p.severity),
     ],
     fields: {
       sid: String(s.sid),
@@ -88,7 +111,7 @@ export function sessionRow(s: Session): TableRow {
       health: s.health,
       devices: s.devices.map((d) => d.name ?? d.hctl).join(','),
       pods: s.pods.join(','),
-      reason: s.reasons[0] ?? '',
+      reason: p.reason,
     },
     sort: {
       sid: s.sid,
@@ -99,28 +122,46 @@ export function sessionRow(s: Session): TableRow {
       host: s.hostNumber ?? -1,
       luns: s.devices.length,
       verdict: s.verdict,
-      health: -severityRank(s.health), // worst first, not alphabetical (problems.ts)
-      reason: s.reasons[0] ?? '',
+      // Worst first, not alphabetical; within a health word, problems first (problems.ts).
+      health: (4 - severityRank(s.health)) * 1e14 + problemKey,
+      reason: problemKey,
+      problem: problemKey,
     },
   };
 }
 
-const sessionRowCache = new WeakMap<Session, TableRow>();
+interface CachedRow {
+  row: TableRow;
+  p: Problem;
+  prefix: string;
+}
+
+const sessionRowCache = new WeakMap<Session, CachedRow>();
+
+const sameProblem = (a: Problem, b: Problem) =>
+  a === b || (a.severity === b.severity && a.reason === b.reason && a.since === b.since);
 
 /**
  * The Sessions view's rows, each built once per Session object: the store hands unchanged
  * sessions of a new snapshot back as the previous objects (src/watchers/share.ts), so a refresh
- * rebuilds only the rows that changed, not all 1,000.
+ * rebuilds only the rows whose session, problem or IQN prefix changed, not all 1,000. A session's
+ * problem can change while the session object does not (another session's path of its multipath
+ * map fails), hence the problem is compared too.
  */
-export function sessionRows(sessions: readonly Session[]): TableRow[] {
+export function sessionRows(sessions: readonly Session[], problems?: NodeProblems, prefix = ''): TableRow[] {
   return sessions.map((s) => {
-    let row = sessionRowCache.get(s);
-    if (!row) {
-      row = sessionRow(s);
-      sessionRowCache.set(s, row);
-    }
+    const p = problems?.sessions.get(s.key) ?? sessionProblem(s, NO_PROBLEMS);
+    const hit = sessionRowCache.get(s);
+    if (hit && hit.prefix === prefix && sameProblem(hit.p, p)) return hit.row;
+    const row = sessionRow(s, p, prefix);
+    sessionRowCache.set(s, { row, p, prefix });
     return row;
   });
+}
+
+/** The view's rows over a snapshot: problems and the IQN prefix are computed once per snapshot. */
+export function snapshotSessionRows(snap: Snapshot): TableRow[] {
+  return sessionRows(snap.sessions, nodeProblems(snap), nodeIqnPrefix(snap));
 }
 
 function SessionsBody(props: ViewBodyProps) {
@@ -147,7 +188,7 @@ export const sessionsView = defineView({
   aliases: ['s', 'se', 'session'],
   help: 'iSCSI sessions (home)',
   columns: SESSION_COLUMNS,
-  rows: fromSnapshot((snapshot) => sessionRows(snapshot.sessions)),
+  rows: fromSnapshot(snapshotSessionRows),
   scrolls: (detail) => detail !== undefined,
   scrollLines(snapshot, detail) {
     if (detail === undefined || !snapshot) return undefined;

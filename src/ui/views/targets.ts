@@ -1,17 +1,24 @@
 /** The Targets view (2): one row per (target, portal) and the portal→host map kubelet relies on. */
-import { addressFamily, inKubelet, parsePortal } from '../../app/domain.js';
+import { addressFamily, inKubelet, parsePortal, problemContext, targetProblem } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { stateTone } from '../theme.js';
+import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
+/**
+ * TARGET (without the node's common IQN prefix) and PROBLEMS share the width; HOST stays (the
+ * portal→host map is this view's point). PROBLEMS is the engine's rule for the row's sessions (problems.ts
+ * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
+ */
 export const TARGET_COLUMNS: readonly Column[] = [
-  { id: 'target', title: 'TARGET', width: 36, middle: true },
+  { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
   { id: 'portal', title: 'PORTAL', width: 22, middle: true },
   { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
-  { id: 'flags', title: 'FLAGS', width: 30, flex: true, hideBelow: 90 },
+  { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
 ];
 
 /**
@@ -41,6 +48,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
     for (const p of portals) entry(v.iqn, p).listed = true;
   }
   const rows: TableRow[] = [];
+  const ctx = problemContext(snap);
+  const prefix = nodeIqnPrefix(snap);
   for (const [iqn, portals] of [...byTarget].sort((a, b) => a[0].localeCompare(b[0]))) {
     const listed = [...portals.values()].filter((p) => p.listed).length;
     const loggedListed = [...portals.values()].filter((p) => p.listed && p.sessions.length > 0).length;
@@ -56,34 +65,48 @@ export function targetRows(snap: Snapshot): TableRow[] {
         flags.push(`partial ${loggedListed}/${listed}`);
       // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
       if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
+      // The sessions' problem (targetProblem words `not in kubelet` itself), then the portal flags;
+      // reasons on an ok severity (a foreign session kubelet does not know) read as a warning.
+      const problem = info.sessions.length > 0 ? targetProblem(info.sessions, ctx) : OK_PROBLEM;
+      const reasons = [...problem.reasons, ...flags.filter((f) => !problem.reasons.includes(f))];
+      const cell = problemCell(
+        problem.severity === 'ok' && reasons.length > 0
+          ? { severity: 'warning', reasons, reason: reasons.join('; ') }
+          : { ...problem, reason: reasons.join('; ') },
+      );
+      const text = cell.text;
+      const rank = cell.sort;
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
       rows.push({
         key: `${iqn}|${portal}`,
         cells: [
-          iqn,
+          elideIqn(iqn, prefix),
           portal,
           host === undefined ? '-' : String(host),
           info.sessions.map((x) => x.sid).join(',') || '-',
           s?.state ?? '-',
-          flags.join('; '),
+          text,
         ],
-        tones: [
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          stateTone(s?.state),
-          flags.length ? 'warn' : undefined,
-        ],
+        tones: [undefined, undefined, undefined, undefined, stateTone(s?.state), cell.tone],
         fields: {
           target: iqn,
           portal,
           state: s?.state ?? '',
           flags: flags.join(' '),
+          problems: cell.field,
           sid: String(s?.sid ?? ''),
         },
-        sort: { target: iqn, portal, host: host ?? -1, sid: s?.sid ?? -1, state: s?.state ?? '' },
+        sort: {
+          target: iqn,
+          portal,
+          host: host ?? -1,
+          sid: s?.sid ?? -1,
+          state: s?.state ?? '',
+          // A portal flag alone (listed, not logged in) ranks as a warning.
+          flags: rank,
+          problem: rank,
+        },
         ...(s ? { scope: 'session' as const, label: `session ${s.sid}`, actionKey: s.key } : {}),
       });
     }

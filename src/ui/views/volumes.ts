@@ -1,18 +1,26 @@
 /** The Volumes view (3): kubelet's in-tree iSCSI volumes, then the CSI drivers' volumes. */
+import { nodeProblems } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { nodeIqnPrefix, volumeDirLabel } from '../iqn-prefix.js';
 import { csiVolumeRows } from './csi-rows.js';
+import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
+/**
+ * At 80 columns MODE and LUN drop first (the LUN is in the dir name, `…-lun-1`); the dir (its name
+ * below kubelet's iscsi plugin dir, volumeDirLabel) and PROBLEMS share the rest, so three volume
+ * rows never read alike and what is wrong stays on the row.
+ */
 export const VOLUME_COLUMNS: readonly Column[] = [
   { id: 'path', title: 'GLOBAL DIR', width: 20, flex: true, middle: true },
-  { id: 'mode', title: 'MODE', width: 5 },
-  { id: 'lun', title: 'LUN', width: 3, align: 'right' },
+  { id: 'mode', title: 'MODE', width: 5, hideBelow: 100 },
+  { id: 'lun', title: 'LUN', width: 3, align: 'right', hideBelow: 100 },
   { id: 'mounted', title: 'MOUNTED', width: 7 },
-  { id: 'meta', title: 'METADATA', width: 10, hideBelow: 100 },
+  { id: 'meta', title: 'METADATA', width: 10, hideBelow: 120 },
   { id: 'sids', title: 'SIDS', width: 7 },
   { id: 'pods', title: 'PODS', width: 4, align: 'right' },
-  { id: 'problems', title: 'PROBLEMS', width: 26, hideBelow: 80 },
+  { id: 'problems', title: 'PROBLEMS', width: 20, flex: true },
 ];
 
 export function volumeRows(snap: Snapshot): TableRow[] {
@@ -20,21 +28,24 @@ export function volumeRows(snap: Snapshot): TableRow[] {
 }
 
 function inTreeVolumeRows(snap: Snapshot): TableRow[] {
+  const problems = nodeProblems(snap).volumes;
+  const prefix = nodeIqnPrefix(snap);
   return snap.kubelet.volumes.map((v) => {
     const tail = v.path.startsWith(snap.kubelet.root) ? v.path.slice(snap.kubelet.root.length + 1) : v.path;
+    const p = problemCell(problems.get(v.path) ?? OK_PROBLEM);
     return {
       key: v.path,
       scope: 'volume' as const,
       label: `volume ${tail.split('/').pop() ?? tail}`,
       cells: [
-        tail,
+        volumeDirLabel(v.path, prefix),
         v.mode === 'filesystem' ? 'fs' : 'block',
         v.lun,
         v.mounted ? 'yes' : 'no',
         v.metadataSource,
         v.sessions.join(',') || '-',
         String(v.pods.length),
-        v.problems.length ? `⚠ ${v.problems.join('; ')}` : '✓',
+        p.text,
       ],
       tones: [
         undefined,
@@ -44,7 +55,7 @@ function inTreeVolumeRows(snap: Snapshot): TableRow[] {
         v.metadataSource === 'hidden' ? 'warn' : 'dim',
         v.sessions.length ? undefined : 'warn',
         undefined,
-        v.problems.length ? 'warn' : 'ok',
+        p.tone,
       ],
       fields: {
         path: v.path,
@@ -53,10 +64,18 @@ function inTreeVolumeRows(snap: Snapshot): TableRow[] {
         portal: v.portal,
         lun: v.lun,
         mounted: v.mounted ? 'yes' : 'no',
-        problems: v.problems.join(' '),
+        problems: p.field,
         pods: v.pods.join(','),
       },
-      sort: { path: tail, mode: v.mode, lun: Number(v.lun), mounted: v.mounted ? 1 : 0, pods: v.pods.length },
+      sort: {
+        path: tail,
+        mode: v.mode,
+        lun: Number(v.lun),
+        mounted: v.mounted ? 1 : 0,
+        pods: v.pods.length,
+        problems: p.sort,
+        problem: p.sort,
+      },
     };
   });
 }

@@ -19,6 +19,8 @@ export async function mountConsole(
     dryRun?: boolean;
     view?: ViewId;
     noColor?: boolean;
+    /** The Sessions view's sort (default: problems first); `'sid'` for tests that walk rows by sid. */
+    sessionsBy?: 'sid';
   } = {},
 ): Promise<Mounted> {
   const backend = o.backend ?? fakeBackend();
@@ -27,6 +29,8 @@ export async function mountConsole(
     dryRun: o.dryRun ?? false,
     ...(o.view ? { view: o.view } : {}),
   });
+  if (o.sessionsBy)
+    ui.setState({ sort: { ...ui.getState().sort, sessions: { column: o.sessionsBy, desc: false } } });
   const tui = renderTui(
     <ConsoleApp
       backend={backend}

@@ -32,8 +32,8 @@ describe('cleanup plan at 80×24 (tmux, --demo incident)', () => {
       term.keys('/');
       term.text('sid=4');
       term.keys('Enter');
-      // The tab bar's counter does not fit at 80 columns: wait for the one row left.
-      await term.waitFor((x) => /^›\s+4 iqn/m.test(x) && !x.includes('postgres'));
+      // Wait for the one row left (its TARGET without the node's IQN prefix).
+      await term.waitFor((x) => /^›\s+4 (iqn|…:)/m.test(x) && !x.includes('postgres'));
       term.keys('C');
       // The whole dialog on screen (tmux may capture a frame half drawn): title, body and its scroll mark.
       const first = await term.waitFor(/Plan: Clean up[\s\S]*risk high[\s\S]*more lines/);
