@@ -6,7 +6,7 @@
 import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
-import { addStep, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
 export interface RescanInput {
@@ -35,20 +35,14 @@ export const rescanAction: ActionDef<RescanInput> = {
     const x = findSession(s, input.sessionKey);
     const plan = newPlan('rescan', 'Rescan session', `session ${x.sid} ${x.targetIqn} @ ${x.portal}`, ctx);
     plan.risk = 'medium';
-    plan.before.push(x.key);
-    plan.lockKeys = [x.targetIqn];
-    plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+    addSessionSubject(plan, x);
     plan.warnings.push(
       'iscsiadm --rescan writes "- - -" (all LUNs): LUNs kubelet never asked for may appear (kubernetes#59946); prefer `scan <sid> <lun>`',
     );
-    if (x.state !== 'LOGGED_IN') {
-      plan.refusals.push({
-        id: 'session-down',
-        reason: `session ${x.sid} is ${x.state}`,
-        hint: 'a rescan of a session that is not logged in blocks until the recovery timeout',
-        overridable: true,
-      });
-    }
+    refuseSessionDown(plan, x, {
+      hint: 'a rescan of a session that is not logged in blocks until the recovery timeout',
+      overridable: true,
+    });
     addStep(plan, {
       id: 'rescan',
       why: 'rescan the session (sizes of existing LUNs, new LUNs)',
