@@ -1,6 +1,6 @@
 import type { Host } from '../host/host.js';
 import type { ConnectionParams, SessionParams } from '../model.js';
-import { readAttr, readIntAttr } from './attr.js';
+import { type AttrTable, readAttr, readAttrs, readIntAttr } from './attr.js';
 
 /**
  * The negotiated login keys `iscsiadm -m session -P 3` prints, read from sysfs the way iscsiadm
@@ -36,11 +36,6 @@ function digest(host: Host, path: string): string | undefined {
   return v === '0' ? 'None' : v === '1' ? 'CRC32C' : v;
 }
 
-type Reader<V> = (host: Host, path: string) => V | undefined;
-
-/** Which attribute file holds each parameter, and how it reads. */
-type AttrTable<T> = { readonly [K in keyof T]?: readonly [file: string, read: Reader<NonNullable<T[K]>>] };
-
 /** One row per parameter, in the order iscsiadm -P 3 prints them (JSON keeps that order). */
 const CONNECTION_ATTRS: AttrTable<ConnectionParams> = {
   headerDigest: ['header_digest', digest],
@@ -65,12 +60,8 @@ const SESSION_ATTRS: AttrTable<SessionParams> = {
 
 /** The parameters a table names that `dir` has; undefined when it has none. */
 function readParams<T extends object>(host: Host, dir: string, table: AttrTable<T>): T | undefined {
-  const p: Record<string, unknown> = {};
-  for (const [key, row] of Object.entries(table) as [string, readonly [string, Reader<unknown>]][]) {
-    const v = row[1](host, `${dir}/${row[0]}`);
-    if (v !== undefined) p[key] = v;
-  }
-  return Object.keys(p).length > 0 ? (p as T) : undefined;
+  const p = {} as T;
+  return readAttrs(host, dir, table, p) > 0 ? p : undefined;
 }
 
 /** A connection's negotiated parameters (`dir` is its iscsi_connection attribute dir). */
