@@ -4,6 +4,7 @@
  * offline devices (use `online`).
  */
 import { UserError } from '../errors.js';
+import { sessionRescanArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
 import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown, TIMEOUTS } from './plan-kit.js';
@@ -46,7 +47,7 @@ export const rescanAction: ActionDef<RescanInput> = {
     addStep(plan, {
       id: 'rescan',
       why: 'rescan the session (sizes of existing LUNs, new LUNs)',
-      argv: ['iscsiadm', '-m', 'session', '-r', String(x.sid), '--rescan'],
+      argv: sessionRescanArgv(x.sid),
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid))],
     });
