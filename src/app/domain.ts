@@ -34,7 +34,7 @@ export {
 export { commandOutcome } from '../engine/actions/journal.js';
 export { describeBinds, recordKey } from '../engine/actions/lookup.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
-export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
+export { kubeletLunProblem, lunLabel, MAX_TARGET_LUN } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';

@@ -17,28 +17,32 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Something the user can fix: bad flag, bad IQN, missing file. Carries a hint. */
-export class UserError extends Error {
-  readonly exitCode: ExitCodeValue = ExitCode.usage;
+/** A failure a person can act on: its message and, where there is one, what to do (the hint). */
+class HintedError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
   ) {
     super(message);
-    this.name = 'UserError';
   }
 }
 
+/** Something the user can fix: bad flag, bad IQN, missing file. Carries a hint. */
+export class UserError extends HintedError {
+  override name = 'UserError';
+  readonly exitCode: ExitCodeValue = ExitCode.usage;
+}
+
 /** A safety precondition refused the action (in use, outage guard, read-only). */
-export class RefusedError extends Error {
+export class RefusedError extends HintedError {
+  override name = 'RefusedError';
   readonly exitCode: ExitCodeValue = ExitCode.refused;
   constructor(
     message: string,
-    readonly hint?: string,
+    hint?: string,
     readonly reasons: readonly string[] = [],
   ) {
-    super(message);
-    this.name = 'RefusedError';
+    super(message, hint);
   }
 }
 
@@ -61,15 +65,9 @@ export class ExternalCommandError extends Error {
 }
 
 /** Waited for a condition (a device to appear) and it never came. */
-export class TimeoutError extends Error {
+export class TimeoutError extends HintedError {
+  override name = 'TimeoutError';
   readonly exitCode: ExitCodeValue = ExitCode.timeout;
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-    this.name = 'TimeoutError';
-  }
 }
 
 /** The admin interrupted (Ctrl-C) and confirmed stopping. */

@@ -275,9 +275,7 @@ export class Kubelet {
    * DetachBlockISCSIDisk (block). `podUIDs` defaults to every pod of the volume.
    */
   async detach(globalPath: string, podUIDs?: string[]): Promise<void> {
-    const v = this.volumes.get(globalPath);
-    if (!v) throw new KubeletError(`no kubelet volume at ${globalPath}`);
-    for (const pod of podUIDs ?? [...v.pods]) await this.tearDownPod(v, pod);
+    const v = await this.tearDownPods(globalPath, podUIDs);
     if (v.pods.size > 0) return;
     if (v.opts.mode === 'block') await this.detachBlock(v);
     else await this.detachDisk(v);
@@ -286,21 +284,23 @@ export class Kubelet {
 
   /** A detach whose logout never ran (iscsiadm timed out, kubelet restarted): dirs gone, session stays. */
   async detachLeavingSession(globalPath: string): Promise<void> {
-    const v = this.volumes.get(globalPath);
-    if (!v) throw new KubeletError(`no kubelet volume at ${globalPath}`);
-    for (const pod of [...v.pods]) await this.tearDownPod(v, pod);
-    if (this.isMountPoint(globalPath)) await this.run(['umount', globalPath]);
+    await this.crashAfterUnmount(globalPath);
     this.removeAll(globalPath);
-    this.volumes.delete(globalPath);
   }
 
   /** The pod is gone and kubelet died right after UnmountDevice's umount: the global dir stays behind. */
   async crashAfterUnmount(globalPath: string): Promise<void> {
-    const v = this.volumes.get(globalPath);
-    if (!v) throw new KubeletError(`no kubelet volume at ${globalPath}`);
-    for (const pod of [...v.pods]) await this.tearDownPod(v, pod);
+    await this.tearDownPods(globalPath);
     if (this.isMountPoint(globalPath)) await this.run(['umount', globalPath]);
     this.volumes.delete(globalPath);
+  }
+
+  /** The volume at `globalPath` with `podUIDs` (default: every pod of it) torn down. */
+  private async tearDownPods(globalPath: string, podUIDs?: string[]): Promise<KubeletVolumeState> {
+    const v = this.volumes.get(globalPath);
+    if (!v) throw new KubeletError(`no kubelet volume at ${globalPath}`);
+    for (const pod of podUIDs ?? [...v.pods]) await this.tearDownPod(v, pod);
+    return v;
   }
 
   /** The pod goes away: its bind mount (or loop + device node) and its volume dir. */

@@ -183,6 +183,10 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     } else {
       const disc = discoverydbArgv(tp, iface);
       const node = nodeArgv(tp, input.iqn, iface);
+      const addChap = (scope: 'discovery' | 'node', base: string[], keys: readonly string[]) => {
+        const target = { scope, iqn: input.iqn, portal: tp, iface };
+        for (const st of chapSteps(base, keys, input.secretKeys, group, target)) addStep(plan, st);
+      };
       addStep(plan, {
         id: `discoverydb-new:${tp}`,
         why: 'create the discovery record (result ignored, like kubelet)',
@@ -192,15 +196,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         preconditions: [],
         group,
       });
-      if (input.chapDiscovery) {
-        for (const st of chapSteps(disc, DISCOVERY_CHAP_KEYS, input.secretKeys, group, {
-          scope: 'discovery',
-          iqn: input.iqn,
-          portal: tp,
-          iface,
-        }))
-          addStep(plan, st);
-      }
+      if (input.chapDiscovery) addChap('discovery', disc, DISCOVERY_CHAP_KEYS);
       addStep(plan, {
         id: `discover:${tp}`,
         why: `SendTargets discovery at ${tp}: it writes a node record for EVERY target the portal lists (new records only: "-o new" leaves existing ones as they are); on failure the discovery record is deleted and the next portal tried`,
@@ -225,15 +221,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         preconditions: [],
         group,
       });
-      if (input.chapSession) {
-        for (const st of chapSteps(node, SESSION_CHAP_KEYS, input.secretKeys, group, {
-          scope: 'node',
-          iqn: input.iqn,
-          portal: tp,
-          iface,
-        }))
-          addStep(plan, st);
-      }
+      if (input.chapSession) addChap('node', node, SESSION_CHAP_KEYS);
       addStep(plan, {
         id: `login:${tp}`,
         why: `log in to ${input.iqn} at ${tp}; exit 15 (session exists) is success; on failure the node record is deleted`,

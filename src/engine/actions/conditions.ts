@@ -30,76 +30,75 @@ const fail = (detail: string): CheckResult => ({ ok: false, detail });
 
 type Checker = (c: Precondition, s: Snapshot, host: Host) => CheckResult;
 
+/**
+ * A check on the object the condition's subject names: `missing` when the snapshot has none (`ok`
+ * where a vanished object is what the check wants), else `found` on it.
+ */
+function about<T>(
+  find: (s: Snapshot, key: string) => T | undefined,
+  missing: (c: Precondition) => CheckResult,
+  found: (x: T, c: Precondition, s: Snapshot) => CheckResult,
+): Checker {
+  return (c, s) => {
+    const x = find(s, c.subject);
+    return x === undefined ? missing(c) : found(x, c, s);
+  };
+}
+
+/** What a check reports when the object it must find is not there. */
+const gone = {
+  session: (c: Precondition) => fail(`session ${c.subject} is gone`),
+  device: (c: Precondition) => fail(`no device for ${c.subject}`),
+  map: (c: Precondition) => fail(`map ${c.subject} is gone`),
+  record: (c: Precondition) => fail(`no node record ${c.subject}`),
+};
+
+/** A check whose object may vanish: gone is as good as checked (absent, unused, not claimed). */
+const vanished = (): CheckResult => ok;
+
+/** `ok` when nothing uses the object, else everything that does. */
+const unused = (why: readonly string[]): CheckResult => (why.length === 0 ? ok : fail(why.join('; ')));
+
 const CHECKS: Record<string, Checker> = {
   'write-enabled': () => ok,
-  'session-present': (c, s) => (sessionByKey(s, c.subject) ? ok : fail(`session ${c.subject} is gone`)),
-  'session-absent': (c, s) => {
-    const x = sessionByKey(s, c.subject);
-    return x ? fail(`session ${x.sid} (${c.subject}) still exists`) : ok;
-  },
+  'session-present': about(sessionByKey, gone.session, () => ok),
+  'session-absent': about(sessionByKey, vanished, (x, c) =>
+    fail(`session ${x.sid} (${c.subject}) still exists`),
+  ),
   /** The fingerprint still names the same sid (sids are reused after a re-login). */
-  'session-is': (c, s) => {
-    const x = sessionByKey(s, c.subject);
-    if (!x) return fail(`session ${c.subject} is gone`);
-    return String(x.sid) === c.value ? ok : fail(`${c.subject} is now session ${x.sid}, not ${c.value}`);
-  },
-  'session-logged-in': (c, s) => {
-    const x = sessionByKey(s, c.subject);
-    if (!x) return fail(`session ${c.subject} is gone`);
-    return x.state === 'LOGGED_IN' ? ok : fail(`session ${x.sid} is ${x.state}`);
-  },
-  'session-not-in-use': (c, s) => {
-    const x = sessionByKey(s, c.subject);
-    if (!x) return ok;
-    return x.pods.length > 0 ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok;
-  },
-  'device-present': (c, s) => (deviceByKey(s, c.subject) ? ok : fail(`no device for ${c.subject}`)),
-  'device-absent': (c, s) => {
-    const d = deviceByKey(s, c.subject);
-    return d ? fail(`${d.device.name ?? d.device.hctl} (${c.subject}) still exists`) : ok;
-  },
+  'session-is': about(sessionByKey, gone.session, (x, c) =>
+    String(x.sid) === c.value ? ok : fail(`${c.subject} is now session ${x.sid}, not ${c.value}`),
+  ),
+  'session-logged-in': about(sessionByKey, gone.session, (x) =>
+    x.state === 'LOGGED_IN' ? ok : fail(`session ${x.sid} is ${x.state}`),
+  ),
+  'session-not-in-use': about(sessionByKey, vanished, (x) =>
+    x.pods.length > 0 ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok,
+  ),
+  'device-present': about(deviceByKey, gone.device, () => ok),
+  'device-absent': about(deviceByKey, vanished, (d, c) =>
+    fail(`${d.device.name ?? d.device.hctl} (${c.subject}) still exists`),
+  ),
   /** The fingerprint still names the same kernel device: never act on an sdX that moved. */
-  'device-is': (c, s) => {
-    const d = deviceByKey(s, c.subject);
-    if (!d) return fail(`no device for ${c.subject}`);
+  'device-is': about(deviceByKey, gone.device, (d, c) => {
     const name = d.device.name ?? d.device.hctl;
     return name === c.value || d.device.hctl === c.value
       ? ok
       : fail(`${c.subject} is now ${name}, not ${c.value}`);
-  },
-  'device-unused': (c, s) => {
-    const d = deviceByKey(s, c.subject);
-    if (!d) return ok;
-    const why = deviceUse(s, d.device);
-    return why.length === 0 ? ok : fail(why.join('; '));
-  },
-  'device-unmounted': (c, s) => {
-    const d = deviceByKey(s, c.subject);
-    if (!d) return ok;
-    const why = deviceUse(s, d.device, d.device.holders);
-    return why.length === 0 ? ok : fail(why.join('; '));
-  },
-  'device-state': (c, s) => {
-    const d = deviceByKey(s, c.subject);
-    if (!d) return fail(`no device for ${c.subject}`);
-    return d.device.state === c.value ? ok : fail(`${d.device.name} is ${d.device.state ?? 'unknown'}`);
-  },
-  'map-present': (c, s) => (mapByWwid(s, c.subject) ? ok : fail(`map ${c.subject} is gone`)),
-  'map-absent': (c, s) => {
-    const m = mapByWwid(s, c.subject);
-    return m ? fail(`map ${m.name} (${m.alias}) still exists`) : ok;
-  },
-  'map-is': (c, s) => {
-    const m = mapByWwid(s, c.subject);
-    if (!m) return fail(`map ${c.subject} is gone`);
-    return m.name === c.value || m.alias === c.value ? ok : fail(`map ${c.subject} is now ${m.name}`);
-  },
-  'map-unused': (c, s) => {
-    const m = mapByWwid(s, c.subject);
-    if (!m) return ok;
-    const why = mapUse(s, m);
-    return why.length === 0 ? ok : fail(why.join('; '));
-  },
+  }),
+  'device-unused': about(deviceByKey, vanished, (d, _c, s) => unused(deviceUse(s, d.device))),
+  'device-unmounted': about(deviceByKey, vanished, (d, _c, s) =>
+    unused(deviceUse(s, d.device, d.device.holders)),
+  ),
+  'device-state': about(deviceByKey, gone.device, (d, c) =>
+    d.device.state === c.value ? ok : fail(`${d.device.name} is ${d.device.state ?? 'unknown'}`),
+  ),
+  'map-present': about(mapByWwid, gone.map, () => ok),
+  'map-absent': about(mapByWwid, vanished, (m) => fail(`map ${m.name} (${m.alias}) still exists`)),
+  'map-is': about(mapByWwid, gone.map, (m, c) =>
+    m.name === c.value || m.alias === c.value ? ok : fail(`map ${c.subject} is now ${m.name}`),
+  ),
+  'map-unused': about(mapByWwid, vanished, (m, _c, s) => unused(mapUse(s, m))),
   mounted: (c, s) =>
     s.mounts.some((m) => m.mountPoint === c.subject) ? ok : fail(`${c.subject} is not mounted`),
   'not-mounted': (c, s) =>
@@ -108,13 +107,11 @@ const CHECKS: Record<string, Checker> = {
     const pods = podMountsOf(s, c.subject);
     return pods.length === 0 ? ok : fail(`pod bind mounts remain: ${pods.map((p) => p.path).join(', ')}`);
   },
-  'record-present': (c, s) => (recordByKey(s, c.subject) ? ok : fail(`no node record ${c.subject}`)),
-  'record-absent': (c, s) => (recordByKey(s, c.subject) ? fail(`node record ${c.subject} still exists`) : ok),
-  'record-startup': (c, s) => {
-    const r = recordByKey(s, c.subject);
-    if (!r) return fail(`no node record ${c.subject}`);
-    return r.startup === c.value ? ok : fail(`node.startup is ${r.startup ?? 'unknown'}`);
-  },
+  'record-present': about(recordByKey, gone.record, () => ok),
+  'record-absent': about(recordByKey, vanished, (_r, c) => fail(`node record ${c.subject} still exists`)),
+  'record-startup': about(recordByKey, gone.record, (r, c) =>
+    r.startup === c.value ? ok : fail(`node.startup is ${r.startup ?? 'unknown'}`),
+  ),
   'iface-absent': (c, s) =>
     s.ifaces.some((i) => i.name === c.subject) ? fail(`iface ${c.subject} still exists`) : ok,
   'path-present': (c, _s, h) => (h.lstat(c.subject) ? ok : fail(`${c.subject} does not exist`)),
@@ -138,24 +135,20 @@ const CHECKS: Record<string, Checker> = {
   /** A dir holds nothing but the names in `value` (comma-separated; empty: nothing at all). */
   'dir-holds-only': (c, _s, h) => holdsOnly(h, c.subject, (c.value ?? '').split(',').filter(Boolean)),
   /** The CSI volume at this path is still the one planned for (`driver|handle[|pv]` from vol_data.json). */
-  'csi-volume-is': (c, s) => {
-    const v = csiVolumeByPath(s, c.subject);
-    if (!v) return ok;
+  'csi-volume-is': about(csiVolumeByPath, vanished, (v, c) => {
     const fp = csiVolumeFingerprint(v, (c.value ?? '').split('|').length);
     return fp === c.value ? ok : fail(`${c.subject} now belongs to ${fp}, not ${c.value}`);
-  },
+  }),
   /**
    * Nothing mounts the CSI volume at this path, and it claims no session but those planned with
    * (`value`: sids, comma-separated; empty: none) — a driver that logged in since is not overridden.
    */
-  'csi-volume-claims-only': (c, s) => {
-    const v = csiVolumeByPath(s, c.subject);
-    if (!v) return ok;
+  'csi-volume-claims-only': about(csiVolumeByPath, vanished, (v, c) => {
     if (csiVolumeMounted(v)) return fail(`a path of the CSI volume at ${c.subject} is mounted`);
     const planned = (c.value ?? '').split(',').filter(Boolean);
     const now = v.sessions.filter((sid) => !planned.includes(String(sid)));
     return now.length === 0 ? ok : fail(`it now claims session(s) ${now.join(', ')}`);
-  },
+  }),
 };
 
 function holdsOnly(h: Host, dir: string, allowed: readonly string[]): CheckResult {

@@ -5,7 +5,7 @@
 import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { findDevice } from './lookup.js';
-import { addDeviceToBlast, addStep, deviceName, newPlan, pre } from './plan-kit.js';
+import { addDeviceToBlast, addStep, deviceName, newPlan, pre, refuseSessionDown } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
 export interface OnlineInput {
@@ -38,14 +38,11 @@ export const onlineAction: ActionDef<OnlineInput> = {
     plan.lockKeys = [x.targetIqn];
     if (d.state === 'running')
       plan.warnings.push(`${name} is already running; writing running again is harmless`);
-    if (x.state !== 'LOGGED_IN') {
-      plan.refusals.push({
-        id: 'session-down',
-        reason: `session ${x.sid} is ${x.state}: the device would go offline again on the next I/O error`,
-        hint: 'wait for the portal to come back (iscsid onlines devices itself on recovery)',
-        overridable: true,
-      });
-    }
+    refuseSessionDown(plan, x, {
+      consequence: 'the device would go offline again on the next I/O error',
+      hint: 'wait for the portal to come back (iscsid onlines devices itself on recovery)',
+      overridable: true,
+    });
     const path = d.name
       ? `/sys/block/${d.name}/device/state`
       : `/sys/class/scsi_device/${d.hctl}/device/state`;

@@ -263,6 +263,31 @@ export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
   }
 }
 
+/** A plan on one session: its fingerprint, its target's lock and its line in the blast radius. */
+export function addSessionSubject(plan: Plan, x: Session): void {
+  plan.before.push(x.key);
+  plan.lockKeys = [x.targetIqn];
+  plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+}
+
+/**
+ * The refusal every per-session action gets while its session is not logged in; `consequence` says what
+ * acting anyway would do, `hint` what to do instead.
+ */
+export function refuseSessionDown(
+  plan: Plan,
+  x: Session,
+  r: { hint: string; overridable: boolean; consequence?: string },
+): void {
+  if (x.state === 'LOGGED_IN') return;
+  plan.refusals.push({
+    id: 'session-down',
+    reason: `session ${x.sid} is ${x.state}${r.consequence ? `: ${r.consequence}` : ''}`,
+    hint: r.hint,
+    overridable: r.overridable,
+  });
+}
+
 /** Highest of two risks. */
 export function maxRisk(a: Risk, b: Risk): Risk {
   const order: Risk[] = ['low', 'medium', 'high'];

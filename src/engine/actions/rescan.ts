@@ -4,9 +4,10 @@
  * offline devices (use `online`).
  */
 import { UserError } from '../errors.js';
+import { sessionRescanArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
-import { addStep, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
 export interface RescanInput {
@@ -35,24 +36,18 @@ export const rescanAction: ActionDef<RescanInput> = {
     const x = findSession(s, input.sessionKey);
     const plan = newPlan('rescan', 'Rescan session', `session ${x.sid} ${x.targetIqn} @ ${x.portal}`, ctx);
     plan.risk = 'medium';
-    plan.before.push(x.key);
-    plan.lockKeys = [x.targetIqn];
-    plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+    addSessionSubject(plan, x);
     plan.warnings.push(
       'iscsiadm --rescan writes "- - -" (all LUNs): LUNs kubelet never asked for may appear (kubernetes#59946); prefer `scan <sid> <lun>`',
     );
-    if (x.state !== 'LOGGED_IN') {
-      plan.refusals.push({
-        id: 'session-down',
-        reason: `session ${x.sid} is ${x.state}`,
-        hint: 'a rescan of a session that is not logged in blocks until the recovery timeout',
-        overridable: true,
-      });
-    }
+    refuseSessionDown(plan, x, {
+      hint: 'a rescan of a session that is not logged in blocks until the recovery timeout',
+      overridable: true,
+    });
     addStep(plan, {
       id: 'rescan',
       why: 'rescan the session (sizes of existing LUNs, new LUNs)',
-      argv: ['iscsiadm', '-m', 'session', '-r', String(x.sid), '--rescan'],
+      argv: sessionRescanArgv(x.sid),
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid))],
     });

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { kernelLunOf, MAX_TARGET_LUN, targetLunOf } from '../iscsi/lun.js';
 import { lunKey, type Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
-import { addStep, newPlan, pre } from './plan-kit.js';
+import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
 export interface ScanInput {
@@ -72,9 +72,7 @@ export const scanAction: ActionDef<ScanInput> = {
       `session ${x.sid} ${x.targetIqn} @ ${x.portal} LUN ${input.lun}`,
       ctx,
     );
-    plan.before.push(x.key);
-    plan.lockKeys = [x.targetIqn];
-    plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+    addSessionSubject(plan, x);
     if (x.hostNumber === undefined) {
       plan.refusals.push({
         id: 'no-host',
@@ -83,14 +81,10 @@ export const scanAction: ActionDef<ScanInput> = {
         overridable: false,
       });
     }
-    if (x.state !== 'LOGGED_IN') {
-      plan.refusals.push({
-        id: 'session-down',
-        reason: `session ${x.sid} is ${x.state}`,
-        hint: 'a scan on a session that is not logged in finds nothing; wait for iscsid to recover it',
-        overridable: false,
-      });
-    }
+    refuseSessionDown(plan, x, {
+      hint: 'a scan on a session that is not logged in finds nothing; wait for iscsid to recover it',
+      overridable: false,
+    });
     if (x.devices.some((d) => d.key === key))
       plan.warnings.push(`LUN ${input.lun} is already present on session ${x.sid}; the scan is a no-op`);
     const k = kernelLunOf(input.lun);

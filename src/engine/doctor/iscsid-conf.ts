@@ -1,4 +1,5 @@
 import type { Host } from '../host/host.js';
+import { parseKeyValues } from '../iscsiadm/record.js';
 
 /** open-iscsi's node-wide defaults; new node records copy them at discovery/creation time. */
 export const ISCSID_CONF = '/etc/iscsi/iscsid.conf';
@@ -9,15 +10,7 @@ export const ISCSID_CONF = '/etc/iscsi/iscsid.conf';
  * idbm_recinfo_config. Callers never copy `*.password*` values anywhere (CHAP).
  */
 export function parseIscsidConf(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const eq = line.indexOf('=');
-    if (eq <= 0) continue;
-    out.set(line.slice(0, eq).trim(), line.slice(eq + 1).trim());
-  }
-  return out;
+  return parseKeyValues(text, '=');
 }
 
 /** iscsid.conf as a map, or undefined when the host has none. */

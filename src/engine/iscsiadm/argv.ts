@@ -83,3 +83,8 @@ export function ifaceUpdateArgv(iface: string, key: string, value: string): stri
 export function ifaceDeleteArgv(iface: string): string[] {
   return [A, '-m', 'iface', '-I', iface, '-o', 'delete'];
 }
+
+/** `-m session -r <sid> --rescan`: re-reads sizes and scans every LUN of the session (usr/iscsiadm.c). */
+export function sessionRescanArgv(sid: number): string[] {
+  return [A, '-m', 'session', '-r', String(sid), '--rescan'];
+}

@@ -7,17 +7,26 @@
 /** Marker iscsiadm prints for an unset value (usr/iscsi_settings.h UNKNOWN_VALUE). */
 export const EMPTY_VALUE = '<empty>';
 
-/** All `key = value` pairs of a record; `<empty>` becomes ''. */
-export function parseRecord(text: string): Map<string, string> {
+/**
+ * open-iscsi's `key<sep>value` lines (records, iscsid.conf): blank and `#` lines skipped, key and
+ * value trimmed, the last assignment of a key wins.
+ */
+export function parseKeyValues(text: string, sep: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    const eq = line.indexOf(' = ');
-    if (eq < 0) continue;
-    const value = line.slice(eq + 3).trim();
-    out.set(line.slice(0, eq).trim(), value === EMPTY_VALUE ? '' : value);
+    const eq = line.indexOf(sep);
+    if (eq <= 0) continue;
+    out.set(line.slice(0, eq).trim(), line.slice(eq + sep.length).trim());
   }
+  return out;
+}
+
+/** All `key = value` pairs of a record; `<empty>` becomes ''. */
+export function parseRecord(text: string): Map<string, string> {
+  const out = parseKeyValues(text, ' = ');
+  for (const [k, v] of out) if (v === EMPTY_VALUE) out.set(k, '');
   return out;
 }
 

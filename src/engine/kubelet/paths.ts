@@ -32,26 +32,22 @@ export function globalDirName(portal: string, iqn: string, lun: string | number)
   return `${portal}-${iqn}-lun-${lun}`;
 }
 
+/** What names one volume's global dir, below the filesystem or the block base. */
+type GlobalDirKey = [iface: string, portal: string, iqn: string, lun: string | number];
+
+/** `iface-<iface>/<portal>-<iqn>-lun-<lun>`: the same two levels under both bases. */
+function ifaceGlobalDir(...[iface, portal, iqn, lun]: GlobalDirKey): string {
+  return `iface-${iface}/${globalDirName(portal, iqn, lun)}`;
+}
+
 /** kubelet `makePDNameInternal`: the filesystem volume's global mount dir. */
-export function makePDName(
-  kubeletRoot: string,
-  iface: string,
-  portal: string,
-  iqn: string,
-  lun: string | number,
-): string {
-  return `${pluginDir(kubeletRoot)}/iface-${iface}/${globalDirName(portal, iqn, lun)}`;
+export function makePDName(kubeletRoot: string, ...key: GlobalDirKey): string {
+  return `${pluginDir(kubeletRoot)}/${ifaceGlobalDir(...key)}`;
 }
 
 /** kubelet `makeVDPDNameInternal`: the block volume's global map path. */
-export function makeVDPDName(
-  kubeletRoot: string,
-  iface: string,
-  portal: string,
-  iqn: string,
-  lun: string | number,
-): string {
-  return `${volumeDevicesDir(kubeletRoot)}/iface-${iface}/${globalDirName(portal, iqn, lun)}`;
+export function makeVDPDName(kubeletRoot: string, ...key: GlobalDirKey): string {
+  return `${volumeDevicesDir(kubeletRoot)}/${ifaceGlobalDir(...key)}`;
 }
 
 /**

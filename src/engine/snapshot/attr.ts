@@ -32,3 +32,26 @@ export function toInt(v: string | undefined): number | undefined {
 export function readIntAttr(host: Host, path: string): number | undefined {
   return toInt(readAttr(host, path));
 }
+
+type Reader<V> = (host: Host, path: string) => V | undefined;
+
+/** Which attribute file below one dir holds each field, and how it reads (readAttr, readIntAttr, …). */
+export type AttrTable<T> = {
+  readonly [K in keyof T]?: readonly [file: string, read: Reader<NonNullable<T[K]>>];
+};
+
+/**
+ * Sets on `into` each field of `table` whose attribute `dir` has (absent ones stay unset), in the
+ * table's order; returns how many it set.
+ */
+export function readAttrs<T extends object>(host: Host, dir: string, table: AttrTable<T>, into: T): number {
+  let set = 0;
+  const out = into as Record<string, unknown>;
+  for (const [key, row] of Object.entries(table) as [string, readonly [string, Reader<unknown>]][]) {
+    const v = row[1](host, `${dir}/${row[0]}`);
+    if (v === undefined) continue;
+    out[key] = v;
+    set++;
+  }
+  return set;
+}

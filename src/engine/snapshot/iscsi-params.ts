@@ -1,6 +1,6 @@
 import type { Host } from '../host/host.js';
 import type { ConnectionParams, SessionParams } from '../model.js';
-import { readAttr, readIntAttr } from './attr.js';
+import { type AttrTable, readAttr, readAttrs, readIntAttr } from './attr.js';
 
 /**
  * The negotiated login keys `iscsiadm -m session -P 3` prints, read from sysfs the way iscsiadm
@@ -36,35 +36,42 @@ function digest(host: Host, path: string): string | undefined {
   return v === '0' ? 'None' : v === '1' ? 'CRC32C' : v;
 }
 
-function setIf<T extends object, K extends keyof T>(o: T, k: K, v: T[K] | undefined): void {
-  if (v !== undefined) o[k] = v;
+/** One row per parameter, in the order iscsiadm -P 3 prints them (JSON keeps that order). */
+const CONNECTION_ATTRS: AttrTable<ConnectionParams> = {
+  headerDigest: ['header_digest', digest],
+  dataDigest: ['data_digest', digest],
+  maxRecvDataSegmentLength: ['max_recv_dlength', readIntAttr],
+  maxXmitDataSegmentLength: ['max_xmit_dlength', readIntAttr],
+};
+
+const SESSION_ATTRS: AttrTable<SessionParams> = {
+  firstBurstLength: ['first_burst_len', readIntAttr],
+  maxBurstLength: ['max_burst_len', readIntAttr],
+  immediateData: ['immediate_data', flag],
+  initialR2T: ['initial_r2t', flag],
+  maxOutstandingR2T: ['max_outstanding_r2t', readIntAttr],
+  dataPduInOrder: ['data_pdu_in_order', flag],
+  dataSequenceInOrder: ['data_seq_in_order', flag],
+  erl: ['erl', readIntAttr],
+  targetResetTmo: ['tgt_reset_tmo', readIntAttr],
+  lunResetTmo: ['lu_reset_tmo', readIntAttr],
+  abortTmo: ['abort_tmo', readIntAttr],
+};
+
+/** The parameters a table names that `dir` has; undefined when it has none. */
+function readParams<T extends object>(host: Host, dir: string, table: AttrTable<T>): T | undefined {
+  const p = {} as T;
+  return readAttrs(host, dir, table, p) > 0 ? p : undefined;
 }
 
 /** A connection's negotiated parameters (`dir` is its iscsi_connection attribute dir). */
 export function readConnectionParams(host: Host, dir: string): ConnectionParams | undefined {
-  const p: ConnectionParams = {};
-  setIf(p, 'headerDigest', digest(host, `${dir}/header_digest`));
-  setIf(p, 'dataDigest', digest(host, `${dir}/data_digest`));
-  setIf(p, 'maxRecvDataSegmentLength', readIntAttr(host, `${dir}/max_recv_dlength`));
-  setIf(p, 'maxXmitDataSegmentLength', readIntAttr(host, `${dir}/max_xmit_dlength`));
-  return Object.keys(p).length > 0 ? p : undefined;
+  return readParams(host, dir, CONNECTION_ATTRS);
 }
 
 /** A session's negotiated parameters and error-handling timeouts (`dir` is its iscsi_session attribute dir). */
 export function readSessionParams(host: Host, dir: string): SessionParams | undefined {
-  const p: SessionParams = {};
-  setIf(p, 'firstBurstLength', readIntAttr(host, `${dir}/first_burst_len`));
-  setIf(p, 'maxBurstLength', readIntAttr(host, `${dir}/max_burst_len`));
-  setIf(p, 'immediateData', flag(host, `${dir}/immediate_data`));
-  setIf(p, 'initialR2T', flag(host, `${dir}/initial_r2t`));
-  setIf(p, 'maxOutstandingR2T', readIntAttr(host, `${dir}/max_outstanding_r2t`));
-  setIf(p, 'dataPduInOrder', flag(host, `${dir}/data_pdu_in_order`));
-  setIf(p, 'dataSequenceInOrder', flag(host, `${dir}/data_seq_in_order`));
-  setIf(p, 'erl', readIntAttr(host, `${dir}/erl`));
-  setIf(p, 'targetResetTmo', readIntAttr(host, `${dir}/tgt_reset_tmo`));
-  setIf(p, 'lunResetTmo', readIntAttr(host, `${dir}/lu_reset_tmo`));
-  setIf(p, 'abortTmo', readIntAttr(host, `${dir}/abort_tmo`));
-  return Object.keys(p).length > 0 ? p : undefined;
+  return readParams(host, dir, SESSION_ATTRS);
 }
 
 /**

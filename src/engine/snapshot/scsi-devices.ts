@@ -1,7 +1,7 @@
 import type { Host } from '../host/host.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import type { LunKey, ScsiDevice } from '../model.js';
-import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
 import { readUdevFs } from './udev-db.js';
 
 /** A partition of a SCSI disk (`sdb1`), with what sits on it. */
@@ -17,6 +17,15 @@ export interface DeviceExtras {
 }
 
 const HCTL = /^(\d+):(\d+):(\d+):(\d+)$/;
+
+/** A LUN's INQUIRY identity and wwid, from its scsi_device dir. */
+const LUN_ATTRS: AttrTable<ScsiDevice> = {
+  vendor: ['vendor', readAttr],
+  model: ['model', readAttr],
+  rev: ['rev', readAttr],
+  type: ['type', readIntAttr],
+  wwid: ['wwid', readAttr],
+};
 
 /**
  * Reads one SCSI device at `<session dir>/target<H:C:T>/<H:C:T:L>` following the layout the kernel
@@ -59,16 +68,7 @@ export function readScsiDevice(
     const s = cleanAttr(st.value);
     if (s !== undefined) dev.state = s;
   }
-  const vendor = readAttr(host, `${lunDir}/vendor`);
-  if (vendor !== undefined) dev.vendor = vendor;
-  const model = readAttr(host, `${lunDir}/model`);
-  if (model !== undefined) dev.model = model;
-  const rev = readAttr(host, `${lunDir}/rev`);
-  if (rev !== undefined) dev.rev = rev;
-  const type = readIntAttr(host, `${lunDir}/type`);
-  if (type !== undefined) dev.type = type;
-  const wwid = readAttr(host, `${lunDir}/wwid`);
-  if (wwid !== undefined) dev.wwid = wwid;
+  readAttrs(host, lunDir, LUN_ATTRS, dev);
   const name = host.readDir(`${lunDir}/block`)[0];
   if (name !== undefined) {
     dev.name = name;

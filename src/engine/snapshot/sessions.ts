@@ -3,7 +3,7 @@ import { basename, dirname, resolveLink } from '../host/path.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
-import { cleanAttr, readAttr, readIntAttr, toInt, VANISHED } from './attr.js';
+import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
 import { forgetNegotiated, readNegotiated } from './iscsi-params.js';
 import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
 
@@ -26,20 +26,19 @@ const CONNECTION = /^connection\d+:(\d+)$/;
 const TARGET = /^target\d+:\d+:\d+$/;
 const HCTL = /^\d+:\d+:\d+:\d+$/;
 
+/** persistent_* stay readable while the connection is down; address/port answer ENOTCONN then. */
+const CONNECTION_ATTRS: AttrTable<Connection> = {
+  persistentAddress: ['persistent_address', readAttr],
+  persistentPort: ['persistent_port', readIntAttr],
+  address: ['address', readAttr],
+  port: ['port', readIntAttr],
+  state: ['state', readAttr],
+};
+
 function readConnection(host: Host, sessDir: string, name: string): Connection {
   const dir = `${sessDir}/${name}/iscsi_connection/${name}`;
   const c: Connection = { name };
-  // persistent_* stay readable while the connection is down; address/port answer ENOTCONN then.
-  const pa = readAttr(host, `${dir}/persistent_address`);
-  if (pa !== undefined) c.persistentAddress = pa;
-  const pp = readIntAttr(host, `${dir}/persistent_port`);
-  if (pp !== undefined) c.persistentPort = pp;
-  const a = readAttr(host, `${dir}/address`);
-  if (a !== undefined) c.address = a;
-  const p = readIntAttr(host, `${dir}/port`);
-  if (p !== undefined) c.port = p;
-  const s = readAttr(host, `${dir}/state`);
-  if (s !== undefined) c.state = s;
+  readAttrs(host, dir, CONNECTION_ATTRS, c);
   return c;
 }
 

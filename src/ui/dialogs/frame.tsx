@@ -3,19 +3,21 @@ import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { Text } from '../components/safe-text.js';
 import { type Line, ScrollText } from '../components/scroll-text.js';
-import { type Theme, toneColor } from '../theme.js';
+import { toneColor } from '../theme.js';
 import type { DialogViewProps } from './dialog.js';
+
+/** The part of a dialog's view props the frame is sized and coloured by. */
+type FrameView = Pick<DialogViewProps<unknown>, 'theme' | 'width' | 'height'>;
 
 export function DialogFrame(props: {
   title: string;
   tone: 'accent' | 'warn' | 'bad' | 'ok';
-  theme: Theme;
-  width: number;
-  height: number;
+  view: FrameView;
   footer: ReactNode;
   children: ReactNode;
 }) {
-  const { theme, tone, height, width } = props;
+  const { tone } = props;
+  const { theme, height, width } = props.view;
   const inner = Math.max(1, height - 2);
   return (
     <Box
@@ -49,14 +51,7 @@ export function LinesDialog(props: {
 }) {
   const { view } = props;
   return (
-    <DialogFrame
-      title={props.title}
-      tone={props.tone}
-      theme={view.theme}
-      width={view.width}
-      height={view.height}
-      footer={props.footer}
-    >
+    <DialogFrame title={props.title} tone={props.tone} view={view} footer={props.footer}>
       <ScrollText
         lines={props.lines}
         height={view.bodyHeight}

@@ -28,9 +28,7 @@ export const wizardDialog: DialogModule<'wizard'> = {
     <DialogFrame
       title=" Attach: log in to an iSCSI target "
       tone="accent"
-      theme={p.theme}
-      width={p.width}
-      height={p.height}
+      view={p}
       footer={
         <Text color={toneColor(p.theme, 'dim')} wrap="truncate">
           {wizardFooter(p.d)}

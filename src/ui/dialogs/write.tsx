@@ -44,9 +44,7 @@ export const writeDialog: DialogModule<'write'> = {
     <DialogFrame
       title=" Enable WRITE mode "
       tone="warn"
-      theme={p.theme}
-      width={p.width}
-      height={p.height}
+      view={p}
       footer={
         <TextInput
           label={`Type the hostname ${p.hostname} to confirm:`}

@@ -117,7 +117,6 @@ export function validateWizard(f: Record<string, string>): Record<string, string
     errors.portals = `bad portal ${badExtra} (${portalProblem(badExtra)})`;
     if (!portalProblem(input.portals[0] ?? '')) delete errors.targetPortal;
   }
-  if (!/^\d+$/.test(f.lun?.trim() ?? '')) errors.lun ??= 'a number, 0..16383';
   if (!f.targetPortal?.trim()) errors.targetPortal = 'required';
   if (!f.iqn?.trim()) errors.iqn = 'required';
   if (!f.volName?.trim()) errors.volName = 'required (names the kubelet global dir)';

@@ -165,18 +165,19 @@ async function applyListing(
 const failure = (r: ApplyResult) =>
   `${r.error?.message ?? 'unknown error'}${r.error?.hint ? ` (${r.error.hint})` : ''}`;
 
+/** A listing plan with refusals is not applied: the status says why and what to do instead. */
+function refused(ctx: DispatchContext, w: WizardState, plan: Plan, instead: string): boolean {
+  if (plan.refusals.length === 0) return false;
+  setWizard(ctx, { ...w, status: `refused: ${plan.refusals.map((r) => r.reason).join('; ')} — ${instead}` });
+  return true;
+}
+
 /** `y` on the listing plan: apply it (journaled), then list what it found. */
 export async function runLunListing(ctx: DispatchContext, w: WizardState): Promise<void> {
   const pending = w.lunPlan;
   if (!pending) return;
   const { plan } = pending;
-  if (plan.refusals.length > 0) {
-    setWizard(ctx, {
-      ...w,
-      status: `refused: ${plan.refusals.map((r) => r.reason).join('; ')} — m types the LUN instead`,
-    });
-    return;
-  }
+  if (refused(ctx, w, plan, 'm types the LUN instead')) return;
   setWizard(ctx, { ...w, lunRun: { for: pending.for, steps: [] }, status: 'listing LUNs…' });
   const { result, cur } = await applyListing(ctx, plan, secretsOf(w.fields, 'node.session.'), (c, steps) =>
     c.lunRun?.for === pending.for ? { ...c, lunRun: { ...c.lunRun, steps } } : undefined,
@@ -214,13 +215,7 @@ export async function runTargetListing(ctx: DispatchContext, w: WizardState): Pr
   const pending = w.targetPlan;
   if (!pending) return;
   const { plan } = pending;
-  if (plan.refusals.length > 0) {
-    setWizard(ctx, {
-      ...w,
-      status: `refused: ${plan.refusals.map((r) => r.reason).join('; ')} — esc, then type the IQN on the next step`,
-    });
-    return;
-  }
+  if (refused(ctx, w, plan, 'esc, then type the IQN on the next step')) return;
   const portal = w.fields.targetPortal?.trim() ?? '';
   setWizard(ctx, {
     ...w,

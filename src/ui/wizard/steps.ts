@@ -6,6 +6,8 @@
  * ISCSIVolumeSource) plus the CHAP values its Secret holds.
  */
 
+import { MAX_TARGET_LUN } from '../../app/domain.js';
+
 export type WizardStepId = 'portal' | 'discovery' | 'target' | 'luns' | 'volume';
 
 export interface WizardField {
@@ -89,7 +91,7 @@ export const WIZARD_STEPS: readonly WizardStep[] = [
         id: 'lun',
         label: 'LUN',
         kind: 'text',
-        help: "0-16383, or pick one above (the Kubernetes API takes 0-255; kubelet finds no LUN ≥ 256's by-path link)",
+        help: `0-${MAX_TARGET_LUN}, or pick one above (the Kubernetes API takes 0-255; kubelet finds no LUN ≥ 256's by-path link)`,
       },
     ],
   },
