@@ -225,7 +225,7 @@ describe('each doctor check failing', () => {
       '1 record with node.startup=automatic: iqn.2024-01.lab.example:storage.target2 127.0.0.2:3260',
     );
     expect(c.hint).toBe(
-      'iscsiadm -m node -T iqn.2024-01.lab.example:storage.target2 -p 127.0.0.2:3260 -o update -n node.startup -v manual (or delete unused records)',
+      'iscsiadm -m node -p 127.0.0.2:3260 -T iqn.2024-01.lab.example:storage.target2 -o update -n node.startup -v manual (or delete unused records)',
     );
     // The old flat layout (`nodes/<iqn>/<addr>,<port>` file) and /var/lib/iscsi (RHEL) are read too.
     node.write('/var/lib/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260', '');

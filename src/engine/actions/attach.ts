@@ -4,6 +4,7 @@
  * Beyond kubelet: IPv6 portals normalised, LUN ≥ 256 by-path names, hostname portals resolved (and
  * warned about), a timeout on every command, event-driven waits instead of 1 s sleeps.
  */
+
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { kernelLunOf, kubeletLunProblem } from '../iscsi/lun.js';
@@ -15,6 +16,7 @@ import {
   ifaceNewArgv,
   ifaceShowArgv,
   loginArgv,
+  logoutArgv,
   nodeArgv,
   nodeDeleteArgv,
   nodeStartupAllIfacesArgv,
@@ -27,6 +29,7 @@ import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
 import { byPathName, kubeletGlobalPath } from './deps.js';
+import { shellLine } from './format.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
@@ -173,7 +176,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       preconditions: [],
       dynamic: { kind: 'iface-clone', from: input.initIface, to: iface, initiatorName: input.initiatorName },
     });
-    plan.undo.push(`iscsiadm -m iface -I ${iface} -o delete`);
+    plan.undo.push(shellLine(ifaceDeleteArgv(iface)));
   }
   for (const tp of portals) {
     const group = tp;
@@ -247,7 +250,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         group,
       });
       plan.undo.push(
-        `iscsiadm -m node -p ${tp} -T ${input.iqn} --logout -I ${iface}; iscsiadm -m node -p ${tp} -T ${input.iqn} -o delete -I ${iface}`,
+        `${shellLine(logoutArgv(tp, input.iqn, iface))}; ${shellLine(nodeDeleteArgv(tp, input.iqn, iface))}`,
       );
     }
     const kLun = kernelLunOf(input.lun);

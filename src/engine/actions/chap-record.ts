@@ -4,6 +4,7 @@
  * passwords masked. No value is ever on a command line, in the journal or in an error.
  */
 import { ExternalCommandError, UserError } from '../errors.js';
+import { discoverydbShowArgv, nodeArgv } from '../iscsiadm/argv.js';
 import {
   discoveryRecordFiles,
   nodeRecordFiles,
@@ -19,8 +20,8 @@ type RecordSecrets = Extract<DynamicStep, { kind: 'record-secrets' }>;
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
 export function showArgv(d: RecordSecrets): string[] {
   return d.scope === 'node'
-    ? ['iscsiadm', '-m', 'node', '-T', d.iqn, '-p', d.portal, '-I', d.iface, '-o', 'show']
-    : ['iscsiadm', '-m', 'discoverydb', '-t', 'sendtargets', '-p', d.portal, '-o', 'show'];
+    ? [...nodeArgv(d.portal, d.iqn, d.iface), '-o', 'show']
+    : discoverydbShowArgv(d.portal);
 }
 
 /** Runs one record-secrets step (portal already resolved). Returns the step detail. */

@@ -3,8 +3,11 @@
  * at boot (kubelet sets manual after every login, PR kubernetes#57475). `--discover` creates records
  * for every target a portal lists (docs/kubelet-iscsi.md#latent-behaviours item 2), so foreign records pile up.
  */
+
 import { UserError } from '../errors.js';
+import { discoverydbArgv, nodeArgv } from '../iscsiadm/argv.js';
 import type { NodeRecord, Snapshot } from '../model.js';
+import { shellLine } from './format.js';
 import { normalisePortal, recordByKey, recordKey } from './lookup.js';
 import { addStep, addUnique, destructive, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
@@ -76,7 +79,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
       const rk = recordKey(r);
       addUnique(plan.blastRadius.nodeRecords, rk);
       addUnique(plan.before, rk);
-      const base = ['iscsiadm', '-m', 'node', '-T', r.targetIqn, '-p', r.portal, '-I', r.iface];
+      const base = nodeArgv(r.portal, r.targetIqn, r.iface);
       if (input.manual) {
         if (r.startup === 'manual') plan.warnings.push(`${rk} already has node.startup=manual`);
         addStep(plan, {
@@ -113,7 +116,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
         doneIf: [pre('record-absent', `record ${rk} is gone`, rk)],
       });
       plan.expect!.push(pre('record-absent', `record ${rk} is deleted`, rk));
-      plan.undo.push(`iscsiadm -m discoverydb -t sendtargets -p ${r.portal} -I ${r.iface} --discover`);
+      plan.undo.push(shellLine([...discoverydbArgv(r.portal, r.iface), '--discover']));
     }
     return plan;
   },

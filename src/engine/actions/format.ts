@@ -28,13 +28,18 @@ export function shellQuote(a: string): string {
   return /^[A-Za-z0-9_./:@%+=,[\]-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
+/** An argv as the shell line that runs it (undo lines and hints the admin types by hand). */
+export function shellLine(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(' ');
+}
+
 /**
  * What one step does, as a line a shell user recognises: `$ <argv>` and `$ echo <data> > <attr>`
  * are the exact commands (a dynamic step's path keeps its `<N>` placeholder, so it is not quoted);
  * filesystem changes and waits are described.
  */
 export function stepAction(s: PlanStep): string {
-  if (s.argv) return `$ ${s.argv.map(shellQuote).join(' ')}`;
+  if (s.argv) return `$ ${shellLine(s.argv)}`;
   if (s.write) return `$ echo ${shellQuote(s.write.data.trimEnd())} > ${s.write.path}`;
   if (s.fs) {
     if (s.fs.op === 'write-json') return `write ${s.fs.path}: ${s.fs.data?.trimEnd() ?? ''}`;

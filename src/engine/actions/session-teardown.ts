@@ -3,7 +3,9 @@
  * explicit (docs/field-incidents.md#13-kernel-hang-on-logout-with-devices-present: logout with SCSI devices present can hang kernel workers): delete devices →
  * per portal `--logout` + `-o delete` → cloned-iface delete. Used by logout and cleanup.
  */
+import { discoverydbArgv, loginArgv } from '../iscsiadm/argv.js';
 import type { Session, Snapshot } from '../model.js';
+import { shellLine } from './format.js';
 import { recordKey } from './lookup.js';
 import { addSessionsToBlast, addStep, ifaceDeleteStep, isClonedIface, logoutSteps, pre } from './plan-kit.js';
 import { addDeviceTeardown } from './teardown.js';
@@ -43,7 +45,7 @@ export function addSessionTeardown(plan: Plan, s: Snapshot, sessions: readonly S
     plan.expect!.push(pre('session-absent', `session ${x.sid} is logged out`, x.key));
     plan.expect!.push(pre('record-absent', `node record of ${x.portal} is deleted`, recordKey(x)));
     plan.undo.push(
-      `iscsiadm -m discoverydb -t sendtargets -p ${x.portal} -I ${x.iface} --discover && iscsiadm -m node -p ${x.portal} -T ${x.targetIqn} -I ${x.iface} --login`,
+      `${shellLine([...discoverydbArgv(x.portal, x.iface), '--discover'])} && ${shellLine(loginArgv(x.portal, x.targetIqn, x.iface))}`,
     );
   }
   const keys = new Set(sessions.map((x) => x.key));

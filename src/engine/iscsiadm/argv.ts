@@ -22,6 +22,16 @@ export function discoverNewArgv(portal: string, iface: string): string[] {
   return [...discoverydbArgv(portal, iface), '--discover', '-o', 'new'];
 }
 
+/** The discovery record as iscsiadm shows it (read back after CHAP is written; compared, never printed). */
+export function discoverydbShowArgv(portal: string): string[] {
+  return [A, '-m', 'discoverydb', '-t', 'sendtargets', '-p', portal, '-o', 'show'];
+}
+
+/** `iscsiadm --version`: what doctor compares with iscsid's. */
+export function versionArgv(): string[] {
+  return [A, '--version'];
+}
+
 /** SendTargets that stores nothing (no discovery record, no node records): the wizard's listing. */
 export function sendTargetsListArgv(portal: string): string[] {
   return [A, '-m', 'discovery', '-t', 'sendtargets', '-p', portal, '-o', 'nonpersistent'];

@@ -264,7 +264,7 @@ if command -v tmux >/dev/null; then
     grep -qF -- "$sym $title" "$WORK/screen-doctor.txt" || missing="$missing $id($sts)"
   done < "$WORK/A.tsv"
   check "[ -z '$missing' ]" "every check is on screen with its status symbol (missing:${missing:- none})"
-  check "grep -qF 'hint: iscsiadm -m node -T $(iqn doc)' $WORK/screen-doctor.txt" "the automatic-startup hint is on screen"
+  check "grep -qE 'hint: iscsiadm -m node -p [^ ]+ -T $(iqn doc)' $WORK/screen-doctor.txt" "the automatic-startup hint is on screen"
   check "grep -qF 'iscsid 2.0.874' $WORK/screen-doctor.txt" "the version mismatch evidence is on screen"
   no_secret "$WORK/screen-doctor.txt"
   keys q

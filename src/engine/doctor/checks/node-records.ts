@@ -1,4 +1,6 @@
+import { shellLine } from '../../actions/format.js';
 import { formatPortal } from '../../iscsi/portal.js';
+import { nodeStartupAllIfacesArgv } from '../../iscsiadm/argv.js';
 import { listSome, plural } from '../evidence.js';
 import { readNodeRecordFiles } from '../node-db.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
@@ -27,7 +29,7 @@ export function automaticStartup(ctx: DoctorContext): DoctorCheck {
     ...base,
     status: 'warn',
     evidence: `${plural(auto.length, 'record')} with node.startup=${first.startup}: ${listSome(auto.map((r) => `${r.targetIqn} ${portalOf(r.portal)}`))}`,
-    hint: `iscsiadm -m node -T ${first.targetIqn} -p ${portalOf(first.portal)} -o update -n node.startup -v manual (or delete unused records)`,
+    hint: `${shellLine(nodeStartupAllIfacesArgv(portalOf(first.portal), first.targetIqn, 'manual'))} (or delete unused records)`,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RunResult } from '../../host/host.js';
+import { versionArgv } from '../../iscsiadm/argv.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /** `iscsiadm version 2.1.8` / `iscsid version 2.1.8` (open-iscsi prints `<prog> version <ISCSI_VERSION_STR>`). */
@@ -36,7 +37,7 @@ function replacedDaemons(ctx: DoctorContext): string[] {
 export async function versionsMatch(ctx: DoctorContext): Promise<DoctorCheck> {
   const base = { id: 'iscsi.versions', title: 'iscsiadm and iscsid versions equal' };
   const [adm, d] = await Promise.all([
-    ctx.host.run(['iscsiadm', '--version'], { timeoutMs: ctx.timeoutMs }),
+    ctx.host.run(versionArgv(), { timeoutMs: ctx.timeoutMs }),
     ctx.host.run(['iscsid', '--version'], { timeoutMs: ctx.timeoutMs }),
   ]);
   const admV = adm.exitCode === 0 ? parseToolVersion(adm.stdout + adm.stderr) : undefined;
