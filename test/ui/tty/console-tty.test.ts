@@ -122,6 +122,8 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
         term.keys('?');
         save('help', await term.waitFor(' Help '));
         term.keys('Escape');
+        // Esc and q in one read are Alt-q: wait for the help to close before quitting.
+        await term.waitFor((screen) => !screen.includes(' Help '));
       }
 
       expect(term.alternateOn()).toBe(true);
