@@ -132,12 +132,13 @@ export function startWatcher(options: WatcherOptions): Watcher {
     stopped: isStopped,
     onTick: () => files.startMissing(),
     // Path groups and states come from multipathd/dmsetup, read asynchronously when the maps or
-    // their paths changed (multipath-topology.ts); its arrival re-reads the node to carry it.
+    // their paths changed (multipath-topology.ts); a read that found something new re-reads the
+    // node to carry it, a renewal that found the same does not.
     onSnapshot: (snapshot) =>
       followMultipathTopology(
         host,
         snapshot,
-        () => void (stopped ? undefined : refresher.request('multipath topology read')),
+        (changed) => void (stopped || !changed ? undefined : refresher.request('multipath topology read')),
         options.udev ?? host.kind !== 'root',
       ),
   });

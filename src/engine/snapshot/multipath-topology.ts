@@ -279,7 +279,7 @@ export function applyTopology(
 export function followMultipathTopology(
   host: Host,
   snapshot: Snapshot,
-  onRead: () => void,
+  onRead: (changed: boolean) => void,
   commandsReachNode = host.kind !== 'root',
 ): void {
   const maps = snapshot.multipath;
@@ -290,12 +290,21 @@ export function followMultipathTopology(
   const p = readMultipathTopology(host, fingerprint);
   inFlight.set(host, p);
   void p.then(
-    () => {
+    (read) => {
       inFlight.delete(host);
-      onRead();
+      // `changed` is false for a renewal that found what the last read found: the watcher then
+      // needs no re-read of the node to carry it (a minute's renewal on a steady node costs one
+      // command, not a second snapshot).
+      onRead(!last || !sameTopology(last, read));
     },
     () => inFlight.delete(host),
   );
+}
+
+/** Two reads that say the same (source, problems, every map's groups and paths), whenever taken. */
+function sameTopology(a: TopologyRead, b: TopologyRead): boolean {
+  const text = (r: TopologyRead) => JSON.stringify([r.source, r.problems, [...r.maps]]);
+  return text(a) === text(b);
 }
 
 /**
