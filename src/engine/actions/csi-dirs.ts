@@ -9,7 +9,9 @@
  * Only where the paths match kubelet's layout, and only what kubelet put there: a dir holding
  * anything else stays and the plan says so.
  */
+
 import { UserError } from '../errors.js';
+import { normalizeKubeletRoot } from '../kubelet/paths.js';
 import type { CsiVolume, Snapshot } from '../model.js';
 import { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../snapshot/csi/describe.js';
 import {
@@ -17,7 +19,6 @@ import {
   csiStagingLayout,
   driverLabel,
   GLOBAL_MOUNT,
-  trimRoot,
   VOL_DATA,
 } from '../snapshot/csi/paths.js';
 import { csiVolumeFingerprint } from './conditions.js';
@@ -127,7 +128,7 @@ export function planCsiVolume(path: string, s: Snapshot, ctx: ActionContext): Pl
     ctx,
   );
   destructive(plan, 'medium', s.node.hostname);
-  const root = trimRoot(ctx.kubeletRoot);
+  const root = normalizeKubeletRoot(ctx.kubeletRoot);
   if (v.mode === 'block') {
     plan.refusals.push({
       id: 'csi-block',

@@ -13,13 +13,14 @@ export const ISCSI_PLUGIN = 'kubernetes.io/iscsi';
 export const ISCSI_POD_PLUGIN = 'kubernetes.io~iscsi';
 export const DEFAULT_KUBELET_ROOT = '/var/lib/kubelet';
 
-function trimRoot(root: string): string {
+/** `--kubelet-root` without trailing slashes (`/` stays `/`): the one spelling every kubelet path starts from. */
+export function normalizeKubeletRoot(root: string): string {
   return root.length > 1 ? root.replace(/\/+$/, '') : root;
 }
 
 /** `<root>/plugins/kubernetes.io/iscsi`: where FS global dirs live (one `iface-*` level below). */
 export function pluginDir(kubeletRoot: string): string {
-  return `${trimRoot(kubeletRoot)}/plugins/${ISCSI_PLUGIN}`;
+  return `${normalizeKubeletRoot(kubeletRoot)}/plugins/${ISCSI_PLUGIN}`;
 }
 
 /** `<root>/plugins/kubernetes.io/iscsi/volumeDevices`: where block global map paths live. */
@@ -65,12 +66,12 @@ export function kubeletIfaceName(
 
 /** `<root>/pods/<uid>/volumes/kubernetes.io~iscsi/<vol>`: a pod's filesystem volume (bind mount of the global dir). */
 export function podVolumeDir(kubeletRoot: string, podUid: string, volName: string): string {
-  return `${trimRoot(kubeletRoot)}/pods/${podUid}/volumes/${ISCSI_POD_PLUGIN}/${volName}`;
+  return `${normalizeKubeletRoot(kubeletRoot)}/pods/${podUid}/volumes/${ISCSI_POD_PLUGIN}/${volName}`;
 }
 
 /** `<root>/pods/<uid>/volumeDevices/kubernetes.io~iscsi/<vol>`: a pod's block volume (symlink to the device). */
 export function podDeviceDir(kubeletRoot: string, podUid: string, volName: string): string {
-  return `${trimRoot(kubeletRoot)}/pods/${podUid}/volumeDevices/${ISCSI_POD_PLUGIN}/${volName}`;
+  return `${normalizeKubeletRoot(kubeletRoot)}/pods/${podUid}/volumeDevices/${ISCSI_POD_PLUGIN}/${volName}`;
 }
 
 /** kubelet `extractDeviceAndPrefix`: device = last path component; prefix = text before its last `-lun-`. */

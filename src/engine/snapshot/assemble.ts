@@ -4,7 +4,9 @@
  * the full read (index.ts) and the incremental refresh (incremental.ts), so both build a snapshot
  * the same way from the same inputs.
  */
+
 import type { Host } from '../host/host.js';
+import { normalizeKubeletRoot } from '../kubelet/paths.js';
 import { SCHEMA_VERSION, type Snapshot } from '../model.js';
 import { readBlockClass } from './block-class.js';
 import { buildClaimIndex } from './csi/claims.js';
@@ -59,10 +61,8 @@ export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot
   return assembleSnapshot({ host, kubeletRoot, read, basis, problems, started, takenAt });
 }
 
-/** `--kubelet-root` without trailing slashes (`/` stays `/`). */
-export function normalizeKubeletRoot(root: string): string {
-  return root.length > 1 ? root.replace(/\/+$/, '') : root;
-}
+// Re-exported: callers that take a snapshot normalise the root they pass the same way.
+export { normalizeKubeletRoot };
 
 export interface AssembleInput {
   host: Host;

@@ -1,10 +1,6 @@
 import type { Host } from '../host/host.js';
-import { ISCSI_POD_PLUGIN } from '../kubelet/paths.js';
+import { ISCSI_POD_PLUGIN, normalizeKubeletRoot } from '../kubelet/paths.js';
 import type { KubeletVolume, Mount, PodVolume } from '../model.js';
-
-function trimRoot(root: string): string {
-  return root.length > 1 ? root.replace(/\/+$/, '') : root;
-}
 
 /** Items grouped by a key, in input order (built once per snapshot, not filtered per pod). */
 function groupBy<T>(
@@ -90,7 +86,7 @@ export function readPodVolumes(
   mounts: readonly Mount[],
   volumes: readonly KubeletVolume[],
 ): PodVolume[] {
-  const root = trimRoot(kubeletRoot);
+  const root = normalizeKubeletRoot(kubeletRoot);
   const mountAt = new Map<string, Mount>();
   for (const m of mounts) mountAt.set(m.mountPoint, m);
   const fsVolumes: KubeletVolume[] = [];

@@ -6,6 +6,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { normalizeKubeletRoot } from '../../kubelet/paths.js';
 
 /** kubelet's CSI plugin dir component (`CSIPluginName`). */
 export const CSI_PLUGIN = 'kubernetes.io/csi';
@@ -29,18 +30,14 @@ export const TRIDENT_PUBLISH_INFO = 'volumePublishInfo.json';
 export const LONGHORN_IQN_PREFIX = 'iqn.2019-10.io.longhorn:';
 export const LONGHORN_DEV_DIR = '/dev/longhorn';
 
-export function trimRoot(root: string): string {
-  return root.length > 1 ? root.replace(/\/+$/, '') : root;
-}
-
 /** `<root>/plugins/kubernetes.io/csi`. */
 export function csiPluginDir(kubeletRoot: string): string {
-  return `${trimRoot(kubeletRoot)}/plugins/${CSI_PLUGIN}`;
+  return `${normalizeKubeletRoot(kubeletRoot)}/plugins/${CSI_PLUGIN}`;
 }
 
 /** `<root>/plugins_registry`: node-driver-registrar's `<driver>-reg.sock` sockets. */
 export function registryDir(kubeletRoot: string): string {
-  return `${trimRoot(kubeletRoot)}/plugins_registry`;
+  return `${normalizeKubeletRoot(kubeletRoot)}/plugins_registry`;
 }
 
 /** The Longhorn volume a target name belongs to (`:` back to `_`, as Volume2ISCSIName reverses), or undefined. */
@@ -81,7 +78,7 @@ export function driverFileDirs(kubeletRoot: string): string[] {
     ...CONNECTOR_DIRS,
     TRIDENT_TRACKING_DIR,
     csiPluginDir(kubeletRoot),
-    `${trimRoot(kubeletRoot)}/pods`,
+    `${normalizeKubeletRoot(kubeletRoot)}/pods`,
   ];
 }
 
@@ -135,7 +132,7 @@ export function csiPublishLayout(
   podUid: string,
   pv: string | undefined,
 ): CsiDirLayout {
-  const pods = `${trimRoot(kubeletRoot)}/pods/`;
+  const pods = `${normalizeKubeletRoot(kubeletRoot)}/pods/`;
   const parts = path.startsWith(pods) ? path.slice(pods.length).split('/') : [];
   const [uid, volumes, plugin, name, leaf] = parts;
   if (
@@ -166,7 +163,7 @@ export function isKubeletCsiVolumePath(kubeletRoot: string, path: string): boole
     const depth = path.slice(plugin.length + 1).split('/').length;
     return top(path, plugin) !== 'volumeDevices' && (depth === 2 || (depth === 3 && known));
   }
-  const pods = `${trimRoot(kubeletRoot)}/pods/`;
+  const pods = `${normalizeKubeletRoot(kubeletRoot)}/pods/`;
   if (!path.startsWith(pods)) return false;
   const rel = path.slice(pods.length).split('/');
   if (rel[1] !== 'volumes' || rel[2] !== CSI_POD_PLUGIN) return false;

@@ -6,6 +6,7 @@
  */
 
 import type { Host } from '../../host/host.js';
+import { normalizeKubeletRoot } from '../../kubelet/paths.js';
 import type { CsiDriverFile, CsiDriverState, CsiState, CsiVolume, Mount } from '../../model.js';
 import { type ProcessTable, readProcessTable } from '../processes.js';
 import { readJsonObject, str } from './bounded-json.js';
@@ -19,7 +20,6 @@ import {
   registryDir,
   TRIDENT_PUBLISH_INFO,
   TRIDENT_TRACKING_DIR,
-  trimRoot,
   VOL_DATA,
 } from './paths.js';
 
@@ -142,7 +142,7 @@ export function readCsi(
     }
   }
 
-  const podsDir = `${trimRoot(kubeletRoot)}/pods`;
+  const podsDir = `${normalizeKubeletRoot(kubeletRoot)}/pods`;
   for (const uid of list(host, podsDir)) {
     // Pods without CSI volumes (most of them) cost two listings that succeed, no failing ones.
     const podDirs = list(host, `${podsDir}/${uid}`);
