@@ -167,6 +167,10 @@ export class SimHost implements Host {
     this.fs.startRead();
   }
 
+  endRead(): void {
+    this.fs.endRead();
+  }
+
   takeReadProblems(): string[] {
     return this.fs.takeReadProblems();
   }

@@ -241,6 +241,11 @@ export class FsHost implements Host {
     this.resolver?.clear();
   }
 
+  /** The snapshot is read: its directories are not kept until the next one (host.ts). */
+  endRead(): void {
+    this.resolver?.clear();
+  }
+
   /** Problems of reads refused since the last call (odd files, oversized files, link loops). */
   takeReadProblems(): string[] {
     if (this.readProblems.length === 0) return [];

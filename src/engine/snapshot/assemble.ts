@@ -159,5 +159,6 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;
   bases.set(snapshot, input.basis);
+  host.endRead?.();
   return snapshot;
 }
