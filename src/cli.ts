@@ -8,7 +8,8 @@
  * CommonJS, because Node 22's SEA only runs a CommonJS main script, and CJS has no top-level await.
  *
  * Keep this file small and its static imports to node: builtins: with the npm build it is all of
- * dist/cli.js, and the rest of the CLI (dist/chunks/) loads after the compile cache is on.
+ * dist/cli.js, and the rest of the CLI (dist/chunks/) loads after the compile cache is on (but for
+ * the command table, which says whether it is turned on).
  */
 import { enableCompileCache } from './cli/compile-cache.js';
 
@@ -23,7 +24,6 @@ if (!Number.isFinite(major) || major < 22) {
   );
   process.exit(2);
 }
-if (typeof __SEA__ === 'undefined' || !__SEA__) enableCompileCache();
 // chalk ignores NO_COLOR (chalk#547); make it honour it before Ink loads.
 if (process.env.NO_COLOR || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 
@@ -70,6 +70,11 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 async function start(): Promise<void> {
+  // No compile cache for the console UI (compile-cache.ts): the default command on a terminal.
+  // The command table is the one module loaded before that decision, and it is small.
+  const { guessCommand } = await import('./cli/commands/index.js');
+  const consoleUi = guessCommand(process.argv.slice(2)) === 'console' && Boolean(process.stdout.isTTY);
+  if (typeof __SEA__ === 'undefined' || !__SEA__) enableCompileCache(process.env, consoleUi);
   const [{ main }, runner] = await Promise.all([import('./cli/main.js'), import('./engine/host/runner.js')]);
   stillRunning = runner.runningCommands;
   const code = await main(process.argv.slice(2), undefined, interrupt.signal);

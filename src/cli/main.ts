@@ -3,7 +3,7 @@ import { ExitCode, errorText, exitCodeOf, hintOf, UserError } from '../engine/er
 import { observeCommands } from '../engine/host/observed-host.js';
 import { type OptionSpec, type ParsedArgs, parseArgs } from './args.js';
 import type { Command, CommandContext, Output } from './command.js';
-import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
+import { COMMAND_NAMES, guessCommand, loadAllCommands, loadCommand } from './commands/index.js';
 import { GLOBAL_OPTIONS, readGlobals } from './globals.js';
 import { formatCommandHelp, formatHelp } from './help.js';
 import { suggestionHint } from './suggest.js';
@@ -39,8 +39,7 @@ interface Invocation {
  * fast path accepts exactly what that would (test/cli/registry.test.ts).
  */
 async function resolveInvocation(argv: readonly string[]): Promise<Invocation> {
-  const guess = argv.find((a) => COMMAND_NAMES.has(a)) ?? 'console';
-  const one = await loadCommand(guess);
+  const one = await loadCommand(guessCommand(argv));
   try {
     const parsed = parseArgs(argv, optionSpecs([one]), COMMAND_NAMES);
     const topHelp = parsed.options.help && !parsed.command;

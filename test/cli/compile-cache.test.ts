@@ -1,8 +1,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { privateCacheDir } from '../../src/cli/compile-cache.js';
+import { enableCompileCache, privateCacheDir } from '../../src/cli/compile-cache.js';
 
 describe('privateCacheDir (where the npm build keeps its compile cache)', () => {
   let tmp: string;
@@ -35,5 +36,14 @@ describe('privateCacheDir (where the npm build keeps its compile cache)', () => 
 
   it('gives up quietly where it cannot create the directory', () => {
     expect(privateCacheDir(join(tmp, 'missing', 'deeper'))).toBeUndefined();
+  });
+});
+
+describe('enableCompileCache', () => {
+  it('leaves the cache off for the console UI (its resident memory, compile-cache.ts)', () => {
+    const dirOf = (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir;
+    const before = dirOf?.();
+    enableCompileCache({}, true);
+    expect(dirOf?.()).toBe(before);
   });
 });

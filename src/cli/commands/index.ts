@@ -55,6 +55,15 @@ export const COMMAND_ENTRIES: readonly CommandEntry[] = [
 /** Every command name (the parser needs them all to tell a command from a value). */
 export const COMMAND_NAMES: ReadonlySet<string> = new Set(COMMAND_ENTRIES.map((e) => e.name));
 
+/**
+ * The command argv most likely runs, before it is parsed: the first word that names one, else the
+ * console. A guess (a command name can stand as an option's value): main.ts loads this command first
+ * and parses against every command when it was wrong; src/cli.ts picks the compile cache by it.
+ */
+export function guessCommand(argv: readonly string[]): string {
+  return argv.find((a) => COMMAND_NAMES.has(a)) ?? 'console';
+}
+
 /** Loads one command by name. */
 export function loadCommand(name: string): Promise<Command> {
   const entry = COMMAND_ENTRIES.find((e) => e.name === name);
