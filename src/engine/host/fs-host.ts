@@ -202,6 +202,45 @@ function mkdirIn(r: RootResolver, path: string, mode: number): void {
 }
 
 /**
+ * A file kept open and re-read with one pread(2) at offset 0 (FsHost.openReader). A class, not a
+ * pair of closures: the watcher keeps one per disk for the console's lifetime, and an instance is a
+ * quarter of their size (~0.7 MB less at 4,000 disks, bench/README.md).
+ */
+class PageReader implements FileReader {
+  private open = true;
+  /**
+   * The last value read, kept when it decoded one char per byte (ASCII: every sysfs state word).
+   * A watcher re-reads the same `running\n` every tick: equal bytes give back the same string, so
+   * no string is made per read and the caller's list compare is a pointer compare (bench/README.md).
+   */
+  private last = '';
+
+  constructor(private readonly fd: number) {}
+
+  read(): string | undefined {
+    if (!this.open) return undefined;
+    const limit = stackOff();
+    try {
+      const n = fs.readSync(this.fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+      if (n === this.last.length && sameBytes(READ_BUFFER, this.last)) return this.last;
+      const value = READ_BUFFER.toString('utf8', 0, n);
+      this.last = value.length === n ? value : '';
+      return value;
+    } catch {
+      return undefined;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    fs.closeSync(this.fd);
+  }
+}
+
+/**
  * A Host backed by the real filesystem under a root, with commands run through the one runner.
  * Used for the real node (`root: '/'`), `--root` trees, and — with an injected runner — the simulator.
  *
@@ -585,33 +624,7 @@ export class FsHost implements Host {
       this.noteProblem(e, path);
       return undefined;
     }
-    let open = true;
-    // The last value read, kept when it decoded one char per byte (ASCII: every sysfs state word).
-    // A watcher re-reads the same `running\n` every tick: equal bytes give back the same string, so
-    // no string is made per read and the caller's list compare is a pointer compare (bench/README.md).
-    let last = '';
-    return {
-      read() {
-        if (!open) return undefined;
-        const limit = stackOff();
-        try {
-          const n = fs.readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
-          if (n === last.length && sameBytes(READ_BUFFER, last)) return last;
-          const value = READ_BUFFER.toString('utf8', 0, n);
-          last = value.length === n ? value : '';
-          return value;
-        } catch {
-          return undefined;
-        } finally {
-          Error.stackTraceLimit = limit;
-        }
-      },
-      close() {
-        if (!open) return;
-        open = false;
-        fs.closeSync(fd);
-      },
-    };
+    return new PageReader(fd);
   }
 
   spawnStream(argv: readonly string[], handlers: StreamHandlers): LineStream {
