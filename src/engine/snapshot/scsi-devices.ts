@@ -1,7 +1,17 @@
 import type { Host } from '../host/host.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import type { LunKey, ScsiDevice } from '../model.js';
-import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
+import {
+  type AttrTable,
+  cleanAttr,
+  interned,
+  readAttr,
+  readAttrs,
+  readIntAttr,
+  readSharedAttr,
+  toInt,
+  VANISHED,
+} from './attr.js';
 import { readUdevFs } from './udev-db.js';
 
 /** A partition of a SCSI disk (`sdb1`), with what sits on it. */
@@ -20,9 +30,9 @@ const HCTL = /^(\d+):(\d+):(\d+):(\d+)$/;
 
 /** A LUN's INQUIRY identity and wwid, from its scsi_device dir. */
 const LUN_ATTRS: AttrTable<ScsiDevice> = {
-  vendor: ['vendor', readAttr],
-  model: ['model', readAttr],
-  rev: ['rev', readAttr],
+  vendor: ['vendor', readSharedAttr],
+  model: ['model', readSharedAttr],
+  rev: ['rev', readSharedAttr],
   type: ['type', readIntAttr],
   wwid: ['wwid', readAttr],
 };
@@ -65,7 +75,7 @@ export function readScsiDevice(
   if (lun !== kernelLun) dev.kernelLun = kernelLun;
   if ('error' in st) problems.push(`${lunDir}/state: unreadable (${st.error})`);
   else {
-    const s = cleanAttr(st.value);
+    const s = interned(cleanAttr(st.value));
     if (s !== undefined) dev.state = s;
   }
   readAttrs(host, lunDir, LUN_ATTRS, dev);
@@ -97,7 +107,8 @@ export function readScsiDevice(
       parts.push(p);
     }
     dev.partitions = parts.map((p) => p.name);
-    extras.set(name, { partitions: parts });
+    // Only disks with partitions: the extras are kept with the read basis until the next read.
+    if (parts.length > 0) extras.set(name, { partitions: parts });
   }
   return dev;
 }

@@ -3,7 +3,17 @@ import { basename, dirname, resolveLink } from '../host/path.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
-import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
+import {
+  type AttrTable,
+  cleanAttr,
+  interned,
+  readAttr,
+  readAttrs,
+  readIntAttr,
+  readSharedAttr,
+  toInt,
+  VANISHED,
+} from './attr.js';
 import { forgetNegotiated, readNegotiated } from './iscsi-params.js';
 import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
 
@@ -32,7 +42,7 @@ const CONNECTION_ATTRS: AttrTable<Connection> = {
   persistentPort: ['persistent_port', readIntAttr],
   address: ['address', readAttr],
   port: ['port', readIntAttr],
-  state: ['state', readAttr],
+  state: ['state', readSharedAttr],
 };
 
 function readConnection(host: Host, sessDir: string, name: string): Connection {
@@ -77,14 +87,14 @@ export function readSession(
   const targetIqn = 'value' in tn ? (cleanAttr(tn.value) ?? '') : '';
   const stateRead = host.readTextOrError(`${attrDir}/state`);
   if ('error' in stateRead && VANISHED.has(stateRead.error)) return undefined;
-  const state = ('value' in stateRead ? cleanAttr(stateRead.value) : undefined) ?? 'UNKNOWN';
+  const state = ('value' in stateRead ? interned(cleanAttr(stateRead.value)) : undefined) ?? 'UNKNOWN';
   const tpgt = readIntAttr(host, `${attrDir}/tpgt`) ?? -1;
   // The kernel shows a disabled recovery timer (-1: queue I/O forever) as "off"
   // (scsi_transport_iscsi.c, show_priv_session_recovery_tmo); keep the kernel's own -1.
   const tmoText = readAttr(host, `${attrDir}/recovery_tmo`);
   const recoveryTmo = tmoText === 'off' ? -1 : toInt(tmoText);
-  const iface = readAttr(host, `${attrDir}/ifacename`) ?? 'default';
-  const initiatorName = readAttr(host, `${attrDir}/initiatorname`);
+  const iface = readSharedAttr(host, `${attrDir}/ifacename`) ?? 'default';
+  const initiatorName = readSharedAttr(host, `${attrDir}/initiatorname`);
 
   const connections: Connection[] = [];
   const targets: string[] = [];
@@ -125,7 +135,7 @@ export function readSession(
   }
   if (hostNumber !== undefined) {
     s.hostNumber = hostNumber;
-    const hostState = readAttr(host, `${hostDir}/scsi_host/${hostName}/state`);
+    const hostState = readSharedAttr(host, `${hostDir}/scsi_host/${hostName}/state`);
     if (hostState !== undefined) s.hostState = hostState;
     const ip = readAttr(host, `${hostDir}/iscsi_host/${hostName}/ipaddress`);
     if (ip !== undefined) s.ipaddress = ip;
