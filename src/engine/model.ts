@@ -457,12 +457,14 @@ export interface PodName {
   source: 'pod-logs' | 'etc-hosts';
 }
 
+// Keys are joined, not templated: a template literal leaves V8 a chain of one string per piece
+// (six for a LUN key), and a snapshot keeps a key per session and per LUN (bench/README.md).
 export function sessionKey(targetIqn: string, portal: string, iface: string): SessionKey {
-  return `${targetIqn}|${portal}|${iface}` as SessionKey;
+  return [targetIqn, portal, iface].join('|') as SessionKey;
 }
 
 export function lunKey(targetIqn: string, portal: string, iface: string, lun: number): LunKey {
-  return `${targetIqn}|${portal}|${iface}|${lun}` as LunKey;
+  return [targetIqn, portal, iface, lun].join('|') as LunKey;
 }
 
 /**
