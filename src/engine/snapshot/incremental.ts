@@ -139,10 +139,11 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 
 /**
  * A kept session's parts. Devices are copied because `linkUsage` rewrites their mountpoints, swap,
- * loops and byPath in place, and the previous snapshot (which shares them) must not change.
+ * loops and byPath in place and the verdicts set their claims, and the previous snapshot (which
+ * shares them) must not change; the copies leave the old claims behind (this read sets its own).
  */
 function keptEntry(prev: SessionEntryRead, s: SysfsSession): SessionEntryRead {
-  const session: SysfsSession = { ...s, devices: s.devices.map((d) => ({ ...d })) };
+  const session: SysfsSession = { ...s, devices: s.devices.map(({ claims: _, ...d }) => d) };
   return { session, extras: prev.extras, problems: prev.problems };
 }
 

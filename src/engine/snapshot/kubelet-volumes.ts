@@ -9,6 +9,7 @@ import {
 } from '../kubelet/paths.js';
 import type { KubeletVolume, Mount } from '../model.js';
 import { parseIscsiJson } from './iscsi-json.js';
+import { trimmed } from './lists.js';
 
 export interface KubeletVolumesRead {
   volumes: KubeletVolume[];
@@ -101,7 +102,7 @@ function readVolume(
     problems.push('dir name is not <portal>-<iqn>-lun-<n>: kubelet cannot identify this volume');
   }
   if (!vol.iface) problems.push('not under an iface-<name> dir');
-  if (notes.length > 0) vol.notes = notes;
+  if (notes.length > 0) vol.notes = trimmed(notes);
   return vol;
 }
 

@@ -1,6 +1,7 @@
 import type { Host } from '../host/host.js';
 import { ISCSI_POD_PLUGIN, normalizeKubeletRoot } from '../kubelet/paths.js';
 import type { KubeletVolume, Mount, PodVolume } from '../model.js';
+import { withItem } from './lists.js';
 
 /** Items grouped by a key, in input order (built once per snapshot, not filtered per pod). */
 function groupBy<T>(
@@ -128,7 +129,7 @@ export function readPodVolumes(
   }
   for (const pv of out) {
     const v = pv.globalPath ? byPath.get(pv.globalPath) : undefined;
-    if (v && !v.pods.includes(pv.podUid)) v.pods.push(pv.podUid);
+    if (v) v.pods = withItem(v.pods, pv.podUid);
   }
   return out;
 }

@@ -15,6 +15,7 @@ import {
   VANISHED,
 } from './attr.js';
 import { forgetNegotiated, readNegotiated } from './iscsi-params.js';
+import { trimmed } from './lists.js';
 import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
 
 export const ISCSI_SESSION_CLASS = '/sys/class/iscsi_session';
@@ -118,7 +119,7 @@ export function readSession(
     tpgt,
     iface,
     state,
-    connections,
+    connections: trimmed(connections),
     devices: [],
     key: sessionKey(targetIqn, portal, iface),
   };
@@ -155,7 +156,7 @@ export function readSession(
     }
   }
   devices.sort((a, b) => a.lun - b.lun || a.target - b.target || a.channel - b.channel);
-  s.devices = devices;
+  s.devices = trimmed(devices);
   return s;
 }
 

@@ -3,6 +3,7 @@ import { parseGlobalPath } from '../kubelet/paths.js';
 import type { BlockBind, Mount, MultipathMap, ScsiDevice } from '../model.js';
 import { readAttr } from './attr.js';
 import type { DmDevice } from './block-class.js';
+import { trimmed } from './lists.js';
 import type { DeviceExtras } from './scsi-devices.js';
 import type { SysfsSession } from './sessions.js';
 
@@ -202,11 +203,11 @@ export function linkUsage(input: UsageInput): UsageResult {
         } else swap = true;
       }
     }
-    d.mountpoints = mountpoints;
+    d.mountpoints = trimmed(mountpoints);
     if (binds.length > 0) d.blockBinds = binds;
     else delete d.blockBinds;
     d.swap = swap;
-    d.loops = loopNames;
+    d.loops = trimmed(loopNames);
     d.byPath = byPath.get(d.name!) ?? [];
   }
 

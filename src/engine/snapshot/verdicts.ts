@@ -12,7 +12,8 @@ import type {
   Verdict,
 } from '../model.js';
 import { applyClaims, type ClaimIndex } from './csi/claims.js';
-import { withDeviceClaims } from './csi/device-claims.js';
+import { addDeviceClaims } from './csi/device-claims.js';
+import { trimmed, withItem } from './lists.js';
 import { podLabel } from './pod-names.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse, UsageResult } from './usage.js';
@@ -158,7 +159,7 @@ export function computeVerdicts(input: VerdictInput): Session[] {
         }
       }
     }
-    for (const v of vols) if (!v.sessions.includes(s.sid)) v.sessions.push(s.sid);
+    for (const v of vols) v.sessions = withItem(v.sessions, s.sid);
     const pods: string[] = [];
     const podReasons: string[] = [];
     for (const v of vols) {
@@ -295,11 +296,18 @@ export function computeVerdicts(input: VerdictInput): Session[] {
 
     const kubeletVolumes: string[] = new Array(vols.length);
     for (let i = 0; i < vols.length; i++) kubeletVolumes[i] = vols[i]!.path;
-    const v: Session = { ...s, verdict, health, reasons, kubeletBusy, kubeletVolumes, pods };
+    const v: Session = {
+      ...s,
+      verdict,
+      health,
+      reasons: trimmed(reasons),
+      kubeletBusy,
+      kubeletVolumes,
+      pods: trimmed(pods),
+    };
     if (kubeletDisagreement) v.kubeletDisagreement = kubeletDisagreement;
     if (claims && claims.length > 0) v.claims = claims;
-    const devices = withDeviceClaims(s.devices, vols, claims);
-    if (devices) v.devices = devices;
+    addDeviceClaims(s.devices, vols, claims);
     out[si] = v;
   }
   return out;

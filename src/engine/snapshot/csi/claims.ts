@@ -8,6 +8,7 @@
 import type { Host } from '../../host/host.js';
 import { normalizePortal } from '../../iscsi/portal.js';
 import type { CsiDriverFile, CsiState, CsiVolume, SessionClaim, Verdict } from '../../model.js';
+import { withItem } from '../lists.js';
 import type { SysfsSession } from '../sessions.js';
 import {
   csiVolumePods,
@@ -123,7 +124,7 @@ export function buildClaimIndex(
       const add = (v: CsiVolume, why: string, mounted: boolean, luns?: number[]) => {
         if (seen.has(v)) return;
         seen.add(v);
-        if (!v.sessions.includes(s.sid)) v.sessions.push(s.sid);
+        v.sessions = withItem(v.sessions, s.sid);
         const c = volumeClaim(v, why, mounted);
         if (luns) c.luns = luns;
         out.push(c);
@@ -158,7 +159,7 @@ export function buildClaimIndex(
         if (handle) c.volumeHandle = handle;
         if (v) {
           seen.add(v);
-          if (!v.sessions.includes(s.sid)) v.sessions.push(s.sid);
+          v.sessions = withItem(v.sessions, s.sid);
         }
         out.push(c);
       }
