@@ -79,8 +79,11 @@ interface DeviceEntry {
   /** SCSI host number (`H` of `H:C:T:L`), parsed once. */
   host: number;
   controller: boolean;
-  /** `state` kept open when the host can (one pread per tick instead of open/fstat/read/close). */
-  reader?: FileReader;
+  /**
+   * `state` kept open when the host can (one pread per tick instead of open/fstat/read/close).
+   * Declared from the start: a field added later puts each entry's fields in a second object.
+   */
+  reader: FileReader | undefined;
 }
 
 /**
@@ -184,6 +187,7 @@ export class SysfsProber {
           dir,
           host: Number(hctl.slice(0, hctl.indexOf(':'))),
           controller: host.readText(`${dir}/type`)?.trim() === CONTROLLER_TYPE,
+          reader: undefined,
         };
         this.devices.set(hctl, e);
         reads += 2;
