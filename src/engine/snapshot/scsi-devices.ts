@@ -1,17 +1,8 @@
 import type { Host } from '../host/host.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import type { LunKey, ScsiDevice } from '../model.js';
-import {
-  type AttrTable,
-  cleanAttr,
-  interned,
-  readAttr,
-  readAttrs,
-  readIntAttr,
-  readSharedAttr,
-  toInt,
-  VANISHED,
-} from './attr.js';
+import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
+import { interned, readSharedAttr } from './interned.js';
 import { readUdevFs } from './udev-db.js';
 
 /** A partition of a SCSI disk (`sdb1`), with what sits on it. */

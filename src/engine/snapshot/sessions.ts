@@ -3,17 +3,8 @@ import { basename, dirname, resolveLink } from '../host/path.js';
 import { targetLunOf } from '../iscsi/lun.js';
 import { formatPortal } from '../iscsi/portal.js';
 import { type Connection, lunKey, type ScsiDevice, type Session, sessionKey } from '../model.js';
-import {
-  type AttrTable,
-  cleanAttr,
-  interned,
-  readAttr,
-  readAttrs,
-  readIntAttr,
-  readSharedAttr,
-  toInt,
-  VANISHED,
-} from './attr.js';
+import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
+import { interned, readSharedAttr } from './interned.js';
 import { forgetNegotiated, readNegotiated } from './iscsi-params.js';
 import { trimmed } from './lists.js';
 import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
