@@ -51,7 +51,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
         LANG: 'C.UTF-8',
       });
       // The incident's 10.0.0.12:3260 is down: its banner sits between the tabs and the table,
-      // then the summary line (issue 16).
+      // then the summary line.
       let s = await term.waitFor(
         /1 sessions.*\n.*OUTAGE portal 10\.0\.0\.12:3260 down.*\n.*2 failed.*\n.*SID TARGET[\s\S]*✗ stale/,
       );
@@ -154,7 +154,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
           .filter((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p));
         expect(colours).toEqual([]);
         // chalk drops every style at FORCE_COLOR=0; the cursor and mode stay visible as text.
-        // Problems first (issue 16): the cursor starts on the worst session.
+        // Problems first: the cursor starts on the worst session.
         expect(raw).toMatch(/^›\s+\d+ (iqn|…:)/m);
         expect(raw).toContain(' READ-ONLY ');
         mono.keys('q');

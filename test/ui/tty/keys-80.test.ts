@@ -33,7 +33,7 @@ describe('k9s keys at 80×24 without colours (tmux)', () => {
       });
       let s = await term.waitFor(/polled \d+\S* · full \d+\S* ago[\s\S]*✗ stale/);
       expect(s.split('\n')[0]!.length).toBeLessThanOrEqual(80);
-      // Problems first (issue 16): session 7 (portal down), then 3 (failed path); IQNs elided.
+      // Problems first: session 7 (portal down), then 3 (failed path); IQNs elided.
       expect(s).toMatch(/^›\s+7 …:/m);
       term.keys('j');
       s = await term.waitFor(/^›\s+3 …:/m);
