@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Every reference in a comment resolves inside the repository (a docs/ page, a heading of it) or is a
- * public URL: scripts/check-references.mjs says which do not. Run as a test so that a new "§" or
+ * public URL: scripts/check-references.mjs says which do not. Run as a test so that a new section sign or
  * "issue N" in a comment fails the suite instead of waiting for someone to run the script.
  */
 describe('comment references', () => {
