@@ -10,7 +10,7 @@ import { commandOutcome, planLines, shellQuote } from '../../app/domain.js';
 import type { Line } from '../components/scroll-text.js';
 import { scrollOrClose } from '../context.js';
 import type { Tone } from '../theme.js';
-import { safeJournal } from '../views/journal.js';
+import { commandLine, safeJournal } from '../views/journal.js';
 import { defineDialog } from './define-dialog.js';
 import { wrapLines } from './plan-lines.js';
 
@@ -103,10 +103,7 @@ export function journalEntryLines(entry: JournalEntry): Line[] {
   }
   // Entries written before the journal kept its lines (or a fake backend): the commands alone.
   if (!entry.lines?.length) {
-    for (const c of entry.commands)
-      lines.push({
-        text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
-      });
+    for (const c of entry.commands) lines.push({ text: commandLine(c) });
   }
   return lines;
 }
