@@ -184,9 +184,6 @@ function SessionsBody(props: ViewBodyProps) {
 
 export const sessionsView = defineView({
   id: 'sessions',
-  key: 1,
-  aliases: ['s', 'se', 'session'],
-  help: 'iSCSI sessions (home)',
   columns: SESSION_COLUMNS,
   rows: fromSnapshot(snapshotSessionRows),
   scrolls: (detail) => detail !== undefined,
