@@ -25,6 +25,7 @@ import {
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
+import { attachOptionSpecs } from './attach-params.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
@@ -399,85 +400,7 @@ export const attachAction: ActionDef<AttachInput> = {
     "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
   usage:
     'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT] [--keep-on-failure]',
-  cliOptions: [
-    {
-      name: 'manifest',
-      type: 'string',
-      valueName: 'FILE',
-      description: 'attach: Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume',
-    },
-    {
-      name: 'secret',
-      type: 'string',
-      valueName: 'FILE',
-      description: 'attach: Secret manifest with the CHAP keys (values never shown)',
-    },
-    {
-      name: 'portal',
-      type: 'string',
-      multiple: true,
-      valueName: 'ADDR[:PORT]',
-      description: 'attach: target portal (repeat for multipath; IPv6 as [ADDR]:PORT)',
-    },
-    { name: 'iqn', type: 'string', valueName: 'IQN', description: 'attach: target IQN' },
-    { name: 'lun', type: 'string', valueName: 'N', description: 'attach: LUN number' },
-    {
-      name: 'volume-name',
-      type: 'string',
-      valueName: 'NAME',
-      description: 'attach: PV / volume name (kubelet VolName)',
-    },
-    {
-      name: 'fs-type',
-      type: 'string',
-      valueName: 'FS',
-      description: 'attach: filesystem type',
-      default: 'ext4',
-    },
-    { name: 'read-only', type: 'boolean', description: 'attach: mount read-only (never formats)' },
-    { name: 'block', type: 'boolean', description: 'attach: block volume (volumeDevices path, no mount)' },
-    {
-      name: 'iface',
-      type: 'string',
-      valueName: 'NAME',
-      description: 'attach: iscsiInterface',
-      default: 'default',
-    },
-    {
-      name: 'initiator-name',
-      type: 'string',
-      valueName: 'IQN',
-      description: 'attach: custom initiator name (clones the iface as <portal>:<volume>)',
-    },
-    {
-      name: 'chap-discovery',
-      type: 'boolean',
-      description: 'attach: CHAP for discovery (keys from --secret)',
-    },
-    {
-      name: 'chap-session',
-      type: 'boolean',
-      description: 'attach: CHAP for the session (keys from --secret)',
-    },
-    {
-      name: 'no-mount',
-      type: 'boolean',
-      description: 'attach: log in and write iscsi.json but do not format/mount',
-    },
-    {
-      name: 'keep-on-failure',
-      type: 'boolean',
-      description:
-        'attach: when it fails, leave what it created (session, node records, iface, kubelet dir) instead of removing it',
-    },
-    {
-      name: 'mount-option',
-      type: 'string',
-      multiple: true,
-      valueName: 'OPT',
-      description: 'attach: extra mount option',
-    },
-  ],
+  cliOptions: attachOptionSpecs(),
   examples: [
     'iscsi-console attach --manifest pv.yaml --secret chap-secret.yaml --write',
     'iscsi-console attach --portal 10.0.0.1:3260 --iqn iqn.2024-01.lab.example:t1 --lun 1 --volume-name pv1 --dry-run',
