@@ -307,37 +307,35 @@ export function noteBefore(rt: Runtime, s: Snapshot): void {
   };
 }
 
+type Runner<K extends DynamicStep['kind']> = (
+  rt: Runtime,
+  s: Snapshot,
+  step: PlanStep,
+  d: Extract<DynamicStep, { kind: K }>,
+) => string | Promise<string>;
+
+/** Who runs each kind of dynamic step (the type keeps the table complete). */
+const RUNNERS: { [K in DynamicStep['kind']]: Runner<K> } = {
+  discover: (rt, _s, step, d) => discover(rt, step, d),
+  'tidy-discovered': (rt, s, _step, d) => tidyDiscovered(rt, s, d),
+  'probe-transport': (rt, _s, _step, d) => probeTransport(rt, d),
+  'iface-clone': (rt, _s, _step, d) => cloneIface(rt, d),
+  'resolve-hostname': (rt, _s, _step, d) => resolveHostname(rt, d),
+  'scan-lun': (rt, s, _step, d) => scanLun(rt, s, d),
+  'record-secrets': (rt, _s, _step, d) =>
+    writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) }),
+  'wait-device': (rt, _s, step, d) => waitDevice(rt, step, d),
+  'find-multipath': (rt, _s, _step, d) => findMultipath(rt, d),
+  'format-and-mount': (rt, _s, _step, d) => formatAndMount(rt, d),
+  'list-targets': (rt, _s, step) => listTargets(rt, step),
+  'scan-target': (rt, s, _step, d) => scanTarget(rt, s, d),
+  'read-luns': (rt, s, _step, d) => readLuns(rt, s, d),
+  'remove-scanned': (rt, s, _step, d) => removeScanned(rt, s, d),
+};
+
 /** Runs a dynamic step; returns its detail line or throws a typed error. */
 export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: DynamicStep): Promise<string> {
   noteBefore(rt, s);
-  switch (d.kind) {
-    case 'discover':
-      return discover(rt, step, d);
-    case 'tidy-discovered':
-      return tidyDiscovered(rt, s, d);
-    case 'probe-transport':
-      return probeTransport(rt, d);
-    case 'iface-clone':
-      return cloneIface(rt, d);
-    case 'resolve-hostname':
-      return resolveHostname(rt, d);
-    case 'scan-lun':
-      return scanLun(rt, s, d);
-    case 'record-secrets':
-      return writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) });
-    case 'wait-device':
-      return waitDevice(rt, step, d);
-    case 'find-multipath':
-      return findMultipath(rt, d);
-    case 'format-and-mount':
-      return formatAndMount(rt, d);
-    case 'list-targets':
-      return listTargets(rt, step);
-    case 'scan-target':
-      return scanTarget(rt, s, d);
-    case 'read-luns':
-      return readLuns(rt, s, d);
-    case 'remove-scanned':
-      return removeScanned(rt, s, d);
-  }
+  // d.kind picks the runner of that very kind; TypeScript cannot follow the pairing through an index.
+  return (RUNNERS[d.kind] as Runner<DynamicStep['kind']>)(rt, s, step, d);
 }
