@@ -2,9 +2,9 @@
  * flush: `multipath -f /dev/dm-N` for one map (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#3-multipath-map-with-failed-paths and #4-busy-or-map-in-use). Refused while the map is mounted,
  * held (kpartx/LVM), swap or open by a loop device ("map in use" in the field).
  */
-import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { allDevices, findMap, mapUse } from './lookup.js';
+import { oneRefInput } from './one-ref.js';
 import { addStep, addUnique, destructive, flushMapStep, newPlan, pre } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
@@ -19,17 +19,9 @@ export const flushAction: ActionDef<FlushInput> = {
   scopes: ['multipath'],
   destructive: true,
   summary: 'Flush (remove) an unused multipath map (multipath -f)',
-  usage: 'flush <dm-N|alias|wwid>',
+  ...oneRefInput('flush', '<dm-N|alias|wwid>', (s, ref) => ({ wwid: findMap(s, ref).wwid })),
   cliOptions: [],
   examples: ['iscsi-console flush mpatha --write', 'iscsi-console flush dm-0 --dry-run'],
-  inputFromCli(positionals, _o, s) {
-    const [ref] = positionals;
-    if (ref === undefined) throw new UserError('flush needs <dm-N|alias|wwid>');
-    return { wwid: findMap(s, ref).wwid };
-  },
-  inputFromSelection(sel, s) {
-    return { wwid: findMap(s, sel.key).wwid };
-  },
   plan(input, s: Snapshot, ctx) {
     const m = findMap(s, input.wwid);
     const plan = newPlan('flush', `Flush ${m.alias}`, `${m.alias} (${m.name}) wwid ${m.wwid}`, ctx);
