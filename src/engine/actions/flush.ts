@@ -3,9 +3,10 @@
  * held (kpartx/LVM), swap or open by a loop device ("map in use" in the field).
  */
 import type { Snapshot } from '../model.js';
-import { allDevices, findMap, mapUse } from './lookup.js';
+import { allDevices, findMap, mapUses } from './lookup.js';
 import { oneRefInput } from './one-ref.js';
 import { addStep, addUnique, destructive, flushMapStep, newPlan, pre } from './plan-kit.js';
+import { refusalOfUse } from './teardown.js';
 import type { ActionDef } from './types.js';
 
 export interface FlushInput {
@@ -32,13 +33,9 @@ export const flushAction: ActionDef<FlushInput> = {
     const paths = allDevices(s).filter((x) => x.device.name && m.slaves.includes(x.device.name));
     for (const d of paths) addUnique(plan.blastRadius.devices, `${d.device.name} ${d.device.key}`);
     plan.lockKeys = [...new Set(paths.map((d) => d.session.targetIqn))];
-    for (const why of mapUse(s, m)) {
-      plan.refusals.push({
-        id: /mounted/.test(why) ? 'mounted' : /swap/.test(why) ? 'swap' : /loop/.test(why) ? 'open' : 'held',
-        reason: why,
-        hint: `release ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
-        overridable: false,
-      });
+    for (const u of mapUses(s, m)) {
+      const hint = `release ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`;
+      plan.refusals.push(refusalOfUse(`${m.name} (${m.alias})`, u, hint));
     }
     addStep(plan, flushMapStep(m));
     plan.expect!.push(pre('map-absent', `${m.alias} is gone`, m.wwid));

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { discoverydbArgv, nodeArgv } from '../iscsiadm/argv.js';
 import type { NodeRecord, Snapshot } from '../model.js';
 import { shellLine } from './format.js';
-import { normalisePortal, recordByKey, recordKey } from './lookup.js';
+import { onTarget, parseTargetRef, recordByKey, recordKey } from './lookup.js';
 import { addStep, addUnique, destructive, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
@@ -21,12 +21,7 @@ export interface ForgetInput {
 function resolve(ref: string, s: Snapshot): NodeRecord[] {
   const direct = recordByKey(s, ref);
   if (direct) return [direct];
-  const at = ref.lastIndexOf('@');
-  const iqn = at < 0 ? ref : ref.slice(0, at);
-  const portal = at < 0 ? undefined : normalisePortal(ref.slice(at + 1));
-  const found = s.nodeRecords.filter(
-    (r) => r.targetIqn === iqn && (portal === undefined || r.portal === portal),
-  );
+  const found = onTarget(s.nodeRecords, parseTargetRef(ref));
   if (found.length === 0)
     throw new UserError(
       `no node record for ${ref}`,

@@ -40,7 +40,7 @@ import type { ScsiDevice, Snapshot } from '../model.js';
 import { sessionKey } from '../model.js';
 import { SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
-import { recordKey } from './lookup.js';
+import { deviceUses, recordKey } from './lookup.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import type { ActionContext, ListedLun, Plan } from './types.js';
 
@@ -95,21 +95,12 @@ export function lunUse(s: Snapshot, iqn: string, lun: number, except?: string): 
   for (const x of s.sessions.filter((x) => x.targetIqn === iqn && x.key !== except)) {
     const d = x.devices.find((d) => d.lun === lun);
     if (!d) continue;
-    uses.push(`session ${x.sid} ${d.name ?? d.hctl}${deviceUse(d)}`);
+    const what = deviceUses(s, d, { withMapMounts: true }).map((u) => u.what);
+    uses.push(`session ${x.sid} ${d.name ?? d.hctl}${what.length > 0 ? ` (${what.join(', ')})` : ''}`);
   }
   const dirs = s.kubelet.volumes.filter((v) => v.iqn === iqn && v.lun === String(lun));
   for (const v of dirs) if (!uses.some((u) => u.includes(v.path))) uses.push(`kubelet dir ${v.path}`);
   return uses.length > 0 ? uses.join('; ') : undefined;
-}
-
-function deviceUse(d: ScsiDevice): string {
-  const what = [
-    ...d.mountpoints.map((m) => `mounted on ${m}`),
-    ...(d.blockBinds ?? []).map((b) => `bound at ${b.path}`),
-    ...d.holders.map((h) => `held by ${h}`),
-    ...(d.swap ? ['swap'] : []),
-  ];
-  return what.length > 0 ? ` (${what.join(', ')})` : '';
 }
 
 /** A SCSI device as a listed LUN. */
