@@ -21,6 +21,7 @@ import {
   nodeDeleteArgv,
   nodeStartupAllIfacesArgv,
   nodeUpdateArgv,
+  recordOpArgv,
 } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
@@ -194,7 +195,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       addStep(plan, {
         id: `discoverydb-new:${tp}`,
         why: 'create the discovery record (result ignored, like kubelet)',
-        argv: [...disc, '-o', 'new'],
+        argv: recordOpArgv(disc, 'new'),
         ignoreFailure: true,
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
@@ -212,7 +213,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         onFailure: [
           {
             why: 'kubelet deletes the discovery record after a failed discovery',
-            argv: [...disc, '-o', 'delete'],
+            argv: recordOpArgv(disc, 'delete'),
           },
         ],
       });

@@ -4,7 +4,7 @@
  * passwords masked. No value is ever on a command line, in the journal or in an error.
  */
 import { ExternalCommandError, UserError } from '../errors.js';
-import { discoverydbShowArgv, nodeArgv } from '../iscsiadm/argv.js';
+import { discoverydbShowArgv, nodeArgv, recordOpArgv } from '../iscsiadm/argv.js';
 import {
   discoveryRecordFiles,
   nodeRecordFiles,
@@ -20,7 +20,7 @@ type RecordSecrets = Extract<DynamicStep, { kind: 'record-secrets' }>;
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
 export function showArgv(d: RecordSecrets): string[] {
   return d.scope === 'node'
-    ? [...nodeArgv(d.portal, d.iqn, d.iface), '-o', 'show']
+    ? recordOpArgv(nodeArgv(d.portal, d.iqn, d.iface), 'show')
     : discoverydbShowArgv(d.portal);
 }
 
