@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
-import { kernelLunOf, kubeletLunProblem } from '../iscsi/lun.js';
+import { kernelLunOf, kubeletLunProblem, parseLun } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import {
   discoverNewArgv,
@@ -35,7 +35,6 @@ import { shellLine } from './format.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
-import { parseLun } from './scan.js';
 import type { ActionDef, Plan } from './types.js';
 
 export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
