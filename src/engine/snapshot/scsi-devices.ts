@@ -20,11 +20,11 @@ const HCTL = /^(\d+):(\d+):(\d+):(\d+)$/;
 
 /** A LUN's INQUIRY identity and wwid, from its scsi_device dir. */
 const LUN_ATTRS: AttrTable<ScsiDevice> = {
-  vendor: ['vendor', readAttr],
-  model: ['model', readAttr],
-  rev: ['rev', readAttr],
-  type: ['type', readIntAttr],
-  wwid: ['wwid', readAttr],
+  vendor: readAttr,
+  model: readAttr,
+  rev: readAttr,
+  type: readIntAttr,
+  wwid: readAttr,
 };
 
 /**

@@ -30,9 +30,9 @@ const HCTL = /^\d+:\d+:\d+:\d+$/;
 const CONNECTION_ATTRS: AttrTable<Connection> = {
   persistentAddress: ['persistent_address', readAttr],
   persistentPort: ['persistent_port', readIntAttr],
-  address: ['address', readAttr],
-  port: ['port', readIntAttr],
-  state: ['state', readAttr],
+  address: readAttr,
+  port: readIntAttr,
+  state: readAttr,
 };
 
 function readConnection(host: Host, sessDir: string, name: string): Connection {
