@@ -35,6 +35,7 @@ import { shellLine } from './format.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionDef, Plan } from './types.js';
 
 export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
@@ -261,7 +262,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         kLun === input.lun
           ? `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`
           : `targeted scan "0 0 ${kLun}" on the session's SCSI host: the kernel's number for target LUN ${input.lun} (kubelet scanOneLun writes ${input.lun}, which asks the target for another LUN)`,
-      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${kLun}` },
+      write: { path: hostScanPath(host), data: scanData(kLun) },
       preconditions: [],
       group,
       dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },

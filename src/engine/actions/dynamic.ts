@@ -16,6 +16,7 @@ import { commandError } from './iscsiadm.js';
 import { readLuns, removeScanned, scanTarget } from './list-luns-apply.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { DynamicStep, PlanStep } from './types.js';
 
 const BY_PATH = '/dev/disk/by-path';
@@ -89,10 +90,10 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
       'the login reported success but sysfs shows no session; check `iscsiadm -m session` and dmesg',
     );
   }
-  const path = `/sys/class/scsi_host/host${host}/scan`;
+  const path = hostScanPath(host);
   rt.scannedHosts.set(portal, host);
   // The kernel's LUN number, not the target's (LUN 300 → 16684; src/engine/iscsi/lun.ts).
-  const data = `0 0 ${kernelLunOf(d.lun)}`;
+  const data = scanData(kernelLunOf(d.lun));
   rt.host.writeText(path, data);
   rt.commands.push({ write: { path, data } });
   return `scanned host${host}`;

@@ -9,6 +9,7 @@ import { lunKey, sessionKey } from '../model.js';
 import { readScsiDevice } from '../snapshot/scsi-devices.js';
 import { listedLun, lunUse } from './list-luns.js';
 import { pollFor, type Runtime } from './runtime.js';
+import { deviceAttrPath, hostScanPath, scanData } from './sysfs-writes.js';
 import type { DynamicStep, ListedLun } from './types.js';
 
 type Of<K extends DynamicStep['kind']> = Extract<DynamicStep, { kind: K }>;
@@ -32,10 +33,11 @@ function ownSession(rt: Runtime, s: Snapshot, d: { iqn: string; portal: string; 
 /** `0 0 -` to the session's SCSI host: REPORT LUNS and a device per LUN, on this session only. */
 export function scanTarget(rt: Runtime, s: Snapshot, d: Of<'scan-target'>): string {
   const x = ownSession(rt, s, d);
-  const path = `/sys/class/scsi_host/host${x.hostNumber}/scan`;
+  const path = hostScanPath(x.hostNumber);
+  const data = scanData('-');
   rt.scannedHosts.set(d.portal, x.hostNumber!);
-  rt.host.writeText(path, '0 0 -');
-  rt.commands.push({ write: { path, data: '0 0 -' } });
+  rt.host.writeText(path, data);
+  rt.commands.push({ write: { path, data } });
   return `scanned host${x.hostNumber}`;
 }
 
@@ -102,7 +104,7 @@ export function removeScanned(rt: Runtime, s: Snapshot, d: Of<'remove-scanned'>)
   }
   const done: string[] = [];
   for (const dev of [...x.devices].sort((a, b) => b.lun - a.lun)) {
-    const path = `/sys/class/scsi_device/${dev.hctl}/device/delete`;
+    const path = deviceAttrPath({ hctl: dev.hctl }, 'delete');
     rt.host.writeText(path, '1');
     rt.commands.push({ write: { path, data: '1' } });
     done.push(dev.name ?? dev.hctl);

@@ -42,6 +42,7 @@ import { SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
 import { deviceUses, recordKey } from './lookup.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { deviceAttrPath, hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionContext, ListedLun, Plan } from './types.js';
 
 export interface ListLunsInput {
@@ -222,7 +223,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   addStep(plan, {
     id: 'scan-target',
     why: 'ask the target for every LUN: "0 0 -" makes the kernel send REPORT LUNS and add one SCSI device per LUN, on this session only',
-    write: { path: '/sys/class/scsi_host/host<N>/scan', data: '0 0 -' },
+    write: { path: hostScanPath(undefined), data: scanData('-') },
     preconditions: [pre('session-present', `session ${key}`, key)],
     dynamic: { kind: 'scan-target', iqn, portal, iface },
   });
@@ -236,7 +237,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   addStep(plan, {
     id: 'remove-scanned',
     why: 'delete the SCSI devices the scan added (nothing uses them: they are seconds old and this session is not in kubelet)',
-    write: { path: '/sys/class/scsi_device/<H:0:0:L>/device/delete', data: '1' },
+    write: { path: deviceAttrPath({ hctl: '<H:0:0:L>' }, 'delete'), data: '1' },
     preconditions: [pre('session-present', `session ${key}`, key)],
     dynamic: { kind: 'remove-scanned', iqn, portal, iface },
   });

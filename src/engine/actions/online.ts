@@ -6,6 +6,7 @@ import type { Snapshot } from '../model.js';
 import { findDevice } from './lookup.js';
 import { oneRefInput } from './one-ref.js';
 import { addDeviceToBlast, addStep, deviceName, newPlan, pre, refuseSessionDown } from './plan-kit.js';
+import { deviceAttrPath } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
 
 export interface OnlineInput {
@@ -35,9 +36,7 @@ export const onlineAction: ActionDef<OnlineInput> = {
       hint: 'wait for the portal to come back (iscsid onlines devices itself on recovery)',
       overridable: true,
     });
-    const path = d.name
-      ? `/sys/block/${d.name}/device/state`
-      : `/sys/class/scsi_device/${d.hctl}/device/state`;
+    const path = deviceAttrPath(d, 'state');
     addStep(plan, {
       id: `online:${name}`,
       why: `set ${name} from ${d.state ?? 'unknown'} to running`,

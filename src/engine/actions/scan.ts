@@ -9,6 +9,7 @@ import { kernelLunOf, parseLun } from '../iscsi/lun.js';
 import { lunKey, type Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
 import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown } from './plan-kit.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
 
 export interface ScanInput {
@@ -79,7 +80,7 @@ export const scanAction: ActionDef<ScanInput> = {
         k === input.lun
           ? `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`
           : `targeted scan of channel 0, target 0, kernel LUN ${k} (target LUN ${input.lun} in flat space addressing; kubelet would write ${input.lun} and find nothing)`,
-      write: { path: `/sys/class/scsi_host/host${x.hostNumber ?? '<N>'}/scan`, data: `0 0 ${k}` },
+      write: { path: hostScanPath(x.hostNumber), data: scanData(k) },
       preconditions: [
         pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid)),
         pre('session-logged-in', `session ${x.sid} is logged in`, x.key),
