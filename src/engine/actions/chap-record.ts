@@ -3,7 +3,7 @@
  * lock (src/engine/iscsiadm/record-secrets.ts), then read back through `iscsiadm -o show` with the
  * passwords masked. No value is ever on a command line, in the journal or in an error.
  */
-import { ExternalCommandError, UserError } from '../errors.js';
+import { ExternalCommandError, stepFailedError, UserError } from '../errors.js';
 import { discoverydbShowArgv, nodeArgv, recordOpArgv } from '../iscsiadm/argv.js';
 import {
   discoveryRecordFiles,
@@ -44,13 +44,8 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
       ? nodeRecordFiles(rt.host, d.iqn, d.portal, d.iface)
       : discoveryRecordFiles(rt.host, d.portal);
   if (files.length === 0) {
-    throw new ExternalCommandError(
+    throw stepFailedError(
       `no ${d.scope} record for ${d.scope === 'node' ? `${d.iqn} @ ${d.portal} (${d.iface})` : d.portal} to hold the CHAP credentials`,
-      [],
-      null,
-      undefined,
-      '',
-      false,
       `check \`${showArgv(d).join(' ')}\`; the record is created by the step before`,
     );
   }

@@ -3,7 +3,7 @@
  * a login created, the device udev linked, the dm map multipathd built, what blkid says is on the
  * device. Each mirrors one piece of kubelet's AttachDisk (docs/kubelet-iscsi.md#attachdisk) or mount-utils (docs/kubelet-iscsi.md#format-and-mount).
  */
-import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import { ExternalCommandError, RefusedError, stepFailedError, TimeoutError, UserError } from '../errors.js';
 import { kernelLunOf } from '../iscsi/lun.js';
 import { parseTargetPortal } from '../iscsi/portal.js';
 import { ifaceDeleteArgv, ifaceNewArgv, ifaceShowArgv, ifaceUpdateArgv } from '../iscsiadm/argv.js';
@@ -80,13 +80,8 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
   const portal = effectivePortal(rt, d.portal);
   const host = s.portalHostMap[d.iqn]?.[portal];
   if (host === undefined) {
-    throw new ExternalCommandError(
+    throw stepFailedError(
       `no session to ${d.iqn} at ${portal} after login`,
-      [],
-      null,
-      undefined,
-      '',
-      false,
       'the login reported success but sysfs shows no session; check `iscsiadm -m session` and dmesg',
     );
   }
@@ -172,13 +167,8 @@ async function findMultipath(
   d: Extract<DynamicStep, { kind: 'find-multipath' }>,
 ): Promise<string> {
   if (rt.devices.length === 0) {
-    throw new ExternalCommandError(
+    throw stepFailedError(
       `failed to get any path for iscsi disk, last err seen:\n${rt.lastErr ?? 'no portal was tried'}`,
-      [],
-      null,
-      undefined,
-      '',
-      false,
       'every portal failed; see the error of each portal above',
     );
   }
