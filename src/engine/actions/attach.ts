@@ -81,15 +81,11 @@ function normalise(p: string): { portal: string; hostname: boolean; addr: string
 }
 
 /** The exact bytes kubelet's json.Encoder writes for iscsiDisk (docs/kubelet-iscsi.md#iscsijson): one line plus "\n". */
-export function iscsiJson(i: {
-  volName: string;
-  portals: string[];
-  iqn: string;
-  lun: number;
-  initIface: string;
-  iface: string;
-  initiatorName?: string;
-}): string {
+export function iscsiJson(
+  i: Pick<AttachInput, 'volName' | 'portals' | 'iqn' | 'lun' | 'initIface' | 'initiatorName'> & {
+    iface: string;
+  },
+): string {
   const text = JSON.stringify({
     VolName: i.volName,
     Portals: i.portals,
