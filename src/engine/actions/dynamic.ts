@@ -15,7 +15,7 @@ import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { readLuns, removeScanned, scanTarget } from './list-luns-apply.js';
 import { recordKey } from './lookup.js';
-import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
+import { effectivePortal, mustRun, pollFor, type Runtime, record, withResolvedPortals } from './runtime.js';
 import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { DynamicStep, PlanStep } from './types.js';
 
@@ -258,12 +258,6 @@ async function formatAndMount(
 }
 
 /** The argv a plan step shows, with hostname portals replaced by the address resolved earlier. */
-function resolvedArgv(rt: Runtime, argv: readonly string[]): string[] {
-  return argv.map((a) =>
-    rt.resolved.size > 0 && parseTargetPortal(a)?.family === 'hostname' ? effectivePortal(rt, a) : a,
-  );
-}
-
 /**
  * SendTargets discovery (the step's own argv): remembers every record the reply lists, so the tidy
  * step and the rollback know which records this attach's discovery wrote.
@@ -273,7 +267,9 @@ async function discover(
   step: PlanStep,
   d: Extract<DynamicStep, { kind: 'discover' }>,
 ): Promise<string> {
-  const r = await mustRun(rt, resolvedArgv(rt, step.argv ?? []), { timeoutMs: step.timeoutMs ?? 30_000 });
+  const r = await mustRun(rt, withResolvedPortals(rt, step.argv ?? []), {
+    timeoutMs: step.timeoutMs ?? 30_000,
+  });
   const found = parseDiscovery(r.stdout);
   for (const t of found)
     rt.discovered.push(recordKey({ targetIqn: t.iqn, portal: t.portal, iface: d.iface }));
