@@ -13,9 +13,9 @@ import {
   writeRecordFields,
 } from '../iscsiadm/record-secrets.js';
 import { mustRun, type Runtime } from './runtime.js';
-import type { DynamicStep } from './types.js';
+import type { DynamicOf } from './types.js';
 
-type RecordSecrets = Extract<DynamicStep, { kind: 'record-secrets' }>;
+type RecordSecrets = DynamicOf<'record-secrets'>;
 
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
 export function showArgv(d: RecordSecrets): string[] {

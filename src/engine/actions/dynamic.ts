@@ -17,7 +17,7 @@ import { readLuns, removeScanned, scanTarget } from './list-luns-apply.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, mustRun, pollFor, type Runtime, record, withResolvedPortals } from './runtime.js';
 import { hostScanPath, scanData } from './sysfs-writes.js';
-import type { DynamicStep, PlanStep } from './types.js';
+import type { DynamicOf, DynamicStep, PlanStep } from './types.js';
 
 const BY_PATH = '/dev/disk/by-path';
 /** How long a scanned LUN may lack its SCSI device before it counts as absent on the target. */
@@ -33,17 +33,14 @@ async function ifaceRecord(rt: Runtime, iface: string): Promise<string> {
 }
 
 /** kubelet extractTransportname via `iscsiadm -m iface -I X -o show`. */
-async function probeTransport(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'probe-transport' }>,
-): Promise<string> {
+async function probeTransport(rt: Runtime, d: DynamicOf<'probe-transport'>): Promise<string> {
   const text = await ifaceRecord(rt, d.iface);
   rt.transport = transportName(text);
   return `transport ${rt.transport || '(none: iface file unparsable)'}`;
 }
 
 /** kubelet cloneIface: new, sorted updates, delete on failure (docs/kubelet-iscsi.md#attachdisk step 2). */
-async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
+async function cloneIface(rt: Runtime, d: DynamicOf<'iface-clone'>): Promise<string> {
   const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
   if (d.initiatorName) params.set('iface.initiatorname', d.initiatorName);
   await mustRun(rt, ifaceNewArgv(d.to), { okExitCodes: [15] });
@@ -57,10 +54,7 @@ async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-cl
   return `cloned ${d.from} as ${d.to} (${params.size} settings)`;
 }
 
-async function resolveHostname(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'resolve-hostname' }>,
-): Promise<string> {
+async function resolveHostname(rt: Runtime, d: DynamicOf<'resolve-hostname'>): Promise<string> {
   const r = await record(rt, ['getent', 'hosts', d.name], { timeoutMs: 10_000 });
   const addr = r.ok ? r.stdout.trim().split(/\s+/)[0] : undefined;
   if (!addr)
@@ -76,7 +70,7 @@ async function resolveHostname(
 }
 
 /** kubelet scanOneLun: `0 0 <lun>` to the SCSI host the portal→host map gives (docs/kubelet-iscsi.md#portal-host-map, docs/kubelet-iscsi.md#targeted-lun-scan). */
-function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan-lun' }>): string {
+function scanLun(rt: Runtime, s: Snapshot, d: DynamicOf<'scan-lun'>): string {
   const portal = effectivePortal(rt, d.portal);
   const host = s.portalHostMap[d.iqn]?.[portal];
   if (host === undefined) {
@@ -95,11 +89,7 @@ function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan
 }
 
 /** kubelet waitForPathToExist, but polled every pollMs instead of 1 s sleeps (docs/kubelet-iscsi.md#attachdisk). */
-async function waitDevice(
-  rt: Runtime,
-  step: PlanStep,
-  d: Extract<DynamicStep, { kind: 'wait-device' }>,
-): Promise<string> {
+async function waitDevice(rt: Runtime, step: PlanStep, d: DynamicOf<'wait-device'>): Promise<string> {
   if (rt.transport === '')
     throw new UserError(
       'could not parse the iface file: no iface.transport_name',
@@ -162,10 +152,7 @@ function multipathOf(rt: Runtime, link: string): string | undefined {
   return undefined;
 }
 
-async function findMultipath(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'find-multipath' }>,
-): Promise<string> {
+async function findMultipath(rt: Runtime, d: DynamicOf<'find-multipath'>): Promise<string> {
   if (rt.devices.length === 0) {
     throw stepFailedError(
       `failed to get any path for iscsi disk, last err seen:\n${rt.lastErr ?? 'no portal was tried'}`,
@@ -186,10 +173,7 @@ async function findMultipath(
 }
 
 /** mount-utils SafeFormatAndMount (docs/kubelet-iscsi.md#format-and-mount): never formats a device with a filesystem or partition table. */
-async function formatAndMount(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'format-and-mount' }>,
-): Promise<string> {
+async function formatAndMount(rt: Runtime, d: DynamicOf<'format-and-mount'>): Promise<string> {
   const dev = rt.devicePath;
   if (!dev) throw new UserError('no device to mount');
   const blkid = await record(rt, ['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', dev], {
@@ -262,11 +246,7 @@ async function formatAndMount(
  * SendTargets discovery (the step's own argv): remembers every record the reply lists, so the tidy
  * step and the rollback know which records this attach's discovery wrote.
  */
-async function discover(
-  rt: Runtime,
-  step: PlanStep,
-  d: Extract<DynamicStep, { kind: 'discover' }>,
-): Promise<string> {
+async function discover(rt: Runtime, step: PlanStep, d: DynamicOf<'discover'>): Promise<string> {
   const r = await mustRun(rt, withResolvedPortals(rt, step.argv ?? []), {
     timeoutMs: step.timeoutMs ?? 30_000,
   });
@@ -298,7 +278,7 @@ type Runner<K extends DynamicStep['kind']> = (
   rt: Runtime,
   s: Snapshot,
   step: PlanStep,
-  d: Extract<DynamicStep, { kind: K }>,
+  d: DynamicOf<K>,
 ) => string | Promise<string>;
 
 /** Who runs each kind of dynamic step (the type keeps the table complete). */
