@@ -80,7 +80,7 @@ const HELP: Readonly<Record<string, string>> = {
   'no-mount': 'log in and write iscsi.json but do not format/mount',
   'mount-option': 'extra mount option',
   keepOnFailure:
-    'when it fails, leave what it created (session, node records, iface, kubelet dir) for inspection instead of removing it',
+    'on failure, leave what it made (session, records, iface, kubelet dir) for inspection instead of removing it',
 };
 
 export const ATTACH_PARAMS: readonly AttachParam[] = ROWS.map((r) => ({

@@ -33,11 +33,10 @@ const KEYS: Readonly<Record<string, string>> = {
 /** The help line under a focused field: its keys, its meaning (the engine's words), what empty stands for. */
 function formHelp(p: AttachParam): string {
   if (p.kind === 'secret') return `${p.help}: masked; never shown, logged or journaled`;
-  const parts = [p.help];
-  if (p.field !== undefined && KEYS[p.field]) parts.unshift(KEYS[p.field]!);
-  if (p.default !== undefined) parts.push(`empty: ${p.default}`);
-  if (p.kind === 'bool') parts.push('space toggles');
-  return parts.join('; ');
+  const keys = p.kind === 'bool' ? 'space toggles' : p.field !== undefined ? KEYS[p.field] : undefined;
+  return [keys, p.help, p.default !== undefined ? `empty: ${p.default}` : undefined]
+    .filter((x) => x !== undefined)
+    .join('; ');
 }
 
 function step(id: WizardStepId, title: string, fields: readonly string[]): WizardStep {
