@@ -188,6 +188,17 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         const target = { scope, iqn: input.iqn, portal: tp, iface };
         for (const st of chapSteps(base, keys, input.secretKeys, group, target)) addStep(plan, st);
       };
+      // kubelet only logs a warning when these two record updates fail (docs/kubelet-iscsi.md#attachdisk).
+      const warnOnlyUpdate = (id: string, why: string, argv: string[]) =>
+        addStep(plan, {
+          id: `${id}:${tp}`,
+          why: `${why}; failure only warned`,
+          argv,
+          warnOnly: true,
+          timeoutMs: TIMEOUTS.iscsiadm,
+          preconditions: [],
+          group,
+        });
       addStep(plan, {
         id: `discoverydb-new:${tp}`,
         why: 'create the discovery record (result ignored, like kubelet)',
@@ -213,15 +224,11 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           },
         ],
       });
-      addStep(plan, {
-        id: `scan-manual:${tp}`,
-        why: 'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982); failure only warned',
-        argv: nodeUpdateArgv(tp, input.iqn, iface, 'node.session.scan', 'manual'),
-        warnOnly: true,
-        timeoutMs: TIMEOUTS.iscsiadm,
-        preconditions: [],
-        group,
-      });
+      warnOnlyUpdate(
+        'scan-manual',
+        'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982)',
+        nodeUpdateArgv(tp, input.iqn, iface, 'node.session.scan', 'manual'),
+      );
       if (input.chapSession) addChap('node', node, SESSION_CHAP_KEYS);
       addStep(plan, {
         id: `login:${tp}`,
@@ -238,15 +245,11 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           },
         ],
       });
-      addStep(plan, {
-        id: `startup-manual:${tp}`,
-        why: 'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475); failure only warned',
-        argv: nodeStartupAllIfacesArgv(tp, input.iqn, 'manual'),
-        warnOnly: true,
-        timeoutMs: TIMEOUTS.iscsiadm,
-        preconditions: [],
-        group,
-      });
+      warnOnlyUpdate(
+        'startup-manual',
+        'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475)',
+        nodeStartupAllIfacesArgv(tp, input.iqn, 'manual'),
+      );
       plan.undo.push(
         `${shellLine(logoutArgv(tp, input.iqn, iface))}; ${shellLine(nodeDeleteArgv(tp, input.iqn, iface))}`,
       );
