@@ -1,17 +1,17 @@
 /**
  * The console in a real terminal (tmux) on the built CLI and the simulated incident node: open,
  * filter, open a detail, clean up the stale session through its typed confirmation, see it gone.
- * Needs `npm run build` first (dist/cli.js). Set ISCSI_CONSOLE_SCREENS=docs/screens to also save
- * text captures of the main views for the README.
+ * Set ISCSI_CONSOLE_SCREENS=docs/screens to also save text captures of the main views for the README.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ttyCli } from './cli.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
+const CLI = await ttyCli();
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const COLS = 120;
 const ROWS = 40;
@@ -19,11 +19,7 @@ const screensDir = process.env.ISCSI_CONSOLE_SCREENS
   ? resolve(ROOT, process.env.ISCSI_CONSOLE_SCREENS)
   : undefined;
 
-const reason = !tmuxAvailable()
-  ? 'tmux is not installed'
-  : !existsSync(CLI)
-    ? 'dist/cli.js is missing: run npm run build'
-    : undefined;
+const reason = tmuxAvailable() ? undefined : 'tmux is not installed';
 const term = new TmuxTerminal(COLS, ROWS);
 
 afterAll(() => {
@@ -168,7 +164,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
 });
 
 describe('console without a terminal', () => {
-  it.skipIf(!existsSync(CLI))('refuses with exit 2 and a hint to the subcommands', () => {
+  it('refuses with exit 2 and a hint to the subcommands', () => {
     const r = spawnSync(NODE, [CLI, '--demo', 'incident'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
