@@ -5,6 +5,7 @@
  * or changes the node; that goes through the ConsoleBackend (backend.ts).
  *
  * - attach-input: the attach input rules (the wizard puts each problem beside its field);
+ * - attach-params: the attach parameters (the wizard's fields, `attach --help`'s flags);
  * - consent: which refusals hold and what the admin must type (one policy for CLI and console);
  * - format: the plan text the CLI prints, which the Plan dialog lays out;
  * - lookup, lun, portal, csi/paths: names and addresses as the engine spells and checks them;
@@ -22,6 +23,7 @@ export {
   attachInputProblems,
   chapValuesProblem,
 } from '../engine/actions/attach-input.js';
+export { type AttachParam, attachParamOfField } from '../engine/actions/attach-params.js';
 export { answerConsents, type Consent, consentFor } from '../engine/actions/consent.js';
 export {
   overrideLines,

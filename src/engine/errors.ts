@@ -64,6 +64,14 @@ export class ExternalCommandError extends Error {
   }
 }
 
+/**
+ * A step failed on the node although no command of its own did (no session after a login reported
+ * success, no record to hold CHAP values, no path at all): exit 4, as a failed command.
+ */
+export function stepFailedError(message: string, hint: string): ExternalCommandError {
+  return new ExternalCommandError(message, [], null, undefined, '', false, hint);
+}
+
 /** Waited for a condition (a device to appear) and it never came. */
 export class TimeoutError extends HintedError {
   override name = 'TimeoutError';

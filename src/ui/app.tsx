@@ -79,12 +79,12 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const counting =
     s.detail !== undefined && snapshot?.sessions.find((x) => x.key === s.detail)?.downSeenAt !== undefined;
   const now = useNow(clock, counting);
-  // Events re-render only a view that reads them (the array changes on every event).
-  const events = useStore(backend.store, (x) => (view.readsEvents ? x.events : EMPTY_EVENTS));
+  // Events re-render only a view that lists them (the array changes on every event).
+  const events = useStore(backend.store, (x) => (view.feed === 'events' ? x.events : EMPTY_EVENTS));
   // Re-read on every snapshot and dialog change: an action's journal line lands around the refresh after it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: snapshot and dialog are re-read triggers
   const journal = useMemo(
-    () => (view.readsJournal ? safeJournal(backend) : EMPTY_JOURNAL),
+    () => (view.feed === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL),
     [view, snapshot, s.dialog?.kind, backend],
   );
   const base = useMemo(
@@ -259,7 +259,7 @@ function ViewPane(props: PaneProps & { view: ViewId }) {
     })),
   );
   const marks = useMemo(() => new Set(s.marks), [s.marks]);
-  if (!props.snapshot && !view.beforeFirstRead) {
+  if (!props.snapshot && !view.feed) {
     return <Text color={toneColor(theme, 'dim')}>Reading the node…</Text>;
   }
   const body = { ...props, ...s, marks };

@@ -62,11 +62,25 @@ export function scroll(ctx: DispatchContext, key: Key): void {
   if (step) ctx.ui.setState({ detailScroll: Math.max(0, Math.min(max, s.detailScroll + step)) });
 }
 
-/** The keys of a dialog that only scrolls (JSON, a journal entry): ↑↓ j k PgUp PgDn, g/Home, G/End. */
+/** The keys that scroll a detail or a dialog: ↑↓ j k PgUp PgDn, g/Home, G/End. */
 export function scrollKeys(ctx: DispatchContext, input: string, key: Key): void {
   if (input === 'g' || key.home) ctx.ui.setState({ detailScroll: 0 });
   else if (input === 'G' || key.end) ctx.ui.setState({ detailScroll: ctx.scrollMax ?? 0 });
   else if (input === 'j' || input === 'k')
     scroll(ctx, { ...key, downArrow: input === 'j', upArrow: input === 'k' });
   else scroll(ctx, key);
+}
+
+/**
+ * The keys of a dialog that only shows lines (help, JSON, a journal entry, an outcome): esc, ⏎ and
+ * `closers` close it, and `onClose` says what else closing changes; every other key scrolls it.
+ */
+export function scrollOrClose<D>(
+  closers: readonly string[],
+  onClose?: (ctx: DispatchContext, d: D) => Partial<UiState>,
+): (ctx: DispatchContext, d: D, input: string, key: Key) => void {
+  return (ctx, d, input, key) => {
+    if (key.escape || key.return || closers.includes(input)) closeDialog(ctx, onClose?.(ctx, d));
+    else scrollKeys(ctx, input, key);
+  };
 }

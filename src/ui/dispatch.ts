@@ -15,6 +15,7 @@ import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit 
 import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
 import { safeJournal } from './views/journal.js';
 import { isViewId, viewById } from './views/registry.js';
+import { jsonSource } from './views/view.js';
 import { openWizard } from './wizard/wizard-state.js';
 
 export type { DispatchContext };
@@ -429,7 +430,7 @@ function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
   const data = {
     snapshot: node.snapshot,
     events: node.events,
-    journal: view.readsJournal ? safeJournal(ctx.backend) : [],
+    journal: view.feed === 'journal' ? safeJournal(ctx.backend) : [],
   };
   // In a session's detail, `y` is that session (the sessions view's json reads the key only).
   const target: TableRow | undefined =
@@ -439,6 +440,5 @@ function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
     flash(ctx, target ? `nothing to show as JSON in ${s.view}` : 'no row selected', 'warn', SHORT_FLASH_MS);
     return;
   }
-  const source = view.readsJournal ? 'the journal file' : view.readsEvents ? 'watch --json' : 'status --json';
-  ctx.ui.setState({ dialog: { kind: 'json', source, parts }, detailScroll: 0 });
+  ctx.ui.setState({ dialog: { kind: 'json', source: jsonSource(view), parts }, detailScroll: 0 });
 }

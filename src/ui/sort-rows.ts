@@ -2,7 +2,7 @@
  * Sorting of a view's rows by a column (`>`, `<`, `~`); the rows themselves come from the view files.
  * With no column chosen, rows that carry a `problem` sort key (problems.ts problemSortKey) come
  * problems first — the worst severity, then the longest-standing — and the rest keep the view's
- * own order (issue 16: what is wrong on top). Views without problems (records, events, journal)
+ * own order (what is wrong on top). Views without problems (records, events, journal)
  * keep theirs.
  */
 import type { TableRow } from './components/table-types.js';

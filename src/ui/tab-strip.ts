@@ -1,7 +1,7 @@
 /**
  * The view tabs laid out for a width: full names when they fit; else the other views shorten to
  * their number and first letters (`2 tar`), then to the number alone, so the active view's name
- * and the "n of m" counter after the tabs are never cut at 80 columns (issue 16). The active tab
+ * and the "n of m" counter after the tabs are never cut at 80 columns. The active tab
  * is always whole and marked without colour too (theme.ts tabLabel).
  */
 import { type Theme, tabLabel } from './theme.js';

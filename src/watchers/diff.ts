@@ -56,18 +56,31 @@ function byKey<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, 
   return map;
 }
 
+interface Changes<T> {
+  added(k: string, n: T): void;
+  removed(k: string, p: T): void;
+  /** Absent: a kept item's changes make no event (and are not compared). */
+  changed?(k: string, p: T, n: T): void;
+}
+
 /** Calls back for added, removed and kept-but-different items. */
-function compare<T>(
-  prev: Map<string, T>,
-  next: Map<string, T>,
-  on: { added(k: string, n: T): void; removed(k: string, p: T): void; changed(k: string, p: T, n: T): void },
-): void {
+function compare<T>(prev: Map<string, T>, next: Map<string, T>, on: Changes<T>): void {
   for (const [k, n] of next) {
     const p = prev.get(k);
     if (p === undefined) on.added(k, n);
-    else if (p !== n && !deepEqual(p, n)) on.changed(k, p, n);
+    else if (on.changed && p !== n && !deepEqual(p, n)) on.changed(k, p, n);
   }
   for (const [k, p] of prev) if (!next.has(k)) on.removed(k, p);
+}
+
+/** compare() over two lists whose items are matched by `keyOf`. */
+function compareBy<T>(
+  prev: readonly T[],
+  next: readonly T[],
+  keyOf: (item: T) => string,
+  on: Changes<T>,
+): void {
+  compare(byKey(prev, keyOf), byKey(next, keyOf), on);
 }
 
 const volName = (v: KubeletVolume) => v.metadata?.VolName ?? v.path.slice(v.path.lastIndexOf('/') + 1);
@@ -88,25 +101,21 @@ function diffOutages(prev: Snapshot, next: Snapshot, events: EventDraft[]): void
 }
 
 function diffSessions(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events: EventDraft[]): void {
-  compare(
-    byKey(prev.sessions, (s) => s.key),
-    byKey(next.sessions, (s) => s.key),
-    {
-      added(k, s) {
-        diff.sessionsAdded.push(k);
-        events.push(sessionAppeared(s));
-      },
-      removed(k, s) {
-        diff.sessionsRemoved.push(k);
-        events.push(sessionGone(s));
-      },
-      changed(k, p, n) {
-        diff.sessionsChanged.push(k);
-        if (p.sid !== n.sid) events.push(sessionReestablished(p, n));
-        if (p.state !== n.state) events.push(sessionStateEvent(n, p.state, n.state));
-      },
+  compareBy(prev.sessions, next.sessions, (s) => s.key, {
+    added(k, s) {
+      diff.sessionsAdded.push(k);
+      events.push(sessionAppeared(s));
     },
-  );
+    removed(k, s) {
+      diff.sessionsRemoved.push(k);
+      events.push(sessionGone(s));
+    },
+    changed(k, p, n) {
+      diff.sessionsChanged.push(k);
+      if (p.sid !== n.sid) events.push(sessionReestablished(p, n));
+      if (p.state !== n.state) events.push(sessionStateEvent(n, p.state, n.state));
+    },
+  });
 }
 
 function diffDevices(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events: EventDraft[]): void {
@@ -127,22 +136,18 @@ function diffDevices(prev: Snapshot, next: Snapshot, diff: SnapshotDiff, events:
 }
 
 function diffMultipath(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
-  compare(
-    byKey(prev.multipath, (m) => m.name),
-    byKey(next.multipath, (m) => m.name),
-    {
-      added: (_k, m) => events.push(mapAppeared(m)),
-      removed: (_k, m) => events.push(mapGone(m)),
-      changed(_k, p, n) {
-        for (const sd of n.failedSlaves) if (!p.failedSlaves.includes(sd)) events.push(pathFailed(n, sd));
-        for (const sd of p.failedSlaves) {
-          if (!n.failedSlaves.includes(sd) && n.slaves.includes(sd)) events.push(pathRestored(n, sd));
-        }
-        for (const sd of n.slaves) if (!p.slaves.includes(sd)) events.push(pathAdded(n, sd));
-        for (const sd of p.slaves) if (!n.slaves.includes(sd)) events.push(pathLeft(n, sd));
-      },
+  compareBy(prev.multipath, next.multipath, (m) => m.name, {
+    added: (_k, m) => events.push(mapAppeared(m)),
+    removed: (_k, m) => events.push(mapGone(m)),
+    changed(_k, p, n) {
+      for (const sd of n.failedSlaves) if (!p.failedSlaves.includes(sd)) events.push(pathFailed(n, sd));
+      for (const sd of p.failedSlaves) {
+        if (!n.failedSlaves.includes(sd) && n.slaves.includes(sd)) events.push(pathRestored(n, sd));
+      }
+      for (const sd of n.slaves) if (!p.slaves.includes(sd)) events.push(pathAdded(n, sd));
+      for (const sd of p.slaves) if (!n.slaves.includes(sd)) events.push(pathLeft(n, sd));
     },
-  );
+  });
 }
 
 /**
@@ -165,15 +170,10 @@ function relevantMounts(snap: Snapshot): (m: Mount) => boolean {
 function diffMounts(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
   const wasRelevant = relevantMounts(prev);
   const isRelevant = relevantMounts(next);
-  compare(
-    byKey(prev.mounts, (m) => String(m.mountId)),
-    byKey(next.mounts, (m) => String(m.mountId)),
-    {
-      added: (_k, m) => isRelevant(m) && events.push(mounted(m)),
-      removed: (_k, m) => wasRelevant(m) && events.push(mountGone(m)),
-      changed: () => undefined,
-    },
-  );
+  compareBy(prev.mounts, next.mounts, (m) => String(m.mountId), {
+    added: (_k, m) => isRelevant(m) && events.push(mounted(m)),
+    removed: (_k, m) => wasRelevant(m) && events.push(mountGone(m)),
+  });
 }
 
 function diffKubelet(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
@@ -189,42 +189,29 @@ function diffKubelet(prev: Snapshot, next: Snapshot, events: EventDraft[]): void
     if (had && !has && n?.metadataSource !== 'hidden') events.push(iscsiJsonRemoved(file, name));
     if (had && has && !deepEqual(p?.metadata, n?.metadata)) events.push(iscsiJsonChanged(file, name));
   };
-  compare(
-    byKey(prev.kubelet.volumes, (v) => v.path),
-    byKey(next.kubelet.volumes, (v) => v.path),
-    {
-      added(_k, v) {
-        events.push(volumeDirAdded(v));
-        jsonEvents(undefined, v);
-      },
-      removed(_k, v) {
-        jsonEvents(v, undefined);
-        events.push(volumeDirRemoved(v));
-      },
-      changed: (_k, p, n) => jsonEvents(p, n),
+  compareBy(prev.kubelet.volumes, next.kubelet.volumes, (v) => v.path, {
+    added(_k, v) {
+      events.push(volumeDirAdded(v));
+      jsonEvents(undefined, v);
     },
-  );
-  compare(
-    byKey(prev.kubelet.podVolumes, (v) => v.path),
-    byKey(next.kubelet.podVolumes, (v) => v.path),
-    {
-      added: (_k, v) => events.push(podVolumeAdded(v)),
-      removed: (_k, v) => events.push(podVolumeRemoved(v)),
-      changed: () => undefined,
+    removed(_k, v) {
+      jsonEvents(v, undefined);
+      events.push(volumeDirRemoved(v));
     },
-  );
+    changed: (_k, p, n) => jsonEvents(p, n),
+  });
+  compareBy(prev.kubelet.podVolumes, next.kubelet.podVolumes, (v) => v.path, {
+    added: (_k, v) => events.push(podVolumeAdded(v)),
+    removed: (_k, v) => events.push(podVolumeRemoved(v)),
+  });
 }
 
 function diffRecords(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
-  compare(
-    byKey(prev.nodeRecords, (r) => r.path),
-    byKey(next.nodeRecords, (r) => r.path),
-    {
-      added: (_k, r) => events.push(recordAdded(r)),
-      removed: (_k, r) => events.push(recordRemoved(r)),
-      changed: (_k, p, n) => events.push(p.startup !== n.startup ? recordStartup(p, n) : recordChanged(n)),
-    },
-  );
+  compareBy(prev.nodeRecords, next.nodeRecords, (r) => r.path, {
+    added: (_k, r) => events.push(recordAdded(r)),
+    removed: (_k, r) => events.push(recordRemoved(r)),
+    changed: (_k, p, n) => events.push(p.startup !== n.startup ? recordStartup(p, n) : recordChanged(n)),
+  });
 }
 
 /** Compares two snapshots of the same node. Pure. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeBackend } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
 
-// Rows are walked by sid (↓ to session 2): sorted by SID, since problems come first by default (issue 16).
+// Rows are walked by sid (↓ to session 2): sorted by SID, since problems come first by default.
 import { KEY } from './helpers/render-tui.js';
 
 let t: Mounted | undefined;

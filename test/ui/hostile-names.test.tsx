@@ -8,7 +8,7 @@ import { HOSTILE_NAME, RAW_CONTROL } from '../helpers/hostile-text.js';
 import { fakeBackend, incidentSnapshot } from './helpers/fixtures.js';
 import { type Mounted, mountConsole } from './helpers/mount.js';
 
-// Rows are walked by sid (↓ to session 2): sorted by SID, since problems come first by default (issue 16).
+// Rows are walked by sid (↓ to session 2): sorted by SID, since problems come first by default.
 import { KEY } from './helpers/render-tui.js';
 
 const HOSTILE = HOSTILE_NAME;

@@ -38,7 +38,7 @@ async function home(t: DemoConsole): Promise<void> {
     input: '',
     marks: [],
     filter,
-    // By SID, so row i is the snapshot's session i (problems come first by default, issue 16).
+    // By SID, so row i is the snapshot's session i (problems come first by default).
     sort: { ...s.sort, sessions: { column: 'sid', desc: false } },
   });
   await t.press('1', 'g');

@@ -32,7 +32,7 @@ describe('the console without colours (keys in, frames out)', () => {
       expect(f).toMatch(/^›/m);
       await t.press('2');
       f = await t.waitFor('[2 targets]');
-      // At 80 columns the other tabs shorten so the counter fits (issue 16); the active one is whole.
+      // At 80 columns the other tabs shorten so the counter fits; the active one is whole.
       expect(f).toContain(columns >= 160 ? ' 1 sessions ' : ' 1 ses ');
       expect(f.split('\n')[1]).toMatch(/ 1 of \d+$/);
       expect(f).not.toContain('[1 sessions]');

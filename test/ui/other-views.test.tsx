@@ -17,7 +17,7 @@ describe('other views', () => {
       /storage\.ex…le\.com:3260\s+-\s+-\s+-\s+! hostname; sysfs shows an IP; listed, not logged in; partial 2\/3/,
     );
     expect(f).toMatch(/10\.0\.0\.7:3260\s+4\s+3 LOGGED_IN ! partial 2\/3/);
-    // The PROBLEMS column is the engine's rule for the row's sessions (issue 16), then the portal flags.
+    // The PROBLEMS column is the engine's rule for the row's sessions, then the portal flags.
     expect(f).toMatch(/10\.0\.0\.6:3260\s+3\s+2\s+FAILED\s+✗ session FAILED; .*not in kubelet/);
   });
 
@@ -26,7 +26,7 @@ describe('other views', () => {
     await t.press('3');
     const f = await t.waitFor('GLOBAL DIR');
     expect(f).toMatch(/fs\s+1 yes\s+iscsi\.json\s+1,3\s+1 ✓/);
-    // The problems rule (issue 16): an unused dir without a session is orphaned, its metadata note kept.
+    // The problems rule: an unused dir without a session is orphaned, its metadata note kept.
     expect(f).toMatch(
       /fs\s+0 no\s+path\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no session/,
     );
@@ -46,7 +46,7 @@ describe('other views', () => {
     await t.press('5');
     const f = await t.waitFor('STARTUP');
     expect(f).toMatch(
-      // The node's common IQN prefix is elided (issue 16); the summary line names it once.
+      // The node's common IQN prefix is elided; the summary line names it once.
       /node\s+…:storage\.target1\s+10\.0\.0\.5:3260\s+default\s+⚑ automatic\s+no\s+sid 1/,
     );
     expect(f).toMatch(/node\s+.*target2\s+10\.0\.0\.6:3260\s+default\s+manual\s+yes\s+sid 2/);

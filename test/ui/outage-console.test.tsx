@@ -91,7 +91,7 @@ describe('console on a dead portal', () => {
       expect(leftover.verdict).toBe('outage');
       const row = sessionRow(leftover, nodeProblems(s).sessions.get(leftover.key));
       expect(row.cells[7]).toBe('↯ outage');
-      // The REASON column is the problems rule's (issue 16): the dead portal first, then the rest.
+      // The REASON column is the problems rule's: the dead portal first, then the rest.
       expect(row.cells[9]).toMatch(
         new RegExp(`^portal ${PORTAL.replace(/\./g, '\\.')} down; session FAILED`),
       );

@@ -1,5 +1,5 @@
 /**
- * Issue 16's "what is wrong in five seconds", keys in and frames out on `--demo incident` through
+ * "What is wrong in five seconds", keys in and frames out on `--demo incident` through
  * the real app layer, at 80×24 and 160×45: one problems rule on every table (Sessions' REASON,
  * Volumes/Targets/Devices PROBLEMS), problems first by default and HEALTH by severity, the summary
  * line under the tabs saying nothing the outage banner says, the IQN prefix elided in tables, the

@@ -43,7 +43,7 @@ describe('sessions view', () => {
 
   it('opens the detail with the LUN→device→map→mount→kubelet→pod chain and kubelet isSessionBusy', async () => {
     t = await mountConsole();
-    // Problems come first by default (issue 16): sort by SID to open session 1.
+    // Problems come first by default: sort by SID to open session 1.
     await t.press('>');
     await t.waitFor('SID▲');
     await t.press(KEY.enter);
@@ -81,7 +81,7 @@ describe('sessions view', () => {
     backend.store.setState({
       snapshot: { ...snap, sessions: [snap.sessions[2]!, snap.sessions[0]!, snap.sessions[1]!] },
     });
-    // Problems first (issue 16): the failed session 2 stays on top; 3 now comes before 1.
+    // Problems first: the failed session 2 stays on top; 3 now comes before 1.
     f = await t.waitFor('2 of 3');
     expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+3 (iqn|…:)/);
     // The selected session disappears: the cursor stays at its position, clamped.

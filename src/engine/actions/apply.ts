@@ -12,7 +12,6 @@ import {
   UserError,
 } from '../errors.js';
 import { HostIoError, maskSecrets } from '../host/host.js';
-import { formatPortal } from '../iscsi/portal.js';
 import type { Snapshot } from '../model.js';
 import { rollbackAttach } from './attach-cleanup.js';
 import { failures } from './conditions.js';
@@ -21,7 +20,7 @@ import { noteBefore, runDynamic } from './dynamic.js';
 import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
 import { acquireLocks, type HeldLocks } from './lock.js';
-import { type Runtime, record } from './runtime.js';
+import { type Runtime, record, withResolvedPortals } from './runtime.js';
 import { openStateDir, stateDirError } from './state-dir.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan, PlanStep, StepProgress } from './types.js';
 
@@ -90,20 +89,6 @@ function realArgv(step: PlanStep, secrets: Record<string, string>): { argv: stri
     values.push(v);
   }
   return { argv, values };
-}
-
-/**
- * Hostname portals become the address resolved earlier, so open-iscsi's records, sysfs and the
- * portal→host map all agree on one address (kubelet's hostname portals log in twice, rancher#12433).
- * The kubelet dir and iscsi.json keep the name, as kubelet derives them from the PV.
- */
-function withResolvedPortals(rt: Runtime, argv: string[]): string[] {
-  if (rt.resolved.size === 0) return argv;
-  return argv.map((a) => {
-    const m = /^([^:[\]]+):(\d+)$/.exec(a);
-    const addr = m ? rt.resolved.get(m[1]!) : undefined;
-    return addr ? formatPortal(addr, Number(m![2])) : a;
-  });
 }
 
 /** Runs one step's side effect; returns its detail. Throws typed errors. */

@@ -11,7 +11,7 @@ import type { AttachRecordsPlan } from './attach-records.js';
 import { commandError } from './iscsiadm.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, type Runtime, record } from './runtime.js';
-import type { ActionContext, DynamicStep, StepProgress } from './types.js';
+import type { ActionContext, DynamicOf, StepProgress } from './types.js';
 
 const created = (rt: Runtime, key: string) => rt.before !== undefined && !rt.before.records.has(key);
 
@@ -28,7 +28,7 @@ async function removeRecord(rt: Runtime, portal: string, iqn: string, iface: str
 export async function tidyDiscovered(
   rt: Runtime,
   s: Snapshot,
-  d: Extract<DynamicStep, { kind: 'tidy-discovered' }>,
+  d: DynamicOf<'tidy-discovered'>,
 ): Promise<string> {
   const used = new Set(
     d.loginPortals.map((p) =>

@@ -6,10 +6,10 @@
  * record files and argv, so a bad one is refused before anything is planned (exit 2).
  */
 import { UserError } from '../errors.js';
+import { parseLun } from '../iscsi/lun.js';
 import { ifaceNameProblem, iscsiNameProblem } from '../iscsi/names.js';
 import { portalProblem } from '../iscsi/portal.js';
 import type { AttachInput } from './attach.js';
-import { parseLun } from './scan.js';
 
 export type AttachField =
   | 'volName'

@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
-import { kernelLunOf, kubeletLunProblem } from '../iscsi/lun.js';
+import { kernelLunOf, kubeletLunProblem, parseLun } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import {
   discoverNewArgv,
@@ -21,10 +21,12 @@ import {
   nodeDeleteArgv,
   nodeStartupAllIfacesArgv,
   nodeUpdateArgv,
+  recordOpArgv,
 } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
+import { attachOptionSpecs } from './attach-params.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
@@ -33,7 +35,7 @@ import { shellLine } from './format.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
-import { parseLun } from './scan.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionDef, Plan } from './types.js';
 
 export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
@@ -79,15 +81,11 @@ function normalise(p: string): { portal: string; hostname: boolean; addr: string
 }
 
 /** The exact bytes kubelet's json.Encoder writes for iscsiDisk (docs/kubelet-iscsi.md#iscsijson): one line plus "\n". */
-export function iscsiJson(i: {
-  volName: string;
-  portals: string[];
-  iqn: string;
-  lun: number;
-  initIface: string;
-  iface: string;
-  initiatorName?: string;
-}): string {
+export function iscsiJson(
+  i: Pick<AttachInput, 'volName' | 'portals' | 'iqn' | 'lun' | 'initIface' | 'initiatorName'> & {
+    iface: string;
+  },
+): string {
   const text = JSON.stringify({
     VolName: i.volName,
     Portals: i.portals,
@@ -190,10 +188,21 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         const target = { scope, iqn: input.iqn, portal: tp, iface };
         for (const st of chapSteps(base, keys, input.secretKeys, group, target)) addStep(plan, st);
       };
+      // kubelet only logs a warning when these two record updates fail (docs/kubelet-iscsi.md#attachdisk).
+      const warnOnlyUpdate = (id: string, why: string, argv: string[]) =>
+        addStep(plan, {
+          id: `${id}:${tp}`,
+          why: `${why}; failure only warned`,
+          argv,
+          warnOnly: true,
+          timeoutMs: TIMEOUTS.iscsiadm,
+          preconditions: [],
+          group,
+        });
       addStep(plan, {
         id: `discoverydb-new:${tp}`,
         why: 'create the discovery record (result ignored, like kubelet)',
-        argv: [...disc, '-o', 'new'],
+        argv: recordOpArgv(disc, 'new'),
         ignoreFailure: true,
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
@@ -211,19 +220,15 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         onFailure: [
           {
             why: 'kubelet deletes the discovery record after a failed discovery',
-            argv: [...disc, '-o', 'delete'],
+            argv: recordOpArgv(disc, 'delete'),
           },
         ],
       });
-      addStep(plan, {
-        id: `scan-manual:${tp}`,
-        why: 'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982); failure only warned',
-        argv: nodeUpdateArgv(tp, input.iqn, iface, 'node.session.scan', 'manual'),
-        warnOnly: true,
-        timeoutMs: TIMEOUTS.iscsiadm,
-        preconditions: [],
-        group,
-      });
+      warnOnlyUpdate(
+        'scan-manual',
+        'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982)',
+        nodeUpdateArgv(tp, input.iqn, iface, 'node.session.scan', 'manual'),
+      );
       if (input.chapSession) addChap('node', node, SESSION_CHAP_KEYS);
       addStep(plan, {
         id: `login:${tp}`,
@@ -240,15 +245,11 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           },
         ],
       });
-      addStep(plan, {
-        id: `startup-manual:${tp}`,
-        why: 'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475); failure only warned',
-        argv: nodeStartupAllIfacesArgv(tp, input.iqn, 'manual'),
-        warnOnly: true,
-        timeoutMs: TIMEOUTS.iscsiadm,
-        preconditions: [],
-        group,
-      });
+      warnOnlyUpdate(
+        'startup-manual',
+        'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475)',
+        nodeStartupAllIfacesArgv(tp, input.iqn, 'manual'),
+      );
       plan.undo.push(
         `${shellLine(logoutArgv(tp, input.iqn, iface))}; ${shellLine(nodeDeleteArgv(tp, input.iqn, iface))}`,
       );
@@ -260,7 +261,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         kLun === input.lun
           ? `targeted scan "0 0 ${input.lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`
           : `targeted scan "0 0 ${kLun}" on the session's SCSI host: the kernel's number for target LUN ${input.lun} (kubelet scanOneLun writes ${input.lun}, which asks the target for another LUN)`,
-      write: { path: `/sys/class/scsi_host/host${host ?? '<N>'}/scan`, data: `0 0 ${kLun}` },
+      write: { path: hostScanPath(host), data: scanData(kLun) },
       preconditions: [],
       group,
       dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },
@@ -399,85 +400,7 @@ export const attachAction: ActionDef<AttachInput> = {
     "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
   usage:
     'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT] [--keep-on-failure]',
-  cliOptions: [
-    {
-      name: 'manifest',
-      type: 'string',
-      valueName: 'FILE',
-      description: 'attach: Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume',
-    },
-    {
-      name: 'secret',
-      type: 'string',
-      valueName: 'FILE',
-      description: 'attach: Secret manifest with the CHAP keys (values never shown)',
-    },
-    {
-      name: 'portal',
-      type: 'string',
-      multiple: true,
-      valueName: 'ADDR[:PORT]',
-      description: 'attach: target portal (repeat for multipath; IPv6 as [ADDR]:PORT)',
-    },
-    { name: 'iqn', type: 'string', valueName: 'IQN', description: 'attach: target IQN' },
-    { name: 'lun', type: 'string', valueName: 'N', description: 'attach: LUN number' },
-    {
-      name: 'volume-name',
-      type: 'string',
-      valueName: 'NAME',
-      description: 'attach: PV / volume name (kubelet VolName)',
-    },
-    {
-      name: 'fs-type',
-      type: 'string',
-      valueName: 'FS',
-      description: 'attach: filesystem type',
-      default: 'ext4',
-    },
-    { name: 'read-only', type: 'boolean', description: 'attach: mount read-only (never formats)' },
-    { name: 'block', type: 'boolean', description: 'attach: block volume (volumeDevices path, no mount)' },
-    {
-      name: 'iface',
-      type: 'string',
-      valueName: 'NAME',
-      description: 'attach: iscsiInterface',
-      default: 'default',
-    },
-    {
-      name: 'initiator-name',
-      type: 'string',
-      valueName: 'IQN',
-      description: 'attach: custom initiator name (clones the iface as <portal>:<volume>)',
-    },
-    {
-      name: 'chap-discovery',
-      type: 'boolean',
-      description: 'attach: CHAP for discovery (keys from --secret)',
-    },
-    {
-      name: 'chap-session',
-      type: 'boolean',
-      description: 'attach: CHAP for the session (keys from --secret)',
-    },
-    {
-      name: 'no-mount',
-      type: 'boolean',
-      description: 'attach: log in and write iscsi.json but do not format/mount',
-    },
-    {
-      name: 'keep-on-failure',
-      type: 'boolean',
-      description:
-        'attach: when it fails, leave what it created (session, node records, iface, kubelet dir) instead of removing it',
-    },
-    {
-      name: 'mount-option',
-      type: 'string',
-      multiple: true,
-      valueName: 'OPT',
-      description: 'attach: extra mount option',
-    },
-  ],
+  cliOptions: attachOptionSpecs(),
   examples: [
     'iscsi-console attach --manifest pv.yaml --secret chap-secret.yaml --write',
     'iscsi-console attach --portal 10.0.0.1:3260 --iqn iqn.2024-01.lab.example:t1 --lun 1 --volume-name pv1 --dry-run',

@@ -3,8 +3,8 @@
  * lock (src/engine/iscsiadm/record-secrets.ts), then read back through `iscsiadm -o show` with the
  * passwords masked. No value is ever on a command line, in the journal or in an error.
  */
-import { ExternalCommandError, UserError } from '../errors.js';
-import { discoverydbShowArgv, nodeArgv } from '../iscsiadm/argv.js';
+import { ExternalCommandError, stepFailedError, UserError } from '../errors.js';
+import { discoverydbShowArgv, nodeArgv, recordOpArgv } from '../iscsiadm/argv.js';
 import {
   discoveryRecordFiles,
   nodeRecordFiles,
@@ -13,14 +13,14 @@ import {
   writeRecordFields,
 } from '../iscsiadm/record-secrets.js';
 import { mustRun, type Runtime } from './runtime.js';
-import type { DynamicStep } from './types.js';
+import type { DynamicOf } from './types.js';
 
-type RecordSecrets = Extract<DynamicStep, { kind: 'record-secrets' }>;
+type RecordSecrets = DynamicOf<'record-secrets'>;
 
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
 export function showArgv(d: RecordSecrets): string[] {
   return d.scope === 'node'
-    ? [...nodeArgv(d.portal, d.iqn, d.iface), '-o', 'show']
+    ? recordOpArgv(nodeArgv(d.portal, d.iqn, d.iface), 'show')
     : discoverydbShowArgv(d.portal);
 }
 
@@ -44,13 +44,8 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
       ? nodeRecordFiles(rt.host, d.iqn, d.portal, d.iface)
       : discoveryRecordFiles(rt.host, d.portal);
   if (files.length === 0) {
-    throw new ExternalCommandError(
+    throw stepFailedError(
       `no ${d.scope} record for ${d.scope === 'node' ? `${d.iqn} @ ${d.portal} (${d.iface})` : d.portal} to hold the CHAP credentials`,
-      [],
-      null,
-      undefined,
-      '',
-      false,
       `check \`${showArgv(d).join(' ')}\`; the record is created by the step before`,
     );
   }

@@ -2,6 +2,7 @@
  * The plan steps that give one open-iscsi record CHAP (a node record or a SendTargets discovery
  * record), shared by the attach and the LUN listing planners.
  */
+import { recordUpdateArgv } from '../iscsiadm/argv.js';
 import { TIMEOUTS } from './plan-kit.js';
 import type { PlanStep } from './types.js';
 
@@ -24,7 +25,7 @@ export function chapSteps(
       id: `${scope}-authmethod:${group}`,
       // Order as kubelet's AttachDisk sets CHAP (docs/kubelet-iscsi.md#attachdisk).
       why: `${scope} CHAP: set authmethod first, as kubelet does`,
-      argv: [...base, '-o', 'update', '-n', `${keys[0]!.replace(/username$/, 'authmethod')}`, '-v', 'CHAP'],
+      argv: recordUpdateArgv(base, keys[0]!.replace(/username$/, 'authmethod'), 'CHAP'),
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
       group,

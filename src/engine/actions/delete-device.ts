@@ -8,6 +8,7 @@ import { deviceKernelLun } from '../iscsi/lun.js';
 import type { Snapshot } from '../model.js';
 import { findDevice } from './lookup.js';
 import { destructive, deviceName, newPlan } from './plan-kit.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
 import { addDeviceTeardown } from './teardown.js';
 import type { ActionDef } from './types.js';
 
@@ -52,9 +53,7 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
       refs.map((r) => r.device),
     );
     for (const r of refs)
-      plan.undo.push(
-        `echo '0 0 ${deviceKernelLun(r.device)}' > /sys/class/scsi_host/host${r.device.host}/scan`,
-      );
+      plan.undo.push(`echo '${scanData(deviceKernelLun(r.device))}' > ${hostScanPath(r.device.host)}`);
     return plan;
   },
 };

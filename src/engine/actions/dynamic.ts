@@ -3,7 +3,7 @@
  * a login created, the device udev linked, the dm map multipathd built, what blkid says is on the
  * device. Each mirrors one piece of kubelet's AttachDisk (docs/kubelet-iscsi.md#attachdisk) or mount-utils (docs/kubelet-iscsi.md#format-and-mount).
  */
-import { ExternalCommandError, RefusedError, TimeoutError, UserError } from '../errors.js';
+import { ExternalCommandError, RefusedError, stepFailedError, TimeoutError, UserError } from '../errors.js';
 import { kernelLunOf } from '../iscsi/lun.js';
 import { parseTargetPortal } from '../iscsi/portal.js';
 import { ifaceDeleteArgv, ifaceNewArgv, ifaceShowArgv, ifaceUpdateArgv } from '../iscsiadm/argv.js';
@@ -15,8 +15,9 @@ import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { readLuns, removeScanned, scanTarget } from './list-luns-apply.js';
 import { recordKey } from './lookup.js';
-import { effectivePortal, mustRun, pollFor, type Runtime, record } from './runtime.js';
-import type { DynamicStep, PlanStep } from './types.js';
+import { effectivePortal, mustRun, pollFor, type Runtime, record, withResolvedPortals } from './runtime.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
+import type { DynamicOf, DynamicStep, PlanStep } from './types.js';
 
 const BY_PATH = '/dev/disk/by-path';
 /** How long a scanned LUN may lack its SCSI device before it counts as absent on the target. */
@@ -32,17 +33,14 @@ async function ifaceRecord(rt: Runtime, iface: string): Promise<string> {
 }
 
 /** kubelet extractTransportname via `iscsiadm -m iface -I X -o show`. */
-async function probeTransport(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'probe-transport' }>,
-): Promise<string> {
+async function probeTransport(rt: Runtime, d: DynamicOf<'probe-transport'>): Promise<string> {
   const text = await ifaceRecord(rt, d.iface);
   rt.transport = transportName(text);
   return `transport ${rt.transport || '(none: iface file unparsable)'}`;
 }
 
 /** kubelet cloneIface: new, sorted updates, delete on failure (docs/kubelet-iscsi.md#attachdisk step 2). */
-async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-clone' }>): Promise<string> {
+async function cloneIface(rt: Runtime, d: DynamicOf<'iface-clone'>): Promise<string> {
   const params = ifaceCloneParams(await ifaceRecord(rt, d.from));
   if (d.initiatorName) params.set('iface.initiatorname', d.initiatorName);
   await mustRun(rt, ifaceNewArgv(d.to), { okExitCodes: [15] });
@@ -56,10 +54,7 @@ async function cloneIface(rt: Runtime, d: Extract<DynamicStep, { kind: 'iface-cl
   return `cloned ${d.from} as ${d.to} (${params.size} settings)`;
 }
 
-async function resolveHostname(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'resolve-hostname' }>,
-): Promise<string> {
+async function resolveHostname(rt: Runtime, d: DynamicOf<'resolve-hostname'>): Promise<string> {
   const r = await record(rt, ['getent', 'hosts', d.name], { timeoutMs: 10_000 });
   const addr = r.ok ? r.stdout.trim().split(/\s+/)[0] : undefined;
   if (!addr)
@@ -75,35 +70,26 @@ async function resolveHostname(
 }
 
 /** kubelet scanOneLun: `0 0 <lun>` to the SCSI host the portal→host map gives (docs/kubelet-iscsi.md#portal-host-map, docs/kubelet-iscsi.md#targeted-lun-scan). */
-function scanLun(rt: Runtime, s: Snapshot, d: Extract<DynamicStep, { kind: 'scan-lun' }>): string {
+function scanLun(rt: Runtime, s: Snapshot, d: DynamicOf<'scan-lun'>): string {
   const portal = effectivePortal(rt, d.portal);
   const host = s.portalHostMap[d.iqn]?.[portal];
   if (host === undefined) {
-    throw new ExternalCommandError(
+    throw stepFailedError(
       `no session to ${d.iqn} at ${portal} after login`,
-      [],
-      null,
-      undefined,
-      '',
-      false,
       'the login reported success but sysfs shows no session; check `iscsiadm -m session` and dmesg',
     );
   }
-  const path = `/sys/class/scsi_host/host${host}/scan`;
+  const path = hostScanPath(host);
   rt.scannedHosts.set(portal, host);
   // The kernel's LUN number, not the target's (LUN 300 → 16684; src/engine/iscsi/lun.ts).
-  const data = `0 0 ${kernelLunOf(d.lun)}`;
+  const data = scanData(kernelLunOf(d.lun));
   rt.host.writeText(path, data);
   rt.commands.push({ write: { path, data } });
   return `scanned host${host}`;
 }
 
 /** kubelet waitForPathToExist, but polled every pollMs instead of 1 s sleeps (docs/kubelet-iscsi.md#attachdisk). */
-async function waitDevice(
-  rt: Runtime,
-  step: PlanStep,
-  d: Extract<DynamicStep, { kind: 'wait-device' }>,
-): Promise<string> {
+async function waitDevice(rt: Runtime, step: PlanStep, d: DynamicOf<'wait-device'>): Promise<string> {
   if (rt.transport === '')
     throw new UserError(
       'could not parse the iface file: no iface.transport_name',
@@ -166,18 +152,10 @@ function multipathOf(rt: Runtime, link: string): string | undefined {
   return undefined;
 }
 
-async function findMultipath(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'find-multipath' }>,
-): Promise<string> {
+async function findMultipath(rt: Runtime, d: DynamicOf<'find-multipath'>): Promise<string> {
   if (rt.devices.length === 0) {
-    throw new ExternalCommandError(
+    throw stepFailedError(
       `failed to get any path for iscsi disk, last err seen:\n${rt.lastErr ?? 'no portal was tried'}`,
-      [],
-      null,
-      undefined,
-      '',
-      false,
       'every portal failed; see the error of each portal above',
     );
   }
@@ -195,10 +173,7 @@ async function findMultipath(
 }
 
 /** mount-utils SafeFormatAndMount (docs/kubelet-iscsi.md#format-and-mount): never formats a device with a filesystem or partition table. */
-async function formatAndMount(
-  rt: Runtime,
-  d: Extract<DynamicStep, { kind: 'format-and-mount' }>,
-): Promise<string> {
+async function formatAndMount(rt: Runtime, d: DynamicOf<'format-and-mount'>): Promise<string> {
   const dev = rt.devicePath;
   if (!dev) throw new UserError('no device to mount');
   const blkid = await record(rt, ['blkid', '-p', '-s', 'TYPE', '-s', 'PTTYPE', '-o', 'export', dev], {
@@ -267,22 +242,14 @@ async function formatAndMount(
 }
 
 /** The argv a plan step shows, with hostname portals replaced by the address resolved earlier. */
-function resolvedArgv(rt: Runtime, argv: readonly string[]): string[] {
-  return argv.map((a) =>
-    rt.resolved.size > 0 && parseTargetPortal(a)?.family === 'hostname' ? effectivePortal(rt, a) : a,
-  );
-}
-
 /**
  * SendTargets discovery (the step's own argv): remembers every record the reply lists, so the tidy
  * step and the rollback know which records this attach's discovery wrote.
  */
-async function discover(
-  rt: Runtime,
-  step: PlanStep,
-  d: Extract<DynamicStep, { kind: 'discover' }>,
-): Promise<string> {
-  const r = await mustRun(rt, resolvedArgv(rt, step.argv ?? []), { timeoutMs: step.timeoutMs ?? 30_000 });
+async function discover(rt: Runtime, step: PlanStep, d: DynamicOf<'discover'>): Promise<string> {
+  const r = await mustRun(rt, withResolvedPortals(rt, step.argv ?? []), {
+    timeoutMs: step.timeoutMs ?? 30_000,
+  });
   const found = parseDiscovery(r.stdout);
   for (const t of found)
     rt.discovered.push(recordKey({ targetIqn: t.iqn, portal: t.portal, iface: d.iface }));
@@ -307,37 +274,35 @@ export function noteBefore(rt: Runtime, s: Snapshot): void {
   };
 }
 
+type Runner<K extends DynamicStep['kind']> = (
+  rt: Runtime,
+  s: Snapshot,
+  step: PlanStep,
+  d: DynamicOf<K>,
+) => string | Promise<string>;
+
+/** Who runs each kind of dynamic step (the type keeps the table complete). */
+const RUNNERS: { [K in DynamicStep['kind']]: Runner<K> } = {
+  discover: (rt, _s, step, d) => discover(rt, step, d),
+  'tidy-discovered': (rt, s, _step, d) => tidyDiscovered(rt, s, d),
+  'probe-transport': (rt, _s, _step, d) => probeTransport(rt, d),
+  'iface-clone': (rt, _s, _step, d) => cloneIface(rt, d),
+  'resolve-hostname': (rt, _s, _step, d) => resolveHostname(rt, d),
+  'scan-lun': (rt, s, _step, d) => scanLun(rt, s, d),
+  'record-secrets': (rt, _s, _step, d) =>
+    writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) }),
+  'wait-device': (rt, _s, step, d) => waitDevice(rt, step, d),
+  'find-multipath': (rt, _s, _step, d) => findMultipath(rt, d),
+  'format-and-mount': (rt, _s, _step, d) => formatAndMount(rt, d),
+  'list-targets': (rt, _s, step) => listTargets(rt, step),
+  'scan-target': (rt, s, _step, d) => scanTarget(rt, s, d),
+  'read-luns': (rt, s, _step, d) => readLuns(rt, s, d),
+  'remove-scanned': (rt, s, _step, d) => removeScanned(rt, s, d),
+};
+
 /** Runs a dynamic step; returns its detail line or throws a typed error. */
 export async function runDynamic(rt: Runtime, s: Snapshot, step: PlanStep, d: DynamicStep): Promise<string> {
   noteBefore(rt, s);
-  switch (d.kind) {
-    case 'discover':
-      return discover(rt, step, d);
-    case 'tidy-discovered':
-      return tidyDiscovered(rt, s, d);
-    case 'probe-transport':
-      return probeTransport(rt, d);
-    case 'iface-clone':
-      return cloneIface(rt, d);
-    case 'resolve-hostname':
-      return resolveHostname(rt, d);
-    case 'scan-lun':
-      return scanLun(rt, s, d);
-    case 'record-secrets':
-      return writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) });
-    case 'wait-device':
-      return waitDevice(rt, step, d);
-    case 'find-multipath':
-      return findMultipath(rt, d);
-    case 'format-and-mount':
-      return formatAndMount(rt, d);
-    case 'list-targets':
-      return listTargets(rt, step);
-    case 'scan-target':
-      return scanTarget(rt, s, d);
-    case 'read-luns':
-      return readLuns(rt, s, d);
-    case 'remove-scanned':
-      return removeScanned(rt, s, d);
-  }
+  // d.kind picks the runner of that very kind; TypeScript cannot follow the pairing through an index.
+  return (RUNNERS[d.kind] as Runner<DynamicStep['kind']>)(rt, s, step, d);
 }

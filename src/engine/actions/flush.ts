@@ -2,10 +2,11 @@
  * flush: `multipath -f /dev/dm-N` for one map (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#3-multipath-map-with-failed-paths and #4-busy-or-map-in-use). Refused while the map is mounted,
  * held (kpartx/LVM), swap or open by a loop device ("map in use" in the field).
  */
-import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
-import { allDevices, findMap, mapUse } from './lookup.js';
+import { allDevices, findMap, mapUses } from './lookup.js';
+import { oneRefInput } from './one-ref.js';
 import { addStep, addUnique, destructive, flushMapStep, newPlan, pre } from './plan-kit.js';
+import { refusalOfUse } from './teardown.js';
 import type { ActionDef } from './types.js';
 
 export interface FlushInput {
@@ -19,17 +20,9 @@ export const flushAction: ActionDef<FlushInput> = {
   scopes: ['multipath'],
   destructive: true,
   summary: 'Flush (remove) an unused multipath map (multipath -f)',
-  usage: 'flush <dm-N|alias|wwid>',
+  ...oneRefInput('flush', '<dm-N|alias|wwid>', (s, ref) => ({ wwid: findMap(s, ref).wwid })),
   cliOptions: [],
   examples: ['iscsi-console flush mpatha --write', 'iscsi-console flush dm-0 --dry-run'],
-  inputFromCli(positionals, _o, s) {
-    const [ref] = positionals;
-    if (ref === undefined) throw new UserError('flush needs <dm-N|alias|wwid>');
-    return { wwid: findMap(s, ref).wwid };
-  },
-  inputFromSelection(sel, s) {
-    return { wwid: findMap(s, sel.key).wwid };
-  },
   plan(input, s: Snapshot, ctx) {
     const m = findMap(s, input.wwid);
     const plan = newPlan('flush', `Flush ${m.alias}`, `${m.alias} (${m.name}) wwid ${m.wwid}`, ctx);
@@ -40,13 +33,9 @@ export const flushAction: ActionDef<FlushInput> = {
     const paths = allDevices(s).filter((x) => x.device.name && m.slaves.includes(x.device.name));
     for (const d of paths) addUnique(plan.blastRadius.devices, `${d.device.name} ${d.device.key}`);
     plan.lockKeys = [...new Set(paths.map((d) => d.session.targetIqn))];
-    for (const why of mapUse(s, m)) {
-      plan.refusals.push({
-        id: /mounted/.test(why) ? 'mounted' : /swap/.test(why) ? 'swap' : /loop/.test(why) ? 'open' : 'held',
-        reason: why,
-        hint: `release ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
-        overridable: false,
-      });
+    for (const u of mapUses(s, m)) {
+      const hint = `release ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`;
+      plan.refusals.push(refusalOfUse(`${m.name} (${m.alias})`, u, hint));
     }
     addStep(plan, flushMapStep(m));
     plan.expect!.push(pre('map-absent', `${m.alias} is gone`, m.wwid));

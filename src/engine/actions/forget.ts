@@ -5,10 +5,10 @@
  */
 
 import { UserError } from '../errors.js';
-import { discoverydbArgv, nodeArgv } from '../iscsiadm/argv.js';
+import { discoverArgv, nodeArgv, recordOpArgv, recordUpdateArgv } from '../iscsiadm/argv.js';
 import type { NodeRecord, Snapshot } from '../model.js';
 import { shellLine } from './format.js';
-import { normalisePortal, recordByKey, recordKey } from './lookup.js';
+import { onTarget, parseTargetRef, recordByKey, recordKey } from './lookup.js';
 import { addStep, addUnique, destructive, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
@@ -21,12 +21,7 @@ export interface ForgetInput {
 function resolve(ref: string, s: Snapshot): NodeRecord[] {
   const direct = recordByKey(s, ref);
   if (direct) return [direct];
-  const at = ref.lastIndexOf('@');
-  const iqn = at < 0 ? ref : ref.slice(0, at);
-  const portal = at < 0 ? undefined : normalisePortal(ref.slice(at + 1));
-  const found = s.nodeRecords.filter(
-    (r) => r.targetIqn === iqn && (portal === undefined || r.portal === portal),
-  );
+  const found = onTarget(s.nodeRecords, parseTargetRef(ref));
   if (found.length === 0)
     throw new UserError(
       `no node record for ${ref}`,
@@ -85,12 +80,12 @@ export const forgetAction: ActionDef<ForgetInput> = {
         addStep(plan, {
           id: `startup-manual:${r.portal}`,
           why: 'stop iscsid from logging in at boot (kubelet sets this after every login)',
-          argv: [...base, '-o', 'update', '-n', 'node.startup', '-v', 'manual'],
+          argv: recordUpdateArgv(base, 'node.startup', 'manual'),
           timeoutMs: TIMEOUTS.iscsiadm,
           preconditions: [pre('record-present', `record ${rk} exists`, rk)],
         });
         plan.expect!.push(pre('record-startup', `${rk} has node.startup=manual`, rk, 'manual'));
-        plan.undo.push(`${base.join(' ')} -o update -n node.startup -v ${r.startup ?? 'automatic'}`);
+        plan.undo.push(shellLine(recordUpdateArgv(base, 'node.startup', r.startup ?? 'automatic')));
         continue;
       }
       const live = s.sessions.find(
@@ -107,7 +102,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
       addStep(plan, {
         id: `delete-record:${r.portal}`,
         why: `delete the node record (${r.startup === 'automatic' ? 'it logs in at every boot' : 'unused'})`,
-        argv: [...base, '-o', 'delete'],
+        argv: recordOpArgv(base, 'delete'),
         okExitCodes: [21],
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: live
@@ -116,7 +111,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
         doneIf: [pre('record-absent', `record ${rk} is gone`, rk)],
       });
       plan.expect!.push(pre('record-absent', `record ${rk} is deleted`, rk));
-      plan.undo.push(shellLine([...discoverydbArgv(r.portal, r.iface), '--discover']));
+      plan.undo.push(shellLine(discoverArgv(r.portal, r.iface)));
     }
     return plan;
   },

@@ -9,9 +9,8 @@ import { lunKey, sessionKey } from '../model.js';
 import { readScsiDevice } from '../snapshot/scsi-devices.js';
 import { listedLun, lunUse } from './list-luns.js';
 import { pollFor, type Runtime } from './runtime.js';
-import type { DynamicStep, ListedLun } from './types.js';
-
-type Of<K extends DynamicStep['kind']> = Extract<DynamicStep, { kind: K }>;
+import { deviceAttrPath, hostScanPath, scanData } from './sysfs-writes.js';
+import type { DynamicOf, ListedLun } from './types.js';
 
 const HCTL = /^(\d+):(\d+):(\d+):(\d+)$/;
 
@@ -30,12 +29,13 @@ function ownSession(rt: Runtime, s: Snapshot, d: { iqn: string; portal: string; 
 }
 
 /** `0 0 -` to the session's SCSI host: REPORT LUNS and a device per LUN, on this session only. */
-export function scanTarget(rt: Runtime, s: Snapshot, d: Of<'scan-target'>): string {
+export function scanTarget(rt: Runtime, s: Snapshot, d: DynamicOf<'scan-target'>): string {
   const x = ownSession(rt, s, d);
-  const path = `/sys/class/scsi_host/host${x.hostNumber}/scan`;
+  const path = hostScanPath(x.hostNumber);
+  const data = scanData('-');
   rt.scannedHosts.set(d.portal, x.hostNumber!);
-  rt.host.writeText(path, '0 0 -');
-  rt.commands.push({ write: { path, data: '0 0 -' } });
+  rt.host.writeText(path, data);
+  rt.commands.push({ write: { path, data } });
   return `scanned host${x.hostNumber}`;
 }
 
@@ -61,7 +61,7 @@ function hostDevices(rt: Runtime, h: number, d: { iqn: string; portal: string; i
  * Waits until every scanned disk (type 0) has its sd node and a size (sd probes asynchronously
  * after the scan), then lists the LUNs; a disk still without one at the deadline is listed as it is.
  */
-export async function readLuns(rt: Runtime, s: Snapshot, d: Of<'read-luns'>): Promise<string> {
+export async function readLuns(rt: Runtime, s: Snapshot, d: DynamicOf<'read-luns'>): Promise<string> {
   const h = rt.scannedHosts.get(d.portal);
   if (h === undefined) throw new RefusedError('the listing scanned no SCSI host');
   const settled = () => {
@@ -81,7 +81,7 @@ export async function readLuns(rt: Runtime, s: Snapshot, d: Of<'read-luns'>): Pr
 }
 
 /** `1` to device/delete for every device of the temporary session (none is in use: refused if one is). */
-export function removeScanned(rt: Runtime, s: Snapshot, d: Of<'remove-scanned'>): string {
+export function removeScanned(rt: Runtime, s: Snapshot, d: DynamicOf<'remove-scanned'>): string {
   const x = ownSession(rt, s, d);
   const used = x.devices.filter(
     (dev) =>
@@ -102,7 +102,7 @@ export function removeScanned(rt: Runtime, s: Snapshot, d: Of<'remove-scanned'>)
   }
   const done: string[] = [];
   for (const dev of [...x.devices].sort((a, b) => b.lun - a.lun)) {
-    const path = `/sys/class/scsi_device/${dev.hctl}/device/delete`;
+    const path = deviceAttrPath({ hctl: dev.hctl }, 'delete');
     rt.host.writeText(path, '1');
     rt.commands.push({ write: { path, data: '1' } });
     done.push(dev.name ?? dev.hctl);

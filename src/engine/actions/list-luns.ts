@@ -40,8 +40,9 @@ import type { ScsiDevice, Snapshot } from '../model.js';
 import { sessionKey } from '../model.js';
 import { SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
-import { recordKey } from './lookup.js';
+import { deviceUses, recordKey } from './lookup.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
+import { deviceAttrPath, hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionContext, ListedLun, Plan } from './types.js';
 
 export interface ListLunsInput {
@@ -95,21 +96,12 @@ export function lunUse(s: Snapshot, iqn: string, lun: number, except?: string): 
   for (const x of s.sessions.filter((x) => x.targetIqn === iqn && x.key !== except)) {
     const d = x.devices.find((d) => d.lun === lun);
     if (!d) continue;
-    uses.push(`session ${x.sid} ${d.name ?? d.hctl}${deviceUse(d)}`);
+    const what = deviceUses(s, d, { withMapMounts: true }).map((u) => u.what);
+    uses.push(`session ${x.sid} ${d.name ?? d.hctl}${what.length > 0 ? ` (${what.join(', ')})` : ''}`);
   }
   const dirs = s.kubelet.volumes.filter((v) => v.iqn === iqn && v.lun === String(lun));
   for (const v of dirs) if (!uses.some((u) => u.includes(v.path))) uses.push(`kubelet dir ${v.path}`);
   return uses.length > 0 ? uses.join('; ') : undefined;
-}
-
-function deviceUse(d: ScsiDevice): string {
-  const what = [
-    ...d.mountpoints.map((m) => `mounted on ${m}`),
-    ...(d.blockBinds ?? []).map((b) => `bound at ${b.path}`),
-    ...d.holders.map((h) => `held by ${h}`),
-    ...(d.swap ? ['swap'] : []),
-  ];
-  return what.length > 0 ? ` (${what.join(', ')})` : '';
 }
 
 /** A SCSI device as a listed LUN. */
@@ -231,7 +223,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   addStep(plan, {
     id: 'scan-target',
     why: 'ask the target for every LUN: "0 0 -" makes the kernel send REPORT LUNS and add one SCSI device per LUN, on this session only',
-    write: { path: '/sys/class/scsi_host/host<N>/scan', data: '0 0 -' },
+    write: { path: hostScanPath(undefined), data: scanData('-') },
     preconditions: [pre('session-present', `session ${key}`, key)],
     dynamic: { kind: 'scan-target', iqn, portal, iface },
   });
@@ -245,7 +237,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   addStep(plan, {
     id: 'remove-scanned',
     why: 'delete the SCSI devices the scan added (nothing uses them: they are seconds old and this session is not in kubelet)',
-    write: { path: '/sys/class/scsi_device/<H:0:0:L>/device/delete', data: '1' },
+    write: { path: deviceAttrPath({ hctl: '<H:0:0:L>' }, 'delete'), data: '1' },
     preconditions: [pre('session-present', `session ${key}`, key)],
     dynamic: { kind: 'remove-scanned', iqn, portal, iface },
   });

@@ -12,7 +12,7 @@
 import { UserError } from '../errors.js';
 import { ifaceNameProblem } from '../iscsi/names.js';
 import { formatPortal, parseTargetPortal, portalProblem } from '../iscsi/portal.js';
-import { discoverydbArgv } from '../iscsiadm/argv.js';
+import { discoverNonpersistentArgv, discoverydbArgv, recordOpArgv } from '../iscsiadm/argv.js';
 import { discoveryRecordFiles } from '../iscsiadm/record-secrets.js';
 import type { Snapshot } from '../model.js';
 import { DISCOVERY_CHAP_KEYS } from './chap-keys.js';
@@ -38,7 +38,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
   const existed = discoveryRecordFiles(ctx.host, portal).length > 0;
   const drop = existed
     ? []
-    : [{ why: 'delete the discovery record the listing created', argv: [...db, '-o', 'delete'] }];
+    : [{ why: 'delete the discovery record the listing created', argv: recordOpArgv(db, 'delete') }];
   if (existed) {
     plan.warnings.push(
       `a discovery record for ${portal} exists: the listing uses it as it is (its own CHAP settings) and keeps it`,
@@ -47,7 +47,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
     addStep(plan, {
       id: 'discoverydb-new',
       why: 'a SendTargets discovery record to hold the CHAP settings (deleted at the end)',
-      argv: [...db, '-o', 'new'],
+      argv: recordOpArgv(db, 'new'),
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });
@@ -58,7 +58,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
   addStep(plan, {
     id: 'discover',
     why: 'SendTargets through that record, storing no node record (-o nonpersistent)',
-    argv: [...db, '--discover', '-o', 'nonpersistent'],
+    argv: discoverNonpersistentArgv(portal, i.iface),
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
     dynamic: { kind: 'list-targets', portal },
@@ -68,7 +68,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
     addStep(plan, {
       id: 'discoverydb-delete',
       why: 'delete the discovery record again',
-      argv: [...db, '-o', 'delete'],
+      argv: recordOpArgv(db, 'delete'),
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });

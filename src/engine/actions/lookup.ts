@@ -53,18 +53,27 @@ export function normalisePortal(text: string): string {
   return formatPortal(p.address, p.port);
 }
 
+/** `iqn` or `iqn@portal` as typed: the IQN, and the portal in the snapshot's `addr:port` form. */
+export function parseTargetRef(ref: string): { iqn: string; portal?: string } {
+  const at = ref.lastIndexOf('@');
+  return at < 0 ? { iqn: ref } : { iqn: ref.slice(0, at), portal: normalisePortal(ref.slice(at + 1)) };
+}
+
+/** The sessions or node records of a target ref: every portal of the target when it names none. */
+export function onTarget<T extends { targetIqn: string; portal: string }>(
+  list: readonly T[],
+  t: { iqn: string; portal?: string },
+): T[] {
+  return list.filter((x) => x.targetIqn === t.iqn && (t.portal === undefined || x.portal === t.portal));
+}
+
 /** `iqn` or `iqn@portal`: the sessions it names (all portals of the target without a portal). */
 export function findTargetSessions(
   s: Snapshot,
   ref: string,
 ): { iqn: string; portal?: string; sessions: Session[] } {
-  const at = ref.lastIndexOf('@');
-  const iqn = at < 0 ? ref : ref.slice(0, at);
-  const portal = at < 0 ? undefined : normalisePortal(ref.slice(at + 1));
-  const sessions = s.sessions.filter(
-    (x) => x.targetIqn === iqn && (portal === undefined || x.portal === portal),
-  );
-  return portal === undefined ? { iqn, sessions } : { iqn, portal, sessions };
+  const t = parseTargetRef(ref);
+  return { ...t, sessions: onTarget(s.sessions, t) };
 }
 
 /** A device by `sdc`, `/dev/sdc`, `H:C:T:L` or fingerprint. */
@@ -133,29 +142,64 @@ export function recordByKey(s: Snapshot, key: string): NodeRecord | undefined {
 }
 
 /**
- * Why a device cannot be removed right now (mounted, node bind-mounted, swap, loop, holders); []
- * when unused. `unmounting`: mount paths and loop names an earlier step of the plan releases.
+ * One use that keeps a device or map busy. `kind` is the refusal it raises (consent.ts lists the
+ * ids); `what` is worded to follow "<name> is " in a refusal, or to stand in a list (the LUN listing).
  */
+export interface Use {
+  kind: 'mounted' | 'swap' | 'open' | 'held';
+  what: string;
+}
+
+/** The uses of a device or map, in one order and one wording. */
+function usesOf(u: {
+  mounts: readonly string[];
+  binds?: readonly BlockBind[];
+  swap: boolean;
+  loops: readonly string[];
+  loopNote?: string;
+  holders: readonly string[];
+}): Use[] {
+  const out: Use[] = [];
+  if (u.mounts.length > 0) out.push({ kind: 'mounted', what: `mounted on ${u.mounts.join(', ')}` });
+  if (u.binds && u.binds.length > 0) out.push({ kind: 'mounted', what: describeBinds(u.binds) });
+  if (u.swap) out.push({ kind: 'swap', what: 'used as swap' });
+  if (u.loops.length > 0)
+    out.push({ kind: 'open', what: `open by loop device ${u.loops.join(', ')}${u.loopNote ?? ''}` });
+  if (u.holders.length > 0) out.push({ kind: 'held', what: `held by ${u.holders.join(', ')}` });
+  return out;
+}
+
+/**
+ * What uses a device right now (mounts, node bind mounts, swap, loop devices, holders); [] when
+ * unused. `unmounting`: mount paths and loop names an earlier step of the plan releases.
+ * `withMapMounts`: count the mounts of a dm map over it too (a removal leaves those to mapUses).
+ */
+export function deviceUses(
+  s: Snapshot,
+  d: ScsiDevice,
+  o: { ignoreHolders?: readonly string[]; unmounting?: ReadonlySet<string>; withMapMounts?: boolean } = {},
+): Use[] {
+  const unmounting = o.unmounting ?? new Set<string>();
+  // A path's mountpoints include its dm map's.
+  const viaMaps = new Set(o.withMapMounts ? [] : mapsOf(s, d).flatMap((m) => m.mountpoints));
+  return usesOf({
+    mounts: d.mountpoints.filter((m) => !unmounting.has(m) && !viaMaps.has(m)),
+    binds: (d.blockBinds ?? []).filter((b) => !unmounting.has(b.path)),
+    swap: d.swap,
+    loops: d.loops.filter((l) => !unmounting.has(l)),
+    loopNote: ' (kubelet block volume)',
+    holders: d.holders.filter((h) => !(o.ignoreHolders ?? []).includes(h)),
+  });
+}
+
+/** Why a device cannot be removed right now, one line per use; [] when unused. */
 export function deviceUse(
   s: Snapshot,
   d: ScsiDevice,
   ignoreHolders: readonly string[] = [],
   unmounting: ReadonlySet<string> = new Set(),
 ): string[] {
-  const why: string[] = [];
-  const n = d.name ?? d.hctl;
-  // A path's mountpoints include its dm map's: those are the map's to answer for (mapUse).
-  const viaMaps = new Set(mapsOf(s, d).flatMap((m) => m.mountpoints));
-  const mps = d.mountpoints.filter((m) => !unmounting.has(m) && !viaMaps.has(m));
-  if (mps.length > 0) why.push(`${n} is mounted at ${mps.join(', ')}`);
-  const binds = (d.blockBinds ?? []).filter((b) => !unmounting.has(b.path));
-  if (binds.length > 0) why.push(`${n} is ${describeBinds(binds)}`);
-  if (d.swap) why.push(`${n} is used as swap`);
-  const loops = d.loops.filter((l) => !unmounting.has(l));
-  if (loops.length > 0) why.push(`${n} is open by loop device ${loops.join(', ')} (kubelet block volume)`);
-  const holders = d.holders.filter((h) => !ignoreHolders.includes(h));
-  if (holders.length > 0) why.push(`${n} is held by ${holders.join(', ')}`);
-  return why;
+  return deviceUses(s, d, { ignoreHolders, unmounting }).map((u) => `${d.name ?? d.hctl} is ${u.what}`);
 }
 
 /** `bind-mounted at P (kubelet block volume, pod U)` for a device's node bind mounts. */
@@ -165,17 +209,20 @@ export function describeBinds(binds: readonly BlockBind[]): string {
   return `bind-mounted at ${binds.map(one).join(', ')}`;
 }
 
-/** Why a multipath map cannot be flushed right now; [] when unused. */
+/** What uses a multipath map right now; [] when unused. */
+export function mapUses(s: Snapshot, m: MultipathMap, unmounting: ReadonlySet<string> = new Set()): Use[] {
+  const isMap = (dev: string) => dev === `/dev/${m.name}` || dev === `/dev/mapper/${m.alias}`;
+  return usesOf({
+    mounts: m.mountpoints.filter((p) => !unmounting.has(p)),
+    swap: s.swaps.some(isMap),
+    loops: Object.entries(s.loops)
+      .filter(([, f]) => isMap(f))
+      .map(([l]) => l),
+    holders: m.holders,
+  });
+}
+
+/** Why a multipath map cannot be flushed right now, one line per use; [] when unused. */
 export function mapUse(s: Snapshot, m: MultipathMap, unmounting: ReadonlySet<string> = new Set()): string[] {
-  const why: string[] = [];
-  const mps = m.mountpoints.filter((p) => !unmounting.has(p));
-  if (mps.length > 0) why.push(`${m.name} (${m.alias}) is mounted at ${mps.join(', ')}`);
-  if (m.holders.length > 0) why.push(`${m.name} (${m.alias}) is held by ${m.holders.join(', ')}`);
-  if (s.swaps.some((w) => w === `/dev/${m.name}` || w === `/dev/mapper/${m.alias}`))
-    why.push(`${m.name} (${m.alias}) is used as swap`);
-  const loops = Object.entries(s.loops)
-    .filter(([, f]) => f === `/dev/${m.name}` || f === `/dev/mapper/${m.alias}`)
-    .map(([l]) => l);
-  if (loops.length > 0) why.push(`${m.name} is open by loop device ${loops.join(', ')}`);
-  return why;
+  return mapUses(s, m, unmounting).map((u) => `${m.name} (${m.alias}) is ${u.what}`);
 }

@@ -6,6 +6,7 @@
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { MAX_TARGET_LUN } from '../iscsi/lun.js';
 import type { AttachInput } from './attach.js';
 import { chapValuesProblem, validateAttachInput } from './attach-input.js';
 import { CHAP_KEYS } from './chap-keys.js';
@@ -14,7 +15,7 @@ const IscsiSource = z.object({
   targetPortal: z.string().min(1),
   portals: z.array(z.string()).optional(),
   iqn: z.string().min(1),
-  lun: z.number().int().min(0).max(16383),
+  lun: z.number().int().min(0).max(MAX_TARGET_LUN),
   fsType: z.string().optional(),
   readOnly: z.boolean().optional(),
   chapAuthDiscovery: z.boolean().optional(),

@@ -2,10 +2,11 @@
  * online: write `running` to `device/state` of an offline device — what iscsid does itself on a
  * recovery relogin (usr/iscsi_sysfs.c iscsi_sysfs_set_device_online; docs/field-incidents.md#2-devices-offline-or-blocked-after-a-target-outage).
  */
-import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { findDevice } from './lookup.js';
+import { oneRefInput } from './one-ref.js';
 import { addDeviceToBlast, addStep, deviceName, newPlan, pre, refuseSessionDown } from './plan-kit.js';
+import { deviceAttrPath } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
 
 export interface OnlineInput {
@@ -19,17 +20,9 @@ export const onlineAction: ActionDef<OnlineInput> = {
   scopes: ['device'],
   destructive: false,
   summary: 'Set an offline SCSI device back to running (echo running > device/state)',
-  usage: 'online <sdX|H:C:T:L>',
+  ...oneRefInput('online', '<sdX|H:C:T:L>', (s, ref) => ({ deviceKey: findDevice(s, ref).device.key })),
   cliOptions: [],
   examples: ['iscsi-console online sdc --write --yes'],
-  inputFromCli(positionals, _o, s) {
-    const [ref] = positionals;
-    if (ref === undefined) throw new UserError('online needs <sdX|H:C:T:L>');
-    return { deviceKey: findDevice(s, ref).device.key };
-  },
-  inputFromSelection(sel, s) {
-    return { deviceKey: findDevice(s, sel.key).device.key };
-  },
   plan(input, s: Snapshot, ctx) {
     const { device: d, session: x } = findDevice(s, input.deviceKey);
     const name = deviceName(d);
@@ -43,9 +36,7 @@ export const onlineAction: ActionDef<OnlineInput> = {
       hint: 'wait for the portal to come back (iscsid onlines devices itself on recovery)',
       overridable: true,
     });
-    const path = d.name
-      ? `/sys/block/${d.name}/device/state`
-      : `/sys/class/scsi_device/${d.hctl}/device/state`;
+    const path = deviceAttrPath(d, 'state');
     addStep(plan, {
       id: `online:${name}`,
       why: `set ${name} from ${d.state ?? 'unknown'} to running`,

@@ -8,6 +8,7 @@ import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv } from '../iscsiadm/argv.js
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
 import { readOnlyRefusals } from './consent.js';
 import { recordKey } from './lookup.js';
+import { deviceAttrPath } from './sysfs-writes.js';
 import type {
   ActionContext,
   BlastRadius,
@@ -151,7 +152,7 @@ export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanSte
     id: `delete:${name}`,
     why: `remove SCSI device ${name} (${d.hctl}) from the kernel`,
     write: {
-      path: d.name ? `/sys/block/${d.name}/device/delete` : `/sys/class/scsi_device/${d.hctl}/device/delete`,
+      path: deviceAttrPath(d, 'delete'),
       data: '1',
     },
     preconditions: [identity, unused],

@@ -3,10 +3,10 @@
  * `- - -` to the host's scan file, i.e. it discovers ALL LUNs (docs/iscsiadm.md#discovery-and-mutation-outputs, docs/field-incidents.md#10-foreign-luns-appear-at-login). It does not online
  * offline devices (use `online`).
  */
-import { UserError } from '../errors.js';
 import { sessionRescanArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
+import { oneRefInput } from './one-ref.js';
 import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
@@ -21,17 +21,14 @@ export const rescanAction: ActionDef<RescanInput> = {
   scopes: ['session'],
   destructive: false,
   summary: 'Rescan a session (iscsiadm --rescan: resizes devices, scans ALL LUNs)',
-  usage: 'rescan <sid>',
+  ...oneRefInput(
+    'rescan',
+    '<sid>',
+    (s, sid) => ({ sessionKey: findSession(s, sid).key }),
+    'e.g. iscsi-console rescan 3',
+  ),
   cliOptions: [],
   examples: ['iscsi-console rescan 3 --write --yes'],
-  inputFromCli(positionals, _o, s) {
-    const [sid] = positionals;
-    if (sid === undefined) throw new UserError('rescan needs <sid>', 'e.g. iscsi-console rescan 3');
-    return { sessionKey: findSession(s, sid).key };
-  },
-  inputFromSelection(sel, s) {
-    return { sessionKey: findSession(s, sel.key).key };
-  },
   plan(input, s: Snapshot, ctx) {
     const x = findSession(s, input.sessionKey);
     const plan = newPlan('rescan', 'Rescan session', `session ${x.sid} ${x.targetIqn} @ ${x.portal}`, ctx);

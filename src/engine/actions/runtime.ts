@@ -108,3 +108,16 @@ export function effectivePortal(rt: Runtime, portal: string): string {
   const addr = rt.resolved.get(p.address);
   return addr ? formatPortal(addr, p.port) : portal;
 }
+
+/** A word of an argv that can be a hostname portal: `host:port` (planned portals always carry a port). */
+const HOST_PORT = /^[^:[\]]+:\d+$/;
+
+/**
+ * Hostname portals in an argv become the address resolved earlier, so open-iscsi's records, sysfs
+ * and the portal→host map all agree on one address (kubelet's hostname portals log in twice,
+ * rancher#12433). Only a `host:port` word is taken for a portal (never `-m node`, never an iface
+ * name). The kubelet dir and iscsi.json keep the name, as kubelet derives them from the PV.
+ */
+export function withResolvedPortals(rt: Runtime, argv: readonly string[]): string[] {
+  return argv.map((a) => (rt.resolved.size > 0 && HOST_PORT.test(a) ? effectivePortal(rt, a) : a));
+}

@@ -5,30 +5,16 @@
  * src/engine/iscsi/lun.ts), where kubelet writes the target LUN and so misses every LUN ≥ 256.
  */
 import { UserError } from '../errors.js';
-import { kernelLunOf, MAX_TARGET_LUN, targetLunOf } from '../iscsi/lun.js';
+import { kernelLunOf, parseLun } from '../iscsi/lun.js';
 import { lunKey, type Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
 import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown } from './plan-kit.js';
+import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
 
 export interface ScanInput {
   sessionKey: string;
   lun: number;
-}
-
-/** A target LUN from a flag or manifest: 0..16383 (flat space addressing above 255). */
-export function parseLun(text: unknown): number {
-  const n = typeof text === 'number' ? text : Number(String(text ?? '').trim());
-  if (!Number.isInteger(n) || n < 0 || n > MAX_TARGET_LUN || String(text ?? '').trim() === '') {
-    const t = Number.isInteger(n) && n > MAX_TARGET_LUN ? targetLunOf(n) : undefined;
-    throw new UserError(
-      `invalid LUN ${String(text)}`,
-      t !== undefined
-        ? `${n} is the kernel's number for target LUN ${t}: give the target's LUN (${t})`
-        : 'a LUN is the target LUN, an integer 0..16383',
-    );
-  }
-  return n;
 }
 
 export const scanAction: ActionDef<ScanInput> = {
@@ -94,7 +80,7 @@ export const scanAction: ActionDef<ScanInput> = {
         k === input.lun
           ? `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`
           : `targeted scan of channel 0, target 0, kernel LUN ${k} (target LUN ${input.lun} in flat space addressing; kubelet would write ${input.lun} and find nothing)`,
-      write: { path: `/sys/class/scsi_host/host${x.hostNumber ?? '<N>'}/scan`, data: `0 0 ${k}` },
+      write: { path: hostScanPath(x.hostNumber), data: scanData(k) },
       preconditions: [
         pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid)),
         pre('session-logged-in', `session ${x.sid} is logged in`, x.key),

@@ -3,7 +3,7 @@
  * explicit (docs/field-incidents.md#13-kernel-hang-on-logout-with-devices-present: logout with SCSI devices present can hang kernel workers): delete devices →
  * per portal `--logout` + `-o delete` → cloned-iface delete. Used by logout and cleanup.
  */
-import { discoverydbArgv, loginArgv } from '../iscsiadm/argv.js';
+import { discoverArgv, loginArgv } from '../iscsiadm/argv.js';
 import type { Session, Snapshot } from '../model.js';
 import { shellLine } from './format.js';
 import { recordKey } from './lookup.js';
@@ -45,7 +45,7 @@ export function addSessionTeardown(plan: Plan, s: Snapshot, sessions: readonly S
     plan.expect!.push(pre('session-absent', `session ${x.sid} is logged out`, x.key));
     plan.expect!.push(pre('record-absent', `node record of ${x.portal} is deleted`, recordKey(x)));
     plan.undo.push(
-      `${shellLine([...discoverydbArgv(x.portal, x.iface), '--discover'])} && ${shellLine(loginArgv(x.portal, x.targetIqn, x.iface))}`,
+      `${shellLine(discoverArgv(x.portal, x.iface))} && ${shellLine(loginArgv(x.portal, x.targetIqn, x.iface))}`,
     );
   }
   const keys = new Set(sessions.map((x) => x.key));

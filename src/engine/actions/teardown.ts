@@ -4,19 +4,13 @@
  * swapped or open. Shared by delete-device, logout and cleanup so the rules live in one place.
  */
 import type { ScsiDevice, Snapshot } from '../model.js';
-import { deviceUse, mapsOf, mapUse } from './lookup.js';
+import { deviceUses, mapsOf, mapUses, type Use } from './lookup.js';
 import { addDeviceToBlast, addStep, deleteDeviceSteps, deviceName, flushMapStep } from './plan-kit.js';
 import type { Plan, Refusal } from './types.js';
 
-function refusalFor(why: string, hint: string): Refusal {
-  const id = /mounted/.test(why)
-    ? 'mounted'
-    : /swap/.test(why)
-      ? 'swap'
-      : /loop|open/.test(why)
-        ? 'open'
-        : 'held';
-  return { id, reason: why, hint, overridable: false };
+/** The refusal a use raises: its kind is the refusal id (never read back from the wording). */
+export function refusalOfUse(name: string, u: Use, hint: string): Refusal {
+  return { id: u.kind, reason: `${name} is ${u.what}`, hint, overridable: false };
 }
 
 /**
@@ -41,11 +35,11 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
     for (const m of maps) {
       const allGoing = m.slaves.every((x) => names.has(x));
       if (allGoing) {
-        const why = mapUse(s, m, unmounting);
-        for (const w of why) {
+        for (const u of mapUses(s, m, unmounting)) {
           plan.refusals.push(
-            refusalFor(
-              w,
+            refusalOfUse(
+              `${m.name} (${m.alias})`,
+              u,
               `unmount or stop what uses ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
             ),
           );
@@ -56,7 +50,7 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
           addStep(plan, flushMapStep(m));
           plan.undo.push(`multipath -r   # recreate ${m.alias} once its paths are back`);
         }
-      } else if (d.state === 'running' && mapUse(s, m, unmounting).length > 0) {
+      } else if (d.state === 'running' && mapUses(s, m, unmounting).length > 0) {
         plan.refusals.push({
           id: 'held',
           reason: `${deviceName(d)} is a working path of ${m.alias} (${m.name}), which is in use`,
@@ -72,9 +66,14 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
       }
     }
     const mapRefused = maps.some((m) => !ignoreHolders.includes(m.name));
-    for (const w of deviceUse(s, d, mapRefused ? maps.map((m) => m.name) : ignoreHolders, unmounting)) {
+    const ignore = mapRefused ? maps.map((m) => m.name) : ignoreHolders;
+    for (const u of deviceUses(s, d, { ignoreHolders: ignore, unmounting })) {
       plan.refusals.push(
-        refusalFor(w, `unmount it / release it first; see iscsi-console status for ${deviceName(d)}`),
+        refusalOfUse(
+          deviceName(d),
+          u,
+          `unmount it / release it first; see iscsi-console status for ${deviceName(d)}`,
+        ),
       );
     }
   }

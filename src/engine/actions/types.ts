@@ -113,6 +113,9 @@ export type DynamicStep =
   | { kind: 'remove-scanned'; iqn: string; portal: string; iface: string }
   | { kind: 'resolve-hostname'; name: string };
 
+/** The dynamic step of one kind. */
+export type DynamicOf<K extends DynamicStep['kind']> = Extract<DynamicStep, { kind: K }>;
+
 export interface Precondition {
   /** Machine id (e.g. 'not-mounted'). */
   id: string;

@@ -49,12 +49,18 @@ function errCode(e: unknown): string {
  * controller's missing `block` dir or a pod without block volumes, ENOTCONN for a down connection's
  * `address`): the error is swallowed or reduced to its code, so its stack is never seen, and
  * capturing it was about half the cost of a failed call (bench/README.md: 2,500 failed readdirs per
- * 1,000-session snapshot, ~25 ms → ~12 ms of user CPU). Returns the limit to restore.
+ * 1,000-session snapshot, ~25 ms → ~12 ms of user CPU). A throw gives `failed`'s answer.
  */
-function stackOff(): number {
+function quietly<T>(read: () => T, failed: (e: unknown) => T): T {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
-  return limit;
+  try {
+    return read();
+  } catch (e) {
+    return failed(e);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /**
@@ -219,18 +225,16 @@ class PageReader implements FileReader {
 
   read(): string | undefined {
     if (!this.open) return undefined;
-    const limit = stackOff();
-    try {
-      const n = fs.readSync(this.fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
-      if (n === this.last.length && sameBytes(READ_BUFFER, this.last)) return this.last;
-      const value = READ_BUFFER.toString('utf8', 0, n);
-      this.last = value.length === n ? value : '';
-      return value;
-    } catch {
-      return undefined;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    return quietly(
+      () => {
+        const n = fs.readSync(this.fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+        if (n === this.last.length && sameBytes(READ_BUFFER, this.last)) return this.last;
+        const value = READ_BUFFER.toString('utf8', 0, n);
+        this.last = value.length === n ? value : '';
+        return value;
+      },
+      () => undefined,
+    );
   }
 
   close(): void {
@@ -348,42 +352,38 @@ export class FsHost implements Host {
   }
 
   readText(path: string): string | undefined {
-    const limit = stackOff();
-    try {
-      return this.readBoundedAt(path);
-    } catch (e) {
-      this.noteProblem(e, path);
-      return undefined;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    return quietly(
+      () => this.readBoundedAt(path),
+      (e) => {
+        this.noteProblem(e, path);
+        return undefined;
+      },
+    );
   }
 
   readTextOrError(path: string): { value: string } | { error: string } {
-    const limit = stackOff();
-    try {
-      return { value: this.readBoundedAt(path) };
-    } catch (e) {
-      this.noteProblem(e, path);
-      return { error: errCode(e) };
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    return quietly<{ value: string } | { error: string }>(
+      () => ({ value: this.readBoundedAt(path) }),
+      (e) => {
+        this.noteProblem(e, path);
+        return { error: errCode(e) };
+      },
+    );
   }
 
   readDir(path: string): string[] {
-    const limit = stackOff();
-    try {
-      const r = this.resolver;
-      if (!r) return fs.readdirSync(this.at(path));
-      const real = r.dirRealIfAny(path);
-      return real === undefined ? [] : fs.readdirSync(real);
-    } catch (e) {
-      this.noteProblem(e, path);
-      return [];
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    return quietly(
+      () => {
+        const r = this.resolver;
+        if (!r) return fs.readdirSync(this.at(path));
+        const real = r.dirRealIfAny(path);
+        return real === undefined ? [] : fs.readdirSync(real);
+      },
+      (e) => {
+        this.noteProblem(e, path);
+        return [];
+      },
+    );
   }
 
   /** Where the entry `path` names itself (its final component not followed), under a root. */
@@ -392,50 +392,42 @@ export class FsHost implements Host {
   }
 
   readLink(path: string): string | undefined {
-    const limit = stackOff();
-    try {
-      const r = this.resolver;
-      return fs.readlinkSync(r ? this.entryAt(path, r) : this.at(path));
-    } catch {
-      return undefined;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    const r = this.resolver;
+    return quietly(
+      () => fs.readlinkSync(r ? this.entryAt(path, r) : this.at(path)),
+      () => undefined,
+    );
   }
 
   lstat(path: string): EntryKind | undefined {
     const r = this.resolver;
-    if (!r) {
-      const st = fs.lstatSync(this.at(path), { throwIfNoEntry: false });
+    const at = (p: string) => {
+      const st = fs.lstatSync(p, { throwIfNoEntry: false });
       return st ? kindOf(st) : undefined;
-    }
-    const limit = stackOff();
-    try {
-      const st = fs.lstatSync(this.entryAt(path, r), { throwIfNoEntry: false });
-      return st ? kindOf(st) : undefined;
-    } catch {
-      return undefined;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    };
+    if (!r) return at(this.at(path));
+    return quietly(
+      () => at(this.entryAt(path, r)),
+      () => undefined,
+    );
   }
 
   stat(path: string): EntryKind | undefined {
     const r = this.resolver;
-    const limit = stackOff();
-    try {
-      if (!r) {
-        const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
-        return st ? kindOf(st) : undefined;
-      }
-      const t = r.resolve(path, true);
-      return t.kind === 'absent' ? undefined : t.kind;
-    } catch (e) {
-      this.noteProblem(e, path);
-      return undefined;
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    return quietly(
+      () => {
+        if (!r) {
+          const st = fs.statSync(this.at(path), { throwIfNoEntry: false });
+          return st ? kindOf(st) : undefined;
+        }
+        const t = r.resolve(path, true);
+        return t.kind === 'absent' ? undefined : t.kind;
+      },
+      (e) => {
+        this.noteProblem(e, path);
+        return undefined;
+      },
+    );
   }
 
   /**

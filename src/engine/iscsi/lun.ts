@@ -16,6 +16,7 @@
  * kubelet writes `0 0 <target LUN>` and looks for `lun-<target LUN>` (kubernetes
  * pkg/volume/iscsi/iscsi_util.go scanOneLun, AttachDisk), so it never reaches a LUN ≥ 256.
  */
+import { UserError } from '../errors.js';
 import { stripBrackets } from './portal.js';
 
 /** Highest target LUN flat space addressing carries (14 bits). */
@@ -25,6 +26,21 @@ const FLAT_SPACE = 0x4000;
 /** The kernel's LUN number for a target LUN (0–255 unchanged, 256–16383 → 0x4000 | L). */
 export function kernelLunOf(targetLun: number): number {
   return targetLun < 256 ? targetLun : FLAT_SPACE | targetLun;
+}
+
+/** A target LUN from a flag or manifest: 0..16383 (flat space addressing above 255). */
+export function parseLun(text: unknown): number {
+  const n = typeof text === 'number' ? text : Number(String(text ?? '').trim());
+  if (!Number.isInteger(n) || n < 0 || n > MAX_TARGET_LUN || String(text ?? '').trim() === '') {
+    const t = Number.isInteger(n) && n > MAX_TARGET_LUN ? targetLunOf(n) : undefined;
+    throw new UserError(
+      `invalid LUN ${String(text)}`,
+      t !== undefined
+        ? `${n} is the kernel's number for target LUN ${t}: give the target's LUN (${t})`
+        : 'a LUN is the target LUN, an integer 0..16383',
+    );
+  }
+  return n;
 }
 
 /**

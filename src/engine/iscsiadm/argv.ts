@@ -22,6 +22,29 @@ export function discoverNewArgv(portal: string, iface: string): string[] {
   return [...discoverydbArgv(portal, iface), '--discover', '-o', 'new'];
 }
 
+/** `--discover` through the discovery record, iscsiadm's default new|delete|update (the undo line of forget). */
+export function discoverArgv(portal: string, iface: string): string[] {
+  return [...discoverydbArgv(portal, iface), '--discover'];
+}
+
+/**
+ * SendTargets through the discovery record (its CHAP settings) that writes no node record
+ * (`-o nonpersistent`: usr/iscsiadm.c do_software_sendtargets stores nothing for OP_NONPERSISTENT).
+ */
+export function discoverNonpersistentArgv(portal: string, iface: string): string[] {
+  return [...discoverydbArgv(portal, iface), '--discover', '-o', 'nonpersistent'];
+}
+
+/** `-o new|delete|show` on a record named by discoverydbArgv or nodeArgv. */
+export function recordOpArgv(record: readonly string[], op: 'new' | 'delete' | 'show'): string[] {
+  return [...record, '-o', op];
+}
+
+/** `-o update -n <key> -v <value>` on a record named by discoverydbArgv or nodeArgv. */
+export function recordUpdateArgv(record: readonly string[], key: string, value: string): string[] {
+  return [...record, '-o', 'update', '-n', key, '-v', value];
+}
+
 /** The discovery record as iscsiadm shows it (read back after CHAP is written; compared, never printed). */
 export function discoverydbShowArgv(portal: string): string[] {
   return [A, '-m', 'discoverydb', '-t', 'sendtargets', '-p', portal, '-o', 'show'];
@@ -47,7 +70,7 @@ export function nodeArgv(portal: string, iqn: string, iface: string): string[] {
  * record; idbm_rec_write_new stores it as `<address>,<port>,-1/<iface>`, tpgt unknown until login).
  */
 export function nodeNewArgv(portal: string, iqn: string, iface: string): string[] {
-  return [...nodeArgv(portal, iqn, iface), '-o', 'new'];
+  return recordOpArgv(nodeArgv(portal, iqn, iface), 'new');
 }
 
 /** `-o update -n <key> -v <value>` on a node record. */
@@ -58,7 +81,7 @@ export function nodeUpdateArgv(
   key: string,
   value: string,
 ): string[] {
-  return [...nodeArgv(portal, iqn, iface), '-o', 'update', '-n', key, '-v', value];
+  return recordUpdateArgv(nodeArgv(portal, iqn, iface), key, value);
 }
 
 /** node.startup for every iface record of portal/target (no `-I`, as kubelet does: kubernetes#57475). */

@@ -35,9 +35,14 @@ export function readIntAttr(host: Host, path: string): number | undefined {
 
 type Reader<V> = (host: Host, path: string) => V | undefined;
 
-/** Which attribute file below one dir holds each field, and how it reads (readAttr, readIntAttr, …). */
+type AttrRow<V> = Reader<V> | readonly [file: string, read: Reader<V>];
+
+/**
+ * Which attribute file below one dir holds each field, and how it reads (readAttr, readIntAttr, …):
+ * the reader alone when the file has the field's name (`vendor`), else `[file, reader]`.
+ */
 export type AttrTable<T> = {
-  readonly [K in keyof T]?: readonly [file: string, read: Reader<NonNullable<T[K]>>];
+  readonly [K in keyof T]?: AttrRow<NonNullable<T[K]>>;
 };
 
 /**
@@ -47,8 +52,8 @@ export type AttrTable<T> = {
 export function readAttrs<T extends object>(host: Host, dir: string, table: AttrTable<T>, into: T): number {
   let set = 0;
   const out = into as Record<string, unknown>;
-  for (const [key, row] of Object.entries(table) as [string, readonly [string, Reader<unknown>]][]) {
-    const v = row[1](host, `${dir}/${row[0]}`);
+  for (const [key, row] of Object.entries(table) as [string, AttrRow<unknown>][]) {
+    const v = typeof row === 'function' ? row(host, `${dir}/${key}`) : row[1](host, `${dir}/${row[0]}`);
     if (v === undefined) continue;
     out[key] = v;
     set++;

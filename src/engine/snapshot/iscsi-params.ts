@@ -52,7 +52,7 @@ const SESSION_ATTRS: AttrTable<SessionParams> = {
   maxOutstandingR2T: ['max_outstanding_r2t', readIntAttr],
   dataPduInOrder: ['data_pdu_in_order', flag],
   dataSequenceInOrder: ['data_seq_in_order', flag],
-  erl: ['erl', readIntAttr],
+  erl: readIntAttr,
   targetResetTmo: ['tgt_reset_tmo', readIntAttr],
   lunResetTmo: ['lu_reset_tmo', readIntAttr],
   abortTmo: ['abort_tmo', readIntAttr],

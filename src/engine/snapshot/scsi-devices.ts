@@ -21,11 +21,11 @@ const HCTL = /^(\d+):(\d+):(\d+):(\d+)$/;
 
 /** A LUN's INQUIRY identity and wwid, from its scsi_device dir. */
 const LUN_ATTRS: AttrTable<ScsiDevice> = {
-  vendor: ['vendor', readSharedAttr],
-  model: ['model', readSharedAttr],
-  rev: ['rev', readSharedAttr],
-  type: ['type', readIntAttr],
-  wwid: ['wwid', readAttr],
+  vendor: readSharedAttr,
+  model: readSharedAttr,
+  rev: readSharedAttr,
+  type: readIntAttr,
+  wwid: readAttr,
 };
 
 /**

@@ -32,9 +32,9 @@ const HCTL = /^\d+:\d+:\d+:\d+$/;
 const CONNECTION_ATTRS: AttrTable<Connection> = {
   persistentAddress: ['persistent_address', readAttr],
   persistentPort: ['persistent_port', readIntAttr],
-  address: ['address', readAttr],
-  port: ['port', readIntAttr],
-  state: ['state', readSharedAttr],
+  address: readAttr,
+  port: readIntAttr,
+  state: readSharedAttr,
 };
 
 function readConnection(host: Host, sessDir: string, name: string): Connection {

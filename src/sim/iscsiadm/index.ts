@@ -7,11 +7,22 @@ import { DB_LOCKED } from './messages.js';
 import { nodeMode } from './node-mode.js';
 import { sessionMode } from './session-mode.js';
 
+type IscsiadmArgs = ReturnType<typeof parseIscsiadmArgs>;
+
 /** Does this call take the node DB write lock (idbm_lock)? Reads and session listings do not. */
-function writesDb(a: ReturnType<typeof parseIscsiadmArgs>): boolean {
+function writesDb(a: IscsiadmArgs): boolean {
   if (a.mode === 'session') return false;
   return a.ops.some((o) => o !== 'show') || a.discover || a.login || (a.mode === 'discovery' && !!a.portal);
 }
+
+/** The modes the simulation knows, as `-m` names them (discovery without a record, discoverydb with one). */
+const MODES = new Map<string, (ctx: SimContext, a: IscsiadmArgs) => ToolResult>([
+  ['session', sessionMode],
+  ['node', nodeMode],
+  ['discovery', (ctx, a) => discoveryMode(ctx, a, true)],
+  ['discoverydb', (ctx, a) => discoveryMode(ctx, a, false)],
+  ['iface', ifaceMode],
+]);
 
 /** The simulated `iscsiadm` (open-iscsi 2.1.8). */
 export function iscsiadm(ctx: SimContext, argv: readonly string[]): ToolResult {
@@ -21,20 +32,7 @@ export function iscsiadm(ctx: SimContext, argv: readonly string[]): ToolResult {
   // A held lock.write makes real iscsiadm wait up to 30 s, then fail: the simulation fails at once.
   if ((ctx.faults.dbLocked || ctx.db.locked()) && writesDb(a)) return fail(6, DB_LOCKED);
   ctx.db.reload();
-  switch (a.mode) {
-    case 'session':
-      return sessionMode(ctx, a);
-    case 'node':
-      return nodeMode(ctx, a);
-    case 'discovery':
-      return discoveryMode(ctx, a, true);
-    case 'discoverydb':
-      return discoveryMode(ctx, a, false);
-    case 'iface':
-      return ifaceMode(ctx, a);
-    case undefined:
-      return fail(7, 'iscsiadm: No mode given. Try iscsiadm --help.\n');
-    default:
-      return fail(7, `iscsiadm: Invalid mode '${a.mode}'\n`);
-  }
+  if (a.mode === undefined) return fail(7, 'iscsiadm: No mode given. Try iscsiadm --help.\n');
+  const run = MODES.get(a.mode);
+  return run ? run(ctx, a) : fail(7, `iscsiadm: Invalid mode '${a.mode}'\n`);
 }

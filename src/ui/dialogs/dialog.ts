@@ -1,7 +1,7 @@
 /**
  * The shape of a registered dialog: `{kind, onKey, render}` plus what the root needs to know of it.
- * A dialog file declares its state (merged into dialog-types.ts), its keys and its frame; the
- * dispatcher and the body only look it up in dialogs/registry.ts.
+ * A dialog file declares its state (merged into dialog-types.ts) and its parts (define-dialog.tsx
+ * builds this shape from them); the dispatcher and the body only look it up in dialogs/registry.ts.
  */
 import type { Key } from 'ink';
 import type { ReactNode } from 'react';

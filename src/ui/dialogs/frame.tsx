@@ -6,12 +6,15 @@ import { type Line, ScrollText } from '../components/scroll-text.js';
 import { toneColor } from '../theme.js';
 import type { DialogViewProps } from './dialog.js';
 
+/** A dialog's colour: accent, or how much is at stake (a risky plan, a failed run). */
+export type FrameTone = 'accent' | 'warn' | 'bad' | 'ok';
+
 /** The part of a dialog's view props the frame is sized and coloured by. */
 type FrameView = Pick<DialogViewProps<unknown>, 'theme' | 'width' | 'height'>;
 
 export function DialogFrame(props: {
   title: string;
-  tone: 'accent' | 'warn' | 'bad' | 'ok';
+  tone: FrameTone;
   view: FrameView;
   footer: ReactNode;
   children: ReactNode;
@@ -40,25 +43,20 @@ export function DialogFrame(props: {
   );
 }
 
-/** A dialog whose body is lines that scroll (help, plan, progress, outcome). */
-export function LinesDialog(props: {
-  title: string;
-  tone: 'accent' | 'warn' | 'bad' | 'ok';
-  footer: ReactNode;
-  lines: Line[];
+/** A body of lines, in the room inside the frame, from line `offset` on. */
+export function DialogLines(props: {
+  lines: readonly Line[];
   offset: number;
-  view: Pick<DialogViewProps<unknown>, 'theme' | 'width' | 'height' | 'bodyHeight' | 'bodyWidth'>;
+  view: Pick<DialogViewProps<unknown>, 'theme' | 'bodyHeight' | 'bodyWidth'>;
 }) {
-  const { view } = props;
+  const { lines, offset, view } = props;
   return (
-    <DialogFrame title={props.title} tone={props.tone} view={view} footer={props.footer}>
-      <ScrollText
-        lines={props.lines}
-        height={view.bodyHeight}
-        width={view.bodyWidth}
-        offset={props.offset}
-        theme={view.theme}
-      />
-    </DialogFrame>
+    <ScrollText
+      lines={lines}
+      offset={offset}
+      height={view.bodyHeight}
+      width={view.bodyWidth}
+      theme={view.theme}
+    />
   );
 }

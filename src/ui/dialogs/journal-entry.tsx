@@ -7,13 +7,11 @@
  */
 import type { EngineJournalLine, JournalEntry } from '../../app/backend.js';
 import { commandOutcome, planLines, shellQuote } from '../../app/domain.js';
-import { Text } from '../components/safe-text.js';
 import type { Line } from '../components/scroll-text.js';
-import { closeDialog, scrollKeys } from '../context.js';
-import { type Tone, toneColor } from '../theme.js';
-import { safeJournal } from '../views/journal.js';
-import type { DialogModule } from './dialog.js';
-import { LinesDialog } from './frame.js';
+import { scrollOrClose } from '../context.js';
+import type { Tone } from '../theme.js';
+import { commandLine, safeJournal } from '../views/journal.js';
+import { defineDialog } from './define-dialog.js';
 import { wrapLines } from './plan-lines.js';
 
 export interface JournalEntryDialog {
@@ -105,40 +103,22 @@ export function journalEntryLines(entry: JournalEntry): Line[] {
   }
   // Entries written before the journal kept its lines (or a fake backend): the commands alone.
   if (!entry.lines?.length) {
-    for (const c of entry.commands)
-      lines.push({
-        text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
-      });
+    for (const c of entry.commands) lines.push({ text: commandLine(c) });
   }
   return lines;
 }
 
-const entryOf = (backend: Parameters<typeof safeJournal>[0], id: string) =>
-  safeJournal(backend).find((j) => j.id === id);
-
+/** The entry's lines wrapped to the dialog, or why there is none (the journal was rotated meanwhile). */
 function dialogLines(backend: Parameters<typeof safeJournal>[0], id: string, width: number): Line[] {
-  const e = entryOf(backend, id);
+  const e = safeJournal(backend).find((j) => j.id === id);
   return e
     ? wrapLines(journalEntryLines(e), width)
     : [{ text: `journal entry ${id} is no longer in the journal`, tone: 'warn' }];
 }
 
-export const journalEntryDialog: DialogModule<'journal-entry'> = {
-  kind: 'journal-entry',
-  typing: false,
-  onKey(ctx, _d, input, key) {
-    if (key.escape || key.return || input === 'q') closeDialog(ctx);
-    else scrollKeys(ctx, input, key);
-  },
-  render: (p) => (
-    <LinesDialog
-      title={` Journal entry ${p.d.id.slice(0, 8)} `}
-      tone="accent"
-      view={p}
-      footer={<Text color={toneColor(p.theme, 'dim')}>↑↓ PgUp/PgDn g/G scroll · esc closes</Text>}
-      lines={dialogLines(p.backend, p.d.id, p.bodyWidth)}
-      offset={p.scroll}
-    />
-  ),
-  lineCount: (p) => dialogLines(p.backend, p.d.id, p.bodyWidth).length,
-};
+export const journalEntryDialog = defineDialog('journal-entry', {
+  onKey: scrollOrClose(['q']),
+  title: (d) => ` Journal entry ${d.id.slice(0, 8)} `,
+  footer: () => '↑↓ PgUp/PgDn g/G scroll · esc closes',
+  lines: (p) => dialogLines(p.backend, p.d.id, p.bodyWidth),
+});

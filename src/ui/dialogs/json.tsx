@@ -4,13 +4,10 @@
  * several. Taken when `y` was pressed; long lines wrap, nothing is cut. JSON.stringify escapes every
  * control character, and the lines still go through the safe Text.
  */
-import { Text } from '../components/safe-text.js';
 import type { Line } from '../components/scroll-text.js';
-import { closeDialog, scrollKeys } from '../context.js';
-import { toneColor } from '../theme.js';
+import { scrollOrClose } from '../context.js';
 import type { JsonPart } from '../views/view.js';
-import type { DialogModule } from './dialog.js';
-import { LinesDialog } from './frame.js';
+import { defineDialog } from './define-dialog.js';
 import { wrapLine } from './wrap-lines.js';
 
 export interface JsonDialog {
@@ -37,26 +34,10 @@ export function jsonLines(parts: readonly JsonPart[], width: number): Line[] {
   ]);
 }
 
-export const jsonDialog: DialogModule<'json'> = {
-  kind: 'json',
-  typing: false,
-  onKey(ctx, _d, input, key) {
-    if (key.escape || key.return || input === 'q' || input === 'y') closeDialog(ctx);
-    else scrollKeys(ctx, input, key);
-  },
-  render: (p) => {
-    const n = p.d.parts.length;
-    const where = n === 1 ? p.d.parts[0]!.path : `${n} objects`;
-    return (
-      <LinesDialog
-        title={` JSON · ${p.d.source} · ${where} `}
-        tone="accent"
-        view={p}
-        footer={<Text color={toneColor(p.theme, 'dim')}>↑↓ PgUp/PgDn g/G scroll · esc/y closes</Text>}
-        lines={jsonLines(p.d.parts, p.bodyWidth)}
-        offset={p.scroll}
-      />
-    );
-  },
-  lineCount: (p) => jsonLines(p.d.parts, p.bodyWidth).length,
-};
+export const jsonDialog = defineDialog('json', {
+  onKey: scrollOrClose(['q', 'y']),
+  title: (d) =>
+    ` JSON · ${d.source} · ${d.parts.length === 1 ? d.parts[0]!.path : `${d.parts.length} objects`} `,
+  footer: () => '↑↓ PgUp/PgDn g/G scroll · esc/y closes',
+  lines: (p) => jsonLines(p.d.parts, p.bodyWidth),
+});

@@ -1,11 +1,9 @@
 /** The Outcome dialog: how the run ended, each step, what was verified, and the journal entry. */
 import type { ApplyResult, Plan } from '../../engine/actions/types.js';
-import { Text } from '../components/safe-text.js';
-import { closeDialog, type DispatchContext, scroll } from '../context.js';
-import { toneColor } from '../theme.js';
+import type { Line } from '../components/scroll-text.js';
+import { type DispatchContext, scrollOrClose } from '../context.js';
 import { switchView, type UiState } from '../view-store.js';
-import type { DialogModule } from './dialog.js';
-import { LinesDialog } from './frame.js';
+import { defineDialog } from './define-dialog.js';
 import { progressLines, wrapLines } from './plan-lines.js';
 
 export interface OutcomeDialog {
@@ -34,24 +32,11 @@ function attachedDetail(ctx: DispatchContext): Partial<UiState> {
   return { ...switchView(s, 'sessions'), detail: found.key, detailScroll: 0, attachTarget: undefined };
 }
 
-export const outcomeDialog: DialogModule<'outcome'> = {
-  kind: 'outcome',
-  typing: false,
-  onKey(ctx, d, input, key) {
-    if (!(key.escape || key.return || input === 'q' || input === '?')) {
-      scroll(ctx, key);
-      return;
-    }
-    const s = ctx.ui.getState();
-    const extra: Partial<UiState> = {};
-    if (s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail)) extra.detail = undefined;
-    if (d.plan.action === 'attach' && d.result.ok) Object.assign(extra, attachedDetail(ctx));
-    closeDialog(ctx, extra);
-  },
-  render(p) {
-    const { d, theme } = p;
-    const r = d.result;
-    const lines = [
+/** How the run ended, its steps, what was verified, and where the journal has it. */
+function outcomeLines(d: OutcomeDialog, width: number): Line[] {
+  const r = d.result;
+  return wrapLines(
+    [
       {
         text: r.ok ? `✓ ${d.plan.title} succeeded` : `✗ ${d.plan.title} failed`,
         tone: r.ok ? ('ok' as const) : ('bad' as const),
@@ -67,7 +52,7 @@ export const outcomeDialog: DialogModule<'outcome'> = {
         : []),
       ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
       { text: '' },
-      ...progressLines(d.plan, r.steps, p.bodyWidth),
+      ...progressLines(d.plan, r.steps, width),
       // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
       ...(r.ok || r.verification.length > 0
         ? [
@@ -81,16 +66,24 @@ export const outcomeDialog: DialogModule<'outcome'> = {
           ]
         : []),
       ...(r.journalId ? [{ text: `journal: ${r.journalId} (view 7)`, tone: 'dim' as const }] : []),
-    ];
-    return (
-      <LinesDialog
-        title={` ${r.ok ? 'Done' : 'Failed'}: ${d.plan.title} `}
-        tone={r.ok ? 'ok' : 'bad'}
-        view={p}
-        footer={<Text color={toneColor(theme, 'dim')}>⏎/esc closes</Text>}
-        lines={wrapLines(lines, p.bodyWidth)}
-        offset={p.scroll}
-      />
-    );
-  },
-};
+    ],
+    width,
+  );
+}
+
+/** Closing drops a detail whose row is gone, and after an attach shows the new session. */
+function afterClose(ctx: DispatchContext, d: OutcomeDialog): Partial<UiState> {
+  const s = ctx.ui.getState();
+  const extra: Partial<UiState> = {};
+  if (s.detail !== undefined && !ctx.rows.some((r) => r.key === s.detail)) extra.detail = undefined;
+  if (d.plan.action === 'attach' && d.result.ok) Object.assign(extra, attachedDetail(ctx));
+  return extra;
+}
+
+export const outcomeDialog = defineDialog('outcome', {
+  onKey: scrollOrClose(['q', '?'], afterClose),
+  title: (d) => ` ${d.result.ok ? 'Done' : 'Failed'}: ${d.plan.title} `,
+  tone: (d) => (d.result.ok ? 'ok' : 'bad'),
+  footer: () => '⏎/esc closes',
+  lines: (p) => outcomeLines(p.d, p.bodyWidth),
+});

@@ -3,7 +3,6 @@
  * engine's consent for it (engine/actions/consent.ts), phrased as the footer's question. ⏎, y or
  * the typed token starts the run; `o` opens the override step when a refusal can be lifted.
  */
-import type { ReactNode } from 'react';
 import { answerConsents, type Consent, consentFor } from '../../app/domain.js';
 import type { Plan } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
@@ -13,8 +12,8 @@ import { toneColor } from '../theme.js';
 import type { UiState } from '../view-store.js';
 import { wizardPlanCancelled } from '../wizard/wizard-state.js';
 import { startApply } from './apply.js';
-import type { DialogModule } from './dialog.js';
-import { LinesDialog } from './frame.js';
+import { defineDialog } from './define-dialog.js';
+import type { DialogViewProps } from './dialog.js';
 import { planLines } from './plan-lines.js';
 
 export interface PlanDialog {
@@ -60,8 +59,7 @@ export function blockedText(b: NonNullable<Consent['blocked']>): string {
   }
 }
 
-export const planDialog: DialogModule<'plan'> = {
-  kind: 'plan',
+export const planDialog = defineDialog('plan', {
   typing: true,
   onKey(ctx, d, input, key) {
     const s = ctx.ui.getState();
@@ -120,45 +118,37 @@ export const planDialog: DialogModule<'plan'> = {
     if (input === 'n' || input === 'N' || key.return)
       closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
   },
-  render(p) {
-    const { d, theme, hostname } = p;
-    const consent = planConsent(p, d, hostname);
-    const { blocked, ask } = consent;
-    const tone = d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent';
-    let footer: ReactNode;
-    if (blocked)
-      footer = (
-        <Text color={toneColor(theme, d.error ? 'bad' : 'warn')} wrap="truncate">
-          {`${d.error ?? blockedText(blocked)} · esc closes`}
-        </Text>
-      );
-    else if (ask.kind === 'typed' || ask.kind === 'override')
-      footer = (
-        <TextInput
-          label={
-            ask.kind === 'override'
-              ? `Type ${ask.token} to override ${ask.refusals.length === 1 ? 'this refusal' : `these ${ask.refusals.length} refusals`} and apply (esc cancels):`
-              : `Type ${ask.token} to apply on ${hostname} (esc cancels):`
-          }
-          value={d.typed}
-          focused
-          width={p.bodyWidth}
-          theme={theme}
-          error={d.error}
-        />
-      );
-    else if (ask.kind === 'none') footer = <Text wrap="truncate">⏎ apply · esc cancel</Text>;
-    else footer = <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
+  title: (d) => ` Plan: ${d.plan.title} `,
+  tone: (d) => (d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent'),
+  footer: (p) => <PlanFooter {...p} />,
+  lines: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth),
+});
+
+/** The engine's consent phrased as the footer: why nothing can run, the token to type, or y/N. */
+function PlanFooter(p: DialogViewProps<PlanDialog>) {
+  const { d, theme, hostname } = p;
+  const { blocked, ask } = planConsent(p, d, hostname);
+  if (blocked)
     return (
-      <LinesDialog
-        title={` Plan: ${d.plan.title} `}
-        tone={tone}
-        view={p}
-        footer={footer}
-        lines={planLines(d.plan, consent, p.bodyWidth)}
-        offset={p.scroll}
+      <Text color={toneColor(theme, d.error ? 'bad' : 'warn')} wrap="truncate">
+        {`${d.error ?? blockedText(blocked)} · esc closes`}
+      </Text>
+    );
+  if (ask.kind === 'typed' || ask.kind === 'override')
+    return (
+      <TextInput
+        label={
+          ask.kind === 'override'
+            ? `Type ${ask.token} to override ${ask.refusals.length === 1 ? 'this refusal' : `these ${ask.refusals.length} refusals`} and apply (esc cancels):`
+            : `Type ${ask.token} to apply on ${hostname} (esc cancels):`
+        }
+        value={d.typed}
+        focused
+        width={p.bodyWidth}
+        theme={theme}
+        error={d.error}
       />
     );
-  },
-  lineCount: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth).length,
-};
+  if (ask.kind === 'none') return <Text wrap="truncate">⏎ apply · esc cancel</Text>;
+  return <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
+}

@@ -3,8 +3,9 @@ import { useStore } from 'zustand';
 import type { Plan, StepProgress } from '../../engine/actions/types.js';
 import { Text } from '../components/safe-text.js';
 import { toneColor } from '../theme.js';
-import type { DialogModule, DialogViewProps } from './dialog.js';
-import { LinesDialog } from './frame.js';
+import { defineDialog } from './define-dialog.js';
+import type { DialogViewProps } from './dialog.js';
+import { DialogLines } from './frame.js';
 import { progressLines } from './plan-lines.js';
 
 export interface ProgressDialog {
@@ -24,9 +25,18 @@ declare module './dialog-types.js' {
   }
 }
 
-export const progressDialog: DialogModule<'progress'> = {
-  kind: 'progress',
-  typing: false,
+const NO_STEPS: readonly StepProgress[] = [];
+
+/** The steps as they run: the one progress stream, the run the app tracks in the store's `actions` for this plan. */
+function ProgressSteps(p: DialogViewProps<ProgressDialog>) {
+  const steps = useStore(
+    p.backend.store,
+    (s) => s.actions.findLast((a) => a.plan === p.d.plan)?.steps ?? NO_STEPS,
+  );
+  return <DialogLines lines={progressLines(p.d.plan, steps, p.bodyWidth)} offset={0} view={p} />;
+}
+
+export const progressDialog = defineDialog('progress', {
   onKey(ctx, d, input, key) {
     if (d.askQuit) {
       if (input === 'y' || input === 'Y') {
@@ -38,39 +48,18 @@ export const progressDialog: DialogModule<'progress'> = {
     }
     if ((key.ctrl && input === 'c') || input === 'q') ctx.ui.setState({ dialog: { ...d, askQuit: true } });
   },
-  render: ProgressView,
-};
-
-const NO_STEPS: readonly StepProgress[] = [];
-
-function ProgressView(p: DialogViewProps<ProgressDialog>) {
-  const { d, theme } = p;
-  // The one progress stream: the run the app tracks in the store's `actions` for this plan.
-  const steps = useStore(
-    p.backend.store,
-    (s) => s.actions.findLast((a) => a.plan === d.plan)?.steps ?? NO_STEPS,
-  );
-  const footer = d.askQuit ? (
-    <Text color={toneColor(theme, 'warn')} bold wrap="truncate">
-      An action is running. Stop after the current step? [y/N]
-    </Text>
-  ) : d.stopRequested ? (
-    <Text color={toneColor(theme, 'warn')} wrap="truncate">
-      Stopping after the current step…
-    </Text>
-  ) : (
-    <Text color={toneColor(theme, 'dim')} wrap="truncate">
-      running… ctrl-c asks to stop between steps (never mid-command)
-    </Text>
-  );
-  return (
-    <LinesDialog
-      title={` Running: ${d.plan.title} — ${d.plan.subject} `}
-      tone="accent"
-      view={p}
-      footer={footer}
-      lines={progressLines(d.plan, steps, p.bodyWidth)}
-      offset={0}
-    />
-  );
-}
+  title: (d) => ` Running: ${d.plan.title} — ${d.plan.subject} `,
+  footer: ({ d, theme }) =>
+    d.askQuit ? (
+      <Text color={toneColor(theme, 'warn')} bold wrap="truncate">
+        An action is running. Stop after the current step? [y/N]
+      </Text>
+    ) : d.stopRequested ? (
+      <Text color={toneColor(theme, 'warn')} wrap="truncate">
+        Stopping after the current step…
+      </Text>
+    ) : (
+      'running… ctrl-c asks to stop between steps (never mid-command)'
+    ),
+  Body: ProgressSteps,
+});

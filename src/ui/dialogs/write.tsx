@@ -4,8 +4,7 @@ import { Text } from '../components/safe-text.js';
 import { editText, TextInput } from '../components/text-input.js';
 import { closeDialog, flash } from '../context.js';
 import { toneColor } from '../theme.js';
-import type { DialogModule } from './dialog.js';
-import { DialogFrame } from './frame.js';
+import { defineDialog } from './define-dialog.js';
 
 export interface WriteDialog {
   kind: 'write';
@@ -18,15 +17,11 @@ declare module './dialog-types.js' {
   }
 }
 
-export const writeDialog: DialogModule<'write'> = {
-  kind: 'write',
+export const writeDialog = defineDialog('write', {
   typing: true,
   onKey(ctx, d, input, key) {
-    if (key.escape) {
-      closeDialog(ctx);
-      return;
-    }
-    if (key.return) {
+    if (key.escape) closeDialog(ctx);
+    else if (key.return) {
       if (d.typed === ctx.hostname) {
         closeDialog(ctx, { write: true });
         flash(ctx, `WRITE mode on ${ctx.hostname}: destructive actions are enabled`, 'warn');
@@ -35,32 +30,28 @@ export const writeDialog: DialogModule<'write'> = {
           dialog: { ...d, typed: '' },
           flash: { text: `type ${ctx.hostname} exactly`, tone: 'bad' },
         });
-      return;
+    } else {
+      const next = editText(d.typed, input, key);
+      if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next } });
     }
-    const next = editText(d.typed, input, key);
-    if (next !== undefined) ctx.ui.setState({ dialog: { ...d, typed: next } });
   },
-  render: (p) => (
-    <DialogFrame
-      title=" Enable WRITE mode "
-      tone="warn"
-      view={p}
-      footer={
-        <TextInput
-          label={`Type the hostname ${p.hostname} to confirm:`}
-          value={p.d.typed}
-          focused
-          width={p.bodyWidth}
-          theme={p.theme}
-        />
-      }
-    >
-      <Box flexDirection="column">
-        <Text wrap="truncate">{`Destructive actions (logout, delete device, flush, cleanup...) will be allowed on ${p.hostname}.`}</Text>
-        <Text wrap="truncate" color={toneColor(p.theme, 'dim')}>
-          Each one still shows its plan and asks again. :readonly switches back.
-        </Text>
-      </Box>
-    </DialogFrame>
+  title: () => ' Enable WRITE mode ',
+  tone: () => 'warn',
+  footer: (p) => (
+    <TextInput
+      label={`Type the hostname ${p.hostname} to confirm:`}
+      value={p.d.typed}
+      focused
+      width={p.bodyWidth}
+      theme={p.theme}
+    />
   ),
-};
+  Body: (p) => (
+    <Box flexDirection="column">
+      <Text wrap="truncate">{`Destructive actions (logout, delete device, flush, cleanup...) will be allowed on ${p.hostname}.`}</Text>
+      <Text wrap="truncate" color={toneColor(p.theme, 'dim')}>
+        Each one still shows its plan and asks again. :readonly switches back.
+      </Text>
+    </Box>
+  ),
+});

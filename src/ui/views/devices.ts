@@ -132,9 +132,6 @@ export function deviceRows(snap: Snapshot): TableRow[] {
 
 export const devicesView = defineView({
   id: 'devices',
-  key: 4,
-  aliases: ['d', 'dev', 'multipath', 'mp'],
-  help: 'SCSI devices and multipath maps',
   columns: DEVICE_COLUMNS,
   rows: fromSnapshot(deviceRows),
   json: fromStatus((row) =>

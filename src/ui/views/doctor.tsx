@@ -36,9 +36,6 @@ function DoctorBody(props: ViewBodyProps) {
 
 export const doctorView = defineView({
   id: 'doctor',
-  key: 8,
-  aliases: ['doc'],
-  help: 'Node checks',
   columns: [],
   rows: () => [],
   noCounter: true,

@@ -33,13 +33,9 @@ export function eventRow(e: NodeEvent): TableRow {
 
 export const eventsView = defineView({
   id: 'events',
-  key: 6,
-  aliases: ['e', 'ev'],
-  help: 'Live events from the watchers',
   columns: EVENT_COLUMNS,
+  feed: 'events',
   rows: ({ events }) => events.map(eventRow),
-  readsEvents: true,
-  beforeFirstRead: true,
   followTail: true,
   json: (row, { events }) =>
     events

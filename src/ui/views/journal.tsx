@@ -6,8 +6,8 @@ import { Box } from 'ink';
 import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
 import { commandOutcome } from '../../app/domain.js';
 import { ScrollText } from '../components/scroll-text.js';
-import { Table } from '../components/table.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { TableBody } from './table-body.js';
 import { defineView, type ViewBodyProps } from './view.js';
 
 export const JOURNAL_COLUMNS: readonly Column[] = [
@@ -45,6 +45,11 @@ export function safeJournal(backend: ConsoleBackend): JournalEntry[] {
   }
 }
 
+/** A journaled command as one line: what ran and how it ended (the engine's commandOutcome words). */
+export function commandLine(c: JournalEntry['commands'][number]): string {
+  return `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`;
+}
+
 function JournalBody(props: ViewBodyProps) {
   const { height, width, theme } = props;
   const entry = props.rows[props.idx];
@@ -54,7 +59,7 @@ function JournalBody(props: ViewBodyProps) {
     ? [
         { text: `${j.action}: ${j.subject}`, bold: true },
         ...j.commands.map((c) => ({
-          text: `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`,
+          text: commandLine(c),
           tone: c.exitCode === 0 ? ('ok' as const) : ('warn' as const),
         })),
         ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
@@ -67,17 +72,7 @@ function JournalBody(props: ViewBodyProps) {
       ];
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <Table
-        columns={props.columns}
-        rows={props.rows}
-        cursor={props.idx}
-        marks={props.marks}
-        width={width}
-        height={tableHeight}
-        theme={theme}
-        sort={props.sort}
-        emptyText="journal is empty"
-      />
+      <TableBody {...props} height={tableHeight} viewId="journal" empty="journal is empty" />
       <ScrollText lines={lines} height={height - tableHeight} width={width} offset={0} theme={theme} />
     </Box>
   );
@@ -85,13 +80,9 @@ function JournalBody(props: ViewBodyProps) {
 
 export const journalView = defineView({
   id: 'journal',
-  key: 7,
-  aliases: ['j', 'log'],
-  help: 'Every action run: commands and exit codes',
   columns: JOURNAL_COLUMNS,
+  feed: 'journal',
   rows: ({ journal }) => journal.map(journalRow),
-  readsJournal: true,
-  beforeFirstRead: true,
   // ⏎ and d open the whole entry (plan, steps, commands, outcome); y shows its journal lines.
   open: (row) => ({ dialog: { kind: 'journal-entry', id: row.key } }),
   json: (row, { journal }) =>

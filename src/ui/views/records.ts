@@ -64,9 +64,6 @@ export function recordRows(snap: Snapshot): TableRow[] {
 
 export const recordsView = defineView({
   id: 'records',
-  key: 5,
-  aliases: ['r', 'nodes', 'node', 'ifaces'],
-  help: 'open-iscsi node records and ifaces',
   columns: RECORD_COLUMNS,
   rows: fromSnapshot(recordRows),
   json: fromStatus((row) => ({ kind: row.scope === 'record' ? 'record' : 'iface', path: row.key })),

@@ -1,7 +1,8 @@
 /**
- * The view registry (k9s internal/view/registrar.go): the one list of view files. The view ids and
- * their type, the number keys, the tabs, the palette's view commands and the body switch are all
- * derived from it, so adding a view is one new file plus one line here.
+ * The view registry (k9s internal/view/registrar.go): the one list of view files, in tab order,
+ * with what leads the admin to each (lazygit's numbered panels, k9s's `:` aliases). The view ids
+ * and their type, the number keys, the tabs, the palette's view commands and the body switch are
+ * all derived from it, so adding a view is one new file plus one line here.
  */
 import { devicesView } from './devices.js';
 import { doctorView } from './doctor.js';
@@ -13,27 +14,51 @@ import { targetsView } from './targets.js';
 import type { ViewData, ViewModule } from './view.js';
 import { volumesView } from './volumes.js';
 
+/**
+ * Each view's place is its number key and its tab; `aliases` are its palette names besides its id,
+ * `help` its line in the palette and `?` help. The names stand together so that a name two views
+ * would claim shows at a glance (test/ui/registry.test.ts fails on one).
+ */
 const REGISTERED = [
-  sessionsView,
-  targetsView,
-  volumesView,
-  devicesView,
-  recordsView,
-  eventsView,
-  journalView,
-  doctorView,
+  { view: sessionsView, aliases: ['s', 'se', 'session'], help: 'iSCSI sessions (home)' },
+  { view: targetsView, aliases: ['t', 'portals', 'p'], help: 'Targets and the portal→host map' },
+  { view: volumesView, aliases: ['v', 'kubelet', 'pv'], help: 'Kubelet iSCSI volumes' },
+  { view: devicesView, aliases: ['d', 'dev', 'multipath', 'mp'], help: 'SCSI devices and multipath maps' },
+  {
+    view: recordsView,
+    aliases: ['r', 'nodes', 'node', 'ifaces'],
+    help: 'open-iscsi node records and ifaces',
+  },
+  { view: eventsView, aliases: ['e', 'ev'], help: 'Live events from the watchers' },
+  { view: journalView, aliases: ['j', 'log'], help: 'Every action run: commands and exit codes' },
+  { view: doctorView, aliases: ['doc'], help: 'Node checks' },
 ] as const;
 
-export type ViewId = (typeof REGISTERED)[number]['id'];
+export type ViewId = (typeof REGISTERED)[number]['view']['id'];
+
+/** A view with how the admin reaches it. */
+export interface RegisteredView extends ViewModule<ViewId> {
+  /** The number key that jumps here (1-based: its place in the list above, the tabs and tab order). */
+  key: number;
+  /** Palette names besides the id (`:s`, `:se`). */
+  aliases: readonly string[];
+  /** One line for the palette and `?` help. */
+  help: string;
+}
 
 /** Every view, in number-key order (the tabs and tab/shift-tab follow it). */
-export const VIEWS: readonly ViewModule<ViewId>[] = [...REGISTERED].sort((a, b) => a.key - b.key);
+export const VIEWS: readonly RegisteredView[] = REGISTERED.map(({ view, aliases, help }, i) => ({
+  ...view,
+  key: i + 1,
+  aliases,
+  help,
+}));
 
 export const VIEW_IDS: readonly ViewId[] = VIEWS.map((v) => v.id);
 
-const BY_ID = new Map<string, ViewModule<ViewId>>(VIEWS.map((v) => [v.id, v]));
+const BY_ID = new Map<string, RegisteredView>(VIEWS.map((v) => [v.id, v]));
 
-export function viewById(id: ViewId): ViewModule<ViewId> {
+export function viewById(id: ViewId): RegisteredView {
   return BY_ID.get(id)!;
 }
 
@@ -49,5 +74,5 @@ export function viewForDigit(input: string): ViewId | undefined {
 
 /** A view's rows before filter and sort; a view over the node has none until the first read. */
 export function viewRows(view: ViewModule, data: ViewData) {
-  return !view.beforeFirstRead && !data.snapshot ? [] : view.rows(data);
+  return !view.feed && !data.snapshot ? [] : view.rows(data);
 }

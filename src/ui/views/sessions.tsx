@@ -22,7 +22,7 @@ import { TableBody } from './table-body.js';
 import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view.js';
 
 /**
- * What drops first as the terminal narrows (issue 16: what is wrong beats IFACE/HOST): HOST and
+ * What drops first as the terminal narrows (what is wrong beats IFACE/HOST): HOST and
  * LUN/DEV below 120 columns, IFACE below 110, then STATE below 100 (a session that is not LOGGED_IN says so in its REASON). SID,
  * TARGET, PORTAL, VERDICT, HEALTH and REASON stay down to 80 columns; TARGET and REASON share what
  * is left. TARGET is shown without the node's common IQN prefix (the summary line names it once).
@@ -184,9 +184,6 @@ function SessionsBody(props: ViewBodyProps) {
 
 export const sessionsView = defineView({
   id: 'sessions',
-  key: 1,
-  aliases: ['s', 'se', 'session'],
-  help: 'iSCSI sessions (home)',
   columns: SESSION_COLUMNS,
   rows: fromSnapshot(snapshotSessionRows),
   scrolls: (detail) => detail !== undefined,

@@ -116,9 +116,6 @@ export function targetRows(snap: Snapshot): TableRow[] {
 
 export const targetsView = defineView({
   id: 'targets',
-  key: 2,
-  aliases: ['t', 'portals', 'p'],
-  help: 'Targets and the portal→host map',
   columns: TARGET_COLUMNS,
   rows: fromSnapshot(targetRows),
   // A logged-in target row opens its session's detail.

@@ -1,9 +1,10 @@
 /**
  * The shape of a registered view (k9s internal/view/registrar.go: one file per resource). A view
- * file declares everything the console needs to show it: its id, its number key and palette
- * names, its columns, how rows are built from the node, and (when a table is not enough) its body.
- * `views/registry.ts` lists the view files; VIEW_IDS, the palette, the rows and the body switch
- * are all derived from that list (docs/architecture.md#where-a-change-goes).
+ * file declares everything the console needs to show it: its id, its columns, where its rows come
+ * from and how they are built, and (when a table is not enough) its body. `views/registry.ts` lists
+ * the view files in tab order with the palette names that lead to each; VIEW_IDS, the number keys,
+ * the palette, the rows and the body switch are all derived from that list
+ * (docs/architecture.md#where-a-change-goes).
  *
  * A view never imports the UI store: what it needs of the console's state comes in as props, so
  * the view files sit below view-store.ts and the import graph has no cycle.
@@ -51,26 +52,29 @@ export interface ViewBodyProps {
   refreshToken: number;
 }
 
+/**
+ * Where a view's rows come from besides the node's snapshot: the watchers' event log (re-rendered
+ * on every event) or the action journal (re-read on every snapshot and dialog change).
+ */
+export type ViewFeed = 'events' | 'journal';
+
+/** What `y` says it shows, by where the view's rows come from: the CLI output with the same objects. */
+const JSON_SOURCE: Record<ViewFeed | 'snapshot', string> = {
+  snapshot: 'status --json',
+  events: 'watch --json',
+  journal: 'the journal file',
+};
+
 export interface ViewModule<Id extends string = string> {
   id: Id;
-  /** The number key that jumps here (1-based; also the view's place in the tabs and in tab order). */
-  key: number;
-  /** Palette names besides the id (`:s`, `:se`). */
-  aliases: readonly string[];
-  /** One line for the palette and `?` help. */
-  help: string;
   columns: readonly Column[];
+  /**
+   * A feed view lists the event log or the journal: it reads its feed only while shown, and has
+   * rows before the node's first read (other views say "Reading the node…" until then).
+   */
+  feed?: ViewFeed;
   /** Rows before filter and sort. */
   rows(data: ViewData): TableRow[];
-  /** The node stores's event log feeds this view (it re-renders on every event only while shown). */
-  readsEvents?: boolean;
-  /** The action journal feeds this view (re-read on every snapshot and dialog change while shown). */
-  readsJournal?: boolean;
-  /**
-   * The view has something to show before the node's first read (the event log, the journal);
-   * other views say "Reading the node…" until then, and have no rows.
-   */
-  beforeFirstRead?: boolean;
   /** With no row key remembered, the cursor sits on the last row and follows new ones (htop F). */
   followTail?: boolean;
   /** The tabs show no "n of m" counter (a view that is not a list). */
@@ -101,6 +105,11 @@ export function fromStatus(ref: (row: TableRow) => StatusRef | undefined): NonNu
     const r = ref(row);
     return snapshot && r ? statusParts(snapshot, r) : undefined;
   };
+}
+
+/** The CLI output whose objects the view's `y` shows ("status --json"). */
+export function jsonSource(view: Pick<ViewModule, 'feed'>): string {
+  return JSON_SOURCE[view.feed ?? 'snapshot'];
 }
 
 /** Declares a view; keeps its id a literal type so the registry can derive `ViewId` from it. */

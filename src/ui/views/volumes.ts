@@ -82,9 +82,6 @@ function inTreeVolumeRows(snap: Snapshot): TableRow[] {
 
 export const volumesView = defineView({
   id: 'volumes',
-  key: 3,
-  aliases: ['v', 'kubelet', 'pv'],
-  help: 'Kubelet iSCSI volumes',
   columns: VOLUME_COLUMNS,
   rows: fromSnapshot(volumeRows),
   // A CSI row's key is `csi:<staging or first publish path>` (csi-rows.ts).

@@ -2,11 +2,12 @@
  * The attach wizard's steps and their fields, in the order YaST2 iscsi-client and Anaconda's iSCSI
  * dialog ask: where (portal and iface), discovery (and its CHAP), which target (and session CHAP),
  * which LUN (listed by the engine), how to present it (volume mode, filesystem, read-only, name),
- * then the engine's plan. Fields mirror a Pod's `iscsi` volume source (k8s core/v1
- * ISCSIVolumeSource) plus the CHAP values its Secret holds.
+ * then the engine's plan. Which fields each step asks is said here; what a field is (label, kind,
+ * meaning) is the engine's attach parameter table (engine/actions/attach-params.ts), which also
+ * makes `attach --help`.
  */
 
-import { MAX_TARGET_LUN } from '../../app/domain.js';
+import { type AttachParam, attachParamOfField } from '../../app/domain.js';
 
 export type WizardStepId = 'portal' | 'discovery' | 'target' | 'luns' | 'volume';
 
@@ -23,115 +24,45 @@ export interface WizardStep {
   fields: readonly WizardField[];
 }
 
-const SPACE = 'space toggles';
-const SECRET = 'masked; never shown, logged or journaled';
+/** The form's own keys on a field, said first (the help line is cut at the pane's width). */
+const KEYS: Readonly<Record<string, string>> = {
+  manifest: 'ctrl-l fills every step from this file',
+  lun: 'pick one above or type it',
+};
+
+/** The help line under a focused field: its keys, its meaning (the engine's words), what empty stands for. */
+function formHelp(p: AttachParam): string {
+  if (p.kind === 'secret') return `${p.help}: masked; never shown, logged or journaled`;
+  const keys = p.kind === 'bool' ? 'space toggles' : p.field !== undefined ? KEYS[p.field] : undefined;
+  return [keys, p.help, p.default !== undefined ? `empty: ${p.default}` : undefined]
+    .filter((x) => x !== undefined)
+    .join('; ');
+}
+
+function step(id: WizardStepId, title: string, fields: readonly string[]): WizardStep {
+  return {
+    id,
+    title,
+    fields: fields.map((f) => {
+      const p = attachParamOfField(f);
+      return { id: f, label: p.label ?? f, kind: p.kind ?? 'text', help: formHelp(p) };
+    }),
+  };
+}
 
 export const WIZARD_STEPS: readonly WizardStep[] = [
-  {
-    id: 'portal',
-    title: 'Portal',
-    fields: [
-      { id: 'targetPortal', label: 'Target portal', kind: 'text', help: 'addr[:port], IPv6 as [addr]:port' },
-      { id: 'iscsiInterface', label: 'iSCSI iface', kind: 'text', help: 'open-iscsi iface (empty: default)' },
-      { id: 'portals', label: 'Extra portals', kind: 'text', help: 'comma-separated, for multipath' },
-      {
-        id: 'initiatorName',
-        label: 'Initiator name',
-        kind: 'text',
-        help: 'custom initiator IQN (kubelet clones the iface); empty: the node’s',
-      },
-      {
-        id: 'manifest',
-        label: 'Manifest file',
-        kind: 'text',
-        help: 'Pod or PV YAML with an iscsi volume: ctrl-l fills every step from it',
-      },
-      {
-        id: 'secretFile',
-        label: 'Secret file',
-        kind: 'text',
-        help: 'Secret YAML with the CHAP values (optional)',
-      },
-    ],
-  },
-  {
-    id: 'discovery',
-    title: 'Discovery',
-    fields: [
-      { id: 'chapAuthDiscovery', label: 'Discovery CHAP', kind: 'bool', help: SPACE },
-      {
-        id: 'discoveryUser',
-        label: 'Discovery user',
-        kind: 'text',
-        help: 'discovery.sendtargets.auth.username',
-      },
-      { id: 'discoverySecret', label: 'Discovery secret', kind: 'secret', help: SECRET },
-    ],
-  },
-  {
-    id: 'target',
-    title: 'Target',
-    fields: [
-      {
-        id: 'iqn',
-        label: 'Target IQN',
-        kind: 'text',
-        help: 'iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>',
-      },
-      { id: 'chapAuthSession', label: 'Session CHAP', kind: 'bool', help: SPACE },
-      { id: 'sessionUser', label: 'Session user', kind: 'text', help: 'node.session.auth.username' },
-      { id: 'sessionSecret', label: 'Session secret', kind: 'secret', help: SECRET },
-    ],
-  },
-  {
-    id: 'luns',
-    title: 'LUN',
-    fields: [
-      {
-        id: 'lun',
-        label: 'LUN',
-        kind: 'text',
-        help: `0-${MAX_TARGET_LUN}, or pick one above (the Kubernetes API takes 0-255; kubelet finds no LUN ≥ 256's by-path link)`,
-      },
-    ],
-  },
-  {
-    id: 'volume',
-    title: 'Volume',
-    fields: [
-      {
-        id: 'volName',
-        label: 'Volume name',
-        kind: 'text',
-        help: 'PV name or the Pod volume name (kubelet spec.Name(): names the global dir)',
-      },
-      {
-        id: 'block',
-        label: 'Block volume',
-        kind: 'bool',
-        help: 'volumeMode: Block (no filesystem); space toggles',
-      },
-      { id: 'fsType', label: 'fsType', kind: 'text', help: 'ext4, xfs, ... (empty: ext4, as kubelet)' },
-      {
-        id: 'readOnly',
-        label: 'Read-only',
-        kind: 'bool',
-        help: 'mounted ro, never formatted; space toggles',
-      },
-      {
-        id: 'mount',
-        label: 'Format+mount',
-        kind: 'bool',
-        help: 'format only if blank and mount on the kubelet global dir, as kubelet does',
-      },
-      {
-        id: 'keepOnFailure',
-        label: 'Keep on failure',
-        kind: 'bool',
-        help: 'a failed attach leaves its session, records and iface for inspection (default: removed again)',
-      },
-    ],
-  },
+  step('portal', 'Portal', [
+    'targetPortal',
+    'iscsiInterface',
+    'portals',
+    'initiatorName',
+    'manifest',
+    'secretFile',
+  ]),
+  step('discovery', 'Discovery', ['chapAuthDiscovery', 'discoveryUser', 'discoverySecret']),
+  step('target', 'Target', ['iqn', 'chapAuthSession', 'sessionUser', 'sessionSecret']),
+  step('luns', 'LUN', ['lun']),
+  step('volume', 'Volume', ['volName', 'block', 'fsType', 'readOnly', 'mount', 'keepOnFailure']),
 ];
 
 /** Every field of every step (the form as one list). */

@@ -8,7 +8,7 @@ import type { Key } from 'ink';
 import type { Selection } from '../../app/backend.js';
 import type { Plan } from '../../engine/actions/types.js';
 import { editText } from '../components/text-input.js';
-import type { DispatchContext } from '../context.js';
+import { closeDialog, type DispatchContext } from '../context.js';
 import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
 import { discover, enterLuns, runLunListing, runTargetListing } from './listing.js';
 import { prefillFromSelection } from './prefill.js';
@@ -150,7 +150,12 @@ function pick(ctx: DispatchContext, w: WizardState, index: number): WizardState 
   };
 }
 
+/** The wizard's keys, the dialog's `onKey`: ctrl-c leaves it from any step, esc steps back. */
 export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
+  if (key.ctrl && input === 'c') {
+    closeDialog(ctx);
+    return;
+  }
   if (key.escape) {
     if (awaitingTargets(w))
       setWizard(ctx, {

@@ -1,17 +1,17 @@
 /**
  * The console in a real terminal (tmux) on the built CLI and the simulated incident node: open,
  * filter, open a detail, clean up the stale session through its typed confirmation, see it gone.
- * Needs `npm run build` first (dist/cli.js). Set ISCSI_CONSOLE_SCREENS=docs/screens to also save
- * text captures of the main views for the README.
+ * Set ISCSI_CONSOLE_SCREENS=docs/screens to also save text captures of the main views for the README.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ttyCli } from './cli.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
+const CLI = await ttyCli();
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const COLS = 120;
 const ROWS = 40;
@@ -19,11 +19,7 @@ const screensDir = process.env.ISCSI_CONSOLE_SCREENS
   ? resolve(ROOT, process.env.ISCSI_CONSOLE_SCREENS)
   : undefined;
 
-const reason = !tmuxAvailable()
-  ? 'tmux is not installed'
-  : !existsSync(CLI)
-    ? 'dist/cli.js is missing: run npm run build'
-    : undefined;
+const reason = tmuxAvailable() ? undefined : 'tmux is not installed';
 const term = new TmuxTerminal(COLS, ROWS);
 
 afterAll(() => {
@@ -51,7 +47,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
         LANG: 'C.UTF-8',
       });
       // The incident's 10.0.0.12:3260 is down: its banner sits between the tabs and the table,
-      // then the summary line (issue 16).
+      // then the summary line.
       let s = await term.waitFor(
         /1 sessions.*\n.*OUTAGE portal 10\.0\.0\.12:3260 down.*\n.*2 failed.*\n.*SID TARGET[\s\S]*✗ stale/,
       );
@@ -154,7 +150,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
           .filter((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p));
         expect(colours).toEqual([]);
         // chalk drops every style at FORCE_COLOR=0; the cursor and mode stay visible as text.
-        // Problems first (issue 16): the cursor starts on the worst session.
+        // Problems first: the cursor starts on the worst session.
         expect(raw).toMatch(/^›\s+\d+ (iqn|…:)/m);
         expect(raw).toContain(' READ-ONLY ');
         mono.keys('q');
@@ -168,7 +164,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
 });
 
 describe('console without a terminal', () => {
-  it.skipIf(!existsSync(CLI))('refuses with exit 2 and a hint to the subcommands', () => {
+  it('refuses with exit 2 and a hint to the subcommands', () => {
     const r = spawnSync(NODE, [CLI, '--demo', 'incident'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],

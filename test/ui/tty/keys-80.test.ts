@@ -2,22 +2,18 @@
  * The k9s keys in a real terminal at 80×24 with NO_COLOR=1 (tmux, built CLI, --demo incident):
  * the cursor row keeps its `›` as it moves (no inverse video survives NO_COLOR), `]` and `[`
  * switch views, `y` opens the session's JSON, an unknown key flashes, and the status bar shows
- * both stamps within 80 columns. Needs `npm run build` first (dist/cli.js).
+ * both stamps within 80 columns.
  */
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ttyCli } from './cli.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
+const CLI = await ttyCli();
 const NODE = join(ROOT, 'node_modules/.bin/node');
 
-const reason = !tmuxAvailable()
-  ? 'tmux is not installed'
-  : !existsSync(CLI)
-    ? 'dist/cli.js is missing: run npm run build'
-    : undefined;
+const reason = tmuxAvailable() ? undefined : 'tmux is not installed';
 const term = new TmuxTerminal(80, 24, 'keys80');
 
 afterAll(() => term.stop());
@@ -33,7 +29,7 @@ describe('k9s keys at 80×24 without colours (tmux)', () => {
       });
       let s = await term.waitFor(/polled \d+\S* · full \d+\S* ago[\s\S]*✗ stale/);
       expect(s.split('\n')[0]!.length).toBeLessThanOrEqual(80);
-      // Problems first (issue 16): session 7 (portal down), then 3 (failed path); IQNs elided.
+      // Problems first: session 7 (portal down), then 3 (failed path); IQNs elided.
       expect(s).toMatch(/^›\s+7 …:/m);
       term.keys('j');
       s = await term.waitFor(/^›\s+3 …:/m);

@@ -1,24 +1,20 @@
 /**
  * The incident's cleanup plan for session 4 in a real 80×24 terminal (tmux, the built CLI): the
  * admin scrolls the plan and reads both iscsiadm steps, `--logout` and `-o delete`, in full, each
- * broken only between words. Needs `npm run build` first (dist/cli.js).
+ * broken only between words.
  */
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { flatText, readScrolled } from '../helpers/scrolled-dialog.js';
+import { ttyCli } from './cli.js';
 import { TmuxTerminal, tmuxAvailable } from './tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
+const CLI = await ttyCli();
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const IQN = 'iqn.2026-01.lab.example:old-logs';
 
-const reason = !tmuxAvailable()
-  ? 'tmux is not installed'
-  : !existsSync(CLI)
-    ? 'dist/cli.js is missing: run npm run build'
-    : undefined;
+const reason = tmuxAvailable() ? undefined : 'tmux is not installed';
 const term = new TmuxTerminal(80, 24, 'plan80');
 
 afterAll(() => term.stop());

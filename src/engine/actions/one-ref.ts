@@ -1,0 +1,25 @@
+/**
+ * The input of an action that works on one object: the CLI names it in its one positional, the
+ * console by the selected row's key, and both go through the same lookup (which throws a UserError
+ * naming what it could not find). The usage line and the "needs" error say the same argument.
+ */
+import { UserError } from '../errors.js';
+import type { Snapshot } from '../model.js';
+import type { ActionDef } from './types.js';
+
+export function oneRefInput<I>(
+  id: string,
+  arg: string,
+  toInput: (s: Snapshot, ref: string) => I,
+  hint?: string,
+): Pick<ActionDef<I>, 'usage' | 'inputFromCli' | 'inputFromSelection'> {
+  return {
+    usage: `${id} ${arg}`,
+    inputFromCli(positionals, _o, s) {
+      const [ref] = positionals;
+      if (ref === undefined) throw new UserError(`${id} needs ${arg}`, hint);
+      return toInput(s, ref);
+    },
+    inputFromSelection: (sel, s) => toInput(s, sel.key),
+  };
+}
