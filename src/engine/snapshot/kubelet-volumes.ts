@@ -9,7 +9,7 @@ import {
 } from '../kubelet/paths.js';
 import type { KubeletVolume, Mount } from '../model.js';
 import { parseIscsiJson } from './iscsi-json.js';
-import { trimmed } from './lists.js';
+import { none, trimmed } from './lists.js';
 
 export interface KubeletVolumesRead {
   volumes: KubeletVolume[];
@@ -46,9 +46,9 @@ function readVolume(
     lun: '',
     metadataSource: 'path',
     mounted,
-    podDevices: [],
-    sessions: [],
-    pods: [],
+    podDevices: none(),
+    sessions: none(),
+    pods: none(),
     problems,
   };
   if (mode === 'filesystem' && mounted) {
@@ -57,7 +57,7 @@ function readVolume(
     vol.metadataSource = 'hidden';
     notes.push('global dir is mounted: iscsi.json is hidden under the mount; identity from the dir name');
   } else {
-    if (mode === 'block') vol.podDevices = host.readDir(path).filter((e) => e !== 'iscsi.json');
+    if (mode === 'block') vol.podDevices = trimmed(host.readDir(path).filter((e) => e !== 'iscsi.json'));
     const r = host.readTextOrError(`${path}/iscsi.json`);
     if ('error' in r) {
       if (r.error === 'ENOENT') {

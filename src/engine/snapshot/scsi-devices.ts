@@ -3,6 +3,7 @@ import { targetLunOf } from '../iscsi/lun.js';
 import type { LunKey, ScsiDevice } from '../model.js';
 import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VANISHED } from './attr.js';
 import { interned, readSharedAttr } from './interned.js';
+import { kept, none } from './lists.js';
 import { readUdevFs } from './udev-db.js';
 
 /** A partition of a SCSI disk (`sdb1`), with what sits on it. */
@@ -55,12 +56,12 @@ export function readScsiDevice(
     channel: Number(m[2]),
     target: Number(m[3]),
     lun,
-    holders: [],
-    partitions: [],
-    mountpoints: [],
+    holders: none(),
+    partitions: none(),
+    mountpoints: none(),
     swap: false,
-    loops: [],
-    byPath: [],
+    loops: none(),
+    byPath: none(),
     key,
   };
   if (lun !== kernelLun) dev.kernelLun = kernelLun;
@@ -81,7 +82,7 @@ export function readScsiDevice(
     // `size` is in 512-byte sectors whatever the logical block size (block/genhd.c part_size_show).
     const sectors = toInt(readAttr(host, `${bd}/size`));
     if (sectors !== undefined) dev.sizeBytes = sectors * 512;
-    dev.holders = host.readDir(`${bd}/holders`);
+    dev.holders = kept(host.readDir(`${bd}/holders`));
     const parts: PartitionInfo[] = [];
     const candidates = partitionIndex ? (partitionIndex.get(name) ?? []) : host.readDir(bd);
     for (const entry of candidates) {
@@ -97,7 +98,7 @@ export function readScsiDevice(
       }
       parts.push(p);
     }
-    dev.partitions = parts.map((p) => p.name);
+    dev.partitions = kept(parts.map((p) => p.name));
     // Only disks with partitions: the extras are kept with the read basis until the next read.
     if (parts.length > 0) extras.set(name, { partitions: parts });
   }

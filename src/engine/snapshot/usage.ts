@@ -3,7 +3,7 @@ import { parseGlobalPath } from '../kubelet/paths.js';
 import type { BlockBind, Mount, MultipathMap, ScsiDevice } from '../model.js';
 import { readAttr } from './attr.js';
 import type { DmDevice } from './block-class.js';
-import { trimmed } from './lists.js';
+import { none, trimmed } from './lists.js';
 import type { DeviceExtras } from './scsi-devices.js';
 import type { SysfsSession } from './sessions.js';
 
@@ -208,7 +208,7 @@ export function linkUsage(input: UsageInput): UsageResult {
     else delete d.blockBinds;
     d.swap = swap;
     d.loops = trimmed(loopNames);
-    d.byPath = byPath.get(d.name!) ?? [];
+    d.byPath = byPath.get(d.name!) ?? none();
   }
 
   const multipath: MultipathMap[] = [];
