@@ -74,7 +74,11 @@ export interface ProbeDetail {
 }
 
 interface DeviceEntry {
-  /** The device's own dir (the bus link resolved once: no symlink walk per tick). */
+  /**
+   * The device's own dir (the bus link resolved once: no symlink walk per tick); '' once `reader`
+   * is open, which is all a tick reads then (an entry whose reader fails is forgotten and resolved
+   * afresh): ~80 bytes less per disk for the console's lifetime.
+   */
   dir: string;
   /** SCSI host number (`H` of `H:C:T:L`), parsed once. */
   host: number;
@@ -127,7 +131,10 @@ export class SysfsProber {
   private readState(e: DeviceEntry): string | undefined {
     if (!e.reader && this.host.openReader && this.readers < this.readerBudget) {
       e.reader = this.host.openReader(`${e.dir}/state`);
-      if (e.reader) this.readers++;
+      if (e.reader) {
+        this.readers++;
+        e.dir = '';
+      }
     }
     return e.reader ? e.reader.read() : this.host.readText(`${e.dir}/state`);
   }
