@@ -57,6 +57,7 @@ function resolveRef(from, ref) {
 
 const problems = [];
 const MD_REF = /([\w./-]*\.md)(#[\w-]+)?/g;
+const CAPTURE_REF = /\bcaptures ([\w.-]+\.(?:txt|json))\b/g;
 for (const f of files) {
   let text;
   try {
@@ -80,6 +81,11 @@ for (const f of files) {
       if (!anchor) continue;
       if (!anchorCache.has(p)) anchorCache.set(p, anchorsOf(join(root, p)));
       if (!anchorCache.get(p).has(anchor.slice(1))) problems.push(`${at}: ${p} has no heading ${anchor}`);
+    }
+    // "captures X" names a real-kernel capture kept in test/fixtures/captures/ (its README says so).
+    for (const m of line.matchAll(CAPTURE_REF)) {
+      if (!existsSync(join(root, 'test/fixtures/captures', m[1])))
+        problems.push(`${at}: captures ${m[1]} is not in test/fixtures/captures`);
     }
   });
 }

@@ -79,7 +79,7 @@ export function multipathdRunning(ctx: DoctorContext): DoctorCheck {
 
 /**
  * udevd: kubelet waits for /dev/disk/by-path/ip-<portal>-iscsi-<iqn>-lun-<n>, which only udev creates
- * (docs/kubelet-iscsi.md#by-path-names; without udevd there is no /dev/disk at all, captures udev-before-start).
+ * (docs/kubelet-iscsi.md#by-path-names; without udevd there is no /dev/disk at all, captures udev-before-start.txt).
  */
 export function udevdRunning(ctx: DoctorContext): DoctorCheck {
   return daemonRunning(ctx, 'udevd.running', 'systemd-udevd running', ['systemd-udevd', 'udevd'], {
