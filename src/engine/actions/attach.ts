@@ -142,7 +142,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
   const hostMap = s.portalHostMap[input.iqn] ?? {};
   for (const n of norm.filter((n) => n.hostname)) {
     plan.warnings.push(
-      `portal ${n.portal} is a hostname: kubelet's portal→host map only holds addresses, so kubelet would log in again (rancher#12433); it is resolved with getent first`,
+      `portal ${n.portal} is a hostname: kubelet's portal→host map only holds addresses, so kubelet would log in again (rancher/rancher#12433); it is resolved with getent first`,
     );
     addStep(plan, {
       id: `resolve:${n.addr}`,

@@ -115,7 +115,7 @@ const HOST_PORT = /^[^:[\]]+:\d+$/;
 /**
  * Hostname portals in an argv become the address resolved earlier, so open-iscsi's records, sysfs
  * and the portal→host map all agree on one address (kubelet's hostname portals log in twice,
- * rancher#12433). Only a `host:port` word is taken for a portal (never `-m node`, never an iface
+ * rancher/rancher#12433). Only a `host:port` word is taken for a portal (never `-m node`, never an iface
  * name). The kubelet dir and iscsi.json keep the name, as kubelet derives them from the PV.
  */
 export function withResolvedPortals(rt: Runtime, argv: readonly string[]): string[] {
