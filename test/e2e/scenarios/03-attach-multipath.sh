@@ -32,6 +32,10 @@ check "[ '$got' = '$(kubelet_json vol-mp "$P1,$P2" "$IQ" 1)' ]" "iscsi.json list
 show "timeout 30 multipath -ll"
 # The raw tools' facts in status --json (docs/status-schema.md): -ll's topology from multipathd (never
 # -ll itself), the map's FSTYPE from the udev database, the negotiated parameters -P 3 prints.
+# udev records the new filesystem from the change event mkfs's close raises, asynchronously: wait for
+# the queue to drain first (under TCG beside a busy host it has lagged the attach by seconds).
+udevadm settle --timeout=60
+show "udevadm info --query=property --name=/dev/$DM | grep ^ID_FS_"
 status_now mp-status
 S=$WORK/mp-status.out
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM')?.topology?.source\")\" = multipathd ]" "topology read from multipathd"
