@@ -33,14 +33,22 @@ show "timeout 30 multipath -ll"
 # The raw tools' facts in status --json (docs/status-schema.md): -ll's topology from multipathd (never
 # -ll itself), the map's FSTYPE from the udev database, the negotiated parameters -P 3 prints.
 # udev records the new filesystem from the change event mkfs's close raises, asynchronously: wait for
-# the queue to drain first (under TCG beside a busy host it has lagged the attach by seconds).
+# the queue to drain. Under load the dm rules have also skipped that probe altogether (no ID_FS_TYPE
+# once the queue was empty; lsblk then shows no FSTYPE either): ask udev to look again, as an admin
+# would with `udevadm trigger`, so the check below is about reading udev's record, not udev's timing.
 udevadm settle --timeout=60
+if ! udevadm info --query=property --name="/dev/$DM" | grep -q '^ID_FS_TYPE='; then
+  echo "udev has no ID_FS_TYPE for $DM yet: udevadm trigger --action=change"
+  udevadm trigger --action=change "/sys/block/$DM"
+  udevadm settle --timeout=60
+fi
 show "udevadm info --query=property --name=/dev/$DM | grep ^ID_FS_"
 status_now mp-status
 S=$WORK/mp-status.out
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM')?.topology?.source\")\" = multipathd ]" "topology read from multipathd"
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').topology.pathGroups.flatMap(g=>g.paths).filter(p=>p.dmState==='active'&&p.checkerState==='ready'&&p.devState==='running').length\")\" = 2 ]" "both paths 'active ready running', as multipath -ll says"
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').fs?.type\")\" = ext4 ]" "the map's FSTYPE ext4 from /run/udev/data (lsblk's)"
+check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').fs?.uuid\")\" = \"\$(udevadm info --query=property --name=/dev/$DM | sed -n 's/^ID_FS_UUID=//p')\" ]" "the map's UUID is udev's ID_FS_UUID"
 check "[ \"\$(jget $S \"d.sessions[0].params?.maxBurstLength > 0 && d.sessions[0].connections[0].params?.headerDigest\")\" = None ]" "negotiated parameters as iscsiadm -P 3 prints them"
 
 bash "$LIB/kubelet-detach.sh" "$G"; check "[ $? = 0 ]" "kubelet DetachDisk succeeded"
