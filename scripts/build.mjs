@@ -7,38 +7,20 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
-import { inkWithoutDevtools, yogaWithoutFetch } from './esbuild-plugins.mjs';
+import { esmCliOptions } from './esbuild-plugins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 mkdirSync('dist', { recursive: true });
 // Chunk names carry a content hash: drop the previous build's, or dist/ (and npm pack) keeps them.
 rmSync('dist/chunks', { recursive: true, force: true });
 const result = await build({
+  ...esmCliOptions(pkg.version),
   entryPoints: { cli: 'src/cli.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  jsx: 'automatic',
   sourcemap: 'linked',
   legalComments: 'none',
-  // React's development build is several times slower per frame (measured by the console bench):
-  // the product always ships the production build.
-  define: {
-    __VERSION__: JSON.stringify(pkg.version),
-    'process.env.DEV': '"false"',
-    'process.env.NODE_ENV': '"production"',
-  },
-  // Ink's devtools hook imports the optional react-devtools-core; emptied. Yoga loads its wasm
-  // without fetch (start-up cost). See esbuild-plugins.mjs.
-  plugins: [inkWithoutDevtools(), yogaWithoutFetch()],
-  // Bundled CJS dependencies call require(); give ESM output a real one.
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
   logLevel: 'warning',
   write: false,
 });

@@ -1,4 +1,5 @@
-// esbuild plugins shared by scripts/build.mjs (ESM bundle) and scripts/build-binary.mjs (CJS for the SEA).
+// esbuild plugins shared by scripts/build.mjs (ESM bundle) and scripts/build-binary.mjs (CJS for the SEA),
+// and the ESM bundle's settings, shared by scripts/build.mjs and the tests that run the CLI as a process.
 import { readFileSync } from 'node:fs';
 
 /**
@@ -78,6 +79,33 @@ export function yogaWithoutFetch() {
           throw new Error(`yoga-without-fetch: "${from}" not found in ${args.path}`);
         return { loader: 'js', contents: source.replace(from, '!0?Promise.resolve()') };
       });
+    },
+  };
+}
+
+/**
+ * How the CLI is bundled as ESM for Node: scripts/build.mjs (dist/, code-split) and the tests that
+ * run the CLI as a real process (test/helpers/cli-bundle.ts, one file) both start from these, so a
+ * test runs what ships. React's development build is several times slower per frame (measured by
+ * the console bench): the product always ships the production build. Ink's devtools hook and Yoga's
+ * fetch are removed by the plugins above. Bundled CJS dependencies call require(): ESM output gets
+ * a real one from the banner.
+ */
+export function esmCliOptions(version) {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    jsx: 'automatic',
+    define: {
+      __VERSION__: JSON.stringify(version),
+      'process.env.DEV': '"false"',
+      'process.env.NODE_ENV': '"production"',
+    },
+    plugins: [inkWithoutDevtools(), yogaWithoutFetch()],
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
   };
 }

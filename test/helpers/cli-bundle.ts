@@ -5,25 +5,12 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 // @ts-expect-error: plain .mjs build helper without types
-import { inkWithoutDevtools } from '../../scripts/esbuild-plugins.mjs';
+import { esmCliOptions } from '../../scripts/esbuild-plugins.mjs';
 
 export async function buildCliBundle(dir: string): Promise<string> {
   const cli = join(dir, 'cli.mjs');
-  await build({
-    entryPoints: ['src/cli.ts'],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    jsx: 'automatic',
-    define: { __VERSION__: '"test"', 'process.env.DEV': '"false"' },
-    plugins: [inkWithoutDevtools()],
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'error',
-  });
+  // One file instead of dist/'s chunks; otherwise the options dist/cli.js is built with.
+  await build({ ...esmCliOptions('test'), entryPoints: ['src/cli.ts'], outfile: cli, logLevel: 'error' });
   return cli;
 }
 
