@@ -36,7 +36,7 @@ export {
 export { commandOutcome } from '../engine/actions/journal.js';
 export { describeBinds, recordKey } from '../engine/actions/lookup.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
-export { kubeletLunProblem, lunLabel, MAX_TARGET_LUN } from '../engine/iscsi/lun.js';
+export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
@@ -44,10 +44,7 @@ export { downScopeOf } from '../engine/snapshot/outages.js';
 export { podLabel } from '../engine/snapshot/pod-names.js';
 export {
   csiVolumePath,
-  csiVolumeProblem,
-  deviceProblem,
   inKubelet,
-  multipathProblem,
   type NodeProblems,
   nodeProblems,
   type Problem,
@@ -57,7 +54,6 @@ export {
   sessionProblem,
   severityRank,
   targetProblem,
-  volumeProblem,
 } from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';

@@ -33,7 +33,7 @@ const KEYS: Readonly<Record<string, string>> = {
 /** The help line under a focused field: its keys, its meaning (the engine's words), what empty stands for. */
 function formHelp(p: AttachParam): string {
   if (p.kind === 'secret') return `${p.help}: masked; never shown, logged or journaled`;
-  const keys = p.kind === 'bool' ? 'space toggles' : p.field !== undefined ? KEYS[p.field] : undefined;
+  const keys = p.kind === 'bool' ? 'space toggles' : KEYS[p.field ?? ''];
   return [keys, p.help, p.default !== undefined ? `empty: ${p.default}` : undefined]
     .filter((x) => x !== undefined)
     .join('; ');
