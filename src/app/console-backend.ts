@@ -27,7 +27,7 @@ import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, Selection } from './backend.js';
 import { iscsidStateProbe } from './iscsid-state.js';
-import { journalEntries } from './journal-entries.js';
+import { journalReader } from './journal-entries.js';
 
 export interface ConsoleBackendOptions {
   host: Host;
@@ -122,7 +122,7 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
       store.flush();
       return result;
     },
-    readJournal: () => journalEntries(readJournal(o.host, o.stateDir)),
+    readJournal: journalReader(store, () => readJournal(o.host, o.stateDir)),
     discover: (portal) => listPortalTargets(o.host, portal),
     listLuns: (input, write) => lunListing(input, current(), ctxFor(write)),
     planListTargets: (input, write) => planListTargets(input, current(), ctxFor(write)),

@@ -34,3 +34,23 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
   }
   return [...byId.values()].sort((a, b) => a.at - b.at);
 }
+
+/**
+ * The console's journal reader: the file read and grouped once per node state. The journal view's
+ * body, its entry dialog (drawn, and measured for its scroll bound) and `y` all ask on every frame or
+ * key, and each ask used to read and parse the whole file. An action's lines land by its end, and the
+ * node is re-read then (a new snapshot) and the store's `actions` change: either one reads it again.
+ */
+export function journalReader(
+  store: { getState(): { snapshot?: unknown; actions: unknown } },
+  read: () => readonly EngineJournalEntry[],
+): () => JournalEntry[] {
+  let last: { snapshot: unknown; actions: unknown; entries: JournalEntry[] } | undefined;
+  return () => {
+    const { snapshot, actions } = store.getState();
+    if (last && last.snapshot === snapshot && last.actions === actions) return last.entries;
+    const entries = journalEntries(read());
+    last = { snapshot, actions, entries };
+    return entries;
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { journalEntries } from '../../src/app/journal-entries.js';
+import { journalEntries, journalReader } from '../../src/app/journal-entries.js';
 import { combinePlans } from '../../src/engine/actions/combine.js';
 import { stepAction } from '../../src/engine/actions/format.js';
 import { attachFromManifest, chapFromSecret } from '../../src/engine/actions/manifest.js';
@@ -156,6 +156,35 @@ describe('live backend helpers', () => {
       { portal: '127.0.0.1:3260', tpgt: 1, iqn: 'iqn.2024-01.lab.example:storage.target1' },
       { portal: '127.0.0.1:3260', tpgt: 1, iqn: 'iqn.2024-01.lab.example:storage.target2' },
     ]);
+  });
+
+  it('reads the journal once per node state: again when the snapshot or the actions change', () => {
+    let reads = 0;
+    const line = (id: string) => ({
+      id,
+      phase: 'begin' as const,
+      at: '2026-11-30T04:00:00Z',
+      who: {},
+      host: 'n',
+      hostKind: 'sim' as const,
+      action: 'cleanup',
+      subject: 'session 4',
+    });
+    const file = [line('a')];
+    let state = { snapshot: {}, actions: [] as unknown[] };
+    const read = journalReader({ getState: () => state }, () => {
+      reads++;
+      return file.slice();
+    });
+    const first = read();
+    expect(read()).toBe(first);
+    expect(reads).toBe(1);
+    file.push(line('b'));
+    state = { ...state, actions: [] };
+    expect(read().map((e) => e.id)).toEqual(['a', 'b']);
+    state = { ...state, snapshot: {} };
+    read();
+    expect(reads).toBe(3);
   });
 
   it('joins begin/end journal lines into one entry with its commands', () => {
