@@ -10,6 +10,13 @@
 import { MAX_TARGET_LUN } from '../iscsi/lun.js';
 import type { OptionSpec } from '../options.js';
 
+/**
+ * What an absent fsType and iscsiInterface stand for (ISCSIVolumeSource, URL above: fsType is
+ * "implicitly inferred to be ext4", iscsiInterface "defaults to default (tcp)"): flag and manifest agree.
+ */
+export const DEFAULT_FS_TYPE = 'ext4';
+export const DEFAULT_IFACE = 'default';
+
 export interface AttachParam {
   /** The wizard's form field. */
   field?: string;
@@ -36,7 +43,7 @@ const ROWS: readonly Omit<AttachParam, 'help'>[] = [
   { field: 'iqn', flag: 'iqn', label: 'Target IQN', valueName: 'IQN' },
   { field: 'lun', flag: 'lun', label: 'LUN', valueName: 'N' },
   { field: 'volName', flag: 'volume-name', label: 'Volume name', valueName: 'NAME' },
-  { field: 'iscsiInterface', flag: 'iface', label: 'iSCSI iface', valueName: 'NAME', default: 'default' },
+  { field: 'iscsiInterface', flag: 'iface', label: 'iSCSI iface', valueName: 'NAME', default: DEFAULT_IFACE },
   { field: 'initiatorName', flag: 'initiator-name', label: 'Initiator name', valueName: 'IQN' },
   { field: 'chapAuthDiscovery', flag: 'chap-discovery', label: 'Discovery CHAP', kind: 'bool' },
   { field: 'discoveryUser', label: 'Discovery user' },
@@ -45,7 +52,7 @@ const ROWS: readonly Omit<AttachParam, 'help'>[] = [
   { field: 'sessionUser', label: 'Session user' },
   { field: 'sessionSecret', label: 'Session secret', kind: 'secret' },
   { field: 'block', flag: 'block', label: 'Block volume', kind: 'bool' },
-  { field: 'fsType', flag: 'fs-type', label: 'fsType', valueName: 'FS', default: 'ext4' },
+  { field: 'fsType', flag: 'fs-type', label: 'fsType', valueName: 'FS', default: DEFAULT_FS_TYPE },
   { field: 'readOnly', flag: 'read-only', label: 'Read-only', kind: 'bool' },
   { field: 'mount', label: 'Format+mount', kind: 'bool' },
   { flag: 'no-mount', kind: 'bool' },
