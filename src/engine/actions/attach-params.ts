@@ -34,7 +34,7 @@ export interface AttachParam {
   help: string;
 }
 
-const ROWS: readonly Omit<AttachParam, 'help'>[] = [
+const ROWS = [
   { field: 'manifest', flag: 'manifest', label: 'Manifest file', valueName: 'FILE' },
   { field: 'secretFile', flag: 'secret', label: 'Secret file', valueName: 'FILE' },
   { flag: 'portal', valueName: 'ADDR[:PORT]', multiple: true },
@@ -58,12 +58,19 @@ const ROWS: readonly Omit<AttachParam, 'help'>[] = [
   { flag: 'no-mount', kind: 'bool' },
   { flag: 'mount-option', valueName: 'OPT', multiple: true },
   { field: 'keepOnFailure', flag: 'keep-on-failure', label: 'Keep on failure', kind: 'bool' },
-];
+] as const satisfies readonly Omit<AttachParam, 'help'>[];
+
+/** A row's key: its form field, else its flag. */
+type RowKey<R> = R extends { field: infer F extends string }
+  ? F
+  : R extends { flag: infer G extends string }
+    ? G
+    : never;
 
 const CHAP_FROM_SECRET = 'user and secret from the Secret';
 
-/** What each row means, keyed by its form field, else its flag. */
-const HELP: Readonly<Record<string, string>> = {
+/** What each row means, keyed by its form field, else its flag (the type wants every row, no other key). */
+const HELP: Readonly<Record<RowKey<(typeof ROWS)[number]>, string>> = {
   manifest: 'Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume',
   secretFile: 'Secret manifest with the CHAP keys (values never shown)',
   portal: 'target portal (repeat for multipath; IPv6 as [ADDR]:PORT)',
@@ -92,7 +99,7 @@ const HELP: Readonly<Record<string, string>> = {
 
 export const ATTACH_PARAMS: readonly AttachParam[] = ROWS.map((r) => ({
   ...r,
-  help: HELP[r.field ?? r.flag ?? ''] ?? '',
+  help: HELP['field' in r ? r.field : r.flag],
 }));
 
 /** The rows with a flag, as the CLI's option specs (in table order). */
