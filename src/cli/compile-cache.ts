@@ -36,10 +36,10 @@ export function privateCacheDir(tmp: string = os.tmpdir()): string | undefined {
 }
 
 /**
- * Enables the compile cache unless the user opted out or `console` says the console UI will run. NODE_DISABLE_COMPILE_CACHE
- * (Node's own switch) turns it off; NODE_COMPILE_CACHE=<dir> means Node already enabled it with that
- * directory before this runs, and it is kept. Never throws: a read-only or full tmp only costs the
- * speed-up.
+ * Enables the compile cache unless the user opted out or `consoleUi` says the console UI will run.
+ * NODE_DISABLE_COMPILE_CACHE (Node's own switch) turns it off; NODE_COMPILE_CACHE=<dir> means Node
+ * already enabled it with that directory before this runs, and it is kept. Never throws: a
+ * read-only or full tmp only costs the speed-up.
  *
  * Not for the console. Code from the cache arrives with every function it held already compiled, so
  * V8's optimising compiler, which inlines only functions that have bytecode, inlines far more into
@@ -48,10 +48,10 @@ export function privateCacheDir(tmp: string = os.tmpdir()): string | undefined {
  * cache (the same with it and V8's inlining off), for a first frame ~20 ms faster. The console lives
  * for hours, so resident memory wins; one-shot commands keep the faster start.
  */
-export function enableCompileCache(env: NodeJS.ProcessEnv = process.env, console = false): void {
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env, consoleUi = false): void {
   const enable = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== 'function' || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return;
-  if (console) return;
+  if (consoleUi || typeof enable !== 'function' || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE)
+    return;
   try {
     const dir = privateCacheDir();
     if (dir) enable(dir);
