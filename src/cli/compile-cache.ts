@@ -37,9 +37,9 @@ export function privateCacheDir(tmp: string = os.tmpdir()): string | undefined {
 
 /**
  * Enables the compile cache unless the user opted out or `consoleUi` says the console UI will run.
- * NODE_DISABLE_COMPILE_CACHE (Node's own switch) turns it off; NODE_COMPILE_CACHE=<dir> means Node already enabled it with that
- * directory before this runs, and it is kept. Never throws: a read-only or full tmp only costs the
- * speed-up.
+ * NODE_DISABLE_COMPILE_CACHE (Node's own switch) turns it off; NODE_COMPILE_CACHE=<dir> means Node
+ * already enabled it with that directory before this runs, and it is kept. Never throws: a
+ * read-only or full tmp only costs the speed-up.
  *
  * Not for the console. Code from the cache arrives with every function it held already compiled, so
  * V8's optimising compiler, which inlines only functions that have bytecode, inlines far more into
@@ -50,8 +50,8 @@ export function privateCacheDir(tmp: string = os.tmpdir()): string | undefined {
  */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env, consoleUi = false): void {
   const enable = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== 'function' || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE) return;
-  if (consoleUi) return;
+  if (consoleUi || typeof enable !== 'function' || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE)
+    return;
   try {
     const dir = privateCacheDir();
     if (dir) enable(dir);

@@ -33,8 +33,8 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'outage', overridable: true, from: 'cleanup outageRefusals' },
   { id: 'in-use', overridable: false, from: 'cleanup, session-teardown' },
   { id: 'open', overridable: false, from: 'cleanup (block volume), teardown, flush' },
-  { id: 'mounted', overridable: false, from: 'teardown refusalFor, flush' },
-  { id: 'swap', overridable: false, from: 'teardown refusalFor, flush' },
+  { id: 'mounted', overridable: false, from: 'lookup usesOf → teardown refusalOfUse, flush' },
+  { id: 'swap', overridable: false, from: 'lookup usesOf → teardown refusalOfUse, flush' },
   { id: 'held', overridable: false, from: 'teardown, flush' },
   { id: 'session-active', overridable: false, from: 'forget' },
   { id: 'session-down', overridable: true, from: 'online, rescan' },
@@ -68,9 +68,9 @@ function refusalLiterals(): string[] {
       /id: '([a-z-]+)',\n(?:(?![^\n]*\bid: )[^\n]*\n){0,6}?\s*overridable: (true|false)/g,
     ))
       found.add(`${m[1]}:${m[2]}`);
-    // teardown's refusalFor computes its ids; every one of them is non-overridable.
-    for (const m of text.matchAll(/\? '(mounted|swap|open|held)'|: '(held)';/g))
-      found.add(`${m[1] ?? m[2]}:false`);
+    // A use of a device or map (lookup.ts usesOf) is a refusal of its kind (teardown refusalOfUse),
+    // never overridable.
+    for (const m of text.matchAll(/\{ kind: '([a-z-]+)', what: /g)) found.add(`${m[1]}:false`);
   }
   return [...found].sort();
 }

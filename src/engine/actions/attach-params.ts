@@ -10,6 +10,13 @@
 import { MAX_TARGET_LUN } from '../iscsi/lun.js';
 import type { OptionSpec } from '../options.js';
 
+/**
+ * What an absent fsType and iscsiInterface stand for (ISCSIVolumeSource, URL above: fsType is
+ * "implicitly inferred to be ext4", iscsiInterface "defaults to default (tcp)"): flag and manifest agree.
+ */
+export const DEFAULT_FS_TYPE = 'ext4';
+export const DEFAULT_IFACE = 'default';
+
 export interface AttachParam {
   /** The wizard's form field. */
   field?: string;
@@ -27,7 +34,7 @@ export interface AttachParam {
   help: string;
 }
 
-const ROWS: readonly Omit<AttachParam, 'help'>[] = [
+const ROWS = [
   { field: 'manifest', flag: 'manifest', label: 'Manifest file', valueName: 'FILE' },
   { field: 'secretFile', flag: 'secret', label: 'Secret file', valueName: 'FILE' },
   { flag: 'portal', valueName: 'ADDR[:PORT]', multiple: true },
@@ -36,7 +43,7 @@ const ROWS: readonly Omit<AttachParam, 'help'>[] = [
   { field: 'iqn', flag: 'iqn', label: 'Target IQN', valueName: 'IQN' },
   { field: 'lun', flag: 'lun', label: 'LUN', valueName: 'N' },
   { field: 'volName', flag: 'volume-name', label: 'Volume name', valueName: 'NAME' },
-  { field: 'iscsiInterface', flag: 'iface', label: 'iSCSI iface', valueName: 'NAME', default: 'default' },
+  { field: 'iscsiInterface', flag: 'iface', label: 'iSCSI iface', valueName: 'NAME', default: DEFAULT_IFACE },
   { field: 'initiatorName', flag: 'initiator-name', label: 'Initiator name', valueName: 'IQN' },
   { field: 'chapAuthDiscovery', flag: 'chap-discovery', label: 'Discovery CHAP', kind: 'bool' },
   { field: 'discoveryUser', label: 'Discovery user' },
@@ -45,18 +52,25 @@ const ROWS: readonly Omit<AttachParam, 'help'>[] = [
   { field: 'sessionUser', label: 'Session user' },
   { field: 'sessionSecret', label: 'Session secret', kind: 'secret' },
   { field: 'block', flag: 'block', label: 'Block volume', kind: 'bool' },
-  { field: 'fsType', flag: 'fs-type', label: 'fsType', valueName: 'FS', default: 'ext4' },
+  { field: 'fsType', flag: 'fs-type', label: 'fsType', valueName: 'FS', default: DEFAULT_FS_TYPE },
   { field: 'readOnly', flag: 'read-only', label: 'Read-only', kind: 'bool' },
   { field: 'mount', label: 'Format+mount', kind: 'bool' },
   { flag: 'no-mount', kind: 'bool' },
   { flag: 'mount-option', valueName: 'OPT', multiple: true },
   { field: 'keepOnFailure', flag: 'keep-on-failure', label: 'Keep on failure', kind: 'bool' },
-];
+] as const satisfies readonly Omit<AttachParam, 'help'>[];
+
+/** A row's key: its form field, else its flag. */
+type RowKey<R> = R extends { field: infer F extends string }
+  ? F
+  : R extends { flag: infer G extends string }
+    ? G
+    : never;
 
 const CHAP_FROM_SECRET = 'user and secret from the Secret';
 
-/** What each row means, keyed by its form field, else its flag. */
-const HELP: Readonly<Record<string, string>> = {
+/** What each row means, keyed by its form field, else its flag (the type wants every row, no other key). */
+const HELP: Readonly<Record<RowKey<(typeof ROWS)[number]>, string>> = {
   manifest: 'Pod or PersistentVolume manifest (YAML/JSON) with an iscsi volume',
   secretFile: 'Secret manifest with the CHAP keys (values never shown)',
   portal: 'target portal (repeat for multipath; IPv6 as [ADDR]:PORT)',
@@ -85,7 +99,7 @@ const HELP: Readonly<Record<string, string>> = {
 
 export const ATTACH_PARAMS: readonly AttachParam[] = ROWS.map((r) => ({
   ...r,
-  help: HELP[r.field ?? r.flag ?? ''] ?? '',
+  help: HELP['field' in r ? r.field : r.flag],
 }));
 
 /** The rows with a flag, as the CLI's option specs (in table order). */

@@ -26,7 +26,7 @@ import {
 import type { Snapshot } from '../model.js';
 import { lunKey } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
-import { attachOptionSpecs } from './attach-params.js';
+import { attachOptionSpecs, DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
@@ -433,9 +433,9 @@ export const attachAction: ActionDef<AttachInput> = {
         iqn,
         lun: parseLun(lun),
         mode: block ? 'block' : 'filesystem',
-        fsType: optString(o, 'fs-type') ?? 'ext4',
+        fsType: optString(o, 'fs-type') ?? DEFAULT_FS_TYPE,
         readOnly: o['read-only'] === true,
-        initIface: optString(o, 'iface') ?? 'default',
+        initIface: optString(o, 'iface') ?? DEFAULT_IFACE,
         ...(initiatorName ? { initiatorName } : {}),
         chapDiscovery: o['chap-discovery'] === true,
         chapSession: o['chap-session'] === true,

@@ -241,10 +241,10 @@ async function formatAndMount(rt: Runtime, d: DynamicOf<'format-and-mount'>): Pr
   return `${did}mounted ${dev} on ${d.target}`;
 }
 
-/** The argv a plan step shows, with hostname portals replaced by the address resolved earlier. */
 /**
- * SendTargets discovery (the step's own argv): remembers every record the reply lists, so the tidy
- * step and the rollback know which records this attach's discovery wrote.
+ * SendTargets discovery (the step's own argv, hostname portals resolved as apply resolves every
+ * other step's): remembers every record the reply lists, so the tidy step and the rollback know
+ * which records this attach's discovery wrote.
  */
 async function discover(rt: Runtime, step: PlanStep, d: DynamicOf<'discover'>): Promise<string> {
   const r = await mustRun(rt, withResolvedPortals(rt, step.argv ?? []), {

@@ -8,6 +8,7 @@ import type { Session, Snapshot } from '../model.js';
 import { lunKey, sessionKey } from '../model.js';
 import { readScsiDevice } from '../snapshot/scsi-devices.js';
 import { listedLun, lunUse } from './list-luns.js';
+import { deviceUses } from './lookup.js';
 import { pollFor, type Runtime } from './runtime.js';
 import { deviceAttrPath, hostScanPath, scanData } from './sysfs-writes.js';
 import type { DynamicOf, ListedLun } from './types.js';
@@ -83,14 +84,8 @@ export async function readLuns(rt: Runtime, s: Snapshot, d: DynamicOf<'read-luns
 /** `1` to device/delete for every device of the temporary session (none is in use: refused if one is). */
 export function removeScanned(rt: Runtime, s: Snapshot, d: DynamicOf<'remove-scanned'>): string {
   const x = ownSession(rt, s, d);
-  const used = x.devices.filter(
-    (dev) =>
-      dev.mountpoints.length > 0 ||
-      dev.holders.length > 0 ||
-      (dev.blockBinds ?? []).length > 0 ||
-      dev.swap ||
-      dev.loops.length > 0,
-  );
+  // Every use counts here, a dm map's mounts too: the teardown's one list of uses (lookup.ts).
+  const used = x.devices.filter((dev) => deviceUses(s, dev, { withMapMounts: true }).length > 0);
   if (used.length > 0) {
     // Something took a device meanwhile: leave the session and its devices to the admin (the
     // rollback logs out only sessions this apply made, so it is marked as not ours).

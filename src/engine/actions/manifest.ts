@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import { MAX_TARGET_LUN } from '../iscsi/lun.js';
 import type { AttachInput } from './attach.js';
 import { chapValuesProblem, validateAttachInput } from './attach-input.js';
+import { DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
 import { CHAP_KEYS } from './chap-keys.js';
 
 const IscsiSource = z.object({
@@ -88,9 +89,9 @@ function fromSource(src: IscsiSource, volName: string, block: boolean, mountOpti
     iqn: src.iqn,
     lun: src.lun,
     mode: block ? 'block' : 'filesystem',
-    fsType: src.fsType || 'ext4',
+    fsType: src.fsType || DEFAULT_FS_TYPE,
     readOnly: src.readOnly ?? false,
-    initIface: src.iscsiInterface || 'default',
+    initIface: src.iscsiInterface || DEFAULT_IFACE,
     ...(src.initiatorName ? { initiatorName: src.initiatorName } : {}),
     chapDiscovery: src.chapAuthDiscovery ?? false,
     chapSession: src.chapAuthSession ?? false,

@@ -11,7 +11,7 @@ export interface IscsiadmCode {
 }
 
 /** open-iscsi's own facts, in its enum order: [code, name, message]. */
-const UPSTREAM: readonly (readonly [code: number, name: string, message: string])[] = [
+const UPSTREAM = [
   [0, 'ISCSI_SUCCESS', ''],
   [1, 'ISCSI_ERR', 'unknown error'],
   [2, 'ISCSI_ERR_SESS_NOT_FOUND', 'session not found'],
@@ -50,10 +50,10 @@ const UPSTREAM: readonly (readonly [code: number, name: string, message: string]
   [31, 'ISCSI_ERR_CHILD_TERMINATED', 'child process terminated'],
   [32, 'ISCSI_ERR_SESSION_NOT_CONNECTED', 'target likely not connected'],
   [33, 'ISCSI_ERR_REQ_TIMEDOUT', 'iscsid request timed out'],
-];
+] as const satisfies readonly (readonly [code: number, name: string, message: string])[];
 
 /** What an admin should do about a code, from field reports; keyed by upstream name. */
-const HINTS: Readonly<Record<string, string>> = {
+const HINTS: Readonly<Partial<Record<(typeof UPSTREAM)[number][1], string>>> = {
   ISCSI_ERR_SESS_NOT_FOUND:
     'The session is already gone; on logout this counts as done (kubelet ignores it too).',
   ISCSI_ERR_TRANS: 'Check that the portal is reachable from this node (routing, firewall, target running).',
