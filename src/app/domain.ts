@@ -23,7 +23,12 @@ export {
   attachInputProblems,
   chapValuesProblem,
 } from '../engine/actions/attach-input.js';
-export { type AttachParam, attachParamOfField } from '../engine/actions/attach-params.js';
+export {
+  type AttachParam,
+  attachParamOfField,
+  DEFAULT_FS_TYPE,
+  DEFAULT_IFACE,
+} from '../engine/actions/attach-params.js';
 export { answerConsents, type Consent, consentFor } from '../engine/actions/consent.js';
 export {
   overrideLines,

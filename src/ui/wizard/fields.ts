@@ -5,7 +5,14 @@
  * a Pod's `iscsi` volume source (k8s core/v1 ISCSIVolumeSource) plus the CHAP values its Secret holds.
  */
 
-import { type AttachField, attachInputProblems, chapValuesProblem, portalProblem } from '../../app/domain.js';
+import {
+  type AttachField,
+  attachInputProblems,
+  chapValuesProblem,
+  DEFAULT_FS_TYPE,
+  DEFAULT_IFACE,
+  portalProblem,
+} from '../../app/domain.js';
 import type { AttachInput } from '../../engine/actions/attach.js';
 
 /** Secret keys (the node-DB names kubelet copies from the Secret) → wizard fields. */
@@ -64,9 +71,9 @@ export function wizardInput(
     iqn: f.iqn?.trim() ?? '',
     lun: /^\d+$/.test(f.lun?.trim() ?? '') ? Number(f.lun) : Number.NaN,
     mode: f.block === 'true' ? 'block' : 'filesystem',
-    fsType: f.fsType?.trim() || 'ext4',
+    fsType: f.fsType?.trim() || DEFAULT_FS_TYPE,
     readOnly: f.readOnly === 'true',
-    initIface: f.iscsiInterface?.trim() || 'default',
+    initIface: f.iscsiInterface?.trim() || DEFAULT_IFACE,
     ...(f.initiatorName?.trim() ? { initiatorName: f.initiatorName.trim() } : {}),
     chapDiscovery: f.chapAuthDiscovery === 'true',
     chapSession: f.chapAuthSession === 'true',

@@ -4,6 +4,8 @@
  * read from the node's own sessions, or a temporary login shown as a plan, consented to with `y`,
  * applied and journaled like any action, and undone by the plan itself). The UI spells no command.
  */
+
+import { DEFAULT_IFACE } from '../../app/domain.js';
 import type { ListLunsInput } from '../../engine/actions/list-luns.js';
 import type { ApplyResult, Plan, StepProgress } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../context.js';
@@ -33,7 +35,7 @@ function listInput(f: Record<string, string>): ListLunsInput {
   return {
     portal: f.targetPortal?.trim() ?? '',
     iqn: f.iqn?.trim() ?? '',
-    iface: f.iscsiInterface?.trim() || 'default',
+    iface: f.iscsiInterface?.trim() || DEFAULT_IFACE,
     ...(f.initiatorName?.trim() ? { initiatorName: f.initiatorName.trim() } : {}),
     chapSession: f.chapAuthSession === 'true',
     secretKeys: secretKeysOf(f, 'node.session.'),
@@ -56,7 +58,7 @@ export async function discover(ctx: DispatchContext, w: WizardState): Promise<vo
       const plan = ctx.backend.planListTargets(
         {
           portal,
-          iface: w.fields.iscsiInterface?.trim() || 'default',
+          iface: w.fields.iscsiInterface?.trim() || DEFAULT_IFACE,
           secretKeys: secretKeysOf(w.fields, 'discovery.'),
         },
         ctx.ui.getState().write,

@@ -4,13 +4,14 @@
  */
 
 import type { DiscoveredTarget } from '../../app/backend.js';
+import { DEFAULT_IFACE } from '../../app/domain.js';
 import type { ListedLun, Plan, StepProgress } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../context.js';
 import { stepOf, type WizardField, type WizardStepId } from './steps.js';
 
 /** Which target a LUN listing belongs to: `iqn|portal|iface` as typed. */
 export function lunKeyOf(f: Record<string, string>): string {
-  return `${f.iqn?.trim() ?? ''}|${f.targetPortal?.trim() ?? ''}|${f.iscsiInterface?.trim() || 'default'}`;
+  return `${f.iqn?.trim() ?? ''}|${f.targetPortal?.trim() ?? ''}|${f.iscsiInterface?.trim() || DEFAULT_IFACE}`;
 }
 
 export interface WizardState {
@@ -40,7 +41,7 @@ export interface WizardState {
 
 /** Which portal a discovery with CHAP belongs to: `portal|iface` as typed. */
 export function discoveryKeyOf(f: Record<string, string>): string {
-  return `${f.targetPortal?.trim() ?? ''}|${f.iscsiInterface?.trim() || 'default'}`;
+  return `${f.targetPortal?.trim() ?? ''}|${f.iscsiInterface?.trim() || DEFAULT_IFACE}`;
 }
 
 /** One row the cursor can be on: a listed target/LUN, or a field. */
