@@ -88,6 +88,7 @@ export function addDriverFileSteps(
         id: `unlink:${path}`,
         why: `remove ${driverLabel(c.driver)}'s metadata of the logged-out session (so the driver does not act on a session that is gone)`,
         fs: { op: 'unlink', path },
+        effect: { kind: 'unlink', path },
         preconditions: [pre('session-absent', `session ${x.sid} is logged out`, x.key)],
         doneIf: [pre('path-absent', `${path} is gone`, path)],
       });
