@@ -17,7 +17,7 @@ import { rollbackAttach } from './attach-cleanup.js';
 import { failures } from './conditions.js';
 import { overrideObjects, blockingRefusals as refusalsBlockingApply } from './consent.js';
 import { noteBefore, runDynamic } from './dynamic.js';
-import { createStepGuard } from './guard/executor.js';
+import { createStepGuard, type StepGuard } from './guard/executor.js';
 import { modeRefusal } from './guard/mode.js';
 import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
@@ -149,6 +149,7 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
 /** A failed attach: roll back what it created (or list what --keep-on-failure keeps), journaled as one step. */
 async function rollBack(
   rt: Runtime,
+  guard: StepGuard,
   ctx: ActionContext,
   plan: Plan,
   progress: readonly StepProgress[],
@@ -156,6 +157,7 @@ async function rollBack(
   interrupted: boolean,
 ): Promise<NonNullable<ApplyResult['rollback']>> {
   rt.commands = [];
+  guard.outsideSteps();
   // After an interrupt nothing more runs (the admin asked to stop): list what is left instead.
   const spec = interrupted ? { ...plan.rollback!, keep: true } : plan.rollback!;
   const r = await rollbackAttach(rt, ctx, spec, progress);
@@ -175,6 +177,7 @@ async function rollBack(
     status: r.kept ? 'skipped' : r.left.length > 0 ? 'failed' : 'done',
     detail: rollbackText(r),
     commands: rt.commands,
+    ...(rt.verdicts.length > 0 ? { guard: rt.verdicts } : {}),
   });
   return r;
 }
@@ -410,7 +413,7 @@ export async function applyPlan(
       if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
     const rollback =
       error && plan.rollback
-        ? await rollBack(rt, ctx, plan, progress, journalSteps, error.kind === 'interrupted')
+        ? await rollBack(rt, guard, ctx, plan, progress, journalSteps, error.kind === 'interrupted')
         : undefined;
     if (error && rollback) error = { ...error, message: `${error.message}; ${rollbackText(rollback)}` };
     const after = ctx.takeSnapshot();

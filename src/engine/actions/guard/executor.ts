@@ -15,6 +15,8 @@ import { changes } from './mode.js';
 import type { GuardInput } from './types.js';
 
 export interface StepGuard {
+  /** Outside any step (the rollback): resolved effects are checked with no step's declaration. */
+  outsideSteps(): void;
   /** Checks the step's declared effect on the snapshot read before it (throws RefusedError). */
   before(step: PlanStep, s: Snapshot): void;
   /** After the step ran (`detail` its result): records what its own effect created. */
@@ -51,6 +53,10 @@ export function createStepGuard(
   let declared: readonly string[] | undefined;
   rt.guard = (e) => judge(e, ctx.takeSnapshot(), declared);
   return {
+    outsideSteps() {
+      declared = undefined;
+      rt.verdicts = [];
+    },
     before(step, s) {
       rt.verdicts = [];
       const e = step.effect;
