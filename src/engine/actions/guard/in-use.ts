@@ -22,8 +22,17 @@ function deviceBusy(s: Snapshot, key: string): string[] {
   const ref = deviceByKey(s, key);
   if (!ref) return [];
   const d = ref.device;
-  const maps = mapsOf(s, d).map((m) => m.name);
-  return deviceUses(s, d, { ignoreHolders: maps }).map((u) => `${d.name ?? d.hctl} is ${u.what}`);
+  const name = d.name ?? d.hctl;
+  const maps = mapsOf(s, d);
+  const out = deviceUses(s, d, { ignoreHolders: maps.map((m) => m.name) }).map((u) => `${name} is ${u.what}`);
+  // A working path of a map in use carries that use's I/O (a failed one carries none: teardown.ts).
+  if (d.state === undefined || d.state === 'running')
+    for (const m of maps) {
+      const uses = mapUses(s, m);
+      if (uses.length > 0)
+        out.push(`${name} is a working path of ${m.alias} (${m.name}), which is ${uses[0]!.what}`);
+    }
+  return out;
 }
 
 function sessionBusy(s: Snapshot, key: string): string[] {
