@@ -94,6 +94,12 @@ describe('tidy-discovered keeps the record of a live session', () => {
     expect(result.warnings?.join('\n')).toMatch(
       new RegExp(`kept node record ${T2} @ ${P}: refused by the guard \\[named\\]`),
     );
+    // Not even tried (open-iscsi refuses to delete a record in use, and the fallback, node.startup=manual,
+    // would change the record of a session that is not this attach's).
+    const end = readJournal(e.host, STATE_DIR).find((j) => j.phase === 'end')!;
+    const tidy = end.steps!.find((j) => j.id === 'tidy-discovered')!;
+    expect(tidy.commands.filter((c) => c.argv?.includes(T2))).toEqual([]);
+    expect(tidy.guard?.some((v) => v.startsWith('refused by the guard [named]'))).toBe(true);
     // The records nobody uses are still tidied.
     expect(s.nodeRecords.some((r) => r.targetIqn === `${LAB}:secure-volume`)).toBe(false);
   });
