@@ -9,7 +9,6 @@ import { combinePlans } from '../../src/engine/actions/combine.js';
 import { actionContext } from '../../src/engine/actions/context.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { planListLuns } from '../../src/engine/actions/list-luns.js';
-import { findAction } from '../../src/engine/actions/registry.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { PORTAL_A, PORTAL_B, target, volume } from '../../src/sim/scenarios/lab.js';

@@ -76,7 +76,7 @@ export const inUseInvariant: Invariant = {
   rule: 'Nothing mounted, held, open, swapped or used by a pod is removed, flushed, unmounted or logged out, unless the admin overrode the refusal for exactly that object.',
   check(e, g) {
     const u = usesOfEffect(g.s, e);
-    if (!u || u.uses.length === 0 || g.overrides.has(u.object)) return undefined;
+    if (!u || u.uses.length === 0) return undefined;
     return { object: u.object, reason: u.uses.join('; '), overridable: true };
   },
 };

@@ -76,7 +76,10 @@ export function guardEffect(e: ResolvedEffect, g: GuardInput, declared?: readonl
   const overridden: string[] = [];
   for (const inv of INVARIANTS) {
     const b = inv.check(e, g);
-    if (!b) {
+    if (!b) continue;
+    // The admin's override lifts an overridable breach for exactly the object it names.
+    if (b.overridable && g.overrides.has(b.object)) {
+      overridden.push(`${inv.id} on ${b.object} (${b.reason})`);
       continue;
     }
     throw new RefusedError(
@@ -87,9 +90,8 @@ export function guardEffect(e: ResolvedEffect, g: GuardInput, declared?: readonl
       [inv.id],
     );
   }
-  for (const o of [...g.overrides]) if (label.endsWith(` ${o}`)) overridden.push(o);
   return overridden.length > 0
-    ? `${label}: ok (admin's override for ${overridden.join(', ')})`
+    ? `${label}: ok by the admin's override: ${overridden.join('; ')}`
     : `${label}: ok`;
 }
 

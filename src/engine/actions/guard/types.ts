@@ -30,7 +30,7 @@ export interface GuardInput {
 export interface Breach {
   object: string;
   reason: string;
-  /** The admin's override for exactly `object` lifts it (in-use only). */
+  /** The admin's override for exactly `object` lifts it (guardEffect decides, never the invariant). */
   overridable?: boolean;
 }
 

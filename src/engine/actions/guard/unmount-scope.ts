@@ -45,7 +45,7 @@ export const unmountScopeInvariant: Invariant = {
     const kind = kubeletMountKind(g.kubeletRoot, e.path);
     if (kind === undefined)
       return { object: e.path, reason: `${e.path} is not a kubelet volume mount point` };
-    if (kind === 'pod' && !g.overrides.has(e.path))
+    if (kind === 'pod')
       return { object: e.path, reason: `${e.path} is a pod's own volume mount`, overridable: true };
     return undefined;
   },
