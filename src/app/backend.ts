@@ -69,7 +69,8 @@ export interface ConsoleBackend {
    * one progress stream the console reads), journaled by the engine, the node re-read when it ends.
    * Resolves with the outcome (never throws for command failures).
    */
-  apply(plan: Plan, options: ApplyOptions & { write: boolean }): Promise<ApplyResult>;
+  /** `dryRun`: the console's dry-run; the executor then refuses every step that changes the node. */
+  apply(plan: Plan, options: ApplyOptions & { write: boolean; dryRun?: boolean }): Promise<ApplyResult>;
   /** Newest last. */
   readJournal(): JournalEntry[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */

@@ -79,8 +79,8 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     watcher ??= startWatcher({ host: o.host, kubeletRoot: o.kubeletRoot, refreshMs: o.refreshMs, store });
     return watcher;
   };
-  const ctxFor = (write: boolean): ActionContext =>
-    actionContext({ host: o.host, kubeletRoot: o.kubeletRoot, stateDir: o.stateDir, write });
+  const ctxFor = (write: boolean, dryRun = false): ActionContext =>
+    actionContext({ host: o.host, kubeletRoot: o.kubeletRoot, stateDir: o.stateDir, write, dryRun });
   // Plans are built from the full read only: a first look has no verdicts, devices or kubelet
   // state, so planning on it could miss exactly what makes an action unsafe.
   const current = (): Snapshot => {
@@ -114,10 +114,10 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
       return planAttach(input, current(), ctxFor(write));
     },
     async apply(plan, options) {
-      const { write, ...rest } = options;
+      const { write, dryRun, ...rest } = options;
       // The watcher tracks the run in the store's `actions` (the dialog reads its progress there),
       // journals through applyPlan and re-reads the node when it ends.
-      const result = await start().runAction(plan, ctxFor(write), rest);
+      const result = await start().runAction(plan, ctxFor(write, dryRun === true), rest);
       // Published now, not at the store's next tick: the outcome is drawn over the re-read node.
       store.flush();
       return result;

@@ -88,7 +88,15 @@ function planWith(refusals: Refusal[], confirm: 'typed' | 'yn'): Plan {
     title: 'Probe',
     subject: 'probe',
     // A wait with nothing to wait for: applying it changes nothing and succeeds at once.
-    steps: [{ id: 'probe', why: 'probe', wait: { what: 'nothing', timeoutMs: 1000 }, preconditions: [] }],
+    steps: [
+      {
+        id: 'probe',
+        why: 'probe',
+        wait: { what: 'nothing', timeoutMs: 1000 },
+        effect: { kind: 'none' },
+        preconditions: [],
+      },
+    ],
     refusals,
     warnings: [],
     blastRadius: structuredClone(EMPTY_BLAST),

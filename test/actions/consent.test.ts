@@ -15,7 +15,7 @@ const plan = (o: Partial<Plan> = {}): Plan => ({
   action: 'cleanup',
   title: 'Clean up',
   subject: 'session 23',
-  steps: [{ id: 's', why: 'w', argv: ['true'], preconditions: [] }],
+  steps: [{ id: 's', why: 'w', argv: ['true'], effect: { kind: 'none' }, preconditions: [] }],
   refusals: [],
   warnings: [],
   blastRadius: structuredClone(EMPTY_BLAST),

@@ -8,7 +8,7 @@ import { commandError, runCommand } from '../../src/engine/actions/iscsiadm.js';
 import { attachFromManifest, chapFromSecret } from '../../src/engine/actions/manifest.js';
 import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import { ACTIONS, findAction } from '../../src/engine/actions/registry.js';
-import type { ActionContext, Plan } from '../../src/engine/actions/types.js';
+import type { ActionContext, Plan, PlanStep } from '../../src/engine/actions/types.js';
 import { UserError } from '../../src/engine/errors.js';
 import type { Host, RunResult } from '../../src/engine/host/host.js';
 import { parseDiscovery } from '../../src/engine/iscsiadm/discovery.js';
@@ -351,7 +351,13 @@ describe('registry, combine, format', () => {
   });
 
   it('combines plans: shared steps once, union of locks/expectations, typed confirmation names the node', () => {
-    const step = { id: 'flush:dm-0', why: 'x', argv: ['multipath', '-f', '/dev/dm-0'], preconditions: [] };
+    const step: PlanStep = {
+      id: 'flush:dm-0',
+      why: 'x',
+      argv: ['multipath', '-f', '/dev/dm-0'],
+      effect: { kind: 'flush-map', map: 'wwid-0' },
+      preconditions: [],
+    };
     const mk = (n: string): Plan => ({
       action: 'delete-device',
       title: 'Delete',
@@ -362,6 +368,7 @@ describe('registry, combine, format', () => {
           id: `delete:${n}`,
           why: 'y',
           write: { path: `/sys/block/${n}/device/delete`, data: '1' },
+          effect: { kind: 'remove-device', device: n, path: `/sys/block/${n}/device/delete` },
           preconditions: [],
         },
       ],

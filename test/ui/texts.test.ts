@@ -82,6 +82,7 @@ describe('plan and reason texts', () => {
       stepAction({
         id: 'w',
         why: '',
+        effect: { kind: 'none' as const },
         preconditions: [],
         wait: { what: 'multipath map over the paths', timeoutMs },
       });

@@ -109,6 +109,7 @@ const plan = (sid: number, over: Partial<Plan> = {}): Plan => ({
       id: 'logout',
       why: 'w',
       argv: ['iscsiadm', '-m', 'session', '-r', String(sid), '-u'],
+      effect: { kind: 'none' as const },
       preconditions: [],
     },
   ],
@@ -133,15 +134,22 @@ describe('combined plans', () => {
   });
 
   it("describes steps as shell lines (the engine's one rendering, the same as the CLI prints)", () => {
-    expect(stepAction({ id: 'x', why: '', argv: ['iscsiadm', '-T', 'a b'], preconditions: [] })).toBe(
-      "$ iscsiadm -T 'a b'",
-    );
+    expect(
+      stepAction({
+        id: 'x',
+        why: '',
+        argv: ['iscsiadm', '-T', 'a b'],
+        effect: { kind: 'none' },
+        preconditions: [],
+      }),
+    ).toBe("$ iscsiadm -T 'a b'");
     // The console used to show `write '1' > …` while the CLI printed `echo 1 > …`: one text now.
     expect(
       stepAction({
         id: 'x',
         why: '',
         write: { path: '/sys/block/sdc/device/delete', data: '1\n' },
+        effect: { kind: 'none' as const },
         preconditions: [],
       }),
     ).toBe('$ echo 1 > /sys/block/sdc/device/delete');

@@ -91,6 +91,7 @@ export function actionCommand(def: ActionDef): Command {
         kubeletRoot: globals.kubeletRoot,
         stateDir: globals.stateDir,
         write: globals.write,
+        dryRun: globals.dryRun,
       });
       const plan = def.plan(input, snapshot, actx);
       const consent = consentFor(plan, {

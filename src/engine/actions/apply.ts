@@ -15,8 +15,10 @@ import { HostIoError, maskSecrets } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import { rollbackAttach } from './attach-cleanup.js';
 import { failures } from './conditions.js';
-import { blockingRefusals as refusalsBlockingApply } from './consent.js';
+import { overrideObjects, blockingRefusals as refusalsBlockingApply } from './consent.js';
 import { noteBefore, runDynamic } from './dynamic.js';
+import { createStepGuard, type StepGuard } from './guard/executor.js';
+import { modeRefusal } from './guard/mode.js';
 import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
 import { acquireLocks, type HeldLocks } from './lock.js';
@@ -147,6 +149,7 @@ async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): Promise
 /** A failed attach: roll back what it created (or list what --keep-on-failure keeps), journaled as one step. */
 async function rollBack(
   rt: Runtime,
+  guard: StepGuard,
   ctx: ActionContext,
   plan: Plan,
   progress: readonly StepProgress[],
@@ -154,6 +157,7 @@ async function rollBack(
   interrupted: boolean,
 ): Promise<NonNullable<ApplyResult['rollback']>> {
   rt.commands = [];
+  guard.outsideSteps();
   // After an interrupt nothing more runs (the admin asked to stop): list what is left instead.
   const spec = interrupted ? { ...plan.rollback!, keep: true } : plan.rollback!;
   const r = await rollbackAttach(rt, ctx, spec, progress);
@@ -173,6 +177,7 @@ async function rollBack(
     status: r.kept ? 'skipped' : r.left.length > 0 ? 'failed' : 'done',
     detail: rollbackText(r),
     commands: rt.commands,
+    ...(rt.verdicts.length > 0 ? { guard: rt.verdicts } : {}),
   });
   return r;
 }
@@ -204,6 +209,8 @@ export async function applyPlan(
     options.onProgress?.(progress[i]!);
   };
   const blocking = blockingRefusals(plan, ctx, options.force === true);
+  const mode = modeRefusal(plan, { write: ctx.write, dryRun: ctx.dryRun === true });
+  if (mode && blocking.length === 0) blocking.push({ id: 'mode', reason: mode.message, overridable: false });
   if (blocking.length > 0) {
     return {
       ok: false,
@@ -233,7 +240,10 @@ export async function applyPlan(
     now: options.now ?? Date.now,
     discovered: [],
     scannedHosts: new Map(),
+    created: { sessions: new Set(), records: new Set(), ifaces: new Set() },
+    verdicts: [],
   };
+  const guard = createStepGuard(plan, ctx, options, rt);
   let locks: HeldLocks;
   try {
     openStateDir(ctx.host, ctx.stateDir);
@@ -268,6 +278,7 @@ export async function applyPlan(
         plan,
         before: plan.before,
         forced: options.force === true,
+        ...(options.force === true ? { overrides: overrideObjects(plan) } : {}),
         ...(locks.notes.length > 0 ? { notes: [...locks.notes] } : {}),
       };
       if (appendJournal(ctx.host, ctx.stateDir, begin, secretValues)) {
@@ -350,19 +361,25 @@ export async function applyPlan(
             'the node changed since the plan was made; re-plan and review it',
           );
         }
+        guard.before(step, s);
         const detail = step.wait && !step.dynamic ? await waitFor(rt, ctx, step) : await execute(rt, s, step);
+        guard.after(step, s, detail);
         const durationMs = Math.round(performance.now() - started);
         emit(i, { status: 'done', detail, durationMs });
         Object.assign(js, { status: 'done', detail, durationMs });
       } catch (e) {
         const f = toFailure(e);
         const durationMs = Math.round(performance.now() - started);
-        for (const comp of step.onFailure ?? [])
-          await record(rt, withResolvedPortals(rt, comp.argv), { okExitCodes: [21, 2] });
-        if (step.ignoreFailure) {
+        // A refused step ran nothing, so there is nothing to compensate; and a refusal (the guard's,
+        // a precondition's) is never a warning or an ignorable failure.
+        const refused = f.kind === 'refused';
+        if (!refused)
+          for (const comp of step.onFailure ?? [])
+            await record(rt, withResolvedPortals(rt, comp.argv), { okExitCodes: [21, 2] });
+        if (step.ignoreFailure && !refused) {
           emit(i, { status: 'done', detail: `ignored: ${f.message}`, durationMs });
           Object.assign(js, { status: 'done', detail: `ignored: ${f.message}`, durationMs });
-        } else if (step.warnOnly) {
+        } else if (step.warnOnly && !refused) {
           rt.warnings.push(`${step.id}: ${f.message}`);
           emit(i, { status: 'done', detail: `warning: ${f.message}`, durationMs });
           Object.assign(js, { status: 'done', detail: `warning: ${f.message}`, durationMs });
@@ -380,6 +397,8 @@ export async function applyPlan(
         }
       } finally {
         js.commands = rt.commands;
+        if (rt.verdicts.length > 0) js.guard = rt.verdicts;
+        rt.verdicts = [];
       }
       if (error) break;
     }
@@ -394,7 +413,7 @@ export async function applyPlan(
       if (progress[i]!.status === 'pending') emit(i, { status: 'skipped', detail: 'not done' });
     const rollback =
       error && plan.rollback
-        ? await rollBack(rt, ctx, plan, progress, journalSteps, error.kind === 'interrupted')
+        ? await rollBack(rt, guard, ctx, plan, progress, journalSteps, error.kind === 'interrupted')
         : undefined;
     if (error && rollback) error = { ...error, message: `${error.message}; ${rollbackText(rollback)}` };
     const after = ctx.takeSnapshot();

@@ -58,6 +58,8 @@ export function planDiscoveryRecords(
     id: 'tidy-discovered',
     why: `delete the node records discovery created that this attach does not use${listed}, so none logs in at boot with iscsid.conf's node.startup; records that existed before the attach are not touched (${existing.size} now); a delete that fails falls back to node.startup=manual`,
     argv: nodeDeleteArgv('<portal>', '<each unused discovered target>', spec.iface),
+    // Each record found is checked by the guard right before its delete (or its startup=manual).
+    effect: { kind: 'at-apply', effects: ['record-delete', 'record-update'] },
     preconditions: [],
     dynamic: { kind: 'tidy-discovered', iqn: spec.iqn, iface: spec.iface, loginPortals: spec.loginPortals },
   });

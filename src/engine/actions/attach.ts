@@ -24,13 +24,14 @@ import {
   recordOpArgv,
 } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
-import { lunKey } from '../model.js';
+import { lunKey, sessionKey } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
 import { attachOptionSpecs, DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
 import { byPathName, kubeletGlobalPath } from './deps.js';
+import { discoveryRecordKey } from './effects.js';
 import { shellLine } from './format.js';
 import { attachFromManifest, chapFromSecret } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
@@ -151,6 +152,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       timeoutMs: 10_000,
       preconditions: [],
       dynamic: { kind: 'resolve-hostname', name: n.addr },
+      effect: { kind: 'none' },
     });
   }
   addStep(plan, {
@@ -161,6 +163,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
     dynamic: { kind: 'probe-transport', iface: input.initIface },
+    effect: { kind: 'none' },
   });
   if (input.initiatorName) {
     if (input.initIface === iface)
@@ -173,6 +176,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
       dynamic: { kind: 'iface-clone', from: input.initIface, to: iface, initiatorName: input.initiatorName },
+      effect: { kind: 'iface-new', iface },
     });
     plan.undo.push(shellLine(ifaceDeleteArgv(iface)));
   }
@@ -184,6 +188,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     } else {
       const disc = discoverydbArgv(tp, iface);
       const node = nodeArgv(tp, input.iqn, iface);
+      const rk = sessionKey(input.iqn, tp, iface);
       const addChap = (scope: 'discovery' | 'node', base: string[], keys: readonly string[]) => {
         const target = { scope, iqn: input.iqn, portal: tp, iface };
         for (const st of chapSteps(base, keys, input.secretKeys, group, target)) addStep(plan, st);
@@ -194,6 +199,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           id: `${id}:${tp}`,
           why: `${why}; failure only warned`,
           argv,
+          effect: { kind: 'record-update', record: rk },
           warnOnly: true,
           timeoutMs: TIMEOUTS.iscsiadm,
           preconditions: [],
@@ -203,6 +209,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         id: `discoverydb-new:${tp}`,
         why: 'create the discovery record (result ignored, like kubelet)',
         argv: recordOpArgv(disc, 'new'),
+        effect: { kind: 'record-new', record: discoveryRecordKey(tp, iface) },
         ignoreFailure: true,
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: [],
@@ -217,6 +224,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         preconditions: [],
         group,
         dynamic: { kind: 'discover', portal: tp, iface },
+        effect: { kind: 'discover', portal: tp, iface },
         onFailure: [
           {
             why: 'kubelet deletes the discovery record after a failed discovery',
@@ -234,6 +242,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         id: `login:${tp}`,
         why: `log in to ${input.iqn} at ${tp}; exit 15 (session exists) is success; on failure the node record is deleted`,
         argv: loginArgv(tp, input.iqn, iface),
+        effect: { kind: 'login', session: rk },
         okExitCodes: [15],
         timeoutMs: TIMEOUTS.login,
         preconditions: [],
@@ -265,6 +274,8 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       preconditions: [],
       group,
       dynamic: { kind: 'scan-lun', iqn: input.iqn, portal: tp, lun: input.lun },
+      // The SCSI host (so the scan attribute's path) is the one the login made.
+      effect: { kind: 'at-apply', effects: ['scan'] },
     });
     const parts = parseTargetPortal(tp)!;
     const byPath = `/dev/disk/by-path/${byPathName(parts, input.iqn, input.lun)}`;
@@ -277,6 +288,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       preconditions: [],
       group,
       dynamic: { kind: 'wait-device', byPath, iqn: input.iqn, portal: tp, lun: input.lun },
+      effect: { kind: 'none' },
     });
     plan.before.push(lunKey(input.iqn, tp, iface, input.lun));
   }
@@ -299,6 +311,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
         ? 'wait up to 10 s for a dm map over the paths (/sys/block/dm-*/slaves, kubelet FindMultipathDeviceForDevice)'
         : 'use a dm map over the path if multipathd made one, else the path itself',
     wait: { what: 'multipath map over the paths', timeoutMs: portals.length > 1 ? 10_000 : 0 },
+    effect: { kind: 'none' },
     preconditions: [],
     dynamic: {
       kind: 'find-multipath',
@@ -321,6 +334,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     id: 'mkdir-global',
     why: 'create the kubelet global dir (MkdirAll 0750)',
     fs: { op: 'mkdir', path: globalPath },
+    effect: { kind: 'mkdir', path: globalPath },
     preconditions: [],
     doneIf: [pre('path-present', `${globalPath} exists`, globalPath)],
   });
@@ -328,6 +342,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     id: 'write-iscsi-json',
     why: 'write iscsi.json exactly as kubelet persistISCSI does, before the mount, so kubelet can detach it later',
     fs: { op: 'write-json', path: `${globalPath}/iscsi.json`, data: json },
+    effect: { kind: 'write-file', path: `${globalPath}/iscsi.json`, mode: 0o644 },
     preconditions: [],
     doneIf: [pre('mounted', `${globalPath} is already mounted (the file would be hidden)`, globalPath)],
   });
@@ -341,6 +356,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
       id: 'format-and-mount',
       why: `SafeFormatAndMount: blkid -p; format with mkfs.${input.fsType} ONLY if blkid finds no filesystem and no partition table; fsck -a before a rw mount; then mount`,
       argv: ['mount', '-t', input.fsType, '-o', opts, '<device>', globalPath],
+      effect: { kind: 'mount', path: globalPath },
       timeoutMs: TIMEOUTS.umount,
       preconditions: [pre('not-mounted', `${globalPath} is not mounted`, globalPath)],
       dynamic: {

@@ -3,6 +3,7 @@
  * record), shared by the attach and the LUN listing planners.
  */
 import { recordUpdateArgv } from '../iscsiadm/argv.js';
+import { recordOf } from './effects.js';
 import { TIMEOUTS } from './plan-kit.js';
 import type { PlanStep } from './types.js';
 
@@ -26,6 +27,7 @@ export function chapSteps(
       // Order as kubelet's AttachDisk sets CHAP (docs/kubelet-iscsi.md#attachdisk).
       why: `${scope} CHAP: set authmethod first, as kubelet does`,
       argv: recordUpdateArgv(base, keys[0]!.replace(/username$/, 'authmethod'), 'CHAP'),
+      effect: { kind: 'record-update', record: recordOf(target) },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
       group,
@@ -45,6 +47,8 @@ export function chapSteps(
     preconditions: [],
     group,
     dynamic: { kind: 'record-secrets', ...target, keys: have },
+    // The record file's path is found at apply time (its tpgt dir, or the discovery record's).
+    effect: { kind: 'at-apply', effects: ['write-file'] },
   });
   return steps;
 }

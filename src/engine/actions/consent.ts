@@ -39,6 +39,15 @@ export function blockingRefusals(plan: Plan, write: boolean, override: boolean):
   return r;
 }
 
+/**
+ * The objects the override act names: exactly those of the plan's overridable refusals
+ * (`Refusal.objects`). The executor's guard lifts its in-use refusals for these objects only; an
+ * override never lifts anything for an object no refusal named.
+ */
+export function overrideObjects(plan: Plan): string[] {
+  return [...new Set(plan.refusals.filter((r) => r.overridable).flatMap((r) => r.objects ?? []))];
+}
+
 /** The token of the override act: never a sid, an alias or the bare hostname (the plain tokens). */
 export function overrideToken(hostname: string): string {
   return `override ${hostname}`;
@@ -87,6 +96,8 @@ export interface Consent {
   answered: boolean;
   /** What applyPlan's `force` must be once the admin consented. */
   force: boolean;
+  /** The objects that override names (the guard lifts its in-use refusals for these only). */
+  overrides: string[];
 }
 
 export function consentFor(plan: Plan, ctx: ConsentContext): Consent {
@@ -116,6 +127,7 @@ export function consentFor(plan: Plan, ctx: ConsentContext): Consent {
     ask,
     answered: ctx.yes === true,
     force: override,
+    overrides: override ? overrideObjects(plan) : [],
   };
 }
 

@@ -13,6 +13,8 @@ export interface ActionContextOptions {
   stateDir: string;
   /** The admin enabled writes; otherwise every plan is refused as read-only. */
   write: boolean;
+  /** Plan only: the executor refuses every step that would change the node. */
+  dryRun?: boolean;
 }
 
 export function actionContext(o: ActionContextOptions): ActionContext {
@@ -21,6 +23,7 @@ export function actionContext(o: ActionContextOptions): ActionContext {
     kubeletRoot: o.kubeletRoot,
     stateDir: o.stateDir,
     write: o.write,
+    ...(o.dryRun ? { dryRun: true } : {}),
     takeSnapshot: () => takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot }),
   };
 }

@@ -34,6 +34,7 @@ export function addCsiRefusals(plan: Plan, s: Snapshot, sessions: readonly Sessi
         reason: `session ${x.sid} (${x.targetIqn} @ ${x.portal}) ${x.reasons[0] ?? `is claimed by ${driverLabel(claim.driver)}`}; ${driverActivity(s, claim.driver)}`,
         hint: `let ${driverLabel(claim.driver)} finish (or delete the pod / PV so it unstages); --force tears it down anyway`,
         overridable: true,
+        objects: [x.key],
       });
     }
     for (const c of x.claims ?? []) {
@@ -49,6 +50,7 @@ export function addCsiRefusals(plan: Plan, s: Snapshot, sessions: readonly Sessi
         reason: `session ${x.sid} is Longhorn's (volume ${lh}): Longhorn's instance manager logs it in and out itself`,
         hint: 'detach or salvage the volume in Longhorn (UI, or kubectl -n longhorn-system); --force only if Longhorn is gone from this node',
         overridable: true,
+        objects: [x.key],
       });
     }
   }
@@ -88,6 +90,7 @@ export function addDriverFileSteps(
         id: `unlink:${path}`,
         why: `remove ${driverLabel(c.driver)}'s metadata of the logged-out session (so the driver does not act on a session that is gone)`,
         fs: { op: 'unlink', path },
+        effect: { kind: 'unlink', path },
         preconditions: [pre('session-absent', `session ${x.sid} is logged out`, x.key)],
         doneIf: [pre('path-absent', `${path} is gone`, path)],
       });

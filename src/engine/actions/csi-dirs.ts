@@ -52,6 +52,7 @@ function dirSteps(d: VolumeDir): PlanStep[] {
       id: `rmdir:${inner}`,
       why: `remove the CSI volume's empty ${d.inner} dir: nothing mounts the volume and no session is claimed through it (rmdir: fails instead of deleting anything)`,
       fs: { op: 'rmdir', path: inner },
+      effect: { kind: 'rmdir', path: inner },
       preconditions: [
         notMounted,
         pre('csi-volume-is', `${inner} still belongs to ${d.fingerprint}`, inner, d.fingerprint),
@@ -77,6 +78,7 @@ function dirSteps(d: VolumeDir): PlanStep[] {
       id: `unlink:${json}`,
       why: "remove kubelet's vol_data.json of the CSI volume",
       fs: { op: 'unlink', path: json },
+      effect: { kind: 'unlink', path: json },
       preconditions: [pre('dir-holds-only', `${d.dir} holds only ${VOL_DATA}`, d.dir, VOL_DATA)],
       doneIf: [pre('path-absent', `${json} is gone`, json)],
     },
@@ -84,6 +86,7 @@ function dirSteps(d: VolumeDir): PlanStep[] {
       id: `rmdir:${d.dir}`,
       why: 'remove the now empty volume dir (rmdir, never recursive)',
       fs: { op: 'rmdir', path: d.dir },
+      effect: { kind: 'rmdir', path: d.dir },
       preconditions: [pre('dir-holds-only', `${d.dir} is empty`, d.dir, '')],
       doneIf: [pre('path-absent', `${d.dir} is gone`, d.dir)],
     },

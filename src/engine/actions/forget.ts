@@ -81,6 +81,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
           id: `startup-manual:${r.portal}`,
           why: 'stop iscsid from logging in at boot (kubelet sets this after every login)',
           argv: recordUpdateArgv(base, 'node.startup', 'manual'),
+          effect: { kind: 'record-update', record: rk },
           timeoutMs: TIMEOUTS.iscsiadm,
           preconditions: [pre('record-present', `record ${rk} exists`, rk)],
         });
@@ -103,6 +104,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
         id: `delete-record:${r.portal}`,
         why: `delete the node record (${r.startup === 'automatic' ? 'it logs in at every boot' : 'unused'})`,
         argv: recordOpArgv(base, 'delete'),
+        effect: { kind: 'record-delete', record: rk },
         okExitCodes: [21],
         timeoutMs: TIMEOUTS.iscsiadm,
         preconditions: live

@@ -47,6 +47,8 @@ export interface JournalStep {
   detail?: string;
   durationMs?: number;
   commands: JournalCommand[];
+  /** The executor's guard verdicts on the step's effects (guard/): `… ok`, or the refusal. */
+  guard?: string[];
 }
 
 export interface JournalEntry {
@@ -63,6 +65,8 @@ export interface JournalEntry {
   ok?: boolean;
   error?: string;
   forced?: boolean;
+  /** The objects the admin's override named (consent.ts overrideObjects). */
+  overrides?: string[];
   before?: string[];
   after?: string[];
   /** What apply found and did about the state dir: a lock taken over, a torn journal line closed. */

@@ -21,9 +21,9 @@ function ownSession(rt: Runtime, s: Snapshot, d: { iqn: string; portal: string; 
   const x = s.sessions.find((x) => x.key === key);
   if (!x || x.hostNumber === undefined)
     throw new RefusedError(`no session ${key} with a SCSI host after the login`, 'check dmesg and iscsid');
-  if (!rt.before || rt.before.sessions.has(key))
+  if (!rt.created.sessions.has(key))
     throw new RefusedError(
-      `session ${x.sid} existed before the listing: it is not scanned or changed`,
+      `session ${x.sid} was not made by this listing's login: it is not scanned or changed`,
       'list the LUNs of an existing session in its detail',
     );
   return x;
@@ -35,6 +35,7 @@ export function scanTarget(rt: Runtime, s: Snapshot, d: DynamicOf<'scan-target'>
   const path = hostScanPath(x.hostNumber);
   const data = scanData('-');
   rt.scannedHosts.set(d.portal, x.hostNumber!);
+  rt.guard?.({ kind: 'scan', path });
   rt.host.writeText(path, data);
   rt.commands.push({ write: { path, data } });
   return `scanned host${x.hostNumber}`;
@@ -89,7 +90,7 @@ export function removeScanned(rt: Runtime, s: Snapshot, d: DynamicOf<'remove-sca
   if (used.length > 0) {
     // Something took a device meanwhile: leave the session and its devices to the admin (the
     // rollback logs out only sessions this apply made, so it is marked as not ours).
-    rt.before?.sessions.add(x.key);
+    rt.created.sessions.delete(x.key);
     throw new RefusedError(
       `${used.map((dev) => dev.name ?? dev.hctl).join(', ')} of the temporary session ${x.sid} is in use now: the session is left as it is`,
       'find what uses it (lsblk, findmnt) before logging the session out',
@@ -98,6 +99,7 @@ export function removeScanned(rt: Runtime, s: Snapshot, d: DynamicOf<'remove-sca
   const done: string[] = [];
   for (const dev of [...x.devices].sort((a, b) => b.lun - a.lun)) {
     const path = deviceAttrPath({ hctl: dev.hctl }, 'delete');
+    rt.guard?.({ kind: 'remove-device', device: dev.key, path });
     rt.host.writeText(path, '1');
     rt.commands.push({ write: { path, data: '1' } });
     done.push(dev.name ?? dev.hctl);

@@ -151,6 +151,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     id: 'clone-iface',
     why: `an iface of the listing's own, cloned from ${i.iface}${i.initiatorName ? ` with initiator name ${i.initiatorName}` : ''} (then one "-o update -n <key> -v <value>" per set key of ${i.iface}): the node records the node has for this target are not used or changed; deleted at the end`,
     argv: ifaceNewArgv(iface),
+    effect: { kind: 'iface-new', iface },
     okExitCodes: [15],
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
@@ -182,6 +183,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
       id: 'node-new',
       why: 'write this one node record (no discovery, so no other target gets a record)',
       argv: nodeNewArgv(portal, iqn, iface),
+      effect: { kind: 'record-new', record: rec },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('record-absent', `no node record ${rec}`, rec)],
     });
@@ -189,6 +191,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
       id: 'startup-manual',
       why: 'node.startup=manual: the record never logs in at boot, even if the listing is cut short',
       argv: nodeUpdateArgv(portal, iqn, iface, 'node.startup', 'manual'),
+      effect: { kind: 'record-update', record: rec },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });
@@ -196,6 +199,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
       id: 'scan-manual',
       why: 'node.session.scan=manual: the login adds no SCSI device by itself',
       argv: nodeUpdateArgv(portal, iqn, iface, 'node.session.scan', 'manual'),
+      effect: { kind: 'record-update', record: rec },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });
@@ -217,6 +221,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     id: 'login',
     why: `temporary login to ${iqn} at ${portal}`,
     argv: loginArgv(portal, iqn, iface),
+    effect: { kind: 'login', session: key },
     timeoutMs: TIMEOUTS.login,
     preconditions: [pre('session-absent', `no session ${key}`, key)],
   });
@@ -226,6 +231,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     write: { path: hostScanPath(undefined), data: scanData('-') },
     preconditions: [pre('session-present', `session ${key}`, key)],
     dynamic: { kind: 'scan-target', iqn, portal, iface },
+    effect: { kind: 'at-apply', effects: ['scan'] },
   });
   addStep(plan, {
     id: 'read-luns',
@@ -233,6 +239,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     wait: { what: 'the scanned LUNs', timeoutMs: SETTLE_MS },
     preconditions: [],
     dynamic: { kind: 'read-luns', iqn, portal, iface, timeoutMs: SETTLE_MS },
+    effect: { kind: 'none' },
   });
   addStep(plan, {
     id: 'remove-scanned',
@@ -240,11 +247,14 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     write: { path: deviceAttrPath({ hctl: '<H:0:0:L>' }, 'delete'), data: '1' },
     preconditions: [pre('session-present', `session ${key}`, key)],
     dynamic: { kind: 'remove-scanned', iqn, portal, iface },
+    // Each scanned device is checked by the guard (in use? a path of a map?) right before its delete.
+    effect: { kind: 'at-apply', effects: ['remove-device'] },
   });
   addStep(plan, {
     id: 'logout',
     why: 'log the temporary session out',
     argv: logoutArgv(portal, iqn, iface),
+    effect: { kind: 'logout', session: key },
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [pre('session-present', `session ${key}`, key)],
   });
@@ -254,6 +264,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
       id: 'node-delete',
       why: 'delete the node record the listing wrote',
       argv: nodeDeleteArgv(portal, iqn, iface),
+      effect: { kind: 'record-delete', record: rec },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });
@@ -263,6 +274,7 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     id: 'iface-delete',
     why: "delete the listing's iface",
     argv: ifaceDeleteArgv(iface),
+    effect: { kind: 'iface-delete', iface },
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
   });

@@ -17,6 +17,7 @@ import { discoveryRecordFiles } from '../iscsiadm/record-secrets.js';
 import type { Snapshot } from '../model.js';
 import { DISCOVERY_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
+import { discoveryRecordKey } from './effects.js';
 import { addStep, newPlan, TIMEOUTS } from './plan-kit.js';
 import type { ActionContext, Plan } from './types.js';
 
@@ -48,6 +49,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
       id: 'discoverydb-new',
       why: 'a SendTargets discovery record to hold the CHAP settings (deleted at the end)',
       argv: recordOpArgv(db, 'new'),
+      effect: { kind: 'record-new', record: discoveryRecordKey(portal, i.iface) },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });
@@ -62,6 +64,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
     dynamic: { kind: 'list-targets', portal },
+    effect: { kind: 'none' },
     onFailure: drop,
   });
   if (!existed)
@@ -69,6 +72,7 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
       id: 'discoverydb-delete',
       why: 'delete the discovery record again',
       argv: recordOpArgv(db, 'delete'),
+      effect: { kind: 'record-delete', record: discoveryRecordKey(portal, i.iface) },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [],
     });

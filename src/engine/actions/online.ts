@@ -42,6 +42,7 @@ export const onlineAction: ActionDef<OnlineInput> = {
       why: `set ${name} from ${d.state ?? 'unknown'} to running`,
       // The kernel's store_state_field wants the trailing newline (EINVAL without it), as `echo` writes.
       write: { path, data: 'running\n' },
+      effect: { kind: 'device-state', device: d.key, path },
       preconditions: [pre('device-is', `${d.key} is still ${name}`, d.key, name)],
     });
     plan.expect!.push(pre('device-state', `${name} is running`, d.key, 'running'));

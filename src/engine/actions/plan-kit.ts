@@ -95,6 +95,7 @@ export function unmountStep(path: string, force: boolean): PlanStep {
       ? 'unmount the global mount although pod bind mounts remain (forced): pods keep the filesystem busy'
       : 'unmount the global mount before the devices go (kubelet UnmountDevice)',
     argv: ['umount', path],
+    effect: { kind: 'unmount', path },
     timeoutMs: TIMEOUTS.umount,
     preconditions: force
       ? [pre('mounted', `${path} is mounted`, path)]
@@ -115,6 +116,7 @@ export function flushMapStep(m: MultipathMap): PlanStep {
     id: `flush:${m.name}`,
     why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (the order kubelet's deleteDevices uses)`,
     argv: ['multipath', '-f', `/dev/${m.name}`],
+    effect: { kind: 'flush-map', map: m.wwid },
     timeoutMs: TIMEOUTS.multipath,
     preconditions: [
       pre('map-is', `map ${m.wwid} is still ${m.name}`, m.wwid, m.name),
@@ -143,6 +145,7 @@ export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanSte
       id: `flushbufs:${d.name}`,
       why: `write back ${d.name}'s buffers before removing it`,
       argv: ['blockdev', '--flushbufs', `/dev/${d.name}`],
+      effect: { kind: 'flush-buffers', device: d.key },
       timeoutMs: TIMEOUTS.blockdev,
       preconditions: [identity, unused],
       doneIf: [gone],
@@ -155,6 +158,7 @@ export function deleteDeviceSteps(d: ScsiDevice, pathOfLiveMap = false): PlanSte
       path: deviceAttrPath(d, 'delete'),
       data: '1',
     },
+    effect: { kind: 'remove-device', device: d.key, path: deviceAttrPath(d, 'delete') },
     preconditions: [identity, unused],
     doneIf: [gone],
   });
@@ -176,6 +180,7 @@ export function logoutSteps(
       id: `logout:${portal}`,
       why: `log out of ${iqn} at ${portal}${sid === undefined ? '' : ` (session ${sid})`} through iface ${iface}`,
       argv: logoutArgv(portal, iqn, iface),
+      effect: { kind: 'logout', session: session.key },
       okExitCodes: [21, 2],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-not-in-use', `session ${portal} is not in use by pods`, session.key)],
@@ -185,6 +190,7 @@ export function logoutSteps(
       id: `delete-record:${portal}`,
       why: `delete the node record so iscsid does not log in again at boot (kubelet detachISCSIDisk)`,
       argv: nodeDeleteArgv(portal, iqn, iface),
+      effect: { kind: 'record-delete', record: rk },
       okExitCodes: [21, 2],
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-absent', `session to ${portal} is gone`, session.key)],
@@ -199,6 +205,7 @@ export function ifaceDeleteStep(iface: string): PlanStep {
     id: `delete-iface:${iface}`,
     why: `delete the cloned iface ${iface} kubelet created for a custom initiator name`,
     argv: ifaceDeleteArgv(iface),
+    effect: { kind: 'iface-delete', iface },
     okExitCodes: [21, 2],
     timeoutMs: TIMEOUTS.iscsiadm,
     preconditions: [],
@@ -224,6 +231,7 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
       id: `unlink:${json}`,
       why: "remove kubelet metadata of the orphaned volume (so kubelet's isSessionBusy stops counting it)",
       fs: { op: 'unlink', path: json },
+      effect: { kind: 'unlink', path: json },
       preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],
       doneIf: [pre('path-absent', `${json} is gone`, json)],
     },
@@ -231,6 +239,7 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
       id: `rmdir:${v.path}`,
       why: 'remove the now empty kubelet global dir (rmdir: fails instead of deleting anything else)',
       fs: { op: 'rmdir', path: v.path },
+      effect: { kind: 'rmdir', path: v.path },
       preconditions: [notMounted],
       doneIf: [pre('path-absent', `${v.path} is gone`, v.path)],
     },

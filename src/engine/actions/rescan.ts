@@ -45,6 +45,7 @@ export const rescanAction: ActionDef<RescanInput> = {
       id: 'rescan',
       why: 'rescan the session (sizes of existing LUNs, new LUNs)',
       argv: sessionRescanArgv(x.sid),
+      effect: { kind: 'rescan', session: x.key },
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid))],
     });

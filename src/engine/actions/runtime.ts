@@ -5,9 +5,10 @@
  */
 import type { Host } from '../host/host.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
+import type { Created } from './guard/types.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
-import type { ListedLun } from './types.js';
+import type { ListedLun, ResolvedEffect } from './types.js';
 
 export interface Runtime {
   host: Host;
@@ -41,6 +42,15 @@ export interface Runtime {
   targets?: { portal: string; tpgt: number; iqn: string }[];
   /** list-luns: what the temporary session's scan found. */
   luns?: ListedLun[];
+  /**
+   * The executor's guard for an effect a dynamic step (or the rollback) resolved at apply time:
+   * checks it on a fresh snapshot right before the side effect; throws RefusedError.
+   */
+  guard?: (e: ResolvedEffect) => void;
+  /** What this apply's own steps created, by fingerprint (guard/executor.ts records it). */
+  created: Created;
+  /** The guard's verdicts on the current step (journaled with it). */
+  verdicts: string[];
   /** Reports a running wait's elapsed time (progress). */
   onWait?: (elapsedMs: number, timeoutMs: number) => void;
 }

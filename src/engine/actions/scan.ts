@@ -81,6 +81,7 @@ export const scanAction: ActionDef<ScanInput> = {
           ? `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`
           : `targeted scan of channel 0, target 0, kernel LUN ${k} (target LUN ${input.lun} in flat space addressing; kubelet would write ${input.lun} and find nothing)`,
       write: { path: hostScanPath(x.hostNumber), data: scanData(k) },
+      effect: { kind: 'scan', path: hostScanPath(x.hostNumber) },
       preconditions: [
         pre('session-is', `${x.key} is still session ${x.sid}`, x.key, String(x.sid)),
         pre('session-logged-in', `session ${x.sid} is logged in`, x.key),
@@ -90,6 +91,7 @@ export const scanAction: ActionDef<ScanInput> = {
       id: 'wait-lun',
       why: 'wait for the kernel to register the LUN',
       wait: { what: `LUN ${input.lun} on session ${x.sid}`, timeoutMs: 10_000 },
+      effect: { kind: 'none' },
       preconditions: [],
       doneIf: [pre('device-present', `LUN ${input.lun} is present`, key)],
     });

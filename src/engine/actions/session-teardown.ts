@@ -27,6 +27,7 @@ export function addSessionRefusals(plan: Plan, sessions: readonly Session[]): vo
         reason: `session ${x.sid} (${x.targetIqn} @ ${x.portal}) is not a kubelet volume: something else on this node logged it in`,
         hint: 'make sure no other software (backup agent, database, CSI driver) uses it; --force to log it out anyway',
         overridable: true,
+        objects: [x.key],
       });
     }
   }

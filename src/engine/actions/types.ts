@@ -36,9 +36,60 @@ export type Scope = 'session' | 'device' | 'multipath' | 'volume' | 'record' | '
 export type ConfirmLevel = 'none' | 'yn' | 'typed';
 export type Risk = 'low' | 'medium' | 'high';
 
+/**
+ * What a step does to the node, declared by whoever builds the step (planner, combiner, rollback,
+ * tidy, wizard listing): the executor's guard (guard/) checks it against the fresh snapshot before
+ * the step runs, whatever the step's argv says. Objects are named by fingerprint: a session or node
+ * record `target|portal|iface`, a device its LUN key, a map its WWID, a path as written.
+ */
+export type StepEffect =
+  /** Changes nothing on the node: a wait, a read, a name lookup, a SendTargets that stores nothing. */
+  | { kind: 'none' }
+  | { kind: 'login'; session: string }
+  | { kind: 'logout'; session: string }
+  /** A node or discovery record created, changed or deleted (iscsiadm -m node / discoverydb). */
+  | { kind: 'record-new'; record: string }
+  | { kind: 'record-update'; record: string }
+  /** `live`: the plan knows a session uses the record and deletes it anyway (none does today). */
+  | { kind: 'record-delete'; record: string; live?: boolean }
+  /** SendTargets that stores a node record for every target the portal lists. */
+  | { kind: 'discover'; portal: string; iface: string }
+  | { kind: 'iface-new' | 'iface-update' | 'iface-delete'; iface: string }
+  /** A write to a SCSI host's `scan` attribute (sysfs). */
+  | { kind: 'scan'; path: string }
+  /** `iscsiadm --rescan` of a session. */
+  | { kind: 'rescan'; session: string }
+  /** `1` to a SCSI device's `delete`: the device (a path of its map, if any) leaves the kernel. */
+  | { kind: 'remove-device'; device: string; path: string }
+  /** `blockdev --flushbufs`: writes back buffers, removes nothing. */
+  | { kind: 'flush-buffers'; device: string }
+  /** A write to a SCSI device's `state` attribute. */
+  | { kind: 'device-state'; device: string; path: string }
+  | { kind: 'flush-map'; map: string }
+  | { kind: 'unmount'; path: string }
+  | { kind: 'mount'; path: string }
+  | { kind: 'detach-loop'; loop: string }
+  | { kind: 'mkdir' | 'rmdir' | 'unlink'; path: string }
+  /** A whole file written; `secret`: it holds CHAP values. */
+  | { kind: 'write-file'; path: string; mode: number; secret?: boolean }
+  /**
+   * A dynamic step whose objects are found at apply time: the kinds it may have once resolved. Its
+   * runner passes each resolved effect to the guard (Runtime.guard) right before the side effect,
+   * and the guard refuses a resolved effect of a kind not declared here.
+   */
+  | { kind: 'at-apply'; effects: readonly ResolvedEffectKind[] };
+
+export type EffectKind = StepEffect['kind'];
+/** The kinds a dynamic step may resolve to (every concrete kind). */
+export type ResolvedEffectKind = Exclude<EffectKind, 'at-apply'>;
+export type ResolvedEffect = Exclude<StepEffect, { kind: 'at-apply' }>;
+export type EffectOf<K extends EffectKind> = Extract<StepEffect, { kind: K }>;
+
 /** One step of a plan. Exactly one of argv / write / fs is set. */
 export interface PlanStep {
   id: string;
+  /** What it does to the node (required: a step without an effect does not compile). */
+  effect: StepEffect;
   /** Why this step exists (shown in the plan; cites kubelet/kernel behaviour where relevant). */
   why: string;
   /** Command to run (masked: CHAP values appear as ********; real values live in `secretRefs`). */
@@ -134,6 +185,11 @@ export interface Refusal {
   hint?: string;
   /** Can the override act lift it (consent.ts: CLI --force, console `o`, token `override <hostname>`)? */
   overridable: boolean;
+  /**
+   * The objects the override act lifts the guard's refusal for (fingerprints or paths, as effects
+   * name them): consent maps the admin's override to exactly these, never to the whole plan.
+   */
+  objects?: readonly string[];
 }
 
 export interface BlastRadius {
@@ -228,7 +284,10 @@ export interface ListedLun {
 }
 
 export interface ApplyOptions {
-  /** Override overridable refusals (the admin typed explicit consent). */
+  /**
+   * The admin's override act (consent.ts `Consent.force`): lifts the plan's overridable refusals,
+   * and the guard's in-use refusals for exactly the objects those refusals name (`Refusal.objects`).
+   */
   force?: boolean;
   onProgress?: (p: StepProgress) => void;
   /**
@@ -253,6 +312,8 @@ export interface ActionContext {
   stateDir: string;
   /** The admin has enabled writes (`--write`); otherwise every plan is refused as read-only. */
   write: boolean;
+  /** Plan only (`--dry-run`, the console's :dry-run): the executor runs no step that changes the node. */
+  dryRun?: boolean;
   takeSnapshot: () => Snapshot;
 }
 

@@ -21,6 +21,7 @@ export function unmapBlockVolumeSteps(plan: Plan, s: Snapshot, v: KubeletVolume)
         id: `losetup-d:${loop}`,
         why: `release ${loop}, which holds ${entry} open (kubelet DetachFileDevice)`,
         argv: ['losetup', '-d', `/dev/${loop}`],
+        effect: { kind: 'detach-loop', loop },
         timeoutMs: TIMEOUTS.umount,
         preconditions: [pre('loop-backs', `${loop} is still backed by ${entry}`, loop, entry), noPods],
         doneIf: [pre('loop-not-backing', `${loop} no longer backs ${entry}`, loop, entry)],
@@ -32,6 +33,7 @@ export function unmapBlockVolumeSteps(plan: Plan, s: Snapshot, v: KubeletVolume)
         id: `umount:${entry}`,
         why: `unmount the bind mount of the device node for pod ${uid} (kubelet UnmapDevice, bindMount)`,
         argv: ['umount', entry],
+        effect: { kind: 'unmount', path: entry },
         timeoutMs: TIMEOUTS.umount,
         preconditions: [pre('mounted', `${entry} is mounted`, entry), noPods],
         doneIf: [pre('not-mounted', `${entry} is not mounted`, entry)],
@@ -41,6 +43,7 @@ export function unmapBlockVolumeSteps(plan: Plan, s: Snapshot, v: KubeletVolume)
       id: `unlink:${entry}`,
       why: `remove the empty per-pod entry ${uid} left by the bind mount (kubelet UnmapDevice)`,
       fs: { op: 'unlink', path: entry },
+      effect: { kind: 'unlink', path: entry },
       preconditions: [
         pre('not-mounted', `${entry} is not mounted`, entry),
         pre('empty-file', `${entry} is an empty regular file`, entry),

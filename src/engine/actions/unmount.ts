@@ -57,6 +57,7 @@ export const unmountAction: ActionDef<UnmountInput> = {
         reason: `pods still bind-mount ${path}: ${pods.map((p) => p.path).join(', ')}`,
         hint: 'delete or evict the pods first (kubelet then unmounts itself); --force unmounts only the global mount',
         overridable: true,
+        objects: [path],
       });
     }
     addStep(plan, unmountStep(path, pods.length > 0));

@@ -19,6 +19,7 @@ export function startApply(ctx: DispatchContext, plan: Plan, force: boolean): vo
   ctx.backend
     .apply(plan, {
       write: ctx.ui.getState().write,
+      dryRun: ctx.ui.getState().dryRun,
       force,
       signal: controller.signal,
       ...(secrets ? { secrets } : {}),

@@ -152,6 +152,7 @@ async function applyListing(
   const steps = new Map<string, StepProgress>();
   const result = await ctx.backend.apply(plan, {
     write: ctx.ui.getState().write,
+    dryRun: ctx.ui.getState().dryRun,
     secrets,
     onProgress: (p) => {
       steps.set(p.stepId, p);

@@ -354,12 +354,14 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
                   id: `logout-${s.sid}`,
                   why: 'log out of the stale session',
                   argv: ['iscsiadm', '-m', 'session', '-r', String(s.sid), '-u'],
+                  effect: { kind: 'none' as const },
                   preconditions: [],
                 },
                 {
                   id: `delete-${s.sid}`,
                   why: 'remove the node record so it does not come back at boot',
                   argv: ['iscsiadm', '-m', 'node', '-T', s.targetIqn, '-p', s.portal, '-o', 'delete'],
+                  effect: { kind: 'none' as const },
                   preconditions: [],
                 },
               ]
@@ -368,6 +370,7 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
                   id: `rescan-${s.sid}`,
                   why: 'find new LUNs',
                   argv: ['iscsiadm', '-m', 'session', '-r', String(s.sid), '-R'],
+                  effect: { kind: 'none' as const },
                   preconditions: [],
                 },
               ],

@@ -1,0 +1,82 @@
+/**
+ * Nothing mounted, held, open, swapped or used by a pod is removed, flushed, unmounted or logged
+ * out — unless the admin's override names exactly that object. Uses are the engine's one wording
+ * (lookup.ts deviceUses/mapUses), read from the fresh snapshot.
+ */
+import type { Snapshot } from '../../model.js';
+import {
+  csiVolumeByPath,
+  deviceByKey,
+  deviceUses,
+  mapByWwid,
+  mapsOf,
+  mapUses,
+  podMountsOf,
+  sessionByKey,
+} from '../lookup.js';
+import type { ResolvedEffect } from '../types.js';
+import type { Invariant } from './types.js';
+
+/** A device's uses besides the multipath maps over it (their paths are the map-paths invariant's). */
+function deviceBusy(s: Snapshot, key: string): string[] {
+  const ref = deviceByKey(s, key);
+  if (!ref) return [];
+  const d = ref.device;
+  const name = d.name ?? d.hctl;
+  const maps = mapsOf(s, d);
+  const out = deviceUses(s, d, { ignoreHolders: maps.map((m) => m.name) }).map((u) => `${name} is ${u.what}`);
+  // A working path of a map in use carries that use's I/O (a failed one carries none: teardown.ts).
+  if (d.state === undefined || d.state === 'running')
+    for (const m of maps) {
+      const uses = mapUses(s, m);
+      if (uses.length > 0)
+        out.push(`${name} is a working path of ${m.alias} (${m.name}), which is ${uses[0]!.what}`);
+    }
+  return out;
+}
+
+function sessionBusy(s: Snapshot, key: string): string[] {
+  const x = sessionByKey(s, key);
+  if (!x) return [];
+  const out = x.pods.length > 0 ? [`session ${x.sid} is used by pods ${x.pods.join(', ')}`] : [];
+  for (const d of x.devices) out.push(...deviceBusy(s, d.key));
+  return out;
+}
+
+function mountBusy(s: Snapshot, path: string): string[] {
+  const pods = podMountsOf(s, path).map((p) => p.path);
+  const csi = csiVolumeByPath(s, path);
+  if (csi?.stagingPath === path) pods.push(...csi.publish.filter((p) => p.mounted).map((p) => p.path));
+  return pods.length > 0 ? [`pods still mount ${path}: ${pods.join(', ')}`] : [];
+}
+
+/** What uses the object an effect would remove, flush, unmount or log out; [] when nothing. */
+export function usesOfEffect(s: Snapshot, e: ResolvedEffect): { object: string; uses: string[] } | undefined {
+  switch (e.kind) {
+    case 'logout':
+      return { object: e.session, uses: sessionBusy(s, e.session) };
+    case 'remove-device':
+      return { object: e.device, uses: deviceBusy(s, e.device) };
+    case 'flush-map': {
+      const m = mapByWwid(s, e.map);
+      return {
+        object: e.map,
+        uses: m ? mapUses(s, m).map((u) => `${m.name} (${m.alias}) is ${u.what}`) : [],
+      };
+    }
+    case 'unmount':
+      return { object: e.path, uses: mountBusy(s, e.path) };
+    default:
+      return undefined;
+  }
+}
+
+export const inUseInvariant: Invariant = {
+  id: 'in-use',
+  rule: 'Nothing mounted, held, open, swapped or used by a pod is removed, flushed, unmounted or logged out, unless the admin overrode the refusal for exactly that object.',
+  check(e, g) {
+    const u = usesOfEffect(g.s, e);
+    if (!u || u.uses.length === 0) return undefined;
+    return { object: u.object, reason: u.uses.join('; '), overridable: true };
+  },
+};
