@@ -8,6 +8,7 @@
 import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv, nodeUpdateArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import type { AttachRecordsPlan } from './attach-records.js';
+import { restoreChapRecords } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { recordKey } from './lookup.js';
 import { effectivePortal, type Runtime, record } from './runtime.js';
@@ -102,6 +103,10 @@ export async function rollbackAttach(
       [21],
     );
   }
+  // Records that stay (they existed before) get back the bytes the CHAP step replaced.
+  const chap = await restoreChapRecords(rt);
+  removed.push(...chap.restored);
+  left.push(...chap.left);
   if (clone) await attempt(`iface ${spec.clone}`, ifaceDeleteArgv(spec.clone!), [21]);
   if (dirMade) {
     if (mounted) left.push(`kubelet dir ${spec.globalPath} (mounted)`);

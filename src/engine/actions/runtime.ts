@@ -5,6 +5,7 @@
  */
 import type { Host } from '../host/host.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
+import type { RecordBackup } from '../iscsiadm/record-secrets.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
 import type { ListedLun } from './types.js';
@@ -33,6 +34,12 @@ export interface Runtime {
   onChild?: (pid: number, exited: boolean) => void;
   /** What the node held before the first change (taken by the first dynamic step), for tidy and rollback. */
   before?: { records: Set<string>; sessions: Set<string>; ifaces: Set<string> };
+  /**
+   * Record files the CHAP step rewrote in this run, with their bytes before: a failed attach's
+   * rollback puts back the ones that existed before it (chap-record.ts restoreChapRecords).
+   * Optional: absent until a CHAP step ran.
+   */
+  recordBackups?: RecordBackup[];
   /** Records SendTargets discovery listed in this run (`iqn|portal|iface`). */
   discovered: string[];
   /** SCSI host each login portal got (`portal → host`), for naming a missing LUN. */
