@@ -76,7 +76,7 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
   }
   // The apply's clock (ApplyOptions.sleep), so a test never waits on a real timer here either.
   const backups = await writeRecordFields(rt.host, rt.sleep, files, fields);
-  (rt.recordBackups ??= []).push(...backups);
+  rt.recordBackups = [...(rt.recordBackups ?? []), ...backups];
   const masked = Object.keys(fields)
     .map((k) => `${k} = ********`)
     .join('\n');
