@@ -17,7 +17,6 @@ const IQN = 'iqn.2026-01.lab.example:secure-volume';
 const PORTAL = '127.0.0.1:3260';
 const USER = 'labuser';
 const SECRET = 'labsecret123';
-const WRONG = 'Wr0ngPassw0rd-XYZ';
 const NODES = `/etc/iscsi/nodes/${IQN}`;
 
 let env: SimEnv;
