@@ -5,6 +5,9 @@
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyPlan } from '../../src/engine/actions/apply.js';
+import type { Plan } from '../../src/engine/actions/types.js';
+import { fakeTime } from '../helpers/fake-time.js';
 import { type SimEnv, simEnv } from './helpers.js';
 
 const T1 = 'iqn.2026-01.lab.example:storage.target1';
@@ -29,6 +32,13 @@ function plantLink(e: SimEnv): () => Record<string, string> {
     Object.fromEntries(
       fs.readdirSync(`${root}/etc/x`).map((n) => [n, fs.readFileSync(`${root}/etc/x/${n}`, 'utf8')]),
     );
+}
+
+/** A plan with its path-escape refusals removed, as if a planner had forgotten the check. */
+function plantedPlan(e: SimEnv, id: string, positionals: string[], options: Record<string, unknown>): Plan {
+  const plan = e.plan(id, positionals, options);
+  plan.refusals = plan.refusals.filter((r) => r.id !== 'path-escape');
+  return plan;
 }
 
 function expectLinkRefusal(refusals: { id: string; reason: string; overridable: boolean }[]): void {
@@ -64,6 +74,29 @@ describe('a symlink inside kubelet tree', () => {
     expect(result.ok).toBe(false);
     expect(contents()).toEqual(before);
     expect(env.snap().mounts.some((m) => m.mountPoint === GP || m.mountPoint === '/etc/x')).toBe(false);
+  });
+
+  it("with the planner's refusal taken out, the Host still refuses to go through the link (ELOOP)", async () => {
+    env = await simEnv('empty');
+    const contents = plantLink(env);
+    fs.rmSync(`${env.host.root}/etc/x/iscsi.json`);
+    const before = contents();
+    const cleanup = plantedPlan(env, 'cleanup', [GP], {});
+    const attach = plantedPlan(env, 'attach', [], ATTACH);
+    for (const plan of [cleanup, attach]) {
+      const result = await applyPlan(plan, env.ctx, fakeTime());
+      expect(result.ok).toBe(false);
+      expect(contents()).toEqual(before);
+    }
+    // Only kubelet's file there, so the cleanup's own preconditions pass and the unlink reaches the Host.
+    fs.rmSync(`${env.host.root}/etc/x/keep`);
+    fs.writeFileSync(`${env.host.root}/etc/x/iscsi.json`, ISCSI_JSON);
+    const again = plantedPlan(env, 'cleanup', [GP], {});
+    const r = await applyPlan(again, env.ctx, fakeTime());
+    expect(r.ok).toBe(false);
+    expect(r.error?.message).toMatch(/ELOOP|symbolic link/);
+    expect(fs.readFileSync(`${env.host.root}/etc/x/iscsi.json`, 'utf8')).toBe(ISCSI_JSON);
+    expect(fs.lstatSync(`${env.host.root}${GP}`).isSymbolicLink()).toBe(true);
   });
 
   it('the same dir without the link: cleanup removes it (the test can fail)', async () => {
