@@ -29,7 +29,7 @@ function contents(dir: string): Record<string, string> {
 }
 
 /**
- * A tree with `kube/plugins/vol` a link to `etc` (which holds `iscsi.json` and `keep`), as a Host
+ * A tree with `var/lib/kubelet/plugins/vol` a link to `etc` (which holds `iscsi.json` and `keep`), as a Host
  * on `/` sees it (prefix = the temp dir) and as a `--root` Host does (prefix = '').
  */
 function planted(kind: 'real' | 'root') {
@@ -37,12 +37,18 @@ function planted(kind: 'real' | 'root') {
   fs.mkdirSync(join(d, 'etc'));
   fs.writeFileSync(join(d, 'etc/iscsi.json'), '{}\n');
   fs.writeFileSync(join(d, 'etc/keep'), 'admin data\n');
-  fs.mkdirSync(join(d, 'kube/plugins'), { recursive: true });
+  fs.mkdirSync(join(d, 'var/lib/kubelet/plugins'), { recursive: true });
   // Absolute under a root (re-rooted by confinement, still a link), absolute on `/`.
-  fs.symlinkSync(kind === 'real' ? join(d, 'etc') : '/etc', join(d, 'kube/plugins/vol'));
+  fs.symlinkSync(kind === 'real' ? join(d, 'etc') : '/etc', join(d, 'var/lib/kubelet/plugins/vol'));
   const host = new FsHost({ root: kind === 'real' ? '/' : d, runner: { mode: 'direct' } });
   const p = kind === 'real' ? d : '';
-  return { host, etc: join(d, 'etc'), vol: `${p}/kube/plugins/vol`, plugins: `${p}/kube/plugins`, d };
+  return {
+    host,
+    etc: join(d, 'etc'),
+    vol: `${p}/var/lib/kubelet/plugins/vol`,
+    plugins: `${p}/var/lib/kubelet/plugins`,
+    d,
+  };
 }
 
 function expectLoop(fn: () => void, op: string): void {
@@ -72,7 +78,7 @@ describe('FsHost changes never go through a symlink', () => {
       expectLoop(() => t.host.rmdir(`${t.vol}/sub`), 'rmdir');
       expectLoop(() => t.host.createExclusive(`${t.vol}/lock`, ''), 'create');
       expect(contents(t.etc)).toEqual(before);
-      expect(fs.lstatSync(join(t.d, 'kube/plugins/vol')).isSymbolicLink()).toBe(true);
+      expect(fs.lstatSync(join(t.d, 'var/lib/kubelet/plugins/vol')).isSymbolicLink()).toBe(true);
       // A write onto the link itself is refused too (O_NOFOLLOW, lstat first).
       expectLoop(() => t.host.writeText(t.vol, 'x'), 'write');
       expectLoop(() => t.host.replaceFile(t.vol, 'x'), 'replace');
@@ -124,6 +130,27 @@ class FullDisk extends FsHost {
     return super.writeBytes(path, fd, buf, off, n);
   }
 }
+
+describe("the node's own layout links (the first three components) are followed", () => {
+  it('under a --root, /var/lib/kubelet → /data/kubelet: changes land in <root>/data/kubelet', () => {
+    const d = tempDir();
+    fs.mkdirSync(join(d, 'data/kubelet/plugins'), { recursive: true });
+    fs.mkdirSync(join(d, 'var/lib'), { recursive: true });
+    fs.symlinkSync('/data/kubelet', join(d, 'var/lib/kubelet'));
+    fs.mkdirSync(join(d, 'var/run-real'));
+    const host = new FsHost({ root: d, runner: { mode: 'direct' } });
+    host.mkdir('/var/lib/kubelet/plugins/vol');
+    host.writeText('/var/lib/kubelet/plugins/vol/iscsi.json', '{}\n', 0o644);
+    expect(fs.readFileSync(join(d, 'data/kubelet/plugins/vol/iscsi.json'), 'utf8')).toBe('{}\n');
+    host.unlink('/var/lib/kubelet/plugins/vol/iscsi.json');
+    host.rmdir('/var/lib/kubelet/plugins/vol');
+    expect(fs.readdirSync(join(d, 'data/kubelet/plugins'))).toEqual([]);
+    // A layout link pointing nowhere inside the root is missing, never followed out of it.
+    fs.symlinkSync('/nowhere', join(d, 'var/lib/iscsi'));
+    expect(() => host.writeText('/var/lib/iscsi/nodes/x', 'x')).toThrow(/ENOENT/);
+    expect(() => host.mkdir('/var/lib/iscsi/nodes')).toThrow(HostIoError);
+  });
+});
 
 describe('FsHost.replaceFile', () => {
   it('replaces a 0644 file with a 0600 one, whole, nothing left beside it', () => {

@@ -4,6 +4,7 @@ import { type ResolvedKind, ResolveError, RootResolver } from './confine.js';
 import {
   changeTarget,
   checkWritable,
+  type LayoutDir,
   mkdirNoLinks,
   replaceAtomic,
   type WriteBytes,
@@ -222,6 +223,20 @@ export class FsHost implements Host {
   private readonly resolver: RootResolver | undefined;
   private readonly base: string;
   private readProblems: string[] = [];
+  /**
+   * Where one of the node's layout dirs (fs-mutate.ts LAYOUT_DEPTH) really is: on `/` the path
+   * itself when it is a directory (the kernel follows its links), under a root resolved afresh
+   * inside it; undefined when missing.
+   */
+  private readonly layout: LayoutDir = (dir) => {
+    if (!this.resolver) return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+    try {
+      return new RootResolver(this.base).dirReal(dir);
+    } catch (e) {
+      if (errCode(e) === 'ENOENT') return undefined;
+      throw e;
+    }
+  };
   /** writeBytes as the fs-mutate helpers call it (a subclass's override included). */
   private readonly write: WriteBytes = (p, fd, buf, off, len) => this.writeBytes(p, fd, buf, off, len);
 
@@ -410,7 +425,7 @@ export class FsHost implements Host {
 
   writeText(path: string, data: string, mode?: number): void {
     if (!path.startsWith('/sys/')) {
-      const real = changeTarget(this.base, path, 'write');
+      const real = changeTarget(this.layout, path, 'write');
       checkWritable(real, path, 'write');
       let fd: number;
       try {
@@ -494,7 +509,7 @@ export class FsHost implements Host {
 
   createExclusive(path: string, data: string): boolean {
     // link(2) never follows a final symlink at the destination: an existing link counts as existing.
-    const real = changeTarget(this.base, path, 'create');
+    const real = changeTarget(this.layout, path, 'create');
     const temp = writeTemp(this.write, real, path, data, 'create', 0o600);
     try {
       fs.linkSync(temp, real);
@@ -508,7 +523,7 @@ export class FsHost implements Host {
   }
 
   replaceFile(path: string, data: string, mode = 0o600): void {
-    replaceAtomic(this.write, changeTarget(this.base, path, 'replace'), path, data, mode);
+    replaceAtomic(this.write, changeTarget(this.layout, path, 'replace'), path, data, mode);
   }
 
   entryInfo(path: string): EntryInfo | undefined {
@@ -525,11 +540,11 @@ export class FsHost implements Host {
   }
 
   mkdir(path: string, mode = 0o750): void {
-    mkdirNoLinks(this.base, path, mode);
+    mkdirNoLinks(this.layout, path, mode);
   }
 
   rmdir(path: string): void {
-    const real = changeTarget(this.base, path, 'rmdir');
+    const real = changeTarget(this.layout, path, 'rmdir');
     try {
       // rmdir(2) never follows its final component: a link there is ENOTDIR, not its target removed.
       fs.rmdirSync(real);
@@ -539,7 +554,7 @@ export class FsHost implements Host {
   }
 
   unlink(path: string): void {
-    const real = changeTarget(this.base, path, 'unlink');
+    const real = changeTarget(this.layout, path, 'unlink');
     try {
       // unlink(2) removes a final symlink itself, never what it points at.
       fs.unlinkSync(real);

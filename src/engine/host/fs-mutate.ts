@@ -3,9 +3,9 @@ import { HostIoError } from './host.js';
 
 /**
  * The file changes of FsHost (fs-host.ts), one rule for all of them, on `/` as under a `--root`:
- * a change never goes through a symbolic link. Every directory component of the path is lstat'ed
- * from the root down and must be a real directory; the final component is opened O_NOFOLLOW (or
- * is renamed over, unlinked, rmdir'ed: calls that never follow it). A link planted anywhere on the
+ * a change never goes through a symbolic link below the node's layout (LAYOUT_DEPTH). Every
+ * directory component there is lstat'ed and must be a real directory; the final component is
+ * opened O_NOFOLLOW (or is renamed over, unlinked, rmdir'ed: calls that never follow it). A link planted anywhere on the
  * way (a kubelet volume dir pointing at /etc) is refused with ELOOP instead of being followed, so
  * no write, mkdir, unlink or rmdir lands outside the tree its path names. /sys is not walked here:
  * sysfs attributes are reached through the kernel's own class links (fs-host.ts writeText).
@@ -22,27 +22,23 @@ function codeOf(e: unknown): string {
 }
 
 /**
- * The FHS compatibility links every distribution has (`/var/run` → `/run`, `/var/lock` →
- * `/run/lock`; FHS 3.0 §5.9, §5.13): a path through one is taken as the path it names, rewritten
- * lexically so that under a `--root` it stays inside the root (the link's target is absolute).
+ * How many leading components of a path are the node's own layout: links there are followed (by
+ * the kernel on `/`, inside the root under a `--root`), because that is where a node's setup puts
+ * them — `/var/run` → `/run`, `/var/lib/kubelet` → `/data/kubelet` on a data disk — and only root's
+ * system setup writes there. Every dir the console changes things in lies deeper (kubelet's plugin
+ * and pod dirs, the node DB's record dirs, the state dir's files), where a driver, a pod's hostPath
+ * volume or a crafted name could plant a link: below this depth no link is followed.
  */
-const COMPAT_LINKS: readonly [string, string][] = [
-  ['/var/run/', '/run/'],
-  ['/var/lock/', '/run/lock/'],
-];
+export const LAYOUT_DEPTH = 3;
 
-function throughCompatLink(base: string, path: string): string {
-  for (const [from, to] of COMPAT_LINKS) {
-    if (!path.startsWith(from)) continue;
-    const link = `${base}${from.slice(0, -1)}`;
-    if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) return to + path.slice(from.length);
-  }
-  return path;
-}
+/**
+ * Where a host directory of at most LAYOUT_DEPTH components really is, its links followed (inside
+ * the root under a `--root`); undefined when it does not exist. Throws an errno-coded error.
+ */
+export type LayoutDir = (hostDir: string) => string | undefined;
 
 /** The components of an absolute host path; `.`, `..` or none at all is EINVAL (never normalised away). */
-function components(base: string, hostPath: string, op: string): string[] {
-  const path = throughCompatLink(base, hostPath);
+function components(path: string, op: string): string[] {
   if (!path.startsWith('/')) throw new HostIoError(op, path, 'EINVAL', 'not an absolute path');
   const parts = path.split('/').filter((p) => p !== '');
   if (parts.length === 0 || parts.some((p) => p === '.' || p === '..'))
@@ -54,29 +50,36 @@ function linkRefused(op: string, path: string, at: string): HostIoError {
   return new HostIoError(op, path, 'ELOOP', `${at} is a symbolic link; a change never goes through one`);
 }
 
+/** `layout(dir)` with its failure as the operation's HostIoError (ENOENT when it is missing). */
+function layoutOf(layout: LayoutDir, dir: string, op: string, path: string): string | undefined {
+  try {
+    return layout(dir);
+  } catch (e) {
+    throw new HostIoError(op, path, codeOf(e));
+  }
+}
+
 /**
- * Where the entry `path` names is under `base` (`''` for `/`), after checking that every directory
- * on the way exists as a real directory or is missing (then the call itself answers ENOENT).
- * Throws HostIoError: ELOOP for a symlink on the way, ENOTDIR for a file on the way.
+ * Where the entry `path` names really is: its first LAYOUT_DEPTH directories resolved by `layout`,
+ * every directory below lstat'ed and required to be a real directory. Throws HostIoError: ELOOP for
+ * a link below the layout, ENOTDIR for a file on the way, ENOENT for a missing directory (never a
+ * literal path through a link the walk did not look at).
  */
-export function changeTarget(base: string, path: string, op: string): string {
-  const parts = components(base, path, op);
-  let real = base;
-  let shown = '';
-  for (let i = 0; i < parts.length - 1; i++) {
+export function changeTarget(layout: LayoutDir, path: string, op: string): string {
+  const parts = components(path, op);
+  const k = Math.min(LAYOUT_DEPTH, parts.length - 1);
+  let real = layoutOf(layout, `/${parts.slice(0, k).join('/')}`, op, path);
+  if (real === undefined) throw new HostIoError(op, path, 'ENOENT');
+  let shown = k === 0 ? '' : `/${parts.slice(0, k).join('/')}`;
+  for (let i = k; i < parts.length - 1; i++) {
     real += `/${parts[i]}`;
     shown += `/${parts[i]}`;
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.lstatSync(real, { throwIfNoEntry: false });
-    } catch (e) {
-      throw new HostIoError(op, path, codeOf(e));
-    }
-    if (st === undefined) break;
+    const st = lstatAt(real, op, path);
+    if (st === undefined) throw new HostIoError(op, path, 'ENOENT');
     if (st.isSymbolicLink()) throw linkRefused(op, path, shown);
     if (!st.isDirectory()) throw new HostIoError(op, path, 'ENOTDIR');
   }
-  return `${base}/${parts.join('/')}`;
+  return `${real === '/' ? '' : real}/${parts[parts.length - 1]}`;
 }
 
 /** What is at `real` itself (a final link not followed), or undefined when absent. */
@@ -89,28 +92,36 @@ function lstatAt(real: string, op: string, path: string): fs.Stats | undefined {
 }
 
 /**
- * mkdir -p without following links: each component that exists must be a real directory, each
- * missing one is made with `mode` in its parent. A link anywhere, the last component included
- * (a mount onto it would follow it), is ELOOP.
+ * mkdir -p: the first LAYOUT_DEPTH components as the node's layout (`layout`), each missing one made
+ * in its parent; below, each existing component must be a real directory and each missing one is
+ * made with `mode`. A link below the layout, the last component included (a mount onto it would
+ * follow it), is ELOOP.
  */
-export function mkdirNoLinks(base: string, path: string, mode: number): void {
-  const parts = components(base, path, 'mkdir');
-  let real = base;
+export function mkdirNoLinks(layout: LayoutDir, path: string, mode: number): void {
+  const parts = components(path, 'mkdir');
+  let real = layoutOf(layout, '/', 'mkdir', path) as string;
   let shown = '';
-  for (const part of parts) {
-    real += `/${part}`;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     shown += `/${part}`;
-    const st = lstatAt(real, 'mkdir', path);
-    if (st?.isSymbolicLink()) throw linkRefused('mkdir', path, shown);
-    if (st?.isDirectory()) continue;
+    const inLayout = i < LAYOUT_DEPTH;
+    const there = inLayout ? layoutOf(layout, shown, 'mkdir', path) : undefined;
+    const next = there ?? `${real === '/' ? '' : real}/${part}`;
+    const st = lstatAt(next, 'mkdir', path);
+    if (st?.isSymbolicLink() && !inLayout) throw linkRefused('mkdir', path, shown);
+    if (there !== undefined || st?.isDirectory()) {
+      real = next;
+      continue;
+    }
     if (st !== undefined) throw new HostIoError('mkdir', path, st.isFile() ? 'EEXIST' : 'ENOTDIR');
     try {
-      fs.mkdirSync(real, { mode });
+      fs.mkdirSync(next, { mode });
     } catch (e) {
       // Made by someone else between the lstat and the mkdir: fine when it is a real directory.
-      if (codeOf(e) !== 'EEXIST' || !lstatAt(real, 'mkdir', path)?.isDirectory())
+      if (codeOf(e) !== 'EEXIST' || !lstatAt(next, 'mkdir', path)?.isDirectory())
         throw new HostIoError('mkdir', path, codeOf(e));
     }
+    real = next;
   }
 }
 
