@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { findAction } from '../../src/engine/actions/registry.js';
+import { nodeRecordFiles, writeRecordFields } from '../../src/engine/iscsiadm/record-secrets.js';
 import { fakeTime } from '../helpers/fake-time.js';
 import { type SimEnv, simEnv } from './helpers.js';
 
@@ -161,5 +162,24 @@ describe('CHAP record files', () => {
     expect(text.endsWith('# END RECORD\n')).toBe(true);
     expect(modeOf(rec.real)).toBe(0o600);
     expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it('a node DB dir that is a link (nodes/<iqn> → /etc/x): the credentials are not written there', async () => {
+    env = await simEnv('empty');
+    const rec = await existingRecord(env, 0o600);
+    const root = env.host.root;
+    fs.renameSync(`${root}${NODES}`, `${root}/etc/x`);
+    fs.symlinkSync('/etc/x', `${root}${NODES}`);
+    env.host.startRead(); // the tree changed under the Host's read cache
+    const files = nodeRecordFiles(env.host, IQN, PORTAL, 'default');
+    expect(files).toEqual([rec.path]);
+    const inX = `${root}/etc/x/${rec.path.slice(NODES.length + 1)}`;
+    const before = fs.readFileSync(inX, 'utf8');
+    const fields = { 'node.session.auth.password': SECRET };
+    await expect(writeRecordFields(env.host, async () => {}, files, fields)).rejects.toThrow(
+      new RegExp(`${NODES.replace(/\./g, '\\.')} is a symbolic link`),
+    );
+    expect(fs.readFileSync(inX, 'utf8')).toBe(before);
+    expect(fs.readdirSync(`${root}/etc/x`).length).toBe(1);
   });
 });
