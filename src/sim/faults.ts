@@ -29,6 +29,21 @@ export class Faults {
   readonly loginFailures = new Map<string, 8 | 24>();
   /** Sessions that vanish (logged out by "someone else") the next time their sysfs is read. */
   readonly vanishOnRead = new Set<number>();
+  /**
+   * The disk holding these paths fills up: writes to files under `under` store `freeBytes` more
+   * bytes in all, then write(2) fails with ENOSPC — mid-file, as a real full disk does. Applied at
+   * the Host's one write(2) (FsHost.writeBytes), so the code a node runs meets it.
+   */
+  diskFull: { under: string; freeBytes: number } | undefined = undefined;
+
+  /** How many of `len` bytes a write to `path` may store now (diskFull); 0 means ENOSPC. */
+  writeRoom(path: string, len: number): number {
+    const d = this.diskFull;
+    if (d === undefined || !path.startsWith(d.under)) return len;
+    const n = Math.min(len, d.freeBytes);
+    d.freeBytes -= n;
+    return n;
+  }
 
   /** The command never returns on its own (killed by its timeout or a cancel). */
   hang(m: CommandMatcher): void {

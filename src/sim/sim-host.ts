@@ -12,6 +12,19 @@ import {
 import { under } from '../engine/host/path.js';
 import type { Simulator } from './simulator.js';
 
+/** FsHost on the materialised tree, its one write(2) subject to the simulator's disk-full fault. */
+class SimFs extends FsHost {
+  constructor(private readonly sim: Simulator) {
+    super({ root: sim.root, runner: { mode: 'direct' }, hostname: sim.hostname });
+  }
+
+  protected override writeBytes(path: string, fd: number, buf: Buffer, off: number, len: number): number {
+    const room = this.sim.faults.writeRoom(path, len);
+    if (room === 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    return super.writeBytes(path, fd, buf, off, room);
+  }
+}
+
 /** One sysfs page (fs/sysfs/file.c): what a kept-open attribute read returns at most. */
 const READ_BUFFER = Buffer.alloc(4096);
 
@@ -27,7 +40,7 @@ export class SimHost implements Host {
   private readonly fs: FsHost;
 
   constructor(readonly sim: Simulator) {
-    this.fs = new FsHost({ root: sim.root, runner: { mode: 'direct' }, hostname: sim.hostname });
+    this.fs = new SimFs(sim);
   }
 
   get root(): string {
@@ -122,9 +135,13 @@ export class SimHost implements Host {
       return;
     }
     if (path.startsWith('/proc/')) throw new HostIoError('write', path, 'EACCES');
-    this.fs.writeText(path, data, mode);
-    // Someone edited a DB record file: the next iscsiadm re-reads the DB (NodeDb.reload).
-    if (path.startsWith('/etc/iscsi/')) this.sim.db.dirty = true;
+    try {
+      this.fs.writeText(path, data, mode);
+    } finally {
+      // Someone edited a DB record file (a failed write may have cut it): the next iscsiadm
+      // re-reads the DB (NodeDb.reload).
+      if (path.startsWith('/etc/iscsi/')) this.sim.db.dirty = true;
+    }
   }
 
   appendLine(path: string, line: string, mode?: number): boolean {
@@ -135,8 +152,9 @@ export class SimHost implements Host {
     return this.fs.createExclusive(path, data);
   }
 
-  replaceFile(path: string, data: string): void {
-    this.fs.replaceFile(path, data);
+  replaceFile(path: string, data: string, mode?: number): void {
+    this.fs.replaceFile(path, data, mode);
+    if (path.startsWith('/etc/iscsi/')) this.sim.db.dirty = true;
   }
 
   entryInfo(path: string): EntryInfo | undefined {

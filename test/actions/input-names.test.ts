@@ -240,7 +240,7 @@ describe('kubelet path containment (second line of defence)', () => {
             : outside(s.fs.path);
         if (s.dynamic?.kind === 'format-and-mount') s.dynamic.target = outside(s.dynamic.target);
       }
-      refuseEscapingPaths(bad, KUBELET_ROOT);
+      refuseEscapingPaths(bad, { host: env.host, kubeletRoot: KUBELET_ROOT });
       const refusals = bad.refusals.filter((r) => r.id === 'path-escape');
       expect(refusals.length).toBeGreaterThan(0);
       expect(refusals.every((r) => !r.overridable)).toBe(true);

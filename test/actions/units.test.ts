@@ -32,7 +32,8 @@ function emptySnapshot(): Snapshot {
 }
 
 const ctx = (write = true): ActionContext => ({
-  host: {} as Host,
+  // The planners' path guard lstats the kubelet paths they plan: an empty node has none of them.
+  host: { lstat: () => undefined } as unknown as Host,
   kubeletRoot: '/var/lib/kubelet',
   stateDir: '/state',
   write,

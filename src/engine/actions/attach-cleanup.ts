@@ -7,27 +7,16 @@
  * "absent from the first snapshot": a session kubelet logs in meanwhile is not this apply's. Every
  * logout, flush and delete goes through the executor's guard (Runtime.guard) right before it runs.
  */
-import { RefusedError } from '../errors.js';
 import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv, nodeUpdateArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
 import type { AttachRecordsPlan } from './attach-records.js';
+import { restoreChapRecords } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { recordKey } from './lookup.js';
-import { effectivePortal, type Runtime, record } from './runtime.js';
+import { effectivePortal, guardRefusal, type Runtime, record } from './runtime.js';
 import type { ActionContext, DynamicOf, ResolvedEffect, StepProgress } from './types.js';
 
 const created = (rt: Runtime, key: string) => rt.created.records.has(key);
-
-/** The guard's refusal of an effect, or undefined when it may run (no guard: a bare Runtime in a unit test). */
-function refusal(rt: Runtime, e: ResolvedEffect): string | undefined {
-  try {
-    rt.guard?.(e);
-    return undefined;
-  } catch (err) {
-    if (err instanceof RefusedError) return err.message;
-    throw err;
-  }
-}
 
 /** Deletes one record; when that fails, sets node.startup=manual so it at least never logs in at boot. */
 async function removeRecord(rt: Runtime, portal: string, iqn: string, iface: string): Promise<string> {
@@ -56,7 +45,7 @@ export async function tidyDiscovered(
     if (used.has(key) || !created(rt, key)) continue;
     if (!listed.has(key) && r.targetIqn !== d.iqn) continue;
     // A session that logged in through the record meanwhile keeps it (what `forget` refuses too).
-    const refused = refusal(rt, { kind: 'record-delete', record: key });
+    const refused = guardRefusal(rt, { kind: 'record-delete', record: key });
     if (refused) {
       rt.warnings.push(`kept node record ${r.targetIqn} @ ${r.portal}: ${refused}`);
       done.push(`kept ${r.targetIqn} @ ${r.portal} (${refused})`);
@@ -98,7 +87,7 @@ export async function rollbackAttach(
   ];
   if (spec.keep) return { removed, left: what, kept: true };
   const attempt = async (label: string, argv: string[], ok: number[], effect: ResolvedEffect) => {
-    const refused = refusal(rt, effect);
+    const refused = guardRefusal(rt, effect);
     if (refused) {
       left.push(`${label} (${refused})`);
       return false;
@@ -134,6 +123,10 @@ export async function rollbackAttach(
       { kind: 'record-delete', record: recordKey(r) },
     );
   }
+  // Records that stay (they existed before) get back the bytes the CHAP step replaced.
+  const chap = await restoreChapRecords(rt);
+  removed.push(...chap.restored);
+  left.push(...chap.left);
   if (clone)
     await attempt(`iface ${spec.clone}`, ifaceDeleteArgv(spec.clone!), [21], {
       kind: 'iface-delete',
@@ -143,7 +136,8 @@ export async function rollbackAttach(
     if (mounted) left.push(`kubelet dir ${spec.globalPath} (mounted)`);
     else {
       const refused =
-        refusal(rt, { kind: 'unlink', path: json }) ?? refusal(rt, { kind: 'rmdir', path: spec.globalPath });
+        guardRefusal(rt, { kind: 'unlink', path: json }) ??
+        guardRefusal(rt, { kind: 'rmdir', path: spec.globalPath });
       if (refused) left.push(`kubelet dir ${spec.globalPath} (${refused})`);
       else
         try {

@@ -379,7 +379,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
     const missing = needed.filter((k) => !input.secretKeys.includes(k));
     if (missing.length > 0) plan.warnings.push(`CHAP enabled but the Secret has no ${missing.join(', ')}`);
   }
-  return refuseEscapingPaths(plan, ctx.kubeletRoot);
+  return refuseEscapingPaths(plan, ctx);
 }
 
 function optString(o: Record<string, unknown>, name: string): string | undefined {

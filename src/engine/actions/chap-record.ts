@@ -9,13 +9,47 @@ import {
   discoveryRecordFiles,
   nodeRecordFiles,
   recordValueProblem,
+  restoreRecords,
   unconfirmedFields,
+  withIdbmLock,
   writeRecordFields,
 } from '../iscsiadm/record-secrets.js';
-import { mustRun, type Runtime } from './runtime.js';
+import { guardRefusal, mustRun, type Runtime } from './runtime.js';
 import type { DynamicOf } from './types.js';
 
 type RecordSecrets = DynamicOf<'record-secrets'>;
+
+/**
+ * After a failed attach: every record file this run's CHAP steps rewrote gets its previous bytes
+ * back under iscsiadm's DB lock (replaced whole, 0600; only the CHAP fields when iscsiadm rewrote
+ * the file since), so a record that existed before the attach is left as it was, without the
+ * credentials of an attach that did not happen. Records the attach created are deleted by the
+ * rollback anyway. Never throws.
+ */
+export async function restoreChapRecords(rt: Runtime): Promise<{ restored: string[]; left: string[] }> {
+  const all = rt.recordBackups ?? [];
+  rt.recordBackups = [];
+  if (all.length === 0) return { restored: [], left: [] };
+  // Each restore is a whole-file secret write: it passes the executor's guard like any step's.
+  const refused: string[] = [];
+  const backups = all.filter((b) => {
+    const why = guardRefusal(rt, { kind: 'write-file', path: b.path, mode: 0o600, secret: true });
+    if (why) refused.push(`${b.path} (${why})`);
+    return !why;
+  });
+  let left: string[] = [];
+  try {
+    if (backups.length > 0)
+      left = await withIdbmLock(rt.host, rt.sleep, () => restoreRecords(rt.host, backups));
+  } catch (e) {
+    left = backups.map((b) => `${b.path} (${(e as Error).message})`);
+  }
+  left.push(...refused);
+  const restored = backups
+    .filter((b) => rt.host.lstat(b.path) === 'file' && !left.some((l) => l.startsWith(`${b.path} `)))
+    .map((b) => `CHAP fields of ${b.path} as they were before this attach`);
+  return { restored, left: left.map((l) => `CHAP fields of ${l}`) };
+}
 
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
 export function showArgv(d: RecordSecrets): string[] {
@@ -49,8 +83,11 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
       `check \`${showArgv(d).join(' ')}\`; the record is created by the step before`,
     );
   }
+  // Each record file is replaced whole with the secrets in it: the executor's guard sees every one.
+  for (const f of files) rt.guard?.({ kind: 'write-file', path: f, mode: 0o600, secret: true });
   // The apply's clock (ApplyOptions.sleep), so a test never waits on a real timer here either.
-  await writeRecordFields(rt.host, rt.sleep, files, fields);
+  const backups = await writeRecordFields(rt.host, rt.sleep, files, fields);
+  rt.recordBackups = [...(rt.recordBackups ?? []), ...backups];
   const masked = Object.keys(fields)
     .map((k) => `${k} = ********`)
     .join('\n');

@@ -162,7 +162,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
       for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
       plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
     }
-    return refuseEscapingPaths(plan, ctx.kubeletRoot);
+    return refuseEscapingPaths(plan, ctx);
   },
 };
 
@@ -206,5 +206,5 @@ function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']
   }
   for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
   if (removable.length > 0) plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
-  return refuseEscapingPaths(plan, ctx.kubeletRoot);
+  return refuseEscapingPaths(plan, ctx);
 }

@@ -209,5 +209,5 @@ export function planCsiVolume(path: string, s: Snapshot, ctx: ActionContext): Pl
     for (const st of dirSteps(d)) addStep(plan, st);
     plan.expect!.push(pre('path-absent', `${d.dir} is removed`, d.dir));
   }
-  return refuseEscapingPaths(plan, ctx.kubeletRoot);
+  return refuseEscapingPaths(plan, ctx);
 }

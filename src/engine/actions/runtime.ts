@@ -3,8 +3,10 @@
  * hostnames resolved, the device paths found, kubelet's `lastErr`, and every command run (for the
  * journal). Also the one helper that runs a command and records it.
  */
+import { RefusedError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
+import type { RecordBackup } from '../iscsiadm/record-secrets.js';
 import type { Created } from './guard/types.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
@@ -34,6 +36,12 @@ export interface Runtime {
   onChild?: (pid: number, exited: boolean) => void;
   /** What the node held before the first change (taken by the first dynamic step), for tidy and rollback. */
   before?: { records: Set<string>; sessions: Set<string>; ifaces: Set<string> };
+  /**
+   * Record files the CHAP step rewrote in this run, with their bytes before: a failed attach's
+   * rollback puts back the ones that existed before it (chap-record.ts restoreChapRecords).
+   * Optional: absent until a CHAP step ran.
+   */
+  recordBackups?: RecordBackup[];
   /** Records SendTargets discovery listed in this run (`iqn|portal|iface`). */
   discovered: string[];
   /** SCSI host each login portal got (`portal → host`), for naming a missing LUN. */
@@ -130,4 +138,15 @@ const HOST_PORT = /^[^:[\]]+:\d+$/;
  */
 export function withResolvedPortals(rt: Runtime, argv: readonly string[]): string[] {
   return argv.map((a) => (rt.resolved.size > 0 && HOST_PORT.test(a) ? effectivePortal(rt, a) : a));
+}
+
+/** The guard's refusal of an effect, or undefined when it may run (no guard: a bare Runtime in a unit test). */
+export function guardRefusal(rt: Runtime, e: ResolvedEffect): string | undefined {
+  try {
+    rt.guard?.(e);
+    return undefined;
+  } catch (err) {
+    if (err instanceof RefusedError) return err.message;
+    throw err;
+  }
 }

@@ -1,6 +1,16 @@
 import * as fs from 'node:fs';
 import { hostname as osHostname } from 'node:os';
-import { type ResolvedKind, ResolveError, RootResolver, splitHostPath } from './confine.js';
+import { type ResolvedKind, ResolveError, RootResolver } from './confine.js';
+import {
+  changeTarget,
+  checkWritable,
+  type LayoutDir,
+  mkdirNoLinks,
+  replaceAtomic,
+  type WriteBytes,
+  writeAll,
+  writeTemp,
+} from './fs-mutate.js';
 import {
   type EntryInfo,
   type EntryKind,
@@ -22,9 +32,6 @@ function kindOf(st: fs.Stats): EntryKind {
   if (st.isFile()) return 'file';
   return 'other';
 }
-
-/** Temp file names of this process: `<file>.<pid>.<n>.tmp`. */
-let tempSeq = 0;
 
 /** True when the byte at `size - 1` of the file is a newline (the last line is complete). */
 function endsWithNewline(file: string, size: number): boolean {
@@ -159,54 +166,6 @@ function oversized(path: string, cap: ReadCap, size: string): string {
   return `${path}: ${size} than the ${cap.bytes}-byte cap for a ${cap.what}; not read`;
 }
 
-/** open(2) with these flags, then the whole of `data` (a regular file may take it in parts). */
-function writeWhole(real: string, flags: number, data: string, mode?: number): void {
-  const fd = fs.openSync(real, flags, mode);
-  try {
-    const buf = Buffer.from(data, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Writes and flushes `<path>.<pid>.<n>.tmp` (O_EXCL, O_NOFOLLOW, 0600); removes it on failure. */
-function writeTemp(real: string, path: string, data: string, op: string): string {
-  tempSeq += 1;
-  const temp = `${real}.${process.pid}.${tempSeq}.tmp`;
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-    const buf = Buffer.from(data);
-    if (fs.writeSync(fd, buf) < buf.length) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
-    fs.fsyncSync(fd);
-    return temp;
-  } catch (e) {
-    if (fd !== undefined) fs.rmSync(temp, { force: true });
-    throw new HostIoError(op, path, errCode(e));
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
-/** mkdir -p inside a root: each missing component made in its resolved parent, links followed inside. */
-function mkdirIn(r: RootResolver, path: string, mode: number): void {
-  try {
-    r.dirReal(path);
-    return;
-  } catch (e) {
-    if (errCode(e) !== 'ENOENT') throw e;
-  }
-  const { parent, name } = splitHostPath(path);
-  if (parent === undefined) return;
-  mkdirIn(r, parent, mode);
-  if (name === '' || name === '.' || name === '..') return;
-  // EEXIST for a dangling link in the way, as mkdir -p answers.
-  fs.mkdirSync(`${r.dirReal(parent)}/${name}`, { mode });
-}
-
 /**
  * A file kept open and re-read with one pread(2) at offset 0 (FsHost.openReader). A class, not a
  * pair of closures: the watcher keeps one per disk for the console's lifetime, and an instance is a
@@ -250,8 +209,9 @@ class PageReader implements FileReader {
  *
  * On the node itself (`/`) the kernel resolves paths as they are. Under any other root every path is
  * resolved inside the root first (confine.ts: chroot semantics, absolute links re-rooted, `..`
- * stopped at the root), so nothing a tree's links say can make a read, write, unlink or rmdir land
- * outside it; the final component is then opened with O_NOFOLLOW.
+ * stopped at the root), so nothing a tree's links say can make a read land outside it; the final
+ * component is then opened with O_NOFOLLOW. A change (write, replace, mkdir, rmdir, unlink) goes
+ * through no symlink at all, on `/` as under a root (fs-mutate.ts).
  */
 export class FsHost implements Host {
   readonly kind: 'real' | 'root';
@@ -263,6 +223,22 @@ export class FsHost implements Host {
   private readonly resolver: RootResolver | undefined;
   private readonly base: string;
   private readProblems: string[] = [];
+  /**
+   * Where one of the node's layout dirs (fs-mutate.ts LAYOUT_DEPTH) really is: on `/` the path
+   * itself when it is a directory (the kernel follows its links), under a root resolved afresh
+   * inside it; undefined when missing.
+   */
+  private readonly layout: LayoutDir = (dir) => {
+    if (!this.resolver) return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+    try {
+      return new RootResolver(this.base).dirReal(dir);
+    } catch (e) {
+      if (errCode(e) === 'ENOENT') return undefined;
+      throw e;
+    }
+  };
+  /** writeBytes as the fs-mutate helpers call it (a subclass's override included). */
+  private readonly write: WriteBytes = (p, fd, buf, off, len) => this.writeBytes(p, fd, buf, off, len);
 
   constructor(options: FsHostOptions) {
     this.root = options.root;
@@ -447,16 +423,25 @@ export class FsHost implements Host {
     return { real: t.real, kind: t.kind };
   }
 
-  /** `target(path, false).real`, with a refused resolution reported as the operation's HostIoError. */
-  private changeTarget(path: string, op: string): string {
-    try {
-      return this.target(path, false).real;
-    } catch (e) {
-      throw new HostIoError(op, path, errCode(e));
-    }
-  }
-
   writeText(path: string, data: string, mode?: number): void {
+    if (!path.startsWith('/sys/')) {
+      const real = changeTarget(this.layout, path, 'write');
+      checkWritable(real, path, 'write');
+      let fd: number;
+      try {
+        fd = fs.openSync(real, FILE_WRITE_FLAGS | fs.constants.O_NOFOLLOW, mode);
+      } catch (e) {
+        throw new HostIoError('write', path, errCode(e));
+      }
+      try {
+        writeAll(this.write, path, fd, Buffer.from(data, 'utf8'));
+      } catch (e) {
+        throw new HostIoError('write', path, errCode(e));
+      } finally {
+        fs.closeSync(fd);
+      }
+      return;
+    }
     try {
       const rooted = this.resolver !== undefined;
       const { real, kind } = this.target(path, true);
@@ -466,19 +451,23 @@ export class FsHost implements Host {
       // sysfs attributes must be written in one write(2) on an existing file, opened write-only:
       // the kernel refuses a read-write open of a write-only attribute (`scan`, `device/delete`) with
       // EACCES even for root (seen on a real 6.1 kernel in the e2e suite). No O_CREAT either.
-      if (path.startsWith('/sys/')) {
-        const fd = fs.openSync(real, SYSFS_WRITE_FLAGS | nofollow);
-        try {
-          fs.writeSync(fd, data);
-        } finally {
-          fs.closeSync(fd);
-        }
-      } else {
-        writeWhole(real, FILE_WRITE_FLAGS | nofollow, data, mode);
+      const fd = fs.openSync(real, SYSFS_WRITE_FLAGS | nofollow);
+      try {
+        fs.writeSync(fd, data);
+      } finally {
+        fs.closeSync(fd);
       }
     } catch (e) {
       throw new HostIoError('write', path, errCode(e));
     }
+  }
+
+  /**
+   * One write(2): the only place file data reaches the disk, so the simulator can fill the disk
+   * (src/sim/faults.ts diskFull) under the very code a node runs.
+   */
+  protected writeBytes(_path: string, fd: number, buf: Buffer, off: number, len: number): number {
+    return fs.writeSync(fd, buf, off, len);
   }
 
   appendLine(path: string, line: string, mode = 0o600): boolean {
@@ -520,8 +509,8 @@ export class FsHost implements Host {
 
   createExclusive(path: string, data: string): boolean {
     // link(2) never follows a final symlink at the destination: an existing link counts as existing.
-    const real = this.changeTarget(path, 'create');
-    const temp = writeTemp(real, path, data, 'create');
+    const real = changeTarget(this.layout, path, 'create');
+    const temp = writeTemp(this.write, real, path, data, 'create', 0o600);
     try {
       fs.linkSync(temp, real);
       return true;
@@ -533,16 +522,8 @@ export class FsHost implements Host {
     }
   }
 
-  replaceFile(path: string, data: string): void {
-    // rename(2) replaces a final symlink itself, never what it points at.
-    const real = this.changeTarget(path, 'replace');
-    const temp = writeTemp(real, path, data, 'replace');
-    try {
-      fs.renameSync(temp, real);
-    } catch (e) {
-      fs.rmSync(temp, { force: true });
-      throw new HostIoError('replace', path, errCode(e));
-    }
+  replaceFile(path: string, data: string, mode = 0o600): void {
+    replaceAtomic(this.write, changeTarget(this.layout, path, 'replace'), path, data, mode);
   }
 
   entryInfo(path: string): EntryInfo | undefined {
@@ -559,37 +540,24 @@ export class FsHost implements Host {
   }
 
   mkdir(path: string, mode = 0o750): void {
-    try {
-      if (!this.resolver) fs.mkdirSync(this.at(path), { recursive: true, mode });
-      else mkdirIn(new RootResolver(this.base), path, mode);
-    } catch (e) {
-      // Node's recursive mkdir answers ENOENT where mkdir(2) says EROFS (seen on a read-only
-      // tmpfs, Node 22): when the parent is there, one plain mkdir gives the real cause.
-      if (errCode(e) === 'ENOENT') {
-        try {
-          fs.mkdirSync(this.at(path), { mode });
-          return;
-        } catch (plain) {
-          throw new HostIoError('mkdir', path, errCode(plain));
-        }
-      }
-      throw new HostIoError('mkdir', path, errCode(e));
-    }
+    mkdirNoLinks(this.layout, path, mode);
   }
 
   rmdir(path: string): void {
+    const real = changeTarget(this.layout, path, 'rmdir');
     try {
       // rmdir(2) never follows its final component: a link there is ENOTDIR, not its target removed.
-      fs.rmdirSync(this.target(path, false).real);
+      fs.rmdirSync(real);
     } catch (e) {
       throw new HostIoError('rmdir', path, errCode(e));
     }
   }
 
   unlink(path: string): void {
+    const real = changeTarget(this.layout, path, 'unlink');
     try {
       // unlink(2) removes a final symlink itself, never what it points at.
-      fs.unlinkSync(this.target(path, false).real);
+      fs.unlinkSync(real);
     } catch (e) {
       throw new HostIoError('unlink', path, errCode(e));
     }

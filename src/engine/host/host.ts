@@ -30,6 +30,11 @@ export interface Host {
   /**
    * Write a file (sysfs attribute, kubelet metadata). Throws HostIoError with the errno on failure;
    * sysfs attributes answer EBUSY/EINVAL/ENODEV like the kernel does.
+   *
+   * Every change outside /sys (writeText, replaceFile, mkdir, rmdir, unlink) refuses to go through
+   * a symbolic link — a directory on the way, or the file written or created itself — with ELOOP,
+   * on a real node as under a `--root` (fs-mutate.ts). sysfs attributes are reached through the
+   * kernel's own links.
    */
   writeText(path: string, data: string, mode?: number): void;
   /**
@@ -47,8 +52,13 @@ export interface Host {
    * false when it already exists; throws HostIoError otherwise, leaving nothing behind.
    */
   createExclusive(path: string, data: string): boolean;
-  /** Replace a file's content atomically (temp file, fsync, rename(2)); nothing left behind on failure. */
-  replaceFile(path: string, data: string): void;
+  /**
+   * Replace a file's content atomically: a temp file in the same directory written whole, given
+   * `mode` (default 0600) and checked, fsync'ed, rename(2)d over the old file. A reader sees the
+   * old bytes or the new ones, never a part (a full disk fails the temp file and leaves the old one
+   * as it was); nothing is left behind on failure. The way every file holding a secret is written.
+   */
+  replaceFile(path: string, data: string, mode?: number): void;
   /** lstat(2) with owner, permission bits and age (a final symlink is reported, not followed). */
   entryInfo(path: string): EntryInfo | undefined;
   /** mkdir -p with a mode (kubelet uses 0750). */
@@ -176,8 +186,10 @@ export class HostIoError extends Error {
     readonly op: string,
     readonly path: string,
     readonly code: string,
+    /** Why, when the errno alone does not say it (a symlink refused on the way). */
+    readonly detail?: string,
   ) {
-    super(`${op} ${path}: ${code}`);
+    super(`${op} ${path}: ${code}${detail ? ` (${detail})` : ''}`);
     this.name = 'HostIoError';
   }
 }

@@ -17,13 +17,17 @@
  *   retried every 10 ms for 30 s; unlock unlinks lock.write. The lock dir is /run/lock/iscsi
  *   (meson `lockdir`; usr/initiator.h LOCK_DIR). Creating lock.write with O_EXCL is the same
  *   test-and-set as the link.
- * Only the fields given are replaced or added; every other line stays byte for byte. The caller
- * reads the record back through `iscsiadm -o show`, which masks passwords as `********`.
+ * Only the fields given are replaced or added; every other line stays byte for byte, and the file
+ * is replaced whole (temp file, 0600, fsync, rename), never edited in place: an in-place write keeps
+ * the old file's mode (a 0644 record would then hold a secret readable by every user) and a full
+ * disk would cut it mid-line. The caller reads the record back through `iscsiadm -o show`, which
+ * masks passwords as `********`.
  */
 import type { Host } from '../host/host.js';
 import { HostIoError } from '../host/host.js';
+import { pathProblem } from '../host/path-problem.js';
 import { stripBrackets } from '../iscsi/portal.js';
-import { ISCSI_DB_ROOTS, parsePortalEntry } from '../snapshot/iscsi-db.js';
+import { ISCSI_DB_ROOTS, NODE_DB_DIRS, parsePortalEntry } from '../snapshot/iscsi-db.js';
 
 export const IDBM_LOCK_DIR = '/run/lock/iscsi';
 const LOCK_FILE = `${IDBM_LOCK_DIR}/lock`;
@@ -31,6 +35,8 @@ export const IDBM_LOCK_WRITE = `${IDBM_LOCK_DIR}/lock.write`;
 /** usr/idbm.h DB_LOCK_RETRIES × DB_LOCK_USECS_WAIT: 3000 × 10 ms. */
 const LOCK_TRIES = 3000;
 const LOCK_WAIT_MS = 10;
+/** What iscsiadm gives a record (it runs under umask(0077)): the mode every record written here gets. */
+const RECORD_MODE = 0o600;
 /** AUTH_STR_MAX_LEN (usr/auth.h) includes the terminating NUL. */
 const MAX_VALUE_BYTES = 255;
 
@@ -53,21 +59,22 @@ function lineName(line: string): string | undefined {
 
 /**
  * The record text with `fields` set: an existing line of that name is replaced, a missing one is
- * added before `# END RECORD`. Throws when the text is not a record (no BEGIN/END lines).
+ * added before `# END RECORD`; a field whose value is undefined is removed. Throws when the text
+ * is not a record (no BEGIN/END lines).
  */
-export function setRecordFields(text: string, fields: Readonly<Record<string, string>>): string {
+export function setRecordFields(text: string, fields: Readonly<Record<string, string | undefined>>): string {
   const lines = text.split('\n');
   const begin = lines.findIndex((l) => l.startsWith('# BEGIN RECORD'));
   const end = lines.findIndex((l) => l.trim() === '# END RECORD');
   if (begin < 0 || end < begin)
     throw new Error('not an open-iscsi record (no # BEGIN RECORD / # END RECORD)');
-  const todo = new Map(Object.entries(fields));
+  const todo = new Map(Object.entries(fields).filter(([, v]) => v !== undefined));
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (i === end) for (const [k, v] of todo) out.push(`${k} = ${v}`);
     const name = i > begin && i < end ? lineName(line) : undefined;
-    if (name !== undefined && fields[name] !== undefined) {
+    if (name !== undefined && Object.hasOwn(fields, name)) {
       // The first line of a name is replaced; later duplicates would override it on read: dropped.
       if (todo.has(name)) {
         out.push(`${name} = ${fields[name]}`);
@@ -78,6 +85,21 @@ export function setRecordFields(text: string, fields: Readonly<Record<string, st
     out.push(line);
   }
   return out.join('\n');
+}
+
+/** The value of each of `names` in a record's text as iscsiadm reads it (first line wins), or undefined. */
+export function recordFieldValues(
+  text: string,
+  names: readonly string[],
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = Object.fromEntries(names.map((n) => [n, undefined]));
+  for (const line of text.split('\n')) {
+    const name = lineName(line);
+    if (name === undefined || !Object.hasOwn(out, name) || out[name] !== undefined) continue;
+    const eq = line.indexOf('=');
+    out[name] = eq < 0 ? '' : line.slice(eq + 1).trim();
+  }
+  return out;
 }
 
 /**
@@ -139,28 +161,76 @@ export async function withIdbmLock<T>(host: Host, sleep: Sleep, fn: () => T): Pr
   }
 }
 
+/** A record file as it was before a write changed it, for `restoreRecords`. */
+export interface RecordBackup {
+  path: string;
+  before: string;
+  /** What the write put there. */
+  after: string;
+  /** The fields the write set, with their values before it (undefined: the line was not there). */
+  previous: Record<string, string | undefined>;
+}
+
 /**
  * Sets `fields` in each record file under the DB lock. Values are checked first (nothing is
- * written when one cannot round-trip). Returns the files written.
+ * written when one cannot round-trip), and every file must be a regular file inside the node DB,
+ * reached through no symbolic link. Each file is replaced whole (Host.replaceFile: temp file,
+ * mode 0600 checked, fsync, rename), so a record holding a secret is never world-readable and
+ * never left cut short by a full disk; when one file fails, the files written before it get their
+ * previous bytes back. Returns what each file held before, for a rollback.
  */
 export async function writeRecordFields(
   host: Host,
   sleep: Sleep,
   files: readonly string[],
   fields: Readonly<Record<string, string>>,
-): Promise<string[]> {
+): Promise<RecordBackup[]> {
   for (const [k, v] of Object.entries(fields)) {
     const why = recordValueProblem(v);
     if (why) throw new Error(`${k} cannot be stored in an open-iscsi record: ${why}`);
   }
+  for (const f of files) {
+    const why = pathProblem(host, 'write', f, NODE_DB_DIRS);
+    if (why) throw new HostIoError('write', f, 'EPERM', why);
+  }
   return withIdbmLock(host, sleep, () => {
-    for (const f of files) {
-      const text = host.readText(f);
-      if (text === undefined) throw new HostIoError('read', f, 'ENOENT');
-      host.writeText(f, setRecordFields(text, fields), 0o600);
+    const done: RecordBackup[] = [];
+    try {
+      for (const f of files) {
+        const before = host.readText(f);
+        if (before === undefined) throw new HostIoError('read', f, 'ENOENT');
+        const after = setRecordFields(before, fields);
+        host.replaceFile(f, after, RECORD_MODE);
+        done.push({ path: f, before, after, previous: recordFieldValues(before, Object.keys(fields)) });
+      }
+    } catch (e) {
+      restoreRecords(host, done);
+      throw e;
     }
-    return [...files];
+    return done;
   });
+}
+
+/**
+ * Puts records back as they were before `writeRecordFields` (newest first), each replaced whole
+ * with mode 0600: a file that still holds what was written gets its previous bytes; one iscsiadm
+ * rewrote since (`-o update` of another field rewrites the whole record, the secrets with it) gets
+ * the written fields' previous values back, every other line as iscsiadm left it. A file deleted
+ * since stays deleted. Never throws: returns the files it could not restore, with why.
+ */
+export function restoreRecords(host: Host, backups: readonly RecordBackup[]): string[] {
+  const left: string[] = [];
+  for (const b of [...backups].reverse()) {
+    const now = host.readText(b.path);
+    // Gone (the rollback deleted a record the attach created) or already as it was.
+    if (now === undefined || now === b.before) continue;
+    try {
+      host.replaceFile(b.path, now === b.after ? b.before : setRecordFields(now, b.previous), RECORD_MODE);
+    } catch (e) {
+      left.push(`${b.path} (${(e as Error).message})`);
+    }
+  }
+  return left;
 }
 
 /**

@@ -4,6 +4,12 @@ import type { Iface, NodeRecord } from '../model.js';
 
 /** open-iscsi's DB roots, newest layout first (Debian/RHEL use /etc/iscsi; old builds /var/lib/iscsi). */
 export const ISCSI_DB_ROOTS = ['/etc/iscsi', '/var/lib/iscsi'] as const;
+/** The node DB's record dirs (usr/idbm.h NODE_CONFIG_DIR, ST_CONFIG_DIR, IFACE_CONFIG_DIR): all a record write may change. */
+export const NODE_DB_DIRS: readonly string[] = ISCSI_DB_ROOTS.flatMap((r) => [
+  `${r}/nodes`,
+  `${r}/send_targets`,
+  `${r}/ifaces`,
+]);
 export const INITIATOR_NAME_PATH = '/etc/iscsi/initiatorname.iscsi';
 
 /** Record keys the snapshot keeps. CHAP usernames/passwords are never even looked at. */
