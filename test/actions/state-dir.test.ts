@@ -55,7 +55,7 @@ describe('locks', () => {
           unreadableAfterMs: 60_000,
           ...young,
         }),
-      ).rejects.toThrow(/locked by another process \(its lock cannot be read yet\)/);
+      ).rejects.toThrow(/locked by another process \(its lock cannot be read yet: its content was/);
       expect(fs.readFileSync(file, 'utf8')).toBe(content);
 
       const old = fakeTime(mtime + 61_000);
