@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
+import { captureOutput } from '../helpers/capture-output.js';
 import { buildCliBundle } from '../helpers/cli-bundle.js';
 
 const NODE = resolve('node_modules/.bin/node');
@@ -23,18 +23,9 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function attach(...extra: string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const out: Output = {
-    stdout: (t) => {
-      text += t;
-    },
-    stderr: (t) => {
-      text += t;
-    },
-    isTTY: false,
-  };
-  const code = await main(['attach', '--demo', 'empty', '--dry-run', ...extra], out);
-  return { code, text };
+  const o = captureOutput();
+  const code = await main(['attach', '--demo', 'empty', '--dry-run', ...extra], o);
+  return { code, text: o.out + o.err };
 }
 
 const PV = `kind: PersistentVolume

@@ -5,21 +5,13 @@
  * the simulated node.
  */
 import { describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
+import { captureOutput } from '../helpers/capture-output.js';
 
 async function run(argv: string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const out: Output = {
-    stdout: (t) => {
-      text += t;
-    },
-    stderr: (t) => {
-      text += t;
-    },
-    isTTY: false,
-  };
-  return { code: await main([...argv, '--demo', 'incident', '--dry-run'], out), text };
+  const o = captureOutput();
+  const code = await main([...argv, '--demo', 'incident', '--dry-run'], o);
+  return { code, text: o.out + o.err };
 }
 
 const ATTACH = [

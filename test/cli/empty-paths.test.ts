@@ -3,21 +3,13 @@
  * default: `--root ""` silently meant `/`, the machine the console runs on — with --write too.
  */
 import { describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
+import { captureOutput } from '../helpers/capture-output.js';
 
 async function run(argv: string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const out: Output = {
-    stdout: (t) => {
-      text += t;
-    },
-    stderr: (t) => {
-      text += t;
-    },
-    isTTY: false,
-  };
-  return { code: await main(argv, out), text };
+  const o = captureOutput();
+  const code = await main(argv, o);
+  return { code, text: o.out + o.err };
 }
 
 describe('empty path options', () => {
