@@ -11,10 +11,10 @@ import {
   chapValuesProblem,
   DEFAULT_FS_TYPE,
   DEFAULT_IFACE,
+  decimalOf,
   portalProblem,
 } from '../../app/domain.js';
 import type { AttachInput } from '../../engine/actions/attach.js';
-import { decimalOf } from '../../engine/decimal.js';
 
 /** Secret keys (the node-DB names kubelet copies from the Secret) → wizard fields. */
 const SECRET_FIELDS: Record<string, string> = {

@@ -6,7 +6,7 @@
  */
 
 import type { Selection } from '../../app/backend.js';
-import { decimalOf } from '../../engine/decimal.js';
+import { decimalOf } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { DispatchContext } from '../context.js';
 
