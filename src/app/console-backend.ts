@@ -4,7 +4,6 @@
  * (tracked by the watcher in the store's `actions`), the journal, discovery, manifests, the doctor and the status bar's iscsid state.
  * The UI gets only the `ConsoleBackend` interface (backend.ts); the Host comes from open-host.ts.
  */
-import { readFileSync } from 'node:fs';
 import { planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
@@ -12,7 +11,7 @@ import { listPortalTargets } from '../engine/actions/discover.js';
 import { readJournal } from '../engine/actions/journal.js';
 import { lunListing } from '../engine/actions/list-luns.js';
 import { planListTargets } from '../engine/actions/list-targets.js';
-import { attachFromManifest, chapFromSecret } from '../engine/actions/manifest.js';
+import { attachFromManifest, chapFromSecret, readManifestFile } from '../engine/actions/manifest.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
 import { runDoctor } from '../engine/doctor/index.js';
@@ -127,18 +126,11 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     listLuns: (input, write) => lunListing(input, current(), ctxFor(write)),
     planListTargets: (input, write) => planListTargets(input, current(), ctxFor(write)),
     loadManifest(path, secretPath) {
-      // The admin's own files (where the console runs), not the node's: plain fs, not the Host.
-      const read = (p: string) => {
-        try {
-          return readFileSync(p, 'utf8');
-        } catch (e) {
-          throw new UserError(
-            `cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-          );
-        }
-      };
-      const m = attachFromManifest(read(path), path);
-      const secrets = secretPath ? chapFromSecret(read(secretPath), secretPath, m.secretName) : {};
+      // The admin's own files (where the console runs), not the node's: read bounded, not through the Host.
+      const m = attachFromManifest(readManifestFile(path), path);
+      const secrets = secretPath
+        ? chapFromSecret(readManifestFile(secretPath), secretPath, m.secretName)
+        : {};
       return { input: m.input, secrets };
     },
     iscsidState: iscsidStateProbe(o),

@@ -7,6 +7,7 @@
  * - attach-input: the attach input rules (the wizard puts each problem beside its field);
  * - attach-params: the attach parameters (the wizard's fields, `attach --help`'s flags);
  * - consent: which refusals hold and what the admin must type (one policy for CLI and console);
+ * - decimal: the one strict parser for numbers an admin types (LUNs, sids);
  * - format: the plan text the CLI prints, which the Plan dialog lays out;
  * - lookup, lun, portal, csi/paths: names and addresses as the engine spells and checks them;
  * - doctor/format: the report symbols `iscsi-console doctor` prints;
@@ -40,6 +41,7 @@ export {
 } from '../engine/actions/format.js';
 export { commandOutcome } from '../engine/actions/journal.js';
 export { describeBinds, recordKey } from '../engine/actions/lookup.js';
+export { decimalOf } from '../engine/decimal.js';
 export { STATUS_SYMBOL } from '../engine/doctor/format.js';
 export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';

@@ -66,8 +66,28 @@ function str(o: ParsedOptions, name: string, dflt: string): string {
   return typeof v === 'string' ? v : dflt;
 }
 
+/**
+ * A path option given as "" (an unset shell variable: `--root "$HOST_ROOT"`) must not fall back to
+ * its default: `--root ""` meaning `/` would read (and with --write change) this machine while the
+ * admin meant a mounted tree.
+ */
+function refuseEmptyPaths(o: ParsedOptions): void {
+  for (const [name, example] of [
+    ['root', '--root /host (or --root / for this machine)'],
+    ['kubelet-root', '--kubelet-root /var/lib/kubelet'],
+    ['state-dir', '--state-dir /var/log/iscsi-console'],
+  ] as const) {
+    if (typeof o[name] === 'string' && o[name].trim() === '')
+      throw new UserError(
+        `--${name} was given an empty path`,
+        `give a directory, e.g. ${example}; an unset shell variable expands to ""`,
+      );
+  }
+}
+
 /** Validates and normalises the global options. */
 export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOptions {
+  refuseEmptyPaths(o);
   const exec = str(o, 'exec', 'direct') as ExecMode;
   if (!EXEC_MODES.includes(exec))
     throw new UserError(`--exec must be one of ${EXEC_MODES.join(', ')} (got ${exec})`);

@@ -55,7 +55,7 @@ describe('locks', () => {
           unreadableAfterMs: 60_000,
           ...young,
         }),
-      ).rejects.toThrow(/locked by another process \(its lock cannot be read yet\)/);
+      ).rejects.toThrow(/locked by another process \(its lock cannot be read yet: its content was/);
       expect(fs.readFileSync(file, 'utf8')).toBe(content);
 
       const old = fakeTime(mtime + 61_000);
@@ -207,6 +207,52 @@ describe('apply and the state dir', () => {
     expect(result.error?.message).toMatch(message);
     expect(env.snap().sessions.length).toBe(before);
     if (elsewhere) expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a world-writable parent (0777 /var/log)',
+      0o777,
+      /its parent \/var\/log is world-writable and not sticky \(mode 0777\)/,
+    ],
+    [
+      'a group-writable parent',
+      0o775,
+      /its parent \/var\/log is group-writable and not sticky \(mode 0775\)/,
+    ],
+  ])('%s is refused, exit 2, nothing run or created', async (_name, mode, message) => {
+    env = await simEnv('incident');
+    const parent = join(stateAt(env), '..');
+    fs.mkdirSync(parent, { recursive: true });
+    fs.chmodSync(parent, mode);
+    const before = env.snap().sessions.length;
+    const { result } = await env.run('cleanup', ['4'], {}, fakeTime());
+    expect(result.error?.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(message);
+    expect(env.snap().sessions.length).toBe(before);
+    expect(fs.existsSync(stateAt(env))).toBe(false);
+  });
+
+  it('a sticky world-writable parent (a /tmp-like 1777 dir) is accepted: only the owner may swap an entry there', async () => {
+    env = await simEnv('incident');
+    const parent = join(stateAt(env), '..');
+    fs.mkdirSync(parent, { recursive: true });
+    fs.chmodSync(parent, 0o1777);
+    const { result } = await env.run('cleanup', ['4'], {}, fakeTime());
+    expect(result.error).toBeUndefined();
+    expect(fs.statSync(stateAt(env)).mode & 0o777).toBe(0o700);
+  });
+
+  it.skipIf(!isRoot)('a parent owned by another user is refused (needs root to chown)', async () => {
+    env = await simEnv('incident');
+    const parent = join(stateAt(env), '..');
+    fs.mkdirSync(parent, { recursive: true });
+    fs.chownSync(parent, 4321, 4321);
+    const { result } = await env.run('cleanup', ['4'], {}, fakeTime());
+    expect(result.error?.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(
+      /its parent \/var\/log is owned by uid 4321, not by root or the running user/,
+    );
   });
 
   it.skipIf(!isRoot)(

@@ -274,7 +274,7 @@ describe('manifests (read by the engine, mapped to the wizard fields and back)',
     // The wizard used to cap LUNs at 255 while the manifest reader took 16383: now both are the engine's.
     expect(validateWizard(fieldsFromInput(input))).toEqual({});
     expect(validateWizard({ ...fieldsFromInput(input), lun: '70000' }).lun).toBe(
-      'a LUN is the target LUN, an integer 0..16383',
+      'a LUN is the target LUN, an integer 0..16383 in decimal digits',
     );
     expect(() => attachFromManifest(pv.replace('lun: 300', 'lun: 16384'), 'm.yaml')).toThrow('lun');
   });

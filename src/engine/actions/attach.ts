@@ -5,7 +5,6 @@
  * warned about), a timeout on every command, event-driven waits instead of 1 s sleeps.
  */
 
-import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { kernelLunOf, kubeletLunProblem, parseLun } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
@@ -33,7 +32,7 @@ import { chapSteps } from './chap-steps.js';
 import { byPathName, kubeletGlobalPath } from './deps.js';
 import { discoveryRecordKey } from './effects.js';
 import { shellLine } from './format.js';
-import { attachFromManifest, chapFromSecret } from './manifest.js';
+import { attachFromManifest, chapFromSecret, readManifestFile } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { hostScanPath, scanData } from './sysfs-writes.js';
@@ -393,17 +392,9 @@ function optList(o: Record<string, unknown>, name: string): string[] {
 }
 
 /** Reads a manifest file named on the command line (an admin's local file, not a host path). */
-function readLocalFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UserError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-}
-
 function secretsFromOptions(o: Record<string, unknown>, secretName?: string): Record<string, string> {
   const file = optString(o, 'secret');
-  return file ? chapFromSecret(readLocalFile(file), file, secretName) : {};
+  return file ? chapFromSecret(readManifestFile(file), file, secretName) : {};
 }
 
 export const attachAction: ActionDef<AttachInput> = {
@@ -428,7 +419,7 @@ export const attachAction: ActionDef<AttachInput> = {
     const file = optString(o, 'manifest');
     let input: AttachInput;
     if (file) {
-      input = attachFromManifest(readLocalFile(file), file, optString(o, 'volume-name')).input;
+      input = attachFromManifest(readManifestFile(file), file, optString(o, 'volume-name')).input;
       if (o['no-mount'] === true) input.mount = false;
     } else {
       const portals = optList(o, 'portal');

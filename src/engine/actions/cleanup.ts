@@ -10,6 +10,7 @@ import { downScopeOf } from '../snapshot/outages.js';
 import { addCsiRefusals, addDriverFileSteps } from './csi-claims.js';
 import { planCsiVolume } from './csi-dirs.js';
 import { csiVolumeByPath, findSession, findVolume, podMountsOf } from './lookup.js';
+import { noExtraPositionals } from './one-ref.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import {
   addStep,
@@ -122,6 +123,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     const [ref] = positionals;
     const extra = o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
     if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir|csi-volume-path>');
+    noExtraPositionals('cleanup', positionals, ['<sid|kubelet-dir|csi-volume-path>']);
     if (ref.startsWith('/')) {
       const v = findVolume(s, ref);
       if (v) return { volumePath: v.path, ...extra };

@@ -8,15 +8,18 @@
  * link(2)), so no process ever sees an empty or half-written lock. It names the holder and every
  * child process the plan has running (`children`, rewritten atomically as commands start and end):
  * a console that was made to quit while a step's child still runs leaves a lock that stays held
- * until that child has ended too. A lock is taken over when its holder and all its children are
- * gone (pid gone, or pid reused: start time differs), or when its content cannot be read (a lock
- * left by an older version, a damaged disk) and it is older than `unreadableAfterMs`; each takeover
- * is returned as a note for the journal.
+ * until that child has ended too. A lock is judged by type, content and age (judge): it is taken
+ * over when its holder and all its children are gone (pid gone, or pid reused: start time differs),
+ * or when it is not a lock this console could have written (a directory, FIFO, symlink, a file over
+ * LOCK_MAX_BYTES, content that is not a valid holder: an older version, a damaged disk, a planted
+ * file) and it is older than `unreadableAfterMs` or has an mtime in the future. Only small regular
+ * files are ever read, through the Host's bounded, non-blocking reads. Each takeover is returned as
+ * a note for the journal.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InterruptedError, RefusedError } from '../errors.js';
-import type { Host } from '../host/host.js';
+import type { EntryKind, Host } from '../host/host.js';
 import { realSleep } from './iscsiadm.js';
 import { LOCKS_DIR, stateDirError } from './state-dir.js';
 
@@ -123,17 +126,107 @@ export function lockPath(stateDir: string, key: string): string {
   return `${stateDir}/${LOCKS_DIR}/${key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)}-${hash}.lock`;
 }
 
-/** The holder recorded in a lock file; undefined when absent, empty or corrupt. */
-function readHolder(host: Host, path: string): { holder?: LockHolder; raw?: string } {
-  const raw = host.readText(path);
-  if (raw === undefined) return {};
+/** A lock this console wrote is ~200 bytes plus ~30 per running child; anything larger is not one. */
+export const LOCK_MAX_BYTES = 64 * 1024;
+
+function isProcess(v: unknown): v is LockProcess {
+  if (!v || typeof v !== 'object') return false;
+  const p = v as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(p.pid) &&
+    (p.pid as number) > 0 &&
+    (p.start === undefined || (typeof p.start === 'string' && /^\d{1,20}$/.test(p.start)))
+  );
+}
+
+/** The holder a lock's text names, checked field by field (it is a file anyone with access could write). */
+export function parseHolder(raw: string): LockHolder | undefined {
+  let v: unknown;
   try {
-    const h = JSON.parse(raw) as LockHolder;
-    if (h && typeof h === 'object' && Number.isInteger(h.pid) && h.pid > 0) return { holder: h, raw };
+    v = JSON.parse(raw);
   } catch {
-    // unreadable: judged by its age
+    return undefined;
   }
-  return { raw };
+  if (!isProcess(v)) return undefined;
+  const h = v as unknown as Record<string, unknown>;
+  if (typeof h.hostname !== 'string' || typeof h.action !== 'string' || typeof h.since !== 'string')
+    return undefined;
+  if (h.children !== undefined && !(Array.isArray(h.children) && h.children.every(isProcess)))
+    return undefined;
+  return v as LockHolder;
+}
+
+/** The holder recorded in a regular lock file; undefined when absent, empty or invalid. */
+function readHolder(host: Host, path: string): LockHolder | undefined {
+  const info = host.entryInfo(path);
+  if (info?.kind !== 'file' || info.size > LOCK_MAX_BYTES) return undefined;
+  const raw = host.readText(path);
+  return raw === undefined ? undefined : parseHolder(raw);
+}
+
+/** What stands at a lock's path, judged by type, content and age. */
+type Seen =
+  | { kind: 'gone' }
+  | { kind: 'held'; holder: LockHolder; by: LockProcess }
+  | { kind: 'stale'; note: string; what: string; raw?: string; mtimeMs: number; entry: EntryKind }
+  | { kind: 'young'; what: string; ageMs: number };
+
+const KIND_WORDS: Record<EntryKind, string> = {
+  file: 'a regular file',
+  dir: 'a directory',
+  symlink: 'a symlink',
+  other: 'a FIFO, socket or device',
+};
+
+/**
+ * Judges the entry at a lock's path without ever opening anything but a small regular file (the
+ * Host's reads are non-blocking and bounded): a lock whose holder and children are gone is stale;
+ * one that is not a lock this console could have written (another type, too big, invalid content)
+ * is stale once older than `unreadableAfter` — with a future mtime counted as old, since a clock
+ * set back (or a planted file) would otherwise keep it forever.
+ */
+function judge(
+  host: Host,
+  path: string,
+  key: string,
+  isAlive: (p: LockProcess) => boolean,
+  nowMs: number,
+  unreadableAfter: number,
+): Seen {
+  const info = host.entryInfo(path);
+  if (!info) return { kind: 'gone' };
+  let what: string;
+  let raw: string | undefined;
+  if (info.kind !== 'file') what = `it was ${KIND_WORDS[info.kind]}`;
+  else if (info.size > LOCK_MAX_BYTES) what = `it was ${info.size} bytes, larger than any lock`;
+  else {
+    raw = host.readText(path);
+    if (raw === undefined) {
+      if (!host.entryInfo(path)) return { kind: 'gone' };
+      what = 'it could not be read';
+    } else {
+      const holder = parseHolder(raw);
+      if (holder) {
+        const by = holderAlive(holder, isAlive);
+        if (by) return { kind: 'held', holder, by };
+        const note = `took over the lock of target ${key} from ${describe(holder)}: the holder and its children are gone`;
+        return { kind: 'stale', note, what: 'its holder is gone', raw, mtimeMs: info.mtimeMs, entry: 'file' };
+      }
+      what = `its content was ${raw.trim() === '' ? 'empty' : 'unreadable'}`;
+    }
+  }
+  const age = nowMs - info.mtimeMs;
+  if (age >= 0 && age < unreadableAfter) return { kind: 'young', what, ageMs: age };
+  const when = age < 0 ? 'its mtime was in the future' : `it was ${Math.round(age / 1000)} s old`;
+  const note = `took over the lock of target ${key}: ${what} and ${when}`;
+  return {
+    kind: 'stale',
+    note,
+    what,
+    ...(raw !== undefined ? { raw } : {}),
+    mtimeMs: info.mtimeMs,
+    entry: info.kind,
+  };
 }
 
 interface FileLock {
@@ -181,42 +274,67 @@ async function lockFile(
       throw stateDirError(e, stateDir, `lock target ${key}`);
     }
     if (created) return ownLock(host, path, me);
-    const { holder, raw } = readHolder(host, path);
-    let stale: string | undefined;
-    if (holder && !holderAlive(holder, isAlive)) {
-      stale = `took over the lock of target ${key} from ${describe(holder)}: the holder and its children are gone`;
-    } else if (!holder && raw !== undefined) {
-      const age = now() - (host.entryInfo(path)?.mtimeMs ?? now());
-      if (age >= unreadableAfter)
-        stale = `took over the lock of target ${key}: its content was ${raw.trim() === '' ? 'empty' : 'unreadable'} and it was ${Math.round(age / 1000)} s old`;
-    }
-    if (stale && breakLock(host, path, raw, now, unreadableAfter)) {
-      notes.push(stale);
+    const seen = judge(host, path, key, isAlive, now(), unreadableAfter);
+    if (seen.kind === 'gone') continue;
+    if (seen.kind === 'stale' && breakLock(host, key, path, seen, now, unreadableAfter)) {
+      notes.push(seen.note);
       continue;
     }
     if (o.signal?.aborted)
       throw new InterruptedError(`interrupted while waiting for the lock of target ${key}: nothing was run`);
-    if (now() >= deadline) {
-      throw new RefusedError(
-        `target ${key} is locked by ${holder ? describe(holder) : 'another process (its lock cannot be read yet)'}`,
-        `wait for it to finish; a lock left by a dead process is taken over automatically (${path})`,
-        ['locked'],
-      );
-    }
+    if (now() >= deadline) throw lockedError(key, path, seen, unreadableAfter);
     await sleep(wait);
     wait = Math.min(wait * 2, 500);
   }
 }
 
+/** The refusal once the wait is over, with a hint that says what will (not) free the lock. */
+function lockedError(
+  key: string,
+  path: string,
+  seen: Exclude<Seen, { kind: 'gone' }>,
+  unreadableAfter: number,
+): RefusedError {
+  if (seen.kind === 'stale') {
+    return new RefusedError(
+      `target ${key} is locked by a stale lock (${seen.what}) that another process is taking over`,
+      `run again; a breaker file left by a crashed process is removed once it is ${Math.round(unreadableAfter / 1000)} s old (${path}.break)`,
+      ['locked'],
+    );
+  }
+  if (seen.kind === 'young') {
+    return new RefusedError(
+      `target ${key} is locked by another process (its lock cannot be read yet: ${seen.what})`,
+      `a lock that cannot be understood is taken over once it is ${Math.round(unreadableAfter / 1000)} s old: run again (${path})`,
+      ['locked'],
+    );
+  }
+  const still = seen.by.pid === seen.holder.pid ? '' : `; its child pid ${seen.by.pid} still runs`;
+  return new RefusedError(
+    `target ${key} is locked by ${describe(seen.holder)}${still}`,
+    `wait for it to finish; the lock is taken over automatically once pid ${seen.holder.pid} and its children are gone (${path})`,
+    ['locked'],
+  );
+}
+
+/** The entry at `path` is still the one judged stale: same type and mtime, and same content if read. */
+function unchanged(host: Host, path: string, seen: Extract<Seen, { kind: 'stale' }>): boolean {
+  const info = host.entryInfo(path);
+  if (!info || info.kind !== seen.entry || info.mtimeMs !== seen.mtimeMs) return false;
+  return seen.raw === undefined || host.readText(path) === seen.raw;
+}
+
 /**
- * Removes a stale lock whose content is still `raw`, under a second exclusive file so two breakers
- * cannot both win (one could otherwise remove the lock the other has just taken). A breaker file
- * left by a crashed breaker is itself removed once older than `staleMs`.
+ * Removes a stale lock that is still the entry judged stale, under a second exclusive file so two
+ * breakers cannot both win (one could otherwise remove the lock the other has just taken). A breaker
+ * file left by a crashed breaker is itself removed once older than `staleMs`. A directory is removed
+ * only when empty (rmdir, never recursive); one that is not is refused with the path to clear by hand.
  */
 function breakLock(
   host: Host,
+  key: string,
   path: string,
-  raw: string | undefined,
+  seen: Extract<Seen, { kind: 'stale' }>,
   now: () => number,
   staleMs: number,
 ): boolean {
@@ -229,7 +347,8 @@ function breakLock(
   }
   if (!mine) {
     const info = host.entryInfo(breaker);
-    if (info && now() - info.mtimeMs >= staleMs) {
+    const age = info ? now() - info.mtimeMs : 0;
+    if (info && (age >= staleMs || age < 0)) {
       try {
         host.unlink(breaker);
       } catch {
@@ -239,9 +358,18 @@ function breakLock(
     return false;
   }
   try {
-    if (host.readText(path) === raw) host.unlink(path);
-    return true;
-  } catch {
+    if (!unchanged(host, path, seen)) return false;
+    try {
+      if (seen.entry === 'dir') host.rmdir(path);
+      else host.unlink(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw new RefusedError(
+        `the lock of target ${key} cannot be taken over: ${seen.what} and it cannot be removed (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+        `remove ${path} by hand, then run again`,
+        ['locked'],
+      );
+    }
     return true;
   } finally {
     try {
@@ -255,7 +383,7 @@ function breakLock(
 function ownLock(host: Host, path: string, me: LockHolder): FileLock {
   const children: LockProcess[] = [];
   const mine = () => {
-    const { holder } = readHolder(host, path);
+    const holder = readHolder(host, path);
     return holder?.pid === me.pid && holder.since === me.since;
   };
   return {

@@ -2,6 +2,7 @@
  * Finding objects in a snapshot by what an admin types (sid, sdX, H:C:T:L, dm-N, alias, IQN@portal)
  * and by fingerprint. Planners resolve names to fingerprints once; apply re-finds by fingerprint.
  */
+import { decimalOf } from '../decimal.js';
 import { UserError } from '../errors.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type {
@@ -33,10 +34,35 @@ export function sessionByKey(s: Snapshot, key: string): Session | undefined {
   return s.sessions.find((x) => x.key === key);
 }
 
-/** A session by `7`, `session7`, `[7]` or its fingerprint. */
+/**
+ * The kernel's session ids are an unsigned int counter (`session%u` in sysfs,
+ * drivers/scsi/scsi_transport_iscsi.c): 1..2^32-1.
+ */
+export const MAX_SID = 0xffff_ffff;
+
+/**
+ * The sid in a typed session ref — `7`, `session7` (sysfs) or `[7]` (iscsiadm's listing) — with
+ * decimal digits only (decimal.ts); undefined for anything else, a fingerprint included.
+ */
+export function sidOf(ref: string): number | undefined {
+  const digits = ref.startsWith('session')
+    ? ref.slice('session'.length)
+    : ref.startsWith('[') && ref.endsWith(']')
+      ? ref.slice(1, -1)
+      : ref;
+  const n = decimalOf(digits);
+  return n !== undefined && n >= 1 && n <= MAX_SID ? n : undefined;
+}
+
+/** A session by `7`, `session7`, `[7]` or its fingerprint (keys hold `|`; anything else is a sid). */
 export function findSession(s: Snapshot, ref: string): Session {
-  const m = /^(?:session)?\[?(\d+)\]?$/.exec(ref.trim());
-  const found = m ? s.sessions.find((x) => x.sid === Number(m[1])) : sessionByKey(s, ref);
+  const sid = sidOf(ref);
+  if (sid === undefined && !ref.includes('|'))
+    throw new UserError(
+      `invalid session id ${JSON.stringify(ref)}`,
+      `a sid is decimal digits 1..${MAX_SID} (also session7, [7]), as iscsi-console status shows`,
+    );
+  const found = sid !== undefined ? s.sessions.find((x) => x.sid === sid) : sessionByKey(s, ref);
   if (!found) {
     throw new UserError(
       `no session ${ref} on this node`,

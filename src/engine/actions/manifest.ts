@@ -6,6 +6,8 @@
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { readAdminFile } from '../host/local-file.js';
+import { MANIFEST_CAP } from '../host/read-caps.js';
 import { MAX_TARGET_LUN } from '../iscsi/lun.js';
 import type { AttachInput } from './attach.js';
 import { chapValuesProblem, validateAttachInput } from './attach-input.js';
@@ -60,13 +62,33 @@ export interface ManifestAttach {
   secretName?: string;
 }
 
+/**
+ * YAML aliases a manifest may use. Kubernetes objects need none (kubectl never writes them); a few
+ * hand-written anchors are fine, but each alias expands to a copy, so a "billion laughs" file of
+ * nested aliases would grow to gigabytes: past this the `yaml` package refuses (maxAliasCount).
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/** A `--manifest`/`--secret` file, read bounded and non-blocking (regular files only); UserError otherwise. */
+export function readManifestFile(path: string): string {
+  return readAdminFile(path, MANIFEST_CAP);
+}
+
 function docs(text: string, file: string): unknown[] {
   const out: unknown[] = [];
   for (const d of parseAllDocuments(text)) {
     if ('errors' in d && d.errors.length > 0) {
       throw new UserError(`${file}: not valid YAML/JSON (${d.errors[0]!.message.split('\n')[0]})`);
     }
-    const v = d.toJS();
+    let v: unknown;
+    try {
+      v = d.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    } catch (e) {
+      throw new UserError(
+        `${file}: not a usable manifest (${(e as Error).message.split('\n')[0]})`,
+        `at most ${MAX_YAML_ALIASES} YAML aliases are expanded; write the values out`,
+      );
+    }
     if (v !== null && v !== undefined) out.push(v);
   }
   return out;

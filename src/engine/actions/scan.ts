@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import { kernelLunOf, parseLun } from '../iscsi/lun.js';
 import { lunKey, type Snapshot } from '../model.js';
 import { findSession } from './lookup.js';
+import { noExtraPositionals } from './one-ref.js';
 import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown } from './plan-kit.js';
 import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
@@ -31,6 +32,7 @@ export const scanAction: ActionDef<ScanInput> = {
     const [sid, lun] = positionals;
     if (sid === undefined || lun === undefined)
       throw new UserError('scan needs <sid> <lun>', 'e.g. iscsi-console scan 3 1');
+    noExtraPositionals('scan', positionals, ['<sid>', '<lun>']);
     return { sessionKey: findSession(s, sid).key, lun: parseLun(lun) };
   },
   /** From a session: the first LUN a kubelet volume of it expects but the kernel does not have. */

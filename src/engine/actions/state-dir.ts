@@ -3,7 +3,8 @@
  * It is what makes an apply accountable, so it must be what it claims: a real directory (never a
  * symlink an attacker or a careless mount swapped in), owned by the user running the console, and
  * writable by nobody else — otherwise anyone could forge journal lines or hold a target's lock.
- * Its files are opened with O_NOFOLLOW (FsHost.appendLine, createExclusive); the dir is lstat'ed.
+ * Its files are opened with O_NOFOLLOW (FsHost.appendLine, createExclusive); the dir and each of
+ * its parents are lstat'ed (checkParents).
  * Every refusal and every write failure here is exit 2 (the environment), naming the real cause.
  */
 import { UserError } from '../errors.js';
@@ -78,10 +79,43 @@ function checkEntry(host: Host, path: string, label: string, kind: 'dir' | 'file
 }
 
 /**
+ * Refuses a parent of the state dir that someone other than root or the running user could change:
+ * whoever can rename entries in a parent can swap the state dir for their own between our checks and
+ * our writes (a 0777 /var/log). A sticky world-writable dir (/tmp, mode 1777) is accepted: sticky
+ * means only an entry's owner may rename or remove it (unlink(2), rename(2): EPERM), and the state
+ * dir itself is checked to be ours, so nobody else can swap it there. A symlinked parent is refused:
+ * the checks would judge the link, not the dir writes go to. Missing parents stop the walk (mkdir
+ * creates them, owned by us).
+ */
+function checkParents(host: Host, stateDir: string): void {
+  const parts = stateDir.split('/').filter((p) => p !== '');
+  const uid = process.getuid?.();
+  for (let i = 0; i < parts.length; i++) {
+    const dir = `/${parts.slice(0, i).join('/')}`;
+    const info = host.entryInfo(dir);
+    // A --root tree's own top is not an entry inside it; a missing parent is made by mkdir, owned by us.
+    if (!info) {
+      if (i === 0) continue;
+      return;
+    }
+    const label = `state dir ${stateDir}: its parent`;
+    if (info.kind === 'symlink') refuse(`${label} ${dir} is a symlink: give the state dir's real path`);
+    if (info.kind !== 'dir') refuse(`${label} ${dir} is not a directory`);
+    if (info.uid !== 0 && uid !== undefined && info.uid !== uid)
+      refuse(`${label} ${dir} is owned by uid ${info.uid}, not by root or the running user (uid ${uid})`);
+    if ((info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0)
+      refuse(
+        `${label} ${dir} is ${info.mode & 0o002 ? 'world' : 'group'}-writable and not sticky (mode ${info.mode.toString(8).padStart(4, '0')}): anyone who can write it could swap the state dir`,
+      );
+  }
+}
+
+/**
  * Makes sure the state dir exists (0700) and is safe to write: called by apply before it takes a
  * lock or writes a journal line. Throws UserError (exit 2) with the cause.
  */
 export function openStateDir(host: Host, stateDir: string): void {
+  checkParents(host, stateDir);
   if (host.entryInfo(stateDir) === undefined) {
     try {
       host.mkdir(stateDir, 0o700);

@@ -5,6 +5,7 @@
 import { UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { findVolume, podMountsOf } from './lookup.js';
+import { noExtraPositionals } from './one-ref.js';
 import { addStep, addUnique, destructive, newPlan, pre, unmountStep } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
@@ -28,6 +29,7 @@ export const unmountAction: ActionDef<UnmountInput> = {
     const [path] = positionals;
     if (path === undefined || !path.startsWith('/'))
       throw new UserError('unmount needs an absolute <mount-path>');
+    noExtraPositionals('unmount', positionals, ['<mount-path>']);
     return { path: path.replace(/\/+$/, '') };
   },
   inputFromSelection(sel) {

@@ -115,7 +115,7 @@ class ReadRefused extends Error {
   }
 }
 
-function describeKind(st: fs.Stats): string {
+export function describeKind(st: fs.Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isCharacterDevice()) return 'a character device';
@@ -129,7 +129,7 @@ function describeKind(st: fs.Stats): string {
  * anything over `cap` bytes (read-caps.ts). procfs files stat as size 0, so the size only shortcuts
  * the loop when it is known; otherwise it reads in bounded chunks until EOF or one byte past the cap.
  */
-function readBounded(fd: number, path: string, cap: ReadCap): string {
+export function readBounded(fd: number, path: string, cap: ReadCap): string {
   const st = fs.fstatSync(fd);
   // A directory answers EISDIR, as read(2) does: a wrong path, not an odd file.
   if (st.isDirectory()) throw new ResolveError('EISDIR');

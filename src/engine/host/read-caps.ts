@@ -48,3 +48,9 @@ export function readCapFor(path: string): ReadCap {
   if (path.endsWith('/journal.jsonl')) return JOURNAL_CAP;
   return DEFAULT_CAP;
 }
+
+/**
+ * A `--manifest`/`--secret` file: a PV, Pod or Secret is a few KiB (`kubectl get -o yaml` with
+ * managedFields ~10 KiB); 1 MiB holds a multi-document file of a hundred of them.
+ */
+export const MANIFEST_CAP: ReadCap = { bytes: 1 * MiB, what: 'manifest' };

@@ -1,3 +1,4 @@
+import { ExternalCommandError } from '../errors.js';
 import {
   type LineStream,
   maskSecrets,
@@ -83,6 +84,36 @@ export function wrapArgv(argv: readonly string[], config: RunnerConfig): string[
   }
 }
 
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * The most stdout one command may print before it is killed and refused. The largest output we parse
+ * is `multipathd show maps json`: ~4 KiB per 2-path map in a real capture
+ * (test/fixtures/captures/mp-multipathd-show-maps-json.txt), so the 1,000-session × 4-LUN node we
+ * bench (4,000 maps) prints ~16 MiB; 64 MiB is 4× that, and far below V8's string limit (~512 Mi
+ * chars) that 200 MB from a runaway multipathd hit as a fatal error. Counted in characters
+ * (execa's `maxBuffer` with utf8), which equals bytes for the ASCII these tools print.
+ */
+export const STDOUT_CAP = 64 * MiB;
+/**
+ * stderr is diagnostics: iscsiadm prints a line (~150 bytes) per failing record, ~150 KiB for 1,000
+ * records; we keep and show only its tail. 4 MiB bounds a tool that loops on an error message.
+ */
+export const STDERR_CAP = 4 * MiB;
+/**
+ * One line of a long-lived stream (`udevadm monitor --property`): a uevent is at most
+ * UEVENT_BUFFER_SIZE (2048 bytes, include/linux/kobject.h) of `KEY=value` lines, and udev's own
+ * properties are short, so a line past 64 KiB is not udev talking: the stream is stopped (its
+ * watcher falls back to polling) rather than buffered without end.
+ */
+export const STREAM_LINE_CAP = 64 * KiB;
+
+/** A cap in words for an error message ("64 MiB"). */
+function capWords(bytes: number): string {
+  return bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / KiB} KiB`;
+}
+
 /** The commands running right now (pid → masked argv): what a second Ctrl-C names. */
 const running = new Map<number, readonly string[]>();
 
@@ -124,6 +155,8 @@ export function createRunner(config: RunnerConfig) {
       ...(options.signal ? { cancelSignal: options.signal } : {}),
       stripFinalNewline: false,
       encoding: 'utf8',
+      // Past a cap execa kills the command (killSignal) and marks the result isMaxBuffer.
+      maxBuffer: { stdout: STDOUT_CAP, stderr: STDERR_CAP },
     });
     const pid = child.pid;
     if (pid !== undefined) {
@@ -150,6 +183,22 @@ export function createRunner(config: RunnerConfig) {
       durationMs: Math.round(performance.now() - started),
       ...(spawnFailed ? { spawnError: String((result as { code?: string }).code ?? 'ENOENT') } : {}),
     };
+    if (result.isMaxBuffer) {
+      const [stream, cap] =
+        String(result.stdout ?? '').length >= STDOUT_CAP ? ['stdout', STDOUT_CAP] : ['stderr', STDERR_CAP];
+      const what = `${stream} over ${capWords(cap)}: ${shownArgv.join(' ')} was stopped`;
+      const cut = { ...record, exitCode: null, stdout: '', stderr: what };
+      config.onRun?.(cut);
+      throw new ExternalCommandError(
+        `output over ${capWords(cap)}: ${shownArgv.join(' ')} printed more ${stream} than any node's state needs; it was stopped and its output not read`,
+        shownArgv,
+        null,
+        undefined,
+        what,
+        false,
+        'the tool is misbehaving (or is not the real one): check it by hand, with its output to a file',
+      );
+    }
     config.onRun?.(record);
     return record;
   };
@@ -181,10 +230,17 @@ export function spawnLineStream(argv: readonly string[], handlers: StreamHandler
     });
     let partial = '';
     let lastErr = '';
+    let overlong = false;
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
+      if (overlong) return;
       const parts = (partial + chunk).split('\n');
       partial = parts.pop() ?? '';
+      if (partial.length > STREAM_LINE_CAP || parts.some((l) => l.length > STREAM_LINE_CAP)) {
+        overlong = true;
+        controller.abort();
+        return;
+      }
       for (const line of parts) handlers.onLine(line);
     });
     child.stderr?.setEncoding('utf8');
@@ -194,10 +250,12 @@ export function spawnLineStream(argv: readonly string[], handlers: StreamHandler
     });
     return child.then((r) => {
       const spawnFailed = r.exitCode === undefined && !r.isCanceled && !r.signal;
+      if (overlong)
+        return { exitCode: null, stderr: `a line over ${capWords(STREAM_LINE_CAP)}: stopped, not buffered` };
       return {
         exitCode: r.exitCode ?? null,
         ...(spawnFailed ? { spawnError: String((r as { code?: string }).code ?? 'ENOENT') } : {}),
-        ...(lastErr ? { stderr: lastErr } : {}),
+        ...(lastErr ? { stderr: lastErr.slice(-1024) } : {}),
       };
     });
   });

@@ -16,6 +16,7 @@
  * kubelet writes `0 0 <target LUN>` and looks for `lun-<target LUN>` (kubernetes
  * pkg/volume/iscsi/iscsi_util.go scanOneLun, AttachDisk), so it never reaches a LUN ≥ 256.
  */
+import { decimalOf } from '../decimal.js';
 import { UserError } from '../errors.js';
 import { stripBrackets } from './portal.js';
 
@@ -28,16 +29,24 @@ export function kernelLunOf(targetLun: number): number {
   return targetLun < 256 ? targetLun : FLAT_SPACE | targetLun;
 }
 
-/** A target LUN from a flag or manifest: 0..16383 (flat space addressing above 255). */
+/**
+ * A target LUN from a flag, the wizard or a manifest: decimal digits only (decimal.ts), 0..16383
+ * (flat space addressing above 255). A number above that is likely the kernel's number for one.
+ */
 export function parseLun(text: unknown): number {
-  const n = typeof text === 'number' ? text : Number(String(text ?? '').trim());
-  if (!Number.isInteger(n) || n < 0 || n > MAX_TARGET_LUN || String(text ?? '').trim() === '') {
-    const t = Number.isInteger(n) && n > MAX_TARGET_LUN ? targetLunOf(n) : undefined;
+  const n =
+    typeof text === 'number'
+      ? Number.isSafeInteger(text)
+        ? text
+        : undefined
+      : decimalOf(String(text ?? ''));
+  if (n === undefined || n > MAX_TARGET_LUN) {
+    const t = n !== undefined ? targetLunOf(n) : undefined;
     throw new UserError(
-      `invalid LUN ${String(text)}`,
+      `invalid LUN ${n !== undefined ? n : JSON.stringify(String(text))}`,
       t !== undefined
         ? `${n} is the kernel's number for target LUN ${t}: give the target's LUN (${t})`
-        : 'a LUN is the target LUN, an integer 0..16383',
+        : 'a LUN is the target LUN, an integer 0..16383 in decimal digits',
     );
   }
   return n;

@@ -18,6 +18,7 @@
  * `status`. Commands only run where they reach the node read (not a `--root` tree with `--exec
  * direct`, whose commands would answer for this machine).
  */
+import { ExternalCommandError } from '../errors.js';
 import type { Host, RunResult } from '../host/host.js';
 import type {
   MultipathMap,
@@ -118,6 +119,16 @@ function failure(what: string, r: RunResult): string {
   return `${what}: exit ${r.exitCode ?? 'killed'}${last ? ` (${last})` : ''}`;
 }
 
+/** Runs a reader command; output over the runner's cap (a thrown refusal) becomes a failed result. */
+async function runQuiet(host: Host, argv: readonly string[]): Promise<RunResult> {
+  try {
+    return await host.run(argv, { timeoutMs: TOPOLOGY_TIMEOUT_MS });
+  } catch (e) {
+    if (!(e instanceof ExternalCommandError)) throw e;
+    return { argv: [...argv], exitCode: null, stdout: '', stderr: e.message, timedOut: false, durationMs: 0 };
+  }
+}
+
 /** Every map's topology from a `multipathd show maps json` reply (throws when it is not one). */
 export function multipathdTopology(text: string): Map<string, ReadTopology> {
   const out = new Map<string, ReadTopology>();
@@ -205,7 +216,7 @@ export async function readMultipathTopology(host: Host, fingerprint = ''): Promi
     return r;
   };
   if (readProcessTable(host).pids('multipathd').length > 0) {
-    const r = await host.run(MULTIPATHD_MAPS_ARGV, { timeoutMs: TOPOLOGY_TIMEOUT_MS });
+    const r = await runQuiet(host, MULTIPATHD_MAPS_ARGV);
     if (r.exitCode === 0) {
       try {
         return done('multipathd', multipathdTopology(r.stdout));
@@ -214,12 +225,12 @@ export async function readMultipathTopology(host: Host, fingerprint = ''): Promi
       }
     } else problems.push(failure('multipathd show maps json', r));
   }
-  const t = await host.run(DMSETUP_TABLE_ARGV, { timeoutMs: TOPOLOGY_TIMEOUT_MS });
+  const t = await runQuiet(host, DMSETUP_TABLE_ARGV);
   if (t.exitCode !== 0) {
     problems.push(failure('dmsetup table', t));
     return done(undefined, new Map());
   }
-  const s = await host.run(DMSETUP_STATUS_ARGV, { timeoutMs: TOPOLOGY_TIMEOUT_MS });
+  const s = await runQuiet(host, DMSETUP_STATUS_ARGV);
   if (s.exitCode !== 0) problems.push(failure('dmsetup status', s));
   return done('dmsetup', dmTopology(t.stdout, s.exitCode === 0 ? s.stdout : '', problems));
 }

@@ -11,6 +11,7 @@ import {
   chapValuesProblem,
   DEFAULT_FS_TYPE,
   DEFAULT_IFACE,
+  decimalOf,
   portalProblem,
 } from '../../app/domain.js';
 import type { AttachInput } from '../../engine/actions/attach.js';
@@ -69,7 +70,8 @@ export function wizardInput(
     volName: f.volName?.trim() ?? '',
     portals: [f.targetPortal?.trim() ?? '', ...list(f.portals)],
     iqn: f.iqn?.trim() ?? '',
-    lun: /^\d+$/.test(f.lun?.trim() ?? '') ? Number(f.lun) : Number.NaN,
+    // The engine's strict parser (decimal digits only): ` 1`, `0x10` and `1e3` are not LUNs.
+    lun: decimalOf(f.lun ?? '') ?? Number.NaN,
     mode: f.block === 'true' ? 'block' : 'filesystem',
     fsType: f.fsType?.trim() || DEFAULT_FS_TYPE,
     readOnly: f.readOnly === 'true',

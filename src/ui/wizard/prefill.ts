@@ -6,6 +6,7 @@
  */
 
 import type { Selection } from '../../app/backend.js';
+import { decimalOf } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { DispatchContext } from '../context.js';
 
@@ -22,7 +23,7 @@ function fromKey(key: string): Record<string, string> | undefined {
     iqn,
     targetPortal: portal,
     iscsiInterface: iface,
-    ...(lun !== undefined && /^\d+$/.test(lun) ? { lun } : {}),
+    ...(lun !== undefined && decimalOf(lun) !== undefined ? { lun } : {}),
   };
 }
 

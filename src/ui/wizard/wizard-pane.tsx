@@ -44,6 +44,17 @@ function targetRow(t: DiscoveredTarget): string {
   return `${t.iqn}  @ ${t.portal}`;
 }
 
+/**
+ * The target list's header. A portal may offer thousands of targets: when they do not fit, it says
+ * which ones are on screen and how to move through all of them.
+ */
+function targetsHeader(count: number, start: number, rows: number): string {
+  if (count <= rows) return '  Targets offered (⏎ picks one and goes on; or type the IQN below)';
+  const first = Math.min(start, count - 1) + 1;
+  const last = Math.min(start + rows, count);
+  return `  Targets ${first}–${last} of ${count} · PgUp PgDn Home End · ⏎ picks; or type the IQN below`;
+}
+
 export function WizardPane(props: { w: WizardState; width: number; height: number; theme: Theme }) {
   const { w, width, height, theme } = props;
   const dim = toneColor(theme, 'dim');
@@ -93,15 +104,15 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
   const items = stepItems(w);
   const list = stepList(w);
   const note = w.step === 'luns' && w.luns?.note && list.length > 0 ? w.luns.note : undefined;
-  const header =
-    w.step === 'luns' && list.length > 0
-      ? `  ${'LUN'.padEnd(9)} ${'TYPE'.padEnd(10)} ${'SIZE'.padStart(6)}  ${'VENDOR'.padEnd(8)} MODEL`
-      : w.step === 'target' && list.length > 0
-        ? '  Targets offered (⏎ picks one and goes on; or type the IQN below)'
-        : undefined;
-  const fixed = (header ? 1 : 0) + (note ? 1 : 0);
+  const hasHeader = (w.step === 'luns' || w.step === 'target') && list.length > 0;
+  const fixed = (hasHeader ? 1 : 0) + (note ? 1 : 0);
   const rows = Math.max(1, room - fixed);
   const start = Math.max(0, Math.min(w.focus - Math.floor(rows / 2), items.length - rows));
+  const header = !hasHeader
+    ? undefined
+    : w.step === 'luns'
+      ? `  ${'LUN'.padEnd(9)} ${'TYPE'.padEnd(10)} ${'SIZE'.padStart(6)}  ${'VENDOR'.padEnd(8)} MODEL`
+      : targetsHeader(list.length, start, rows);
   const focused = items[w.focus];
   const help = focused?.kind === 'field' ? focused.field.help : undefined;
   return (

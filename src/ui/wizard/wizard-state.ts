@@ -150,6 +150,24 @@ function pick(ctx: DispatchContext, w: WizardState, index: number): WizardState 
   };
 }
 
+/** Rows PgUp/PgDn move: about one screen of the list at 80×24, where the list shows ~11 rows. */
+export const WIZARD_PAGE = 10;
+
+/**
+ * Where PgUp/PgDn/Home/End put the cursor in a step's list (a portal may offer thousands of
+ * targets: each must be reachable without thousands of ↓), clamped, never wrapping; undefined for
+ * other keys. Home goes to the first row; End to the last listed row, and from there to the last field.
+ */
+function pageFocus(w: WizardState, count: number, key: Key): number | undefined {
+  const picks = stepList(w).length;
+  const last = count - 1;
+  if (key.pageDown) return Math.min(last, w.focus + WIZARD_PAGE);
+  if (key.pageUp) return Math.max(0, w.focus - WIZARD_PAGE);
+  if (key.home) return 0;
+  if (key.end) return picks > 0 && w.focus < picks - 1 ? picks - 1 : last;
+  return undefined;
+}
+
 /** The wizard's keys, the dialog's `onKey`: ctrl-c leaves it from any step, esc steps back. */
 export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
   if (key.ctrl && input === 'c') {
@@ -189,6 +207,11 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
   if (w.step === 'discovery' && w.targetRun) return;
   const items = stepItems(w);
   const item = items[w.focus] ?? items[0]!;
+  const paged = pageFocus(w, items.length, key);
+  if (paged !== undefined) {
+    setWizard(ctx, { ...w, focus: paged });
+    return;
+  }
   if (key.upArrow || (key.tab && key.shift)) {
     setWizard(ctx, { ...w, focus: (w.focus + items.length - 1) % items.length });
     return;
