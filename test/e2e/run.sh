@@ -21,7 +21,10 @@
 set -euo pipefail
 E2E="$(cd "$(dirname "$0")" && pwd)"
 PROJECT="$(cd "$E2E/../.." && pwd)"
-CACHE="$PROJECT/.cache/e2e"
+# The guest mounts paths under the cache from the host's root: resolve a symlinked .cache/e2e (a
+# shared, prepared cache) here, an absolute link would otherwise resolve inside the initramfs.
+mkdir -p "$PROJECT/.cache/e2e"
+CACHE="$(cd "$PROJECT/.cache/e2e" && pwd -P)"
 # E2E_RESULTS: this run's own results dir (the guest's one writable share), so two harness users
 # (the e2e suite and bench:vm) never empty each other's; default .cache/e2e/results.
 RESULTS="${E2E_RESULTS:-$CACHE/results}"
