@@ -61,9 +61,10 @@ export function parseSessionP3(text) {
     if (m) s.state = m[1];
     // "Timeouts:" and "Negotiated iSCSI params:" (open-iscsi usr/session_info.c print_iscsi_params /
     // session_info_print_tree): `Name: value`, `<empty>` when the kernel does not show one.
-    m = /^(Recovery Timeout|Target Reset Timeout|LUN Reset Timeout|Abort Timeout|HeaderDigest|DataDigest|MaxRecvDataSegmentLength|MaxXmitDataSegmentLength|FirstBurstLength|MaxBurstLength|ImmediateData|InitialR2T|MaxOutstandingR2T): (.+)$/.exec(
-      line,
-    );
+    m =
+      /^(Recovery Timeout|Target Reset Timeout|LUN Reset Timeout|Abort Timeout|HeaderDigest|DataDigest|MaxRecvDataSegmentLength|MaxXmitDataSegmentLength|FirstBurstLength|MaxBurstLength|ImmediateData|InitialR2T|MaxOutstandingR2T): (.+)$/.exec(
+        line,
+      );
     if (m && m[2] !== '<empty>') {
       s.params ??= {};
       s.params[m[1]] = m[2];
@@ -153,10 +154,16 @@ for (const k of p3) {
     MaxOutstandingR2T: sp.maxOutstandingR2T,
   };
   const shown = Object.entries(k.params ?? {});
-  check(shown.length >= 9, `${pre} params: iscsiadm -P 3 shows ${shown.length} negotiated parameters/timeouts`);
+  check(
+    shown.length >= 9,
+    `${pre} params: iscsiadm -P 3 shows ${shown.length} negotiated parameters/timeouts`,
+  );
   for (const [name, text] of shown) {
     const want = /^\d+$/.test(text) ? Number(text) : yesNo(text);
-    check(inStatus[name] === want, `${pre} params ${name}: status ${show(inStatus[name])} vs iscsiadm ${show(text)}`);
+    check(
+      inStatus[name] === want,
+      `${pre} params ${name}: status ${show(inStatus[name])} vs iscsiadm ${show(text)}`,
+    );
   }
   // 2. the SCSI devices under the session: H:C:T:L, LUN, sd name (none for tgt's LUN 0 controller), state
   const devs = s.devices ?? [];
