@@ -78,7 +78,7 @@ if fault chap-argv; then iscsiadm -m node -T "$(iqn chap)" -p "$P1" -o update -n
 rm -f "$WORK/sampling"; wait $SAMPLER
 log "cmdline samples: $(cat "$WORK/cmdlines.txt.samples"), $(grep -c iscsiadm "$WORK/cmdlines.txt") distinct iscsiadm command lines"
 check "[ \"\$(cat $WORK/cmdlines.txt.samples)\" -gt 10 ] && grep -q 'iscsiadm' $WORK/cmdlines.txt" "the sampler saw the attach's iscsiadm commands"
-check "! grep -qF -e '$GOOD' -e '$DGOOD' $WORK/cmdlines.txt" "no CHAP secret in any /proc/*/cmdline during the attach"
+check "! grep -qF -e \"\$GOOD\" -e \"\$DGOOD\" $WORK/cmdlines.txt" "no CHAP secret in any /proc/*/cmdline during the attach"   # \$GOOD, not its value: a FAIL line prints the condition
 check "! grep -qE -- '-v ($USER|$DUSER)( |\$)' $WORK/cmdlines.txt" "no CHAP username on any command line either"
 rm -f "$WORK/cmdlines.txt"*   # it may hold the fault's secret; the leak search below covers the rest
 check "[ $(rc_of good) = 0 ]" "right secret: attach exited 0"
