@@ -7,7 +7,7 @@
 # mounted. Verdicts: mounted → in-use; unmounted → claimed (never stale) and cleanup refused (exit 3);
 # claim removed → stale with the driver named, and cleanup succeeds. The CHAP secret appears nowhere.
 # E2E_FAULT=csi-claim-kept keeps the connector, so the last cleanup is refused and the scenario fails.
-# fault csi-claim-kept: claim gone: stale \(claimed\)
+# fault csi-claim-kept: claim gone: stale|once the claim is gone|stale reasons name
 source "$PROJECT/test/e2e/lib/common.sh"
 P1=$E2E_PORTAL1
 SECRET='e2e-csi-Chap-S3cret-0012'

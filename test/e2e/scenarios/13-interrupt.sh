@@ -10,7 +10,7 @@
 # execs the real iscsiadm (only for --logout); every other iscsiadm call goes straight through.
 # E2E_FAULT=interrupt-hits-child also signals the wrapper, as if it shared the CLI's group: the
 # logout then never happens and the checks fail.
-# fault interrupt-hits-child: second SIGINT|keeps waiting|exit 130|logout completed
+# fault interrupt-hits-child: SIGINT|keeps waiting|exit 130|logout completed
 source "$PROJECT/test/e2e/lib/common.sh"
 P1=$E2E_PORTAL1
 target_new 131 intr 32 || bad "tgt intr"

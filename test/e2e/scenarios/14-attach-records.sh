@@ -9,7 +9,7 @@
 # (c) --keep-on-failure leaves the session and record of a failed attach; a record that existed
 #     before an attach is not touched by it.
 # E2E_FAULT=records-preexisting makes (a) fail: records created before the attach are (rightly) kept.
-# fault records-preexisting: a: no node record on the node is node.startup=automatic
+# fault records-preexisting: ^FAIL a: .
 source "$PROJECT/test/e2e/lib/common.sh"
 P1=$E2E_PORTAL1
 CONF=/etc/iscsi/iscsid.conf
