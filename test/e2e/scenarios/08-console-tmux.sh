@@ -49,11 +49,12 @@ elif grep -qE '[Tt]ype.*e2e-guest' "$WORK/screen-plan.txt"; then keys -l e2e-gue
 else keys y; fi
 check "wait_for '[ -z \"\$(sid_of stale $P1)\" ]' 90" "stale session $S logged out on the node"
 # the outcome dialog replaces the progress once the last step and the verification are over
-check "wait_screen 'Clean up (succeeded|failed)' 90" "the apply finished on screen"
+check "wait_screen 'Clean up session (succeeded|failed)' 90" "the apply finished on screen"
 screen > "$WORK/screen-done.txt"; sed 's/^/  | /' "$WORK/screen-done.txt"
-# the result of this cleanup: the outcome's headline, its steps (the logout names the stale target,
-# never the in-use one) and the post-run verification
-check "grep -qF '✓ Clean up succeeded' $WORK/screen-done.txt && grep -qF 'Verified:' $WORK/screen-done.txt" "the console shows 'Clean up succeeded', verified"
+# the result of this cleanup: the outcome's headline, the verification naming this session, and its
+# steps (the logout names the stale target, never the in-use one)
+check "grep -qF '✓ Clean up session succeeded' $WORK/screen-done.txt && grep -qF 'Verified:' $WORK/screen-done.txt && grep -qF 'ok: session $S is logged out' $WORK/screen-done.txt" \
+  "the console shows '✓ Clean up session succeeded' and 'Verified: ... ok: session $S is logged out'"
 check "grep -qF '$(iqn stale)' $WORK/screen-done.txt && ! grep -qF '$(iqn keep)' $WORK/screen-done.txt" "the outcome's steps name the stale target and not the in-use one"
 keys Escape
 check "! record_exists stale $P1" "stale node record deleted"
