@@ -6,31 +6,49 @@
 # (dist/cli.js) with the host's node, open-iscsi, tgt, multipath-tools and udev. The guest has no
 # network device (-nic none): initiator and target talk over the guest's loopback only.
 #
-# Usage: test/e2e/run.sh [--only NAME[,NAME...]] [--shell] [--no-build]
+# Usage: test/e2e/run.sh [--only NAME[,NAME...]] [--faults|--faults-only|--no-faults] [--shell] [--no-build]
 #   --only 01-status      run only these scenarios (file names under test/e2e/scenarios, no .sh)
+#   --faults              after the scenarios, run each declared E2E_FAULT switch of the selected
+#                         scenarios once on the same booted guest; each must make its scenario fail
+#                         (the default when CI=true)
+#   --faults-only         only the fault runs;  --no-faults: none (the default outside CI)
 #   --shell               interactive root shell in the guest on this terminal (node already set up)
 #   --no-build            reuse dist/cli.js as it is
 # Env: E2E_TIMEOUT (hard QEMU limit, s, default 3600), E2E_SCENARIO_TIMEOUT (per scenario, s, 900),
-#      E2E_MEM (MiB, 2048), E2E_SMP (2), E2E_FAULT (break one check on purpose, see README),
-#      E2E_RESULTS (host dir for this run's results and console log, default .cache/e2e/results).
+#      E2E_MEM (MiB, 2048), E2E_SMP (2), E2E_FAULT (break one check on purpose in every selected
+#      scenario, see README), E2E_RESULTS (host dir for this run's results and console log, default
+#      .cache/e2e/results), CI (=true: a SKIP fails the run, and --faults is the default).
 set -euo pipefail
 E2E="$(cd "$(dirname "$0")" && pwd)"
 PROJECT="$(cd "$E2E/../.." && pwd)"
-CACHE="$PROJECT/.cache/e2e"
+# The guest mounts paths under the cache from the host's root: resolve a symlinked .cache/e2e (a
+# shared, prepared cache) here, an absolute link would otherwise resolve inside the initramfs.
+mkdir -p "$PROJECT/.cache/e2e"
+CACHE="$(cd "$PROJECT/.cache/e2e" && pwd -P)"
 # E2E_RESULTS: this run's own results dir (the guest's one writable share), so two harness users
 # (the e2e suite and bench:vm) never empty each other's; default .cache/e2e/results.
 RESULTS="${E2E_RESULTS:-$CACHE/results}"
-ONLY="" MODE=run BUILD=1
+ONLY="" MODE=run BUILD=1 FAULTS=""
+CI_RUN=0; [ "${CI:-}" = true ] && CI_RUN=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) ONLY="$2"; shift 2 ;;
     --only=*) ONLY="${1#--only=}"; shift ;;
     --shell) MODE=shell; shift ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --faults) FAULTS=after; shift ;;
+    --faults-only) FAULTS=only; shift ;;
+    --no-faults) FAULTS=off; shift ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+if [ -n "${E2E_FAULT:-}" ]; then
+  # one switch by hand in every selected scenario: the fault runs would only repeat it
+  [ "${FAULTS:-off}" = off ] || { echo "E2E_FAULT=$E2E_FAULT and --faults/--faults-only do not go together" >&2; exit 2; }
+  FAULTS=off
+fi
+[ -n "$FAULTS" ] || { [ $CI_RUN = 1 ] && FAULTS=after || FAULTS=off; }
 case "$PROJECT" in *' '*) echo "the project path must not contain spaces (kernel command line)" >&2; exit 2 ;; esac
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
@@ -61,6 +79,7 @@ APPEND="console=ttyS0 panic=-1 quiet loglevel=4 modprobe.blacklist=ahci,ata_piix
 APPEND="$APPEND e2e.project=$PROJECT e2e.cache=$CACHE e2e.mode=$MODE"
 [ -n "$ONLY" ] && APPEND="$APPEND e2e.only=$ONLY"
 [ -n "${E2E_FAULT:-}" ] && APPEND="$APPEND e2e.fault=$E2E_FAULT"
+APPEND="$APPEND e2e.faults=$FAULTS"
 # E2E_CLI: run another bundle than dist/cli.js (an absolute host path visible to the guest, not under /tmp)
 [ -n "${E2E_CLI:-}" ] && APPEND="$APPEND e2e.cli=$E2E_CLI"
 [ -n "${E2E_SCENARIO_TIMEOUT:-}" ] && APPEND="$APPEND e2e.scenario_timeout=$E2E_SCENARIO_TIMEOUT"
@@ -92,32 +111,73 @@ ready=$(grep -o 'E2E-GUEST-READY uptime=[0-9.]*' "$CONSOLE" | cut -d= -f2 || tru
 [ -n "$ready" ] && echo "[e2e] guest userspace ready at ${ready} guest uptime"
 [ -f "$RESULTS/_setup.result" ] && echo "[e2e] node set-up: $(cut -d= -f2 "$RESULTS/_setup.result")"
 
-# Summary: one row per scenario, then the plain count line CI reads.
+# Summary: one row per scenario, then the plain count line CI reads. Only PASS is a pass; under
+# CI=true a SKIP fails the run (CI provides every allowed skip reason, README#skips).
 pass=0 fail=0 skip=0
-printf '\n%-22s %-5s %4s %8s  %s\n' SCENARIO RESULT RC SECONDS "REASON / LOG"
-for n in "${SCEN[@]}"; do
-  r="$RESULTS/$n.result"
-  if [ -f "$r" ]; then
-    st=$(sed -n 's/^status=//p' "$r"); rc=$(sed -n 's/^rc=//p' "$r")
-    secs=$(sed -n 's/^seconds=//p' "$r"); why=$(sed -n 's/^reason=//p' "$r")
-  else
-    st=FAIL rc=- secs=- why="no result: the guest stopped before this scenario finished (see $CONSOLE)"
-  fi
-  case $st in PASS) pass=$((pass+1)) ;; SKIP) skip=$((skip+1)) ;; *) fail=$((fail+1)) ;; esac
-  [ -z "$why" ] && why="$RESULTS/$n.log"
-  printf '%-22s %-5s %4s %8s  %s\n' "$n" "$st" "$rc" "$secs" "$why"
-done
-# Failed scenarios: show the tail of their log right here, CI logs are all anyone will see.
-for n in "${SCEN[@]}"; do
-  if ! grep -qx 'status=PASS\|status=SKIP' "$RESULTS/$n.result" 2>/dev/null && [ -f "$RESULTS/$n.log" ]; then
-    echo; echo "---- last lines of $n.log ----"; tail -n 40 "$RESULTS/$n.log"
-  fi
-done
-if [ "$qrc" != 0 ] && [ "$fail" = 0 ]; then
+NOTPASSED=()   # scenario names to re-run: not PASS, or a fault switch of theirs not CAUGHT
+# (returns 0 without a log: under set -e it is the last command of `a || tail_log`)
+tail_log() { [ -f "$1" ] || return 0; echo; echo "---- last lines of ${1##*/} ----"; tail -n 40 "$1"; }
+if [ "$FAULTS" != only ]; then
+  printf '\n%-22s %-6s %4s %8s  %s\n' SCENARIO RESULT RC SECONDS "REASON / LOG"
+  for n in "${SCEN[@]}"; do
+    r="$RESULTS/$n.result"
+    if [ -f "$r" ]; then
+      st=$(sed -n 's/^status=//p' "$r"); rc=$(sed -n 's/^rc=//p' "$r")
+      secs=$(sed -n 's/^seconds=//p' "$r"); why=$(sed -n 's/^reason=//p' "$r")
+    else
+      st=FAIL rc=- secs=- why="no result: the guest stopped before this scenario finished (see $CONSOLE)"
+    fi
+    case $st in
+      PASS) pass=$((pass+1)) ;;
+      SKIP) skip=$((skip+1)); [ $CI_RUN = 1 ] && { fail=$((fail+1)); NOTPASSED+=("$n"); why="a skip fails under CI=true: $why"; } ;;
+      *) fail=$((fail+1)); NOTPASSED+=("$n") ;;
+    esac
+    [ -z "$why" ] && why="$RESULTS/$n.log"
+    printf '%-22s %-6s %4s %8s  %s\n' "$n" "$st" "$rc" "$secs" "$why"
+  done
+  # Failed scenarios: show the tail of their log right here, CI logs are all anyone will see.
+  for n in "${SCEN[@]}"; do
+    grep -qx 'status=PASS' "$RESULTS/$n.result" 2>/dev/null || tail_log "$RESULTS/$n.log"
+  done
+fi
+
+# Fault runs: every `# fault NAME: ERE` line of the selected scenarios; each must be CAUGHT (the
+# scenario failed, and its first FAIL line matches ERE).
+caught=0 notcaught=0 fsecs=0
+if [ "$FAULTS" != off ]; then
+  printf '\n%-22s %-20s %-9s %4s %8s  %s\n' FAULT SCENARIO RESULT RC SECONDS "FIRST FAIL LINE (must match the declared ERE)"
+  for n in "${SCEN[@]}"; do
+    [ -f "$E2E/scenarios/$n.sh" ] || continue
+    while read -r fname expect; do
+      r="$RESULTS/fault-$fname.result"
+      if [ -f "$r" ]; then
+        st=$(sed -n 's/^status=//p' "$r"); rc=$(sed -n 's/^rc=//p' "$r"); secs=$(sed -n 's/^seconds=//p' "$r")
+        first=$(sed -n 's/^first_fail=//p' "$r")
+        fsecs=$(awk -v a="$fsecs" -v b="$secs" 'BEGIN{printf "%.1f", a+b}')
+      else
+        st=NO-RESULT rc=- secs=- first="the guest stopped before this fault run finished (see $CONSOLE)"
+      fi
+      if [ "$st" = CAUGHT ]; then caught=$((caught+1))
+      else
+        notcaught=$((notcaught+1)); NOTPASSED+=("$n")
+        [ "$st" = ELSEWHERE ] && first="$first   [expected: $expect]"
+        [ "$st" = MISSED ] && first="the scenario did not fail with E2E_FAULT=$fname"
+      fi
+      printf '%-22s %-20s %-9s %4s %8s  %s\n' "$fname" "$n" "$st" "$rc" "$secs" "${first:--}"
+    done < <(sed -nE 's/^# fault ([a-z0-9-]+): (.+)$/\1 \2/p' "$E2E/scenarios/$n.sh")
+  done
+  for f in "$RESULTS"/fault-*.result; do
+    [ -f "$f" ] && ! grep -qx 'status=CAUGHT' "$f" && tail_log "${f%.result}.log"
+  done
+fi
+if [ "$qrc" != 0 ] && [ "$fail" = 0 ] && [ "$notcaught" = 0 ]; then
   # Every scenario reported, but the guest did not power off cleanly: still a failure.
   fail=1; echo "qemu rc=$qrc: the guest did not finish cleanly (see $CONSOLE)"
 fi
+# For .ci/run's one re-run: the scenarios to run again (unique, in order).
+printf '%s\n' "${NOTPASSED[@]}" | awk 'NF && !seen[$0]++' > "$RESULTS/not-passed.txt"
 echo
 echo "[e2e] whole run: $(since "$T0")s"
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ] && [ "$qrc" = 0 ]
+[ "$FAULTS" != only ] && echo "$pass passed, $fail failed, $skip skipped$([ $CI_RUN = 1 ] && [ $skip -gt 0 ] && echo ' (a skip fails under CI=true)')"
+[ "$FAULTS" != off ] && echo "fault runs: $caught caught, $notcaught not caught (${fsecs}s)"
+[ "$fail" = 0 ] && [ "$notcaught" = 0 ] && [ "$qrc" = 0 ]

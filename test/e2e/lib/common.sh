@@ -1,6 +1,8 @@
 #!/bin/bash
-# common.sh — sourced by every scenario (in the guest). Assertions, waits, the CLI under test,
-# "is this command there yet?" detection, and target/initiator helpers shared by the scenarios.
+# common.sh — sourced by every scenario (in the guest). Assertions, waits, the CLI under test, the
+# fault switches and the one allowed skip, and target/initiator helpers shared by the scenarios.
+# A scenario never asks the build what it offers (no `--help` parsing): it calls the documented
+# interface (README.md#commands) and fails when that interface is not there.
 set -u
 : "${PROJECT:?run scenarios through guest-run.sh}" "${RESULTS:?}"
 LIB="$PROJECT/test/e2e/lib"
@@ -14,16 +16,42 @@ FAILS=0
 
 log() { echo "[$(cut -d' ' -f1 /proc/uptime)s] $*"; }
 ok() { echo "OK   $*"; }
-bad() { echo "FAIL $*"; FAILS=$((FAILS + 1)); }
+# In a fault run (guest-run.sh, E2E_STOP_AT_FAIL=1) the first FAIL ends the scenario: that line is
+# what the run is about (it must be the one the fault's declaration names), and the rest would only
+# cost TCG time. EXIT traps still restore the node.
+bad() {
+  echo "FAIL $*"; FAILS=$((FAILS + 1))
+  [ "${E2E_STOP_AT_FAIL:-0}" = 1 ] && { log "$SCEN: stopping at the first FAIL (fault run ${E2E_FAULT:-})"; exit 1; }
+  return 0
+}
 # check 'shell condition' 'what it means'
 check() { if eval "$1"; then ok "$2"; else bad "$2   [condition: $1]"; fi; }
 # wait_for 'shell condition' SECONDS — polls every 0.1 s (conditions here are cheap sysfs reads)
 wait_for() { _wait "$1" "$2"; }
 # The scenario ends: 0 if every check held.
 finish() { log "$SCEN: $FAILS failed check(s)"; [ "$FAILS" = 0 ] && exit 0; exit 1; }
-# Skipped, not passed: the behaviour could not be checked (e.g. the command is not written yet).
-# guest-run.sh only resets the node after a skip if the scenario had already changed it (target_new).
-skip() { echo "$*" > "$RESULTS/$SCEN.skip"; echo "SKIP $*"; exit 77; }
+# Skipped, not passed: only for an environment reason in this closed list, each one something the
+# harness and CI always provide (test/e2e/README.md#skips lists them). Under CI=true the host counts a
+# SKIP as a failure. Any other reason is a FAIL: "the build has no such option" is a regression, not a
+# skip. guest-run.sh only resets the node after a skip if the scenario had already changed it.
+declare -A E2E_SKIP_REASONS=(
+  [tmux]="tmux is not installed on the host (prepare.sh and .ci/run install it)"
+)
+skip() { # skip REASON-ID [DETAIL]
+  local id=$1; shift
+  if [ -z "${E2E_SKIP_REASONS[$id]+set}" ]; then
+    bad "skip for a reason that is not an allowed environment reason: '$id${*:+ $*}' (allowed: ${!E2E_SKIP_REASONS[*]})"
+    finish
+  fi
+  echo "$id: ${E2E_SKIP_REASONS[$id]}${*:+ ($*)}" > "$RESULTS/$SCEN.skip"; echo "SKIP $id: ${E2E_SKIP_REASONS[$id]}"; exit 77
+}
+# require_env REASON-ID : skip unless the environment has it (the check for each allowed reason)
+require_env() {
+  case $1 in
+    tmux) command -v tmux >/dev/null ;;
+    *) false ;;
+  esac || skip "$1"
+}
 
 # The CLI under test: the project's own build, on the project's pinned node.
 cli() { "$NODE" "${E2E_CLI:-$PROJECT/dist/cli.js}" "$@"; }
@@ -39,35 +67,27 @@ run_cli() {
   [ -s "$WORK/$name.err" ] && sed 's/^/  ! /' "$WORK/$name.err" | head -n 30
   return $rc
 }
+# cmdline_sampling_start NAME / cmdline_sampling_stop NAME : every process's argv (/proc/*/cmdline),
+# sampled every 20 ms by lib/cmdline-sampler.mjs (one node process: a shell loop is far too slow under
+# TCG to see a short iscsiadm), distinct lines into $WORK/NAME.cmdlines, the pass count in
+# $WORK/NAME.cmdlines.samples. start returns non-zero if the sampler did not come up.
+cmdline_sampling_start() {
+  rm -f "$WORK/$1.cmdlines"*; touch "$WORK/$1.sampling"
+  "$NODE" "$LIB/cmdline-sampler.mjs" "$WORK/$1.cmdlines" "$WORK/$1.sampling" &
+  echo $! > "$WORK/$1.sampler-pid"
+  _wait "[ -e '$WORK/$1.cmdlines.ready' ]" 60
+}
+cmdline_sampling_stop() {
+  rm -f "$WORK/$1.sampling"; wait "$(cat "$WORK/$1.sampler-pid")" 2>/dev/null
+  log "$1: $(cat "$WORK/$1.cmdlines.samples" 2>/dev/null || echo 0) cmdline samples, $(grep -c . "$WORK/$1.cmdlines" 2>/dev/null) distinct command lines"
+}
 # show 'command' : run a diagnostic command and put it in the log
 show() { echo "\$ $1"; eval "$1" 2>&1 | sed "s/^/  | /"; }
 
-help_of() { [ -f "/run/e2e-help-$1" ] || cli "$1" --help > "/run/e2e-help-$1" 2>&1; cat "/run/e2e-help-$1"; }
-# Subcommands the current build offers, from its generated --help ("Commands" section).
-cli_commands() {
-  [ -f /run/e2e-commands ] || cli --help 2>/dev/null \
-    | awk '/^Commands/{on=1; next} on && /^$/{exit} on && /^  [a-z]/{print $1}' > /run/e2e-commands
-  cat /run/e2e-commands
-}
-# A subcommand exists iff the top-level --help lists it (one node start per boot, cached in /run;
-# every node start costs seconds under TCG). If that list is empty (help broken), fall back to
-# `iscsi-console NAME --help` showing that command's own usage line (an unknown name falls through
-# to the top-level help, which also exits 0).
-has_cmd() {
-  if [ -s /run/e2e-commands ] || [ -n "$(cli_commands)" ]; then cli_commands | grep -qx "$1"
-  else help_of "$1" | grep -qE "^  iscsi-console $1( |\$)"; fi
-}
-# require_cmds NAME... : skip the scenario naming every missing subcommand.
-require_cmds() {
-  local missing=() c
-  for c in "$@"; do has_cmd "$c" || missing+=("$c"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  skip "iscsi-console has no '${missing[*]}' subcommand yet (this build offers: $(cli_commands | tr '\n' ' '))"
-}
-# has_opt CMD OPTION : the subcommand's --help lists --OPTION
-has_opt() { cli "$1" --help 2>/dev/null | grep -q -- "--$2\b"; }
-# A deliberate fault for proving that a check can fail (E2E_FAULT=name, see README).
-fault() { [ "${E2E_FAULT:-}" = "$1" ]; }
+# A deliberate fault for proving that a check can fail (E2E_FAULT=name). Every switch is declared in
+# its scenario's header as `# fault NAME: ERE` (the first FAIL line the fault must produce); CI runs
+# each one (guest-run.sh --faults) and fails when the scenario does not fail there.
+fault() { [ "${E2E_FAULT:-}" = "$1" ] && { log "E2E_FAULT=$1 is on"; return 0; }; return 1; }
 
 # ---- target side (tgtd) ----
 IQN_PREFIX=iqn.2024-01.e2e.example
@@ -115,20 +135,7 @@ wait_disk() { wait_for "disk_of $1 $2 $3 >/dev/null && [ -e $(by_path "$1" "$2" 
 dm_of() { ls "/sys/block/$1/holders" 2>/dev/null | grep -m1 '^dm-'; }
 nsessions() { ls /sys/class/iscsi_session 2>/dev/null | wc -l; }
 
-# ---- the documented CLI surface (README.md#commands), discovered from the build's own --help ----
-# opt_of CMD NAME... : the first --NAME that `iscsi-console CMD --help` lists
-opt_of() {
-  local c=$1 o; shift
-  help_of "$c" >/dev/null
-  for o in "$@"; do grep -qE -- "--$o([ ,=]|\$)" "/run/e2e-help-$c" && { echo "--$o"; return 0; }; done
-  return 1
-}
-# need VAR CMD NAME... : VAR=--NAME (first one CMD offers) or skip the scenario saying what is missing
-need() {
-  local v=$1 c=$2 o; shift 2
-  o=$(opt_of "$c" "$@") || skip "'$c --help' lists none of --${*// / --} (interface not there yet)"
-  printf -v "$v" %s "$o"
-}
+# ---- the documented CLI surface (README.md#commands) ----
 # Action commands change the node only with --write, and never prompt with --yes (README.md#commands).
 act() { local name=$1; shift; run_cli "$name" "$@" --write --yes; }
 # rc_of NAME : exit code of the last run_cli NAME

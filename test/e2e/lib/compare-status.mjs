@@ -59,6 +59,16 @@ export function parseSessionP3(text) {
     if (m) s.sid = Number(m[1]);
     m = /^iSCSI Session State: (\S+)$/.exec(line);
     if (m) s.state = m[1];
+    // "Timeouts:" and "Negotiated iSCSI params:" (open-iscsi usr/session_info.c print_iscsi_params /
+    // session_info_print_tree): `Name: value`, `<empty>` when the kernel does not show one.
+    m =
+      /^(Recovery Timeout|Target Reset Timeout|LUN Reset Timeout|Abort Timeout|HeaderDigest|DataDigest|MaxRecvDataSegmentLength|MaxXmitDataSegmentLength|FirstBurstLength|MaxBurstLength|ImmediateData|InitialR2T|MaxOutstandingR2T): (.+)$/.exec(
+        line,
+      );
+    if (m && m[2] !== '<empty>') {
+      s.params ??= {};
+      s.params[m[1]] = m[2];
+    }
     m = /^Host Number: (\d+)\s+State: (\S+)/.exec(line);
     if (m) {
       s.hostNumber = Number(m[1]);
@@ -122,6 +132,38 @@ for (const k of p3) {
   const pre = `session ${k.sid}`;
   for (const f of ['targetIqn', 'portal', 'tpgt', 'iface', 'state', 'hostNumber']) {
     check(s[f] === k[f], `${pre} ${f}: status ${show(s[f])} vs iscsiadm ${show(k[f])}`);
+  }
+  // 1b. negotiated parameters and timeouts, as -P 3 prints them: every value iscsiadm shows must be
+  //     in status --json with the same value (numbers as numbers, Yes/No as booleans)
+  const conn = s.connections?.[0]?.params ?? {};
+  const sp = s.params ?? {};
+  const yesNo = (v) => (v === 'Yes' ? true : v === 'No' ? false : v);
+  const inStatus = {
+    'Recovery Timeout': s.recoveryTmo,
+    'Target Reset Timeout': sp.targetResetTmo,
+    'LUN Reset Timeout': sp.lunResetTmo,
+    'Abort Timeout': sp.abortTmo,
+    HeaderDigest: conn.headerDigest,
+    DataDigest: conn.dataDigest,
+    MaxRecvDataSegmentLength: conn.maxRecvDataSegmentLength,
+    MaxXmitDataSegmentLength: conn.maxXmitDataSegmentLength,
+    FirstBurstLength: sp.firstBurstLength,
+    MaxBurstLength: sp.maxBurstLength,
+    ImmediateData: sp.immediateData,
+    InitialR2T: sp.initialR2T,
+    MaxOutstandingR2T: sp.maxOutstandingR2T,
+  };
+  const shown = Object.entries(k.params ?? {});
+  check(
+    shown.length >= 9,
+    `${pre} params: iscsiadm -P 3 shows ${shown.length} negotiated parameters/timeouts`,
+  );
+  for (const [name, text] of shown) {
+    const want = /^\d+$/.test(text) ? Number(text) : yesNo(text);
+    check(
+      inStatus[name] === want,
+      `${pre} params ${name}: status ${show(inStatus[name])} vs iscsiadm ${show(text)}`,
+    );
   }
   // 2. the SCSI devices under the session: H:C:T:L, LUN, sd name (none for tgt's LUN 0 controller), state
   const devs = s.devices ?? [];

@@ -13,6 +13,7 @@ for arg in $(cat /proc/cmdline); do
     e2e.mode=*) MODE="${arg#e2e.mode=}" ;;
     e2e.only=*) ONLY="${arg#e2e.only=}" ;;
     e2e.fault=*) export E2E_FAULT="${arg#e2e.fault=}" ;;
+    e2e.faults=*) export E2E_FAULTS="${arg#e2e.faults=}" ;;
     e2e.cli=*) export E2E_CLI="${arg#e2e.cli=}" ;;
     e2e.scenario_timeout=*) export E2E_SCENARIO_TIMEOUT="${arg#e2e.scenario_timeout=}" ;;
   esac

@@ -5,8 +5,9 @@
 # At each step the console's sessions, devices, holders, mountpoints, multipath maps and the
 # portal→host map are compared with `iscsiadm -m session -P 3`, `lsblk -J` and `multipath -ll`
 # taken at the same moment (compare-status.mjs), plus the verdict/health the node's state implies.
+# E2E_FAULT=status-wrong-host: compare-status.mjs shifts every host number iscsiadm reported by one.
+# fault status-wrong-host: A-single: status --json differs from the kernel's view
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds status
 P1=$E2E_PORTAL1 P2=$E2E_PORTAL2
 OUT="$RESULTS/$SCEN"   # the real outputs, kept for the report and for fixing the simulator
 mkdir -p "$OUT"
@@ -26,6 +27,7 @@ compare() {
       --lsblk "$OUT/$step-lsblk.json" --multipath "$OUT/$step-multipath-ll.txt" "$@" > "$WORK/cmp-$step.txt"; then
     cat "$WORK/cmp-$step.txt"; ok "$step: status --json matches iscsiadm, lsblk and multipath -ll"
   else
+    sed 's/^/  /' "$WORK/cmp-$step.txt"   # indented: the scenario's first FAIL line stays the one below
     bad "$step: status --json differs from the kernel's view ($(grep -c '^FAIL' "$WORK/cmp-$step.txt") mismatches)"
   fi
 }

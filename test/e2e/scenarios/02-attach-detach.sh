@@ -7,15 +7,6 @@
 # Each is then detached by lib/kubelet-detach.sh — kubelet's DetachDisk order: unmount, multipath -f,
 # device delete, logout, node record delete — which must succeed and leave nothing behind.
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds attach
-need O_PORTAL attach portal target-portal
-need O_IQN attach iqn target-iqn
-need O_LUN attach lun
-need O_FS attach fs-type fstype
-need O_VOL attach volume-name vol-name name
-need O_MANIFEST attach manifest file from
-O_BLOCK=$(opt_of attach block) || { O_BLOCK=$(opt_of attach volume-mode mode) && O_BLOCK="$O_BLOCK block"; } \
-  || skip "'attach --help' has no --block / --volume-mode (interface not there yet)"
 P1=$E2E_PORTAL1
 target_new 21 fs 64 || bad "tgt fs"
 target_new 22 blk 32 || bad "tgt blk"
@@ -31,7 +22,7 @@ detached() {
 
 # --- (a) filesystem volume from flags
 t=$(_ts)
-act a-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn fs)" $O_LUN 1 $O_FS ext4 $O_VOL vol-a
+act a-attach attach --portal "$P1" --iqn "$(iqn fs)" --lun 1 --fs-type ext4 --volume-name vol-a
 check "[ $(rc_of a-attach) = 0 ]" "a: attach exited 0 ($(_since "$t")s)"
 G=$(global_fs fs "$P1" 1)
 SD=$(disk_of fs "$P1" 1)
@@ -47,8 +38,7 @@ bash "$LIB/kubelet-detach.sh" "$G"; check "[ $? = 0 ]" "a: kubelet DetachDisk su
 detached fs "$G"
 
 # --- (b) block volume from flags
-# shellcheck disable=SC2086
-act b-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn blk)" $O_LUN 1 $O_VOL vol-b $O_BLOCK
+act b-attach attach --portal "$P1" --iqn "$(iqn blk)" --lun 1 --volume-name vol-b --block
 check "[ $(rc_of b-attach) = 0 ]" "b: attach --block exited 0"
 GB=$(global_blk blk "$P1" 1)
 SD=$(disk_of blk "$P1" 1)
@@ -74,7 +64,7 @@ spec:
       fsType: ext4
       readOnly: false
 YAML
-act c-attach attach $O_MANIFEST "$WORK/pod.yaml"
+act c-attach attach --manifest "$WORK/pod.yaml"
 check "[ $(rc_of c-attach) = 0 ]" "c: attach from a Pod manifest exited 0"
 G=$(global_fs pod "$P1" 1)
 SD=$(disk_of pod "$P1" 1)

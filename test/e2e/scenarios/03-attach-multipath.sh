@@ -3,20 +3,12 @@
 # paths, the filesystem mounted on the map (not on an sd path), iscsi.json listing both portals;
 # then kubelet's DetachDisk (multipath -f before deleting the paths) leaves no map, path or session.
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds attach
-need O_PORTAL attach portal target-portal
-need O_IQN attach iqn target-iqn
-need O_LUN attach lun
-need O_FS attach fs-type fstype
-need O_VOL attach volume-name vol-name name
 P1=$E2E_PORTAL1 P2=$E2E_PORTAL2
-# extra portals: kubelet's `portals` list; the CLI may take --portals or a repeated --portal
-O_EXTRA=$(opt_of attach portals extra-portal) || O_EXTRA=$O_PORTAL
 target_new 31 mp 64 || bad "tgt mp"
 IQ=$(iqn mp)
 
 t=$(_ts)
-act attach attach $O_PORTAL "$P1" $O_EXTRA "$P2" $O_IQN "$IQ" $O_LUN 1 $O_FS ext4 $O_VOL vol-mp
+act attach attach --portal "$P1" --portal "$P2" --iqn "$IQ" --lun 1 --fs-type ext4 --volume-name vol-mp
 check "[ $(rc_of attach) = 0 ]" "attach with two portals exited 0 ($(_since "$t")s)"
 A=$(disk_of mp "$P1" 1) B=$(disk_of mp "$P2" 1)
 check "[ -n '$A' ] && [ -n '$B' ] && [ '$A' != '$B' ]" "one sd path per portal ($A, $B)"
@@ -49,7 +41,17 @@ check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM')?.topology?.source\")
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').topology.pathGroups.flatMap(g=>g.paths).filter(p=>p.dmState==='active'&&p.checkerState==='ready'&&p.devState==='running').length\")\" = 2 ]" "both paths 'active ready running', as multipath -ll says"
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').fs?.type\")\" = ext4 ]" "the map's FSTYPE ext4 from /run/udev/data (lsblk's)"
 check "[ \"\$(jget $S \"d.multipath.find(m=>m.name==='$DM').fs?.uuid\")\" = \"\$(udevadm info --query=property --name=/dev/$DM | sed -n 's/^ID_FS_UUID=//p')\" ]" "the map's UUID is udev's ID_FS_UUID"
-check "[ \"\$(jget $S \"d.sessions[0].params?.maxBurstLength > 0 && d.sessions[0].connections[0].params?.headerDigest\")\" = None ]" "negotiated parameters as iscsiadm -P 3 prints them"
+# the same moment through the kernel's own tools: compare-status.mjs parses -P 3's "Timeouts" and
+# "Negotiated iSCSI params" of each session and compares every value it shows with status --json
+iscsiadm -m session -P 3 > "$WORK/mp-P3.txt" 2>&1
+lsblk -J -b -o NAME,KNAME,TYPE,SIZE,HCTL,TRAN,MAJ:MIN,MOUNTPOINTS > "$WORK/mp-lsblk.json"
+timeout 30 multipath -ll > "$WORK/mp-ll.txt" 2>&1
+"$NODE" "$LIB/compare-status.mjs" --status "$S" --session-p3 "$WORK/mp-P3.txt" --lsblk "$WORK/mp-lsblk.json" \
+  --multipath "$WORK/mp-ll.txt" > "$WORK/cmp.txt"; crc=$?
+sed 's/^/  /' "$WORK/cmp.txt"
+check "[ \"\$(grep -c '^OK   session [0-9]* params ' $WORK/cmp.txt)\" -ge 20 ] && ! grep -q '^FAIL session [0-9]* params' $WORK/cmp.txt" \
+  "negotiated parameters and timeouts of both sessions as iscsiadm -m session -P 3 prints them ($(grep -c '^OK   session [0-9]* params ' "$WORK/cmp.txt") values equal)"
+check "[ $crc = 0 ]" "status --json matches iscsiadm -P 3, lsblk and multipath -ll ($(grep -c '^FAIL' "$WORK/cmp.txt") mismatches)"
 
 bash "$LIB/kubelet-detach.sh" "$G"; check "[ $? = 0 ]" "kubelet DetachDisk succeeded"
 check "[ \"\$(nsessions)\" = 0 ]" "both sessions logged out"

@@ -8,7 +8,6 @@
 # After cleanup of the stale and the orphaned session: both sessions, node records and devices are
 # gone, the orphaned dir is removed (iscsi.json unlinked, then rmdir), and everything else is as before.
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds cleanup status
 P1=$E2E_PORTAL1
 for t in "51 stale" "52 orph" "53 keep" "54 foreign"; do target_new ${t% *} ${t#* } 32 || bad "tgt ${t#* }"; done
 kattach() { bash "$LIB/kubelet-attach.sh" --portal "$P1" --iqn "$(iqn "$1")" --lun 1 --volname "vol-$1" --pod-uid "pod-$1" >/dev/null || bad "kubelet-attach $1"; }

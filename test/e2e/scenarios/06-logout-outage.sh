@@ -11,8 +11,9 @@
 # - the target comes back with the same LUNs: the sessions recover by themselves, health ok again, the
 #   watch emits the portal-up event and the banner goes.
 # E2E_FAULT=outage-no-kill leaves tgtd running: every outage check must then FAIL.
+# fault outage-no-kill: sessions [0-9]+ and [0-9]+ went FAILED
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds logout cleanup status doctor watch
+require_env tmux   # the OUTAGE banner in the console
 P1=$E2E_PORTAL1 P2=$E2E_PORTAL2
 target_new 61 out 32 || bad "tgt out"
 target_new 62 out2 32 || bad "tgt out2"
@@ -58,16 +59,12 @@ check "wait_for 'watch_has \"$DOWN\"' 60" "watch --json: the portal-down event"
 grep -F '"kind":"portal"' "$WORK/watch.ndjson" | sed 's/^/  | /'
 # the console in a real terminal: the banner under the tabs
 T="tmux -L e2e-out"
-if command -v tmux >/dev/null; then
-  $T new-session -d -s con -x 140 -y 40 "TERM=xterm-256color $NODE ${E2E_CLI:-$PROJECT/dist/cli.js} 2>$WORK/console.err; echo CONSOLE-EXIT=\$?; sleep 600"
-  # Under TCG on a loaded machine the console's first frame (Node start, Ink, React) can take minutes.
-  check "wait_for '$T capture-pane -p -t con | grep -qF \"OUTAGE $DOWN\"' 300" "console: the OUTAGE banner names the portal"
-  show "ps -o pid,etime,time,stat,args -C node | cut -c1-160; cat $WORK/console.err"
-  $T capture-pane -p -t con > "$WORK/screen-outage.txt"; sed 's/^/  | /' "$WORK/screen-outage.txt"
-  check "grep -E '^ *› *$SID |^ +$SID ' $WORK/screen-outage.txt | grep -q 'outage'" "console: session $SID's row says outage"
-else
-  bad "tmux is not installed: the console banner is not checked"
-fi
+$T new-session -d -s con -x 140 -y 40 "TERM=xterm-256color $NODE ${E2E_CLI:-$PROJECT/dist/cli.js} 2>$WORK/console.err; echo CONSOLE-EXIT=\$?; sleep 600"
+# Under TCG on a loaded machine the console's first frame (Node start, Ink, React) can take minutes.
+check "wait_for '$T capture-pane -p -t con | grep -qF \"OUTAGE $DOWN\"' 300" "console: the OUTAGE banner names the portal"
+show "ps -o pid,etime,time,stat,args -C node | cut -c1-160; cat $WORK/console.err"
+$T capture-pane -p -t con > "$WORK/screen-outage.txt"; sed 's/^/  | /' "$WORK/screen-outage.txt"
+check "grep -E '^ *› *$SID |^ +$SID ' $WORK/screen-outage.txt | grep -q 'outage'" "console: session $SID's row says outage"
 act cleanup-outage cleanup "$SID"
 check "[ $(rc_of cleanup-outage) = 3 ]" "cleanup during the outage: refused by the outage guard, exit 3 (got $(rc_of cleanup-outage))"
 check "[ -e /sys/class/iscsi_session/session$SID ] && record_exists out $P1" "session and node record kept"
@@ -89,9 +86,7 @@ check "[ \"\$(session_field $WORK/recovered.out $SID health)\" = ok ]" "status: 
 check "[ \"\$(jget $WORK/recovered.out 'd.outages.length')\" = 0 ] && [ \"\$(session_field $WORK/recovered.out $SID verdict)\" = stale ]" "status --json: no outage after recovery, the unused session is plain stale again"
 check "wait_for 'watch_has \"portal $P1 up again\"' 60" "watch --json: the portal-up event"
 grep -F '"kind":"portal"' "$WORK/watch.ndjson" | sed 's/^/  | /'
-if command -v tmux >/dev/null; then
-  check "wait_for '$T capture-pane -p -t con > $WORK/screen-back.txt; grep -q LOGGED_IN $WORK/screen-back.txt && ! grep -qF OUTAGE $WORK/screen-back.txt' 180" "console: the sessions read LOGGED_IN and the banner is gone once the portal is back"
-  $T kill-server 2>/dev/null
-fi
+check "wait_for '$T capture-pane -p -t con > $WORK/screen-back.txt; grep -q LOGGED_IN $WORK/screen-back.txt && ! grep -qF OUTAGE $WORK/screen-back.txt' 180" "console: the sessions read LOGGED_IN and the banner is gone once the portal is back"
+$T kill-server 2>/dev/null
 kill $WATCH_PID 2>/dev/null
 finish

@@ -11,10 +11,8 @@
 #   record reads back through `iscsiadm -o show` with the password masked.
 # E2E_FAULT=chap-argv runs kubelet's own `-o update -n node.session.auth.password -v SECRET` during the
 # sampling: the cmdline check must then fail.
+# fault chap-argv: no CHAP secret in any /proc/\*/cmdline
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds attach status
-need O_MANIFEST attach manifest file from
-need O_SECRET attach secret secret-file secret-manifest
 P1=$E2E_PORTAL1
 USER=e2euser GOOD=Sup3rS3cretGood42 BAD=WrongS3cretBad99 DUSER=e2edisc DGOOD=D1scS3cretGood77
 target_new 71 chap 32 || bad "tgt chap"
@@ -65,7 +63,7 @@ YAML
 secret "$WORK/bad-secret.yaml" "$BAD"
 secret "$WORK/good-secret.yaml" "$GOOD"
 
-act bad attach $O_MANIFEST "$WORK/pod.yaml" $O_SECRET "$WORK/bad-secret.yaml" --verbose
+act bad attach --manifest "$WORK/pod.yaml" --secret "$WORK/bad-secret.yaml" --verbose
 check "[ $(rc_of bad) = 4 ]" "wrong secret: attach fails as 'external command failed', exit 4 (got $(rc_of bad))"
 check "grep -qiE 'auth' $WORK/bad.err" "wrong secret: the error names the authorization failure"
 check "[ \"\$(nsessions)\" = 0 ]" "wrong secret: no session left"
@@ -75,12 +73,12 @@ rm -f "$WORK/cmdlines.txt".*; touch "$WORK/sampling"
 "$NODE" "$PROJECT/test/e2e/lib/cmdline-sampler.mjs" "$WORK/cmdlines.txt" "$WORK/sampling" &
 SAMPLER=$!
 wait_for "[ -e '$WORK/cmdlines.txt.ready' ]" 60 || bad "the cmdline sampler did not start"
-act good attach $O_MANIFEST "$WORK/pod.yaml" $O_SECRET "$WORK/good-secret.yaml" --verbose
+act good attach --manifest "$WORK/pod.yaml" --secret "$WORK/good-secret.yaml" --verbose
 if fault chap-argv; then iscsiadm -m node -T "$(iqn chap)" -p "$P1" -o update -n node.session.auth.password -v "$GOOD"; sleep 0.5; fi
 rm -f "$WORK/sampling"; wait $SAMPLER
 log "cmdline samples: $(cat "$WORK/cmdlines.txt.samples"), $(grep -c iscsiadm "$WORK/cmdlines.txt") distinct iscsiadm command lines"
 check "[ \"\$(cat $WORK/cmdlines.txt.samples)\" -gt 10 ] && grep -q 'iscsiadm' $WORK/cmdlines.txt" "the sampler saw the attach's iscsiadm commands"
-check "! grep -qF -e '$GOOD' -e '$DGOOD' $WORK/cmdlines.txt" "no CHAP secret in any /proc/*/cmdline during the attach"
+check "! grep -qF -e \"\$GOOD\" -e \"\$DGOOD\" $WORK/cmdlines.txt" "no CHAP secret in any /proc/*/cmdline during the attach"   # \$GOOD, not its value: a FAIL line prints the condition
 check "! grep -qE -- '-v ($USER|$DUSER)( |\$)' $WORK/cmdlines.txt" "no CHAP username on any command line either"
 rm -f "$WORK/cmdlines.txt"*   # it may hold the fault's secret; the leak search below covers the rest
 check "[ $(rc_of good) = 0 ]" "right secret: attach exited 0"

@@ -4,9 +4,7 @@
 # on screen and on the node (session gone; the in-use session and its mounts untouched).
 # Keys are read from the console's own `?` help (generated from the action registry), not hard-coded.
 source "$PROJECT/test/e2e/lib/common.sh"
-# the console runs the same action registry as the CLI: no `cleanup` subcommand, no cleanup key
-require_cmds console cleanup
-command -v tmux >/dev/null || skip "tmux is not installed on the host"
+require_env tmux   # the console runs in a real pty
 P1=$E2E_PORTAL1
 target_new 81 stale 32 && target_new 82 keep 32 || bad "tgt"
 for v in stale keep; do
@@ -29,7 +27,7 @@ screen > "$WORK/screen-open.txt"; sed 's/^/  | /' "$WORK/screen-open.txt"
 
 # the cleanup key, from the help overlay
 keys '?'
-wait_screen '[Cc]leanup' 20
+check "wait_screen '[Cc]lean ?up' 20" "the ? help is open and lists cleanup"
 screen > "$WORK/screen-help.txt"; sed 's/^/  | /' "$WORK/screen-help.txt"
 # help rows look like `│   C            Clean up [destructive] ...`; the footer hint like `· C cleanup ·`
 KEY=$(sed -nE 's/.*[[:space:]]([[:alnum:]])[[:space:]]{2,}[Cc]lean ?up.*/\1/p' "$WORK/screen-help.txt" | head -1)
@@ -42,7 +40,7 @@ log "cleanup key: $KEY"
 keys '/'; keys -l "$(iqn stale)"; keys Enter
 check "wait_for '! screen | grep -q \"$(iqn keep)\"' 20" "filter leaves only the stale session on screen"
 keys "$KEY"
-wait_screen '[Cc]onfirm|[Tt]ype|y/N' 30
+check "wait_screen '[Cc]onfirm|[Tt]ype|y/N' 30" "the cleanup plan asks for confirmation"
 screen > "$WORK/screen-plan.txt"; sed 's/^/  | /' "$WORK/screen-plan.txt"
 check "grep -q 'iscsiadm' $WORK/screen-plan.txt" "the plan shows the exact commands"
 # typed confirmation (sid or hostname) when the dialog asks for it, else y
@@ -50,10 +48,14 @@ if grep -qE "[Tt]ype.*$S" "$WORK/screen-plan.txt"; then keys -l "$S"; keys Enter
 elif grep -qE '[Tt]ype.*e2e-guest' "$WORK/screen-plan.txt"; then keys -l e2e-guest; keys Enter
 else keys y; fi
 check "wait_for '[ -z \"\$(sid_of stale $P1)\" ]' 90" "stale session $S logged out on the node"
-# the apply dialog says `running…` until its last step and verification are over
-check "wait_for '! screen | grep -q \"running…\"' 90" "the apply finished on screen"
+# the outcome dialog replaces the progress once the last step and the verification are over
+check "wait_screen 'Clean up session (succeeded|failed)' 90" "the apply finished on screen"
 screen > "$WORK/screen-done.txt"; sed 's/^/  | /' "$WORK/screen-done.txt"
-check "grep -qE '[Dd]one|[Ss]ucce|✓' $WORK/screen-done.txt" "the console shows the result"
+# the result of this cleanup: the outcome's headline, the verification naming this session, and its
+# steps (the logout names the stale target, never the in-use one)
+check "grep -qF '✓ Clean up session succeeded' $WORK/screen-done.txt && grep -qF 'Verified:' $WORK/screen-done.txt && grep -qF 'ok: session $S is logged out' $WORK/screen-done.txt" \
+  "the console shows '✓ Clean up session succeeded' and 'Verified: ... ok: session $S is logged out'"
+check "grep -qF '$(iqn stale)' $WORK/screen-done.txt && ! grep -qF '$(iqn keep)' $WORK/screen-done.txt" "the outcome's steps name the stale target and not the in-use one"
 keys Escape
 check "! record_exists stale $P1" "stale node record deleted"
 check "[ \"\$(sid_of keep $P1)\" = $K ] && [ \"\$(awk '{print \$5}' /proc/self/mountinfo | grep '$E2E_KUBELET' | sort)\" = '$mounts_before' ]" "in-use session and kubelet mounts untouched"

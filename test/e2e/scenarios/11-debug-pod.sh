@@ -13,7 +13,6 @@
 #    status still the same; doctor passes netns.host under nsenter but fails it under chroot; a
 #    `logout` through nsenter reaches the host's iscsid (a plain iscsiadm from that netns cannot).
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds status doctor scan logout
 P1=$E2E_PORTAL1
 SEA="$PROJECT/dist/iscsi-console"
 POD="$CACHE/podroot"
@@ -22,6 +21,7 @@ POD="$CACHE/podroot"
 log "pod root: $(cat "$POD/.e2e-ready"), $(. "$POD/etc/os-release" && echo "$PRETTY_NAME")"
 # E2E_FAULT=debug-pod: the pods run `--exec direct` where nsenter was asked (the pod root has no
 # open-iscsi, so every host command must fail), and the first pod status document is altered.
+# fault debug-pod: pod \(?--exec direct\)?: (scan|status|doctor|logout)
 NSENTER=nsenter
 fault debug-pod && NSENTER=direct
 OUT="$RESULTS/$SCEN"

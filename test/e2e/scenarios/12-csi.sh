@@ -7,8 +7,8 @@
 # mounted. Verdicts: mounted → in-use; unmounted → claimed (never stale) and cleanup refused (exit 3);
 # claim removed → stale with the driver named, and cleanup succeeds. The CHAP secret appears nowhere.
 # E2E_FAULT=csi-claim-kept keeps the connector, so the last cleanup is refused and the scenario fails.
+# fault csi-claim-kept: claim gone: stale|once the claim is gone|stale reasons name
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds cleanup status
 P1=$E2E_PORTAL1
 SECRET='e2e-csi-Chap-S3cret-0012'
 DRIVER=iscsi.csi.k8s.io HANDLE=csi-e2e-0001 PV=pv-csi-e2e POD=pod-csi-e2e

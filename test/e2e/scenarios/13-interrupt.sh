@@ -10,8 +10,8 @@
 # execs the real iscsiadm (only for --logout); every other iscsiadm call goes straight through.
 # E2E_FAULT=interrupt-hits-child also signals the wrapper, as if it shared the CLI's group: the
 # logout then never happens and the checks fail.
+# fault interrupt-hits-child: SIGINT|keeps waiting|exit 130|logout completed
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds logout status
 P1=$E2E_PORTAL1
 target_new 131 intr 32 || bad "tgt intr"
 discover "$P1" && login intr "$P1" && wait_disk intr "$P1" 1 || bad "login intr"

@@ -9,13 +9,8 @@
 # (c) --keep-on-failure leaves the session and record of a failed attach; a record that existed
 #     before an attach is not touched by it.
 # E2E_FAULT=records-preexisting makes (a) fail: records created before the attach are (rightly) kept.
+# fault records-preexisting: ^FAIL a: .
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds attach
-need O_PORTAL attach portal target-portal
-need O_IQN attach iqn target-iqn
-need O_LUN attach lun
-need O_VOL attach volume-name vol-name name
-has_opt attach keep-on-failure || skip "'attach --help' has no --keep-on-failure (interface not there yet)"
 P1=$E2E_PORTAL1
 CONF=/etc/iscsi/iscsid.conf
 cp "$CONF" "$WORK/iscsid.conf.orig"
@@ -35,7 +30,7 @@ check "[ \"\$(iscsiadm -m discovery -t sendtargets -p $P1 -o nonpersistent | gre
 fault records-preexisting && discover "$P1"
 
 # --- (a) attach through a portal with three targets
-act a-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn rec-a)" $O_LUN 1 $O_VOL vol-ra --block
+act a-attach attach --portal "$P1" --iqn "$(iqn rec-a)" --lun 1 --volume-name vol-ra --block
 check "[ $(rc_of a-attach) = 0 ]" "a: attach exited 0"
 check "[ -n \"\$(sid_of rec-a $P1)\" ] && [ -e '$(by_path rec-a "$P1" 1)' ]" "a: session and by-path link"
 show "iscsiadm -m node -o show | grep -E '^(node.name|node.conn\\[0\\].address|node.startup) '"
@@ -47,7 +42,7 @@ check "grep -q '\"tidy-discovered\"' /var/log/iscsi-console/journal.jsonl" "a: t
 
 # --- (b) wrong LUN: clear failure, rollback, (a) untouched
 sid_a=$(sid_of rec-a "$P1")
-act b-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn rec-b)" $O_LUN 5 $O_VOL vol-rb --block --verbose
+act b-attach attach --portal "$P1" --iqn "$(iqn rec-b)" --lun 5 --volume-name vol-rb --block --verbose
 check "[ $(rc_of b-attach) = 5 ]" "b: wrong LUN exits 5 (got $(rc_of b-attach))"
 check "grep -q 'LUN 5 not found on $(iqn rec-b)' '$WORK/b-attach.err' '$WORK/b-attach.out'" "b: the error names the missing LUN"
 check "grep -q 'rolled back: session' '$WORK/b-attach.err' '$WORK/b-attach.out'" "b: the error says what was rolled back"
@@ -59,7 +54,7 @@ check "[ \"\$(sid_of rec-a $P1)\" = '$sid_a' ]" "b: the session of (a) is untouc
 
 # --- (c) --keep-on-failure keeps; a record that existed before an attach is not touched
 iscsiadm -m node -o new -T "$(iqn rec-b)" -p "$P1" >/dev/null
-act c-attach attach $O_PORTAL "$P1" $O_IQN "$(iqn rec-c)" $O_LUN 5 $O_VOL vol-rc --block --keep-on-failure
+act c-attach attach --portal "$P1" --iqn "$(iqn rec-c)" --lun 5 --volume-name vol-rc --block --keep-on-failure
 check "[ $(rc_of c-attach) = 5 ]" "c: wrong LUN with --keep-on-failure exits 5"
 check "grep -q 'kept on the node (--keep-on-failure): session' '$WORK/c-attach.err' '$WORK/c-attach.out'" "c: the error lists what was kept"
 check "[ -n \"\$(sid_of rec-c $P1)\" ] && record_exists rec-c $P1" "c: the session and record of the failed attach are kept"

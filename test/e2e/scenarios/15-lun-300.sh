@@ -9,14 +9,8 @@
 #   The scenario checks that this really leaves nothing behind.
 # E2E_FAULT=lun-300-kubelet-scan writes kubelet's own `0 0 300` instead of calling `scan`: the
 # "LUN appeared" checks must then fail.
+# fault lun-300-kubelet-scan: LUN 300 is the kernel's H:0:0:16684
 source "$PROJECT/test/e2e/lib/common.sh"
-require_cmds scan attach status delete-device
-need O_PORTAL attach portal target-portal
-need O_IQN attach iqn target-iqn
-need O_LUN attach lun
-need O_FS attach fs-type fstype
-need O_VOL attach volume-name vol-name name
-O_BLOCK=$(opt_of attach block) || skip "'attach --help' has no --block"
 P1=$E2E_PORTAL1
 T=lun300 KLUN=16684 HEX=lun-0x412c000000000000
 touch /run/e2e-dirty
@@ -69,7 +63,7 @@ detached() {
 }
 
 # --- attach --lun 300, filesystem
-act fs attach $O_PORTAL "$P1" $O_IQN "$(iqn $T)" $O_LUN 300 $O_FS ext4 $O_VOL vol-300
+act fs attach --portal "$P1" --iqn "$(iqn $T)" --lun 300 --fs-type ext4 --volume-name vol-300
 check "[ $(rc_of fs) = 0 ]" "fs: attach --lun 300 exited 0 (got $(rc_of fs))"
 G=$(global_fs $T "$P1" 300)
 SID=$(sid_of $T "$P1"); SD=$(basename "$(ls -d "$(hctl_dev "$SID")"/block/* 2>/dev/null | head -1)")
@@ -83,8 +77,7 @@ bash "$LIB/kubelet-detach.sh" "$G"; check "[ $? = 0 ]" "fs: kubelet DetachDisk s
 detached fs "$G"
 
 # --- attach --lun 300, block
-# shellcheck disable=SC2086
-act blk attach $O_PORTAL "$P1" $O_IQN "$(iqn $T)" $O_LUN 300 $O_VOL vol-300b $O_BLOCK
+act blk attach --portal "$P1" --iqn "$(iqn $T)" --lun 300 --volume-name vol-300b --block
 check "[ $(rc_of blk) = 0 ]" "block: attach --lun 300 --block exited 0 (got $(rc_of blk))"
 GB=$(global_blk $T "$P1" 300)
 check "[ -e '$LINK' ] && [ \"\$(cat '$GB/iscsi.json')\" = '$(kubelet_json vol-300b "$P1" "$(iqn $T)" 300)' ]" "block: by-path link and iscsi.json"
