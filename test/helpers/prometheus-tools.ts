@@ -13,7 +13,9 @@ export const NODE_EXPORTER = '/usr/bin/prometheus-node-exporter';
 /** The path, or an error saying how to get it. */
 export function requireTool(path: string): string {
   if (!existsSync(path))
-    throw new Error(`${path} is missing: .ci/run installs it (apt-get install prometheus prometheus-node-exporter)`);
+    throw new Error(
+      `${path} is missing: .ci/run installs it (apt-get install prometheus prometheus-node-exporter)`,
+    );
   return path;
 }
 
@@ -42,7 +44,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function pollFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function pollFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -3,7 +3,11 @@
  * "Text format details"). Every expected text below is written by hand from that page, not from the code.
  */
 import { describe, expect, it } from 'vitest';
-import { escapeLabelValue, type MetricFamily, renderExposition } from '../../src/engine/metrics/exposition.js';
+import {
+  escapeLabelValue,
+  type MetricFamily,
+  renderExposition,
+} from '../../src/engine/metrics/exposition.js';
 import { CUT_MARKER, labelValue, MAX_LABEL_BYTES } from '../../src/engine/metrics/label-value.js';
 
 const gauge = (name: string, samples: MetricFamily['samples'], help = 'h'): MetricFamily => ({
@@ -64,7 +68,12 @@ describe('exposition format 0.0.4', () => {
   });
 
   it('writes one series once when two samples carry the same labels', () => {
-    const text = renderExposition([gauge('m', [{ labels: { p: 'x' }, value: 1 }, { labels: { p: 'x' }, value: 2 }])]);
+    const text = renderExposition([
+      gauge('m', [
+        { labels: { p: 'x' }, value: 1 },
+        { labels: { p: 'x' }, value: 2 },
+      ]),
+    ]);
     expect(text.match(/^m\{/gm)).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@
  * `promtool check metrics` (Debian's prometheus package) on `metrics` for every --demo scenario and
  * for hostile --root trees: target names with `"`, `\`, newline, ESC, invalid UTF-8 and 300 bytes.
  */
-import { openSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { SCENARIOS } from '../../src/sim/index.js';
@@ -52,7 +52,10 @@ function rootNamed(name: Buffer): FixtureRoot {
 describe('promtool check metrics: hostile trees', () => {
   const names: [string, Buffer][] = [
     ['quote, backslash, newline, ESC and bidi controls', Buffer.from(`${HOSTILE_NAME}"\\x`)],
-    ['invalid UTF-8', Buffer.concat([Buffer.from('iqn.2024-01.lab.example:bad'), Buffer.from([0xff, 0xfe, 0xc3])])],
+    [
+      'invalid UTF-8',
+      Buffer.concat([Buffer.from('iqn.2024-01.lab.example:bad'), Buffer.from([0xff, 0xfe, 0xc3])]),
+    ],
     ['300 bytes', Buffer.from(`iqn.2024-01.lab.example:${'n'.repeat(300 - 24)}`)],
   ];
   for (const [what, bytes] of names) {
