@@ -8,8 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   EXPOSITION_CONTENT_TYPE,
   exporterMetrics,
-  type MetricFamily,
-  renderFamily,
+  renderEach,
   snapshotMetrics,
   type WatcherCounters,
 } from '../engine/metrics/index.js';
@@ -51,43 +50,67 @@ export function metricsHealth(o: MetricsServerOptions): Health {
 
 interface Rendered {
   snapshot: Snapshot;
-  chunks: Map<string, string>;
+  chunks: Map<string, Buffer>;
 }
 
-/** Renders the exposition from the store (cached per snapshot). */
-export function createMetricsRenderer(o: MetricsServerOptions): () => string | undefined {
+export interface MetricsRenderer {
+  /** The exposition as parts in family order (a snapshot's parts are kept, not copied per scrape). */
+  render(): Buffer[] | undefined;
+  stop(): void;
+}
+
+/**
+ * Renders the exposition from the store. A snapshot's families are rendered once, soon after the
+ * store publishes it (so a scrape rarely waits for it: ~24,000 series at 1,000 × 4), and kept as
+ * buffers until the next; per scrape only the exporter's own families are rendered.
+ */
+export function createMetricsRenderer(o: MetricsServerOptions): MetricsRenderer {
   let cache: Rendered | undefined;
   let droppedTotal = 0;
   let lastDropped = 0;
-  return () => {
-    const { snapshot, health } = o.store.getState();
-    // The first look (a partial snapshot) decides nothing: wait for the full read.
-    if (!snapshot || snapshot.partial) return undefined;
-    if (cache?.snapshot !== snapshot) {
-      const m = snapshotMetrics(snapshot, o.maxSessions);
-      cache = { snapshot, chunks: new Map(m.families.map((f) => [f.name, renderFamily(f)])) };
-      droppedTotal += m.dropped;
-      lastDropped = m.dropped;
-    }
-    const watcher: WatcherCounters = {
-      readErrors: o.counters.readErrors(),
-      seriesDropped: droppedTotal,
-      stateChanges: o.counters.stateChanges(),
-      events: o.counters.events(),
-      ...(health.lastRefreshMs !== undefined ? { readDurationSeconds: health.lastRefreshMs / 1000 } : {}),
-      ...(health.lastPollAt !== undefined ? { lastReadAtMs: health.lastPollAt } : {}),
-    };
-    const own: MetricFamily[] = exporterMetrics(
-      snapshot,
-      { version: o.version, maxSessions: o.maxSessions, watcher },
-      lastDropped,
-    );
-    const chunks = new Map(cache.chunks);
-    for (const f of own) chunks.set(f.name, renderFamily(f));
-    return [...chunks.keys()]
-      .sort()
-      .map((k) => chunks.get(k)!)
-      .join('');
+  const forSnapshot = (snapshot: Snapshot): Rendered => {
+    if (cache?.snapshot === snapshot) return cache;
+    const m = snapshotMetrics(snapshot, o.maxSessions);
+    const chunks = new Map<string, Buffer>();
+    for (const [name, text] of renderEach(m.families)) chunks.set(name, Buffer.from(text));
+    cache = { snapshot, chunks };
+    droppedTotal += m.dropped;
+    lastDropped = m.dropped;
+    return cache;
+  };
+  // The first look (a partial snapshot) decides nothing: only full reads are rendered.
+  const full = (s: Snapshot | undefined): s is Snapshot => s !== undefined && !s.partial;
+  let queued = false;
+  const unsubscribe = o.store.subscribe((st) => {
+    if (queued || !full(st.snapshot) || st.snapshot === cache?.snapshot) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      const s = o.store.getState().snapshot;
+      if (full(s)) forSnapshot(s);
+    });
+  });
+  return {
+    stop: unsubscribe,
+    render() {
+      const { snapshot, health } = o.store.getState();
+      if (!full(snapshot)) return undefined;
+      const node = forSnapshot(snapshot);
+      const watcher: WatcherCounters = {
+        readErrors: o.counters.readErrors(),
+        seriesDropped: droppedTotal,
+        stateChanges: o.counters.stateChanges(),
+        events: o.counters.events(),
+        ...(health.lastRefreshMs !== undefined ? { readDurationSeconds: health.lastRefreshMs / 1000 } : {}),
+        ...(health.lastPollAt !== undefined ? { lastReadAtMs: health.lastPollAt } : {}),
+      };
+      const own = renderEach(
+        exporterMetrics(snapshot, { version: o.version, maxSessions: o.maxSessions, watcher }, lastDropped),
+      );
+      const chunks = new Map(node.chunks);
+      for (const [name, text] of own) chunks.set(name, Buffer.from(text));
+      return [...chunks.keys()].sort().map((k) => chunks.get(k)!);
+    },
   };
 }
 
@@ -98,7 +121,7 @@ function reply(res: ServerResponse, code: number, body: string, type = 'text/pla
 
 function handle(
   o: MetricsServerOptions,
-  render: () => string | undefined,
+  renderer: MetricsRenderer,
   req: IncomingMessage,
   res: ServerResponse,
 ) {
@@ -113,9 +136,13 @@ function handle(
     const h = metricsHealth(o);
     return reply(res, h.ok ? 200 : 503, `${h.reason.replace(/[\r\n]+/g, ' ')}\n`);
   }
-  const text = render();
-  if (text === undefined) return reply(res, 503, 'no full read of the node yet\n');
-  reply(res, 200, text, EXPOSITION_CONTENT_TYPE);
+  const parts = renderer.render();
+  if (parts === undefined) return reply(res, 503, 'no full read of the node yet\n');
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  res.writeHead(200, { 'Content-Type': EXPOSITION_CONTENT_TYPE, 'Content-Length': length });
+  if (req.method === 'HEAD') return res.end();
+  for (const p of parts) res.write(p);
+  res.end();
 }
 
 export interface MetricsServer {
@@ -131,8 +158,8 @@ export function startMetricsServer(
   host: string,
   port: number,
 ): Promise<MetricsServer> {
-  const render = createMetricsRenderer(o);
-  const server: Server = createServer((req, res) => handle(o, render, req, res));
+  const renderer = createMetricsRenderer(o);
+  const server: Server = createServer((req, res) => handle(o, renderer, req, res));
   // A scraper that never finishes its request must not hold a stop.
   server.headersTimeout = 10_000;
   server.requestTimeout = 10_000;
@@ -147,6 +174,7 @@ export function startMetricsServer(
         },
         close: () =>
           new Promise<void>((done) => {
+            renderer.stop();
             server.close(() => done());
             server.closeAllConnections();
           }),

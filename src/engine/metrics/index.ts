@@ -1,6 +1,12 @@
 /** Prometheus metrics of a node: the families (node-families.ts) and the text format (exposition.ts). */
 export { FAMILIES, type FamilyName } from './definitions.js';
-export { EXPOSITION_CONTENT_TYPE, type MetricFamily, renderExposition, renderFamily } from './exposition.js';
+export {
+  EXPOSITION_CONTENT_TYPE,
+  type MetricFamily,
+  renderEach,
+  renderExposition,
+  renderFamily,
+} from './exposition.js';
 export {
   DEFAULT_MAX_SESSIONS,
   exporterMetrics,

@@ -11,11 +11,12 @@ export const MAX_LABEL_BYTES = 1024;
 export const CUT_MARKER = '…[cut]';
 
 const encoder = new TextEncoder();
+const SURROGATE = /[\uD800-\uDFFF]/;
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function labelValue(raw: string): string {
-  const text = raw.replace(LONE_SURROGATE, '\uFFFD');
+  const text = SURROGATE.test(raw) ? raw.replace(LONE_SURROGATE, '\uFFFD') : raw;
   // Fast path: a UTF-8 character is at most 3 bytes per UTF-16 unit.
   if (text.length * 3 <= MAX_LABEL_BYTES || encoder.encode(text).length <= MAX_LABEL_BYTES) return text;
   const budget = MAX_LABEL_BYTES - encoder.encode(CUT_MARKER).length;
