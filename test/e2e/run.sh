@@ -16,7 +16,7 @@
 set -euo pipefail
 E2E="$(cd "$(dirname "$0")" && pwd)"
 PROJECT="$(cd "$E2E/../.." && pwd)"
-CACHE="$PROJECT/.cache/e2e"
+CACHE="$(cd "$PROJECT/.cache/e2e" && pwd -P)"
 # E2E_RESULTS: this run's own results dir (the guest's one writable share), so two harness users
 # (the e2e suite and bench:vm) never empty each other's; default .cache/e2e/results.
 RESULTS="${E2E_RESULTS:-$CACHE/results}"
