@@ -6,7 +6,7 @@
  * - steady RSS of the serve process after a window scraped every 15 s (50 × 4 and 1,000 × 4), and
  *   its CPU share over the 50-session window (/proc/<pid>/stat utime+stime ÷ wall);
  * - `metrics` one-shot wall time beside `status --json` (process start to exit, same fixture).
- * The issue's goal is RSS after 10 minutes; BENCH_SERVE_WINDOW_S sets the window (default 180 s,
+ * The goal is RSS after 10 minutes; BENCH_SERVE_WINDOW_S sets the window (default 180 s,
  * --quick 45 s), and the figure says which was measured.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
