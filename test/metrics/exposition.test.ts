@@ -1,5 +1,5 @@
 /**
- * The text writer against the exposition format (prometheus/docs docs/instrumenting/exposition_formats.md,
+ * The text writer against the exposition format (https://github.com/prometheus/docs/blob/main/docs/instrumenting/exposition_formats.md,
  * "Text format details"). Every expected text below is written by hand from that page, not from the code.
  */
 import { describe, expect, it } from 'vitest';

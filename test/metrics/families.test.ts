@@ -67,9 +67,9 @@ describe('incident scenario', () => {
   });
 });
 
-describe('docs/metrics.md', () => {
+describe('the metrics reference page', () => {
   it('documents every family', () => {
-    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'metrics.md'), 'utf8');
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs/metrics.md'), 'utf8');
     for (const name of Object.keys(FAMILIES)) expect(doc, name).toContain(`| \`${name}\` |`);
   });
 });

@@ -1,6 +1,5 @@
 /**
- * `check` keeps node-problem-detector's custom-plugin contract (kubernetes/node-problem-detector
- * docs/custom_plugin_monitor.md): exit 0 condition false, 1 true, 2 unknown; one stdout line of at
+ * `check` keeps node-problem-detector's custom-plugin contract (https://github.com/kubernetes/node-problem-detector/blob/master/docs/custom_plugin_monitor.md): exit 0 condition false, 1 true, 2 unknown; one stdout line of at
  * most 80 characters. Expected lines come from the scenarios' definitions (src/sim/scenarios/).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,9 +1,10 @@
 /**
- * The Prometheus text exposition format, version 0.0.4 (prometheus/docs
- * `docs/instrumenting/exposition_formats.md`, "Text format details"): per family one `# HELP` and
+ * The Prometheus text exposition format, version 0.0.4 (https://github.com/prometheus/docs/blob/main/docs/instrumenting/exposition_formats.md,
+ * "Text format details"): per family one `# HELP` and
  * one `# TYPE` line, then its samples `name{label="value",...} value`. Label values escape `\`,
  * `"` and newline and nothing else; HELP text escapes `\` and newline. No timestamps (node_exporter's
- * textfile collector refuses them, and writing_exporters.md says an exporter should not set them).
+ * textfile collector refuses them, and https://github.com/prometheus/docs/blob/main/docs/instrumenting/writing_exporters.md
+ * says an exporter should not set them).
  *
  * Output is sorted (families by name, samples by their rendered labels), so two renders of the same
  * data are byte-identical: diffs, tests and textfile rewrites stay stable.

@@ -1,7 +1,7 @@
 /**
  * The known values of each state-set family: every one is exported, 0 or 1, so a query for a state
- * finds a series whether or not any session is in it (prometheus/docs `docs/practices/naming.md`
- * "avoid missing metrics"; node_exporter's nvmesubsystem collector and Longhorn do the same).
+ * finds a series whether or not any session is in it (https://github.com/prometheus/docs/blob/main/docs/practices/instrumentation.md
+ * "Avoid missing metrics"; node_exporter's nvmesubsystem collector and Longhorn do the same).
  * A value outside the list (a kernel this list does not know, or a hostile tree) is exported as
  * `other`, so node-sourced text cannot grow a family.
  */

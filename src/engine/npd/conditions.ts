@@ -1,6 +1,6 @@
 /**
- * node-problem-detector's custom-plugin contract (kubernetes/node-problem-detector
- * docs/custom_plugin_monitor.md; pkg/custompluginmonitor/types/types.go): a check exits 0 when its
+ * node-problem-detector's custom-plugin contract (https://github.com/kubernetes/node-problem-detector/blob/master/docs/custom_plugin_monitor.md;
+ * pkg/custompluginmonitor/types/types.go there): a check exits 0 when its
  * condition is false (OK), 1 when true (NonOK), anything else when it cannot tell (Unknown), and
  * prints one line NPD copies into the condition's message — cut at 80 characters by default
  * (types/config.go `max_output_length`). Each condition here reads facts the engine already has:
