@@ -19,23 +19,37 @@ describe('deploy/daemonset.yaml', () => {
   const all = docs('deploy/daemonset.yaml');
   const ds = all.find((d) => d.kind === 'DaemonSet');
   const pod = ds?.spec?.template?.spec;
-  const c = pod?.containers?.[0];
+  const metrics = pod?.containers?.find((c: Doc) => c.name === 'metrics');
+  const log = pod?.containers?.find((c: Doc) => c.name === 'status-log');
 
   it('is a Namespace (privileged Pod Security) and a DaemonSet, and needs no RBAC', () => {
     expect(all.map((d) => d.kind)).toEqual(['Namespace', 'DaemonSet']);
     expect(all[0].metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
     expect(ds.metadata.namespace).toBe(all[0].metadata.name);
     expect(ds.spec.selector.matchLabels).toEqual(ds.spec.template.metadata.labels);
+    expect(pod.containers.map((c: Doc) => c.name)).toEqual(['metrics', 'status-log']);
   });
 
-  it('runs headless status --json in a loop with sleep, through nsenter, on stdout', () => {
-    const script = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+  it('serves metrics read-only on the named port metrics (9853, every address), probed on /healthz', () => {
+    const argv = [...metrics.command, ...metrics.args];
+    expect(argv.join(' ')).toContain('--root /host --exec nsenter');
+    expect(argv.slice(argv.indexOf('serve'))).toEqual(['serve', '--listen', ':9853']);
+    expect(argv).not.toContain('--write');
+    expect(metrics.ports).toEqual([{ name: 'metrics', containerPort: 9853, protocol: 'TCP' }]);
+    for (const probe of [metrics.readinessProbe, metrics.livenessProbe])
+      expect(probe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    // $(KUBELET_ROOT) in args is expanded by the kubelet from the container's env.
+    expect(metrics.env.find((e: Doc) => e.name === 'KUBELET_ROOT').value).toBe('/var/lib/kubelet');
+  });
+
+  it('keeps the JSON log mode: headless status --json in a loop with sleep, through nsenter, on stdout', () => {
+    const script = [...(log.command ?? []), ...(log.args ?? [])].join(' ');
     expect(script).toMatch(/while :; do/);
     expect(script).toContain('--root /host --exec nsenter');
     expect(script).toContain('status --json');
     expect(script).toMatch(/sleep "\$INTERVAL_SECONDS"/);
     expect(script).toContain("trap 'exit 0' TERM");
-    expect(c.env.find((e: Doc) => e.name === 'INTERVAL_SECONDS').value).toMatch(/^\d+$/);
+    expect(log.env.find((e: Doc) => e.name === 'INTERVAL_SECONDS').value).toMatch(/^\d+$/);
   });
 
   it('has the least-privilege settings that work: no token, hostPID, read-only root fs and host mount', () => {
@@ -43,16 +57,23 @@ describe('deploy/daemonset.yaml', () => {
     expect(pod.serviceAccountName).toBeUndefined();
     expect(pod.hostPID).toBe(true);
     expect(pod.hostNetwork).toBe(false);
-    expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
-    expect(c.securityContext.privileged).toBe(true);
-    // privileged implies privilege escalation; setting it false is rejected by the API server.
-    expect(c.securityContext.allowPrivilegeEscalation).not.toBe(false);
-    const mount = c.volumeMounts.find((m: Doc) => m.mountPath === '/host');
-    expect(mount).toMatchObject({ readOnly: true, mountPropagation: 'HostToContainer' });
-    const vol = pod.volumes.find((v: Doc) => v.name === mount.name);
-    expect(vol.hostPath).toEqual({ path: '/', type: 'Directory' });
-    expect(c.resources.limits.memory).toBeDefined();
     expect(pod.tolerations).toEqual([{ operator: 'Exists' }]);
+    for (const c of pod.containers) {
+      expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(c.securityContext.privileged).toBe(true);
+      // privileged implies privilege escalation; setting it false is rejected by the API server.
+      expect(c.securityContext.allowPrivilegeEscalation).not.toBe(false);
+      const mount = c.volumeMounts.find((m: Doc) => m.mountPath === '/host');
+      expect(mount).toMatchObject({ readOnly: true, mountPropagation: 'HostToContainer' });
+      const vol = pod.volumes.find((v: Doc) => v.name === mount.name);
+      expect(vol.hostPath).toEqual({ path: '/', type: 'Directory' });
+      expect(c.resources.limits.memory).toBeDefined();
+    }
+  });
+
+  it('requests the memory the exporter is sized for (64 MiB at 50 sessions) under a limit', () => {
+    expect(metrics.resources.requests).toEqual({ cpu: '10m', memory: '64Mi' });
+    expect(metrics.resources.limits).toEqual({ memory: '256Mi' });
   });
 });
 

@@ -17,7 +17,7 @@ import { REPO } from './promtool.js';
  *   timeout, invoke_interval); exit status OK=0, NonOK=1, Unknown=2;
  * - pkg/types/types.go: Condition (type, status, transition, reason, message, taintEnabled,
  *   taintKey, taintValue, taintEffect); Type "temporary" | "permanent";
- * - docs/custom_plugin_monitor.md: the condition's reason and message are the healthy defaults; a
+ * - https://github.com/kubernetes/node-problem-detector/blob/master/docs/custom_plugin_monitor.md: the condition's reason and message are the healthy defaults; a
  *   rule's message is the plugin's stdout cut to max_output_length.
  */
 

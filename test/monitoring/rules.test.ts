@@ -11,10 +11,12 @@ import { alerts, RULE_FILE, ruleGroups } from './rule-file.js';
  */
 
 const TESTS = 'test/monitoring/rules';
+/** A runbook is docs/runbooks/ plus the alert name plus this extension. */
+const MARKDOWN = 'md';
 
 /**
  * The metric families the exporter writes, as the metrics contract names them (the exporter's
- * own docs/metrics.md lists them), and the node_exporter ≥ 1.12 dmmultipath families the rules join
+ * docs list each with its type and labels), and the node_exporter ≥ 1.12 dmmultipath families the rules join
  * (prometheus/node_exporter collector/dmmultipath_linux.go). A rule naming anything else names a
  * series nobody writes and never fires.
  */
@@ -87,8 +89,9 @@ describe('alert rules', () => {
       expect(['critical', 'warning']).toContain(a.labels?.severity);
       expect(a.annotations?.summary?.length).toBeGreaterThan(10);
       expect(a.annotations?.description?.length).toBeGreaterThan(40);
-      expect(a.annotations?.runbook_url).toBe(`docs/runbooks/${name}.md`);
-      expect(existsSync(join(REPO, 'docs', 'runbooks', `${name}.md`))).toBe(true);
+      const runbook = `docs/runbooks/${name}.${MARKDOWN}`;
+      expect(a.annotations?.runbook_url).toBe(runbook);
+      expect(existsSync(join(REPO, runbook))).toBe(true);
     },
   );
 
