@@ -28,7 +28,7 @@ export const metricsCommand: Command = {
   ],
   description:
     'Reads the node once (as `status` does) and prints the Prometheus text exposition format 0.0.4. ' +
-    'The families and their labels are a contract: docs/metrics.md. Exit codes as for status.',
+    'Every family is an iscsi_ metric with fixed labels: a stable contract for alert rules. Exit codes as for status.',
   async run(ctx, args) {
     const maxSessions = readMaxSessions(args.options);
     const textfile = args.options.textfile;

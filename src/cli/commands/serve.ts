@@ -42,7 +42,7 @@ export const serveCommand: Command = {
     'iscsi-console serve --demo outage --listen 127.0.0.1:9853',
   ],
   description:
-    'Runs the watcher (as `watch` does) and answers GET /metrics with the current state (docs/metrics.md; a scrape ' +
+    'Runs the watcher (as `watch` does) and answers GET /metrics with the current state (a scrape ' +
     'never reads the node) and GET /healthz with 200, or 503 and the reason when the last read failed or is older ' +
     'than three --refresh intervals. Read-only: --write is refused. Stops on SIGTERM/SIGINT. With --demo, SIGUSR2 ' +
     'brings the simulated node’s down portals back (to watch an outage alert resolve).',
