@@ -42,6 +42,8 @@ const MEASUREMENTS = [
   { name: 'snapshot', entry: 'bench/measure-snapshot.ts', timeoutMs: 15 * 60_000 },
   { name: 'idle', entry: 'bench/measure-idle.ts', timeoutMs: 3 * 60_000 },
   { name: 'latency', entry: 'bench/measure-latency.ts', timeoutMs: 6 * 60_000 },
+  // `serve` (bench/measure-serve.ts): scrape latency, steady RSS, idle CPU, one-shot metrics.
+  { name: 'serve', entry: 'bench/measure-serve.ts', timeoutMs: 25 * 60_000 },
   // FORCE_COLOR: the child's stdout is a pipe, so chalk would switch colours off and the in-process
   // frames would be cheaper than what a real terminal gets (colour runs cost Ink extra parsing).
   {

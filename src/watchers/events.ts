@@ -21,7 +21,7 @@ import type {
   Snapshot,
 } from '../engine/model.js';
 import type { EventDraft } from './store.js';
-import type { EventKind, NodeState, Severity } from './types.js';
+import type { EventKind, NodeEvent, NodeState, Severity } from './types.js';
 
 function event(
   kind: EventKind,
@@ -209,21 +209,32 @@ export const recordChanged = (n: NodeRecord): EventDraft =>
 
 // --- the watcher itself ---------------------------------------------------------------------
 
+/** Transitions of the watcher's own failures: the exporter counts them (metrics-counters.ts). */
+export const READ_FAILED = 'refresh failed';
+export const READ_WORKS = 'refresh works';
+export const POLL_FAILED = 'poll failed';
+export const FILE_WATCH_FAILED = 'file watch failed';
+
+/** True for an event that says a session's kernel state moved (sessionStateEvent). */
+export function isSessionStateMove(e: Pick<NodeEvent, 'kind' | 'transition'>): boolean {
+  return e.kind === 'session' && e.transition?.startsWith('state ') === true;
+}
+
 /** A source stopped feeding changes: what it covered now waits for the poll. */
 export const sourceInactive = (name: string, detail: string | undefined): EventDraft =>
   event('watcher', 'warn', name, 'inactive', `${name} inactive: ${detail ?? ''}`);
 
 export const refreshFailed = (why: string, reason: string): EventDraft =>
-  event('watcher', 'error', 'watcher', 'refresh failed', `refresh failed: ${why} (after ${reason})`);
+  event('watcher', 'error', 'watcher', READ_FAILED, `refresh failed: ${why} (after ${reason})`);
 
 export const refreshWorksAgain = (): EventDraft =>
-  event('watcher', 'info', 'watcher', 'refresh works', 'refresh works again');
+  event('watcher', 'info', 'watcher', READ_WORKS, 'refresh works again');
 
 export const pollFailed = (why: string): EventDraft =>
-  event('watcher', 'warn', 'watcher', 'poll failed', `poll failed: ${why}`);
+  event('watcher', 'warn', 'watcher', POLL_FAILED, `poll failed: ${why}`);
 
 export const fileWatchFailed = (detail: string): EventDraft =>
-  event('watcher', 'warn', 'watcher', 'file watch failed', `file watch ${detail}`);
+  event('watcher', 'warn', 'watcher', FILE_WATCH_FAILED, `file watch ${detail}`);
 
 /** The first event: what the watcher sees and which sources feed it. */
 export function watchingSummary(st: NodeState): EventDraft {

@@ -30,7 +30,16 @@ function capture(): Output & { text: () => string; err: () => string } {
 describe('the lazy command registry', () => {
   it('names every command once: the four core commands, then the engine action registry in its order', () => {
     const names = COMMAND_ENTRIES.map((e) => e.name);
-    expect(names).toEqual(['console', 'status', 'watch', 'doctor', ...ACTIONS.map((a) => a.id)]);
+    expect(names).toEqual([
+      'console',
+      'status',
+      'watch',
+      'doctor',
+      'metrics',
+      'serve',
+      'check',
+      ...ACTIONS.map((a) => a.id),
+    ]);
     expect(COMMAND_NAMES.size).toBe(names.length);
   });
 

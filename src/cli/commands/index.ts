@@ -49,6 +49,9 @@ export const COMMAND_ENTRIES: readonly CommandEntry[] = [
   { name: 'status', load: async () => (await import('./status.js')).statusCommand },
   { name: 'watch', load: async () => (await import('./watch.js')).watchCommand },
   { name: 'doctor', load: async () => (await import('./doctor.js')).doctorCommand },
+  { name: 'metrics', load: async () => (await import('./metrics.js')).metricsCommand },
+  { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
+  { name: 'check', load: async () => (await import('./check.js')).checkCommand },
   ...Object.keys(ACTION_IDS).map((id) => ({ name: id, load: () => loadAction(id) })),
 ];
 

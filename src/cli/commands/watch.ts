@@ -62,7 +62,7 @@ export const watchCommand: Command = {
  * Resolves when the command is interrupted. The watchers' timers and file watches are unref'd (they
  * never keep a process alive on their own), so this wait holds the event loop open itself.
  */
-function aborted(signal: AbortSignal): Promise<void> {
+export function aborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const keepAlive = setInterval(() => undefined, 1 << 30);
