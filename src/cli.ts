@@ -80,6 +80,10 @@ function onHangup(): void {
   if (signalsSeen > 0) return;
   signalsSeen = 1;
   interrupt.abort('SIGHUP');
+  // Read where stderr outlives the terminal (redirected to a file, nohup, a pipe).
+  process.stderr.write(
+    'iscsi-console: hung up (SIGHUP): stopping after the current step (a running command is never cut off)\n',
+  );
 }
 process.on('SIGHUP', onHangup);
 
