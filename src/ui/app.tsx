@@ -116,6 +116,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
       if (running.controller) {
         const d = ui.getState().dialog;
         if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });
+        // The wizard's listing is an action too: the same question, in the wizard.
+        else if (d?.kind === 'wizard' && d.listingStop)
+          ui.setState({ dialog: { ...d, listingStop: { ...d.listingStop, ask: true } } });
         return;
       }
       exit();
