@@ -70,8 +70,13 @@ export interface ConsoleBackend {
    * Resolves with the outcome (never throws for command failures).
    */
   apply(plan: Plan, options: ApplyOptions & { write: boolean }): Promise<ApplyResult>;
-  /** Newest last. */
+  /** Newest last (the journal's newest entries: its tail). */
   readJournal(): JournalEntry[];
+  /**
+   * What the journal view says besides its entries: each malformed line (its number and why), and
+   * how many older entries were not read. Unset: none.
+   */
+  journalNotes?(): string[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
   discover?(portal: string): Promise<DiscoveredTarget[]>;
   /**
