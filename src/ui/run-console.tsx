@@ -69,7 +69,7 @@ export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
       ui.setState({ dialog: { ...d, stopRequested: true, quitAfter: true } });
     } else if (d?.kind === 'wizard' && d.listingStop) {
       // The wizard's listing: stopped between steps, it undoes itself, then the console leaves.
-      d.listingStop.controller.abort();
+      if (!d.listingStop.runToEnd) d.listingStop.controller.abort();
       ui.setState({
         dialog: { ...d, listingStop: { ...d.listingStop, ask: false, requested: true, quitAfter: true } },
       });

@@ -132,4 +132,43 @@ describe('the wizard runs its listing plans as actions', () => {
     // The console is still open, on the wizard: nothing asked it to leave.
     expect(m.ui.getState().dialog?.kind).toBe('wizard');
   }, 60_000);
+
+  it('ctrl-c during the CHAP discovery lets it run to its end, which deletes its credentials record', async () => {
+    t = await mountDemo({
+      scenario: 'empty',
+      write: true,
+      prepare: (host) => host.sim.faults.slow('--discover', 10_000),
+    });
+    const m = t;
+    await m.press('a');
+    await m.waitFor('[1 Portal]');
+    await m.type(GUARDED);
+    await m.press(KEY.enter);
+    await m.waitFor('[2 Discovery]');
+    await m.press(' ', KEY.down);
+    await m.type('discuser');
+    await m.press(KEY.down);
+    await m.type('discsecret456');
+    await m.press(KEY.enter);
+    await m.waitFor('temporary discovery record');
+    await m.press('y');
+    await waitFor(
+      m.backend.store,
+      (s) => s.actions.at(-1)?.steps.find((x) => x.stepId === 'discover')?.status === 'running',
+      10_000,
+    );
+    await m.press(KEY.ctrlC);
+    await m.waitFor('Stop after the current step? [y/N]');
+    await m.press('y');
+    await m.waitFor('Stopping once the discovery has deleted its record');
+    await m.host.sim.clock.sleeping();
+    m.host.sim.clock.advance(10_000);
+    await m.waitFor((f) => f.includes('[3 Target]') && f.includes('guarded-volume'), 30_000);
+    const journal = readJournal(m.host, STATE_DIR);
+    expect(journal.map((e) => `${e.action} ${e.phase} ${e.ok ?? ''}`)).toEqual([
+      'list-targets begin ',
+      'list-targets end true',
+    ]);
+    expect(journal[1]!.steps!.map((x) => `${x.id} ${x.status}`)).toContain('discoverydb-delete done');
+  }, 60_000);
 });

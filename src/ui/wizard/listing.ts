@@ -159,7 +159,15 @@ async function applyListing(
   if (started)
     setWizard(ctx, {
       ...started,
-      listingStop: { controller, ask: false, requested: false, quitAfter: false },
+      listingStop: {
+        controller,
+        ask: false,
+        requested: false,
+        quitAfter: false,
+        // The CHAP discovery's record holds credentials until its last step deletes it, and the plan
+        // has no rollback: stopping it halfway would leave them. Its few quick commands run to the end.
+        runToEnd: plan.action === 'list-targets',
+      },
     });
   let result: ApplyResult;
   try {
@@ -234,7 +242,7 @@ export function listingRunKey(ctx: DispatchContext, w: WizardState, input: strin
   if (!stop) return;
   if (stop.ask) {
     if (input === 'y' || input === 'Y') {
-      stop.controller.abort();
+      if (!stop.runToEnd) stop.controller.abort();
       setWizard(ctx, { ...w, listingStop: { ...stop, ask: false, requested: true } });
     } else if (input === 'n' || input === 'N' || key.escape)
       setWizard(ctx, { ...w, listingStop: { ...stop, ask: false } });

@@ -50,8 +50,10 @@ export interface ListingStop {
   ask: boolean;
   /** The admin (or SIGTERM/SIGHUP) asked it to stop. */
   requested: boolean;
-  /** Leave the console once the listing has stopped (SIGTERM, SIGHUP, or q/ctrl-c confirmed). */
+  /** Leave the console once the listing has stopped (SIGTERM, SIGHUP). */
   quitAfter: boolean;
+  /** A stop waits for the plan's end, which undoes it (the CHAP discovery: see listing.ts). */
+  runToEnd: boolean;
 }
 
 /** Which portal a discovery with CHAP belongs to: `portal|iface` as typed. */

@@ -170,7 +170,10 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
 export function wizardFooter(w: WizardState): string {
   const stop = w.listingStop;
   if (stop?.ask) return 'A listing is running. Stop after the current step? [y/N] (it then undoes itself)';
-  if (stop?.requested) return 'Stopping after the current step… (then the listing undoes itself)';
+  if (stop?.requested)
+    return stop.runToEnd
+      ? 'Stopping once the discovery has deleted its record (its last step)…'
+      : 'Stopping after the current step… (then the listing undoes itself)';
   if (stop) return 'listing… ctrl-c/q asks to stop between steps (it undoes itself either way)';
   if (awaitingListing(w)) return 'y list the LUNs · m type the LUN instead · ↑↓ scroll · esc back';
   if (awaitingTargets(w)) return 'y discover with CHAP · ↑↓ scroll · esc keeps the form';
