@@ -69,6 +69,24 @@ function onSignal(): void {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+/**
+ * SIGHUP (the SSH session dropped, the terminal closed) is the first stage of SIGTERM: stop after the
+ * current step, journal, restore the terminal, release the locks, remove a `--demo` tree; main exits
+ * 129. Nobody is left to press a key twice, so a repeated hang-up never escalates to leaving mid-step.
+ * Writes to the gone terminal fail (EIO, EPIPE): they are dropped, never an uncaught error.
+ */
+function onHangup(): void {
+  for (const s of [process.stdout, process.stderr, process.stdin]) s.on('error', () => {});
+  if (signalsSeen > 0) return;
+  signalsSeen = 1;
+  interrupt.abort('SIGHUP');
+  // Read where stderr outlives the terminal (redirected to a file, nohup, a pipe).
+  process.stderr.write(
+    'iscsi-console: hung up (SIGHUP): stopping after the current step (a running command is never cut off)\n',
+  );
+}
+process.on('SIGHUP', onHangup);
+
 async function start(): Promise<void> {
   // No compile cache for the console UI (compile-cache.ts): the default command on a terminal.
   // The command table is the one module loaded before that decision, and it is small.

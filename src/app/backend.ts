@@ -71,8 +71,13 @@ export interface ConsoleBackend {
    */
   /** `dryRun`: the console's dry-run; the executor then refuses every step that changes the node. */
   apply(plan: Plan, options: ApplyOptions & { write: boolean; dryRun?: boolean }): Promise<ApplyResult>;
-  /** Newest last. */
+  /** Newest last (the journal's newest entries: its tail). */
   readJournal(): JournalEntry[];
+  /**
+   * What the journal view says besides its entries: each malformed line (its number and why), and
+   * how many older entries were not read. Unset: none.
+   */
+  journalNotes?(): string[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
   discover?(portal: string): Promise<DiscoveredTarget[]>;
   /**

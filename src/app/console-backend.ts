@@ -8,7 +8,7 @@ import { planAttach } from '../engine/actions/attach.js';
 import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
 import { listPortalTargets } from '../engine/actions/discover.js';
-import { readJournal } from '../engine/actions/journal.js';
+import { readJournalTail } from '../engine/actions/journal-read.js';
 import { lunListing } from '../engine/actions/list-luns.js';
 import { planListTargets } from '../engine/actions/list-targets.js';
 import { attachFromManifest, chapFromSecret, readManifestFile } from '../engine/actions/manifest.js';
@@ -88,6 +88,8 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
       throw new UserError(STILL_READING, 'press the key again once the status bar shows "read … ago"');
     return snap ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
   };
+  // The journal's tail (bounded: a million-entry journal reads like its newest entries), per node state.
+  const journal = journalReader(store, () => readJournalTail(o.host, o.stateDir));
   return {
     get watcher() {
       return watcher;
@@ -121,7 +123,8 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
       store.flush();
       return result;
     },
-    readJournal: journalReader(store, () => readJournal(o.host, o.stateDir)),
+    readJournal: () => journal().entries,
+    journalNotes: () => journal().notes,
     discover: (portal) => listPortalTargets(o.host, portal),
     listLuns: (input, write) => lunListing(input, current(), ctxFor(write)),
     planListTargets: (input, write) => planListTargets(input, current(), ctxFor(write)),

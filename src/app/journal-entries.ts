@@ -1,5 +1,6 @@
 /** The engine's journal lines (begin/end pairs per action id) as the console's one entry per action. */
 import { commandOutcome, type JournalEntry as EngineJournalEntry } from '../engine/actions/journal.js';
+import type { JournalTail } from '../engine/actions/journal-read.js';
 import type { JournalEntry } from './backend.js';
 
 export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEntry[] {
@@ -35,22 +36,45 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
   return [...byId.values()].sort((a, b) => a.at - b.at);
 }
 
+/** What the console shows of the journal: its entries, and notes on what it could not show. */
+export interface JournalView {
+  entries: JournalEntry[];
+  /** One line each: a malformed line (number and why), the older entries not read. */
+  notes: string[];
+}
+
+/** The notes the Journal view shows for what the read skipped (engine JournalTail → words). */
+export function journalNotes(tail: Pick<JournalTail, 'problems' | 'older'>): string[] {
+  const notes = tail.problems.map(
+    (p) => `journal line ${p.line ?? `${p.fromEnd} from the end`}: ${p.reason} — skipped`,
+  );
+  if (tail.older) {
+    const mb = (tail.older.bytes / (1024 * 1024)).toFixed(1);
+    notes.unshift(
+      `older entries not shown: about ${tail.older.entries.toLocaleString('en-US')} (${mb} MiB at the journal's start); the newest are`,
+    );
+  }
+  return notes;
+}
+
 /**
- * The console's journal reader: the file read and grouped once per node state. The journal view's
- * body, its entry dialog (drawn, and measured for its scroll bound) and `y` all ask on every frame or
- * key, and each ask used to read and parse the whole file. An action's lines land by its end, and the
- * node is re-read then (a new snapshot) and the store's `actions` change: either one reads it again.
+ * The console's journal reader: the file's tail read and grouped once per node state. The journal
+ * view's body, its entry dialog (drawn, and measured for its scroll bound) and `y` all ask on every
+ * frame or key, and each ask used to read and parse the whole file. An action's lines land by its
+ * end, and the node is re-read then (a new snapshot) and the store's `actions` change: either one
+ * reads it again.
  */
 export function journalReader(
   store: { getState(): { snapshot?: unknown; actions: unknown } },
-  read: () => readonly EngineJournalEntry[],
-): () => JournalEntry[] {
-  let last: { snapshot: unknown; actions: unknown; entries: JournalEntry[] } | undefined;
+  read: () => JournalTail,
+): () => JournalView {
+  let last: { snapshot: unknown; actions: unknown; view: JournalView } | undefined;
   return () => {
     const { snapshot, actions } = store.getState();
-    if (last && last.snapshot === snapshot && last.actions === actions) return last.entries;
-    const entries = journalEntries(read());
-    last = { snapshot, actions, entries };
-    return entries;
+    if (last && last.snapshot === snapshot && last.actions === actions) return last.view;
+    const tail = read();
+    const view = { entries: journalEntries(tail.entries), notes: journalNotes(tail) };
+    last = { snapshot, actions, view };
+    return view;
   };
 }

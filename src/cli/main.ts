@@ -54,6 +54,15 @@ async function resolveInvocation(argv: readonly string[]): Promise<Invocation> {
   return { parsed, command, all };
 }
 
+/**
+ * The terminal hung up during the run (src/cli.ts aborts `signal` with the reason 'SIGHUP'): the
+ * command stopped as for SIGTERM, and the exit code says why (129 = 128 + SIGHUP), whatever the
+ * command returned, so a script that lost its terminal can tell.
+ */
+function hungUp(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason === 'SIGHUP';
+}
+
 /** Runs one invocation and returns its exit code; never exits the process itself. */
 export async function main(
   argv: readonly string[],
@@ -86,9 +95,9 @@ export async function main(
         : opened.host;
     const ctx: CommandContext = { host, globals, out, signal };
     const code = await command.run(ctx, { positionals: parsed.positionals, options: parsed.options });
-    return code ?? ExitCode.ok;
+    return hungUp(signal) ? ExitCode.hangup : (code ?? ExitCode.ok);
   } catch (e) {
-    const code = exitCodeOf(e);
+    const code = hungUp(signal) && exitCodeOf(e) !== ExitCode.bug ? ExitCode.hangup : exitCodeOf(e);
     if (code === ExitCode.bug) {
       out.stderr(errorText(`internal error: ${(e as Error)?.stack ?? String(e)}`));
     } else if (code !== ExitCode.ok && !(e as { silent?: boolean }).silent) {

@@ -13,6 +13,8 @@ export const ExitCode = {
   refused: 3,
   externalFailed: 4,
   timeout: 5,
+  /** The terminal hung up (SIGHUP: the SSH session dropped, the terminal closed): 128 + 1. */
+  hangup: 129,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../engine/errors.js';
+import { claimTree, DEMO_TREE_PREFIX, sweepStaleTrees } from './demo-trees.js';
 import { SCENARIO_DEFS } from './scenarios/index.js';
 import { SimHost } from './sim-host.js';
 import { Simulator } from './simulator.js';
@@ -69,7 +70,11 @@ export async function openSimHost(
       `choose one of: ${SCENARIOS.map((s) => s.name).join(', ')}`,
     );
   }
-  const dir = fs.mkdtempSync(join(options.dir ?? defaultSimParent(), 'iscsi-console-sim-'));
+  const parent = options.dir ?? defaultSimParent();
+  // Trees left by demos that were killed (SIGKILL leaves no chance to clean up) go first.
+  sweepStaleTrees(parent);
+  const dir = fs.mkdtempSync(join(parent, DEMO_TREE_PREFIX));
+  claimTree(dir);
   const sim = new Simulator({
     dir,
     clock: options.clock ?? 'real',

@@ -52,6 +52,12 @@ export class SimHost implements Host {
     return 'value' in r ? r.value : undefined;
   }
 
+  readChunk(path: string, offset: number, length: number): { data: Buffer; size: number } | undefined {
+    this.sim.beforeRead(path);
+    if (this.sim.readError(path)) return undefined;
+    return this.fs.readChunk(path, offset, length);
+  }
+
   readTextOrError(path: string): { value: string } | { error: string } {
     this.sim.beforeRead(path);
     const refused = this.sim.readError(path);

@@ -8,7 +8,7 @@
  * so typing in the palette re-renders the prompt line, not the table.
  */
 import { Box, useApp, useInput, useWindowSize } from 'ink';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleBackend, JournalEntry, NodeEvent } from '../app/backend.js';
@@ -116,6 +116,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
       if (running.controller) {
         const d = ui.getState().dialog;
         if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });
+        // The wizard's listing is an action too: the same question, in the wizard.
+        else if (d?.kind === 'wizard' && d.listingStop)
+          ui.setState({ dialog: { ...d, listingStop: { ...d.listingStop, ask: true } } });
         return;
       }
       exit();
@@ -273,7 +276,15 @@ function DialogPane(props: PaneProps & { dialog: Dialog }) {
     props.ui,
     useShallow((x) => ({ write: x.write, dryRun: x.dryRun, scroll: x.detailScroll })),
   );
-  const Render = dialogFor(props.dialog).render;
+  const mod = dialogFor(props.dialog);
+  const Render = mod.render;
+  const { ui, dialog } = props;
+  // After the commit that drew this very state (not a timer): the dialog may open its answer field.
+  useEffect(() => {
+    if (!mod.onShown || ui.getState().dialog !== dialog) return;
+    const next = mod.onShown(dialog as never);
+    if (next) ui.setState({ dialog: next });
+  }, [ui, dialog, mod]);
   return (
     <Render
       d={props.dialog}

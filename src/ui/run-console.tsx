@@ -15,7 +15,10 @@ export interface RunConsoleOptions {
   write: boolean;
   dryRun: boolean;
   noColor: boolean;
-  /** Aborted on SIGTERM: the console closes as if `q` was pressed (asking if an action runs). */
+  /**
+   * Aborted on SIGTERM or SIGHUP: the console closes; an action running (a plan, or the wizard's
+   * listing) is stopped after its current step first, and the console leaves once it has.
+   */
   signal?: AbortSignal;
   clock?: () => number;
   stdin?: NodeJS.ReadStream;
@@ -64,6 +67,12 @@ export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
     if (d?.kind === 'progress') {
       d.controller.abort();
       ui.setState({ dialog: { ...d, stopRequested: true, quitAfter: true } });
+    } else if (d?.kind === 'wizard' && d.listingStop) {
+      // The wizard's listing: stopped between steps, it undoes itself, then the console leaves.
+      if (!d.listingStop.runToEnd) d.listingStop.controller.abort();
+      ui.setState({
+        dialog: { ...d, listingStop: { ...d.listingStop, ask: false, requested: true, quitAfter: true } },
+      });
     } else instance.unmount();
   };
   o.signal?.addEventListener('abort', onAbort, { once: true });

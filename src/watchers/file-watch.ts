@@ -122,7 +122,14 @@ export function startFileWatch(
       return rel.length > spec.depth || (rel.length > 0 && !spec.accept(rel));
     },
   });
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  // Closed before its scan finished (the console quit at once, the terminal hung up): ready all
+  // the same, or the watcher's stop would wait for a 'ready' that never comes, with nothing left to
+  // keep the process alive: it would end there without its cleanup (the demo tree, the exit code).
+  let settle: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    settle = resolve;
+    watcher.once('ready', () => resolve());
+  });
   // Watched dirs appearing or going (a new `iface-*`; the root removed).
   watcher.on('all', (_event, p) => onChange(toHost(p)));
   // The inotify event of a watched dir, naming the entry that was created, removed or written:
@@ -148,6 +155,9 @@ export function startFileWatch(
   return {
     spec,
     ready,
-    close: () => watcher.close(),
+    close: async () => {
+      await watcher.close();
+      settle();
+    },
   };
 }

@@ -19,6 +19,7 @@ import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import type { ActionDef, ApplyOptions, Plan, Refusal } from '../../src/engine/actions/types.js';
 import { RefusedError } from '../../src/engine/errors.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
+import { dialogFor } from '../../src/ui/dialogs/registry.js';
 import { type DispatchContext, dispatchKey, openPlan } from '../../src/ui/dispatch.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
@@ -235,8 +236,16 @@ function consoleRun(plan: Plan, write: boolean, keys: readonly (string | 'enter'
     exit: () => undefined,
     running: {},
   };
+  // What the console's frame does once it has drawn a dialog (app.tsx DialogPane): keys are
+  // answers only to a question on the screen, so each is typed after the dialog was drawn.
+  const drawn = () => {
+    const d = ui.getState().dialog;
+    const next = d && dialogFor(d).onShown?.(d as never);
+    if (next) ui.setState({ dialog: next });
+  };
   openPlan(ctx, def);
   for (const k of keys) {
+    drawn();
     if (k === 'enter') dispatchKey(ctx, '', plainKey({ return: true }));
     else dispatchKey(ctx, k, plainKey());
   }

@@ -182,14 +182,14 @@ describe('live backend helpers', () => {
     let state = { snapshot: {}, actions: [] as unknown[] };
     const read = journalReader({ getState: () => state }, () => {
       reads++;
-      return file.slice();
+      return { entries: file.slice(), problems: [] };
     });
     const first = read();
     expect(read()).toBe(first);
     expect(reads).toBe(1);
     file.push(line('b'));
     state = { ...state, actions: [] };
-    expect(read().map((e) => e.id)).toEqual(['a', 'b']);
+    expect(read().entries.map((e) => e.id)).toEqual(['a', 'b']);
     state = { ...state, snapshot: {} };
     read();
     expect(reads).toBe(3);

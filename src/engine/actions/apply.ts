@@ -159,9 +159,10 @@ async function rollBack(
   rt.commands = [];
   guard.outsideSteps();
   // After an interrupt nothing more runs (the admin asked to stop): list what is left instead.
-  const spec = interrupted ? { ...plan.rollback!, keep: true } : plan.rollback!;
+  const listOnly = interrupted && plan.rollback!.undoOnInterrupt !== true;
+  const spec = listOnly ? { ...plan.rollback!, keep: true } : plan.rollback!;
   const r = await rollbackAttach(rt, ctx, spec, progress);
-  if (interrupted && !plan.rollback!.keep) {
+  if (listOnly && !plan.rollback!.keep) {
     // Not the admin's keep: an interrupt. Say it as "left", which is what it is.
     const left = { removed: [], left: r.left, kept: false };
     journalSteps.push({

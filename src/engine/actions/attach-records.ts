@@ -23,6 +23,11 @@ export interface AttachRecordsPlan {
   globalPath: string;
   /** The admin chose to keep what a failed attach created (`--keep-on-failure`). */
   keep: boolean;
+  /**
+   * Roll back after an interrupt too (the LUN listing: a temporary login that must not outlive
+   * the wizard, whoever stops it). Unset (an attach): an interrupt only lists what is left.
+   */
+  undoOnInterrupt?: boolean;
 }
 
 /**

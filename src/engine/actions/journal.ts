@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { type Host, maskSecrets } from '../host/host.js';
+import { parseJournalLine } from './journal-read.js';
 import { JOURNAL_FILE } from './state-dir.js';
 import type { Plan } from './types.js';
 
@@ -106,9 +107,10 @@ export function appendJournal(
 }
 
 /**
- * Reads the journal back (tests, the console's journal view). A line that is not an entry (a torn
- * write) is skipped and reported through `onUnparseable` with its 1-based line number. A journal
- * that is a symlink is not read.
+ * Reads the whole journal back (tests, tools), within the Host's journal read cap; the console
+ * reads its tail instead (journal-read.ts readJournalTail). A line that is not an entry (a torn
+ * write, or one the schema refuses) is skipped and reported through `onUnparseable` with its
+ * 1-based line number. A journal that is a symlink is not read.
  */
 export function readJournal(
   host: Host,
@@ -123,16 +125,9 @@ export function readJournal(
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (!line.trim()) continue;
-    try {
-      const e = JSON.parse(line) as JournalEntry;
-      if (e && typeof e === 'object' && (e.phase === 'begin' || e.phase === 'end')) {
-        out.push(e);
-        continue;
-      }
-    } catch {
-      // reported below
-    }
-    onUnparseable?.(i + 1, line);
+    const r = parseJournalLine(line);
+    if ('entry' in r) out.push(r.entry);
+    else onUnparseable?.(i + 1, line);
   }
   return out;
 }

@@ -287,9 +287,11 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     clone: iface,
     globalPath: '',
     keep: false,
+    // Stopped between steps (the wizard quit, SIGTERM, SIGHUP), the listing still undoes itself.
+    undoOnInterrupt: true,
   };
   plan.warnings.push(
-    'on failure: the temporary session, the node record and the iface the listing created are removed again',
+    'on failure or when stopped: the temporary session, the node record and the iface the listing created are removed again',
   );
   return plan;
 }

@@ -12,6 +12,7 @@ import {
   writeTemp,
 } from './fs-mutate.js';
 import {
+  CHUNK_MAX,
   type EntryInfo,
   type EntryKind,
   type FileReader,
@@ -325,6 +326,35 @@ export class FsHost implements Host {
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  readChunk(path: string, offset: number, length: number): { data: Buffer; size: number } | undefined {
+    return quietly(
+      () => {
+        const fd = this.openForRead(path);
+        try {
+          const st = fs.fstatSync(fd);
+          if (!st.isFile())
+            throw new ReadRefused('ENOTREG', `${path}: ${describeKind(st)}, not a regular file; not read`);
+          const from = Math.max(0, Math.min(offset, st.size));
+          const want = Math.max(0, Math.min(length, CHUNK_MAX, st.size - from));
+          const data = Buffer.allocUnsafe(want);
+          let n = 0;
+          while (n < want) {
+            const r = fs.readSync(fd, data, n, want - n, from + n);
+            if (r === 0) break;
+            n += r;
+          }
+          return { data: data.subarray(0, n), size: st.size };
+        } finally {
+          fs.closeSync(fd);
+        }
+      },
+      (e) => {
+        this.noteProblem(e, path);
+        return undefined;
+      },
+    );
   }
 
   readText(path: string): string | undefined {

@@ -17,6 +17,12 @@ export interface Host {
    * are normal (a session vanished mid-read; a connection is down: the kernel refuses `address`).
    */
   readText(path: string): string | undefined;
+  /**
+   * Up to `length` bytes (at most {@link CHUNK_MAX}) of a regular file from byte `offset`, and the
+   * file's size: a large file (the journal) read from its end in bounded pieces. Opened like
+   * readText (no link followed out of the root, regular files only); undefined when it cannot be read.
+   */
+  readChunk?(path: string, offset: number, length: number): { data: Buffer; size: number } | undefined;
   /** Like readText, but says why a read failed (errno code such as 'ENOENT', 'ENOTCONN'). */
   readTextOrError(path: string): { value: string } | { error: string };
   /** Entry names of a directory, or [] when it is absent or unreadable. */
@@ -107,6 +113,9 @@ export interface Host {
   /** Milliseconds since the epoch; the simulator's clock can run ahead of the wall clock. */
   now(): number;
 }
+
+/** The most bytes one readChunk returns. */
+export const CHUNK_MAX = 4 * 1024 * 1024;
 
 export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
 

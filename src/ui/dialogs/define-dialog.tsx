@@ -23,6 +23,12 @@ interface DialogParts<D> {
   tone?(d: D): FrameTone;
   /** The line under the body: a string is a dim key hint; else a question or a text field. */
   footer(p: DialogViewProps<D>): ReactNode;
+  /**
+   * The state once this state has been drawn (committed to the terminal's frame) — undefined: no
+   * change. A consent dialog opens its answer field here, so keys typed ahead of the plan (a paste,
+   * a burst over a laggy link) cannot answer a question nobody has seen.
+   */
+  onShown?(d: D): D | undefined;
 }
 
 type DialogBody<D> =
@@ -68,6 +74,7 @@ export function defineDialog<K extends DialogKind>(
     kind,
     typing: spec.typing ?? false,
     onKey: spec.onKey,
+    ...(spec.onShown ? { onShown: spec.onShown } : {}),
     render,
     ...('lines' in spec ? { lineCount: (p: DialogLinesInput<DialogStates[K]>) => spec.lines(p).length } : {}),
   };

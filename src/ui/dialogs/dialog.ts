@@ -39,6 +39,8 @@ export interface DialogModule<K extends DialogKind = DialogKind> {
   /** Keys are text for a field while it is open (a multi-key read is a paste, not key presses). */
   typing: boolean;
   onKey(ctx: DispatchContext, d: DialogStates[K], input: string, key: Key): void;
+  /** The state once `d` has been drawn (define-dialog.tsx `onShown`); undefined: no change. */
+  onShown?(d: DialogStates[K]): DialogStates[K] | undefined;
   /** A component: the dialog in its frame. */
   render(props: DialogViewProps<DialogStates[K]>): ReactNode;
   /** Lines of a scrollable body; unset: the scroll is not clamped. */

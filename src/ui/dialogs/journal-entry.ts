@@ -67,7 +67,14 @@ export function journalEntryLines(entry: JournalEntry): Line[] {
   const plan = begin?.plan ?? end?.plan;
   if (plan) {
     lines.push({ text: '' }, { text: 'Plan, as shown before it ran:', bold: true });
-    for (const l of planLines(plan))
+    let text: ReturnType<typeof planLines> = [];
+    try {
+      text = planLines(plan);
+    } catch {
+      // A journal line passed the schema with a plan the text cannot be made of: say so, do not crash.
+      text = [{ text: '(the plan in this journal line cannot be shown)', tone: 'warn' }];
+    }
+    for (const l of text)
       lines.push({
         text: `  ${l.text}`,
         ...(l.tone ? { tone: l.tone } : {}),

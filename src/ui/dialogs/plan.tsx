@@ -23,6 +23,13 @@ export interface PlanDialog {
   error?: string;
   /** The override step is open: the refusals it lifts are listed and its own token is asked. */
   override?: boolean;
+  /**
+   * The plan (or the override step) has been drawn: only from then on is a key an answer. Keys
+   * that came before (`C4⏎` in one burst) are dropped and counted in `dropped`, and the dialog
+   * says so: consent is given to a plan on the screen, never to one still to come.
+   */
+  shown?: boolean;
+  dropped?: number;
 }
 
 declare module './dialog-types.js' {
@@ -43,6 +50,18 @@ export function planConsent(s: Pick<UiState, 'write' | 'dryRun'>, d: PlanDialog,
     override: d.override === true,
     interactive: true,
   });
+}
+
+/** The dialog's note on keys typed before the plan was drawn, if any were. */
+export function droppedNote(d: Pick<PlanDialog, 'dropped'>): string | undefined {
+  const n = d.dropped ?? 0;
+  if (n === 0) return undefined;
+  return `${n} key${n === 1 ? '' : 's'} typed before the plan was shown ${n === 1 ? 'was' : 'were'} ignored`;
+}
+
+/** Keys in one read: each character of text, or the one special key (⏎, arrows). */
+function keyCount(input: string): number {
+  return Math.max(1, [...input].length);
 }
 
 /** What the dialog's footer says when nothing can be applied (the console's words for `blocked`). */
@@ -72,11 +91,19 @@ export const planDialog = defineDialog('plan', {
       scroll(ctx, key);
       return;
     }
+    if (!d.shown) {
+      ctx.ui.setState({ dialog: { ...d, typed: '', dropped: (d.dropped ?? 0) + keyCount(input) } });
+      return;
+    }
     const consent = planConsent(s, d, ctx.hostname);
     if (consent.blocked?.kind === 'needs-override') {
       // The override is its own step: the plain token typed here is not consent to override.
       if (input === 'o' && !key.ctrl && !key.meta) {
-        ctx.ui.setState({ dialog: { ...d, override: true, typed: '', error: undefined }, detailScroll: 0 });
+        // The override step is a new question: it too is answered only once it is on the screen.
+        ctx.ui.setState({
+          dialog: { ...d, override: true, typed: '', error: undefined, shown: false, dropped: 0 },
+          detailScroll: 0,
+        });
       } else if (key.return) {
         ctx.ui.setState({
           dialog: {
@@ -118,20 +145,27 @@ export const planDialog = defineDialog('plan', {
     if (input === 'n' || input === 'N' || key.return)
       closeDialog(ctx, { flash: { text: `${d.plan.title} cancelled`, tone: 'warn' } });
   },
+  onShown: (d) => (d.shown ? undefined : { ...d, shown: true }),
   title: (d) => ` Plan: ${d.plan.title} `,
   tone: (d) => (d.plan.risk === 'high' ? 'bad' : d.plan.risk === 'medium' ? 'warn' : 'accent'),
   footer: (p) => <PlanFooter {...p} />,
-  lines: (p) => planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth),
+  lines: (p) => {
+    const note = droppedNote(p.d);
+    const lines = planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth);
+    // First, where the eye lands: the footer's field may be too narrow to hold it too.
+    return note ? [{ text: `✗ ${note}`, tone: 'bad', bold: true }, { text: '' }, ...lines] : lines;
+  },
 });
 
 /** The engine's consent phrased as the footer: why nothing can run, the token to type, or y/N. */
 function PlanFooter(p: DialogViewProps<PlanDialog>) {
   const { d, theme, hostname } = p;
   const { blocked, ask } = planConsent(p, d, hostname);
+  const note = droppedNote(d);
   if (blocked)
     return (
-      <Text color={toneColor(theme, d.error ? 'bad' : 'warn')} wrap="truncate">
-        {`${d.error ?? blockedText(blocked)} · esc closes`}
+      <Text color={toneColor(theme, d.error || note ? 'bad' : 'warn')} wrap="truncate">
+        {`${d.error ?? note ?? blockedText(blocked)} · esc closes`}
       </Text>
     );
   if (ask.kind === 'typed' || ask.kind === 'override')
@@ -146,9 +180,15 @@ function PlanFooter(p: DialogViewProps<PlanDialog>) {
         focused
         width={p.bodyWidth}
         theme={theme}
-        error={d.error}
+        error={d.error ?? note}
       />
     );
-  if (ask.kind === 'none') return <Text wrap="truncate">⏎ apply · esc cancel</Text>;
-  return <Text wrap="truncate" bold>{`Apply on ${hostname}? [y/N]`}</Text>;
+  const noted = note ? <Text color={toneColor(theme, 'bad')}>{`  ✗ ${note}`}</Text> : null;
+  if (ask.kind === 'none') return <Text wrap="truncate">⏎ apply · esc cancel{noted}</Text>;
+  return (
+    <Text wrap="truncate" bold>
+      {`Apply on ${hostname}? [y/N]`}
+      {noted}
+    </Text>
+  );
 }

@@ -1,7 +1,7 @@
 /** The attach wizard as a dialog: its state, keys and pane live in src/ui/wizard/; this file registers them. */
 
 import { WizardPane, wizardFooter } from '../wizard/wizard-pane.js';
-import { type WizardState, wizardKey } from '../wizard/wizard-state.js';
+import { type WizardState, wizardKey, wizardShown } from '../wizard/wizard-state.js';
 import { defineDialog } from './define-dialog.js';
 
 declare module './dialog-types.js' {
@@ -13,6 +13,7 @@ declare module './dialog-types.js' {
 export const wizardDialog = defineDialog('wizard', {
   typing: true,
   onKey: wizardKey,
+  onShown: wizardShown,
   title: () => ' Attach: log in to an iSCSI target ',
   footer: (p) => wizardFooter(p.d),
   Body: (p) => <WizardPane w={p.d} width={p.bodyWidth} height={p.bodyHeight} theme={p.theme} />,

@@ -45,6 +45,15 @@ export function safeJournal(backend: ConsoleBackend): JournalEntry[] {
   }
 }
 
+/** What the journal read could not show (malformed lines, older entries); never a crash. */
+function safeNotes(backend: ConsoleBackend): string[] {
+  try {
+    return backend.journalNotes?.() ?? [];
+  } catch {
+    return [];
+  }
+}
+
 /** A journaled command as one line: what ran and how it ended (the engine's commandOutcome words). */
 export function commandLine(c: JournalEntry['commands'][number]): string {
   return `  $ ${c.argv.join(' ')}  → ${commandOutcome({ exitCode: c.exitCode, ...(c.detail ? { exitName: c.detail } : {}) })}`;
@@ -55,7 +64,9 @@ function JournalBody(props: ViewBodyProps) {
   const entry = props.rows[props.idx];
   const j = entry ? safeJournal(props.backend).find((x) => x.id === entry.key) : undefined;
   const tableHeight = Math.max(3, Math.floor(height / 2));
-  const lines = j
+  // Each line the read skipped, and the older entries it did not read, first: a problem per line.
+  const notes = safeNotes(props.backend).map((text) => ({ text: `! ${text}`, tone: 'warn' as const }));
+  const detail = j
     ? [
         { text: `${j.action}: ${j.subject}`, bold: true },
         ...j.commands.map((c) => ({
@@ -64,15 +75,25 @@ function JournalBody(props: ViewBodyProps) {
         })),
         ...(j.error ? [{ text: `  ✗ ${j.error}`, tone: 'bad' as const }] : []),
       ]
-    : [
-        {
-          text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.',
-          tone: 'dim' as const,
-        },
-      ];
+    : notes.length > 0
+      ? []
+      : [
+          {
+            text: 'No actions journaled yet: every action run from here or the CLI lands in the journal.',
+            tone: 'dim' as const,
+          },
+        ];
+  const lines = [...notes, ...detail];
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <TableBody {...props} height={tableHeight} viewId="journal" empty="journal is empty" />
+      <TableBody
+        {...props}
+        height={tableHeight}
+        viewId="journal"
+        empty={
+          notes.length > 0 ? 'no readable entries: the journal lines below were skipped' : 'journal is empty'
+        }
+      />
       <ScrollText lines={lines} height={height - tableHeight} width={width} offset={0} theme={theme} />
     </Box>
   );

@@ -5,7 +5,8 @@
  * applied and journaled like any action, and undone by the plan itself). The UI spells no command.
  */
 
-import { DEFAULT_IFACE } from '../../app/domain.js';
+import type { Key } from 'ink';
+import { type Consent, consentFor, DEFAULT_IFACE } from '../../app/domain.js';
 import type { ListLunsInput } from '../../engine/actions/list-luns.js';
 import type { ApplyResult, Plan, StepProgress } from '../../engine/actions/types.js';
 import type { DispatchContext } from '../context.js';
@@ -139,9 +140,11 @@ export function enterLuns(ctx: DispatchContext, w: WizardState): void {
 }
 
 /**
- * Applies a listing plan through the console's backend (journaled, tracked like any action) with
- * only the CHAP values it needs; its progress goes into the wizard while `running` says the run is
- * still the one shown. Resolves with the result and the wizard as it is then (undefined: closed).
+ * Applies a listing plan through the console's backend like any action: tracked in the store's
+ * `actions` (and in `ctx.running`, so q, ctrl-c, SIGTERM and SIGHUP ask or stop it between steps
+ * instead of leaving mid-plan), journaled, with only the CHAP values it needs. Its progress goes
+ * into the wizard while `show` says the run is still the one shown. Resolves with the result and
+ * the wizard as it is then (undefined: closed); leaves the console when a quit waited for it.
  */
 async function applyListing(
   ctx: DispatchContext,
@@ -150,29 +153,104 @@ async function applyListing(
   show: (cur: WizardState, steps: StepProgress[]) => WizardState | undefined,
 ): Promise<{ result: ApplyResult; cur: WizardState | undefined }> {
   const steps = new Map<string, StepProgress>();
-  const result = await ctx.backend.apply(plan, {
-    write: ctx.ui.getState().write,
-    dryRun: ctx.ui.getState().dryRun,
-    secrets,
-    onProgress: (p) => {
-      steps.set(p.stepId, p);
-      const cur = currentWizard(ctx);
-      const next = cur && show(cur, [...steps.values()]);
-      if (next) setWizard(ctx, next);
-    },
-  });
+  const controller = new AbortController();
+  ctx.running.controller = controller;
+  const started = currentWizard(ctx);
+  if (started)
+    setWizard(ctx, {
+      ...started,
+      listingStop: {
+        controller,
+        ask: false,
+        requested: false,
+        quitAfter: false,
+        // The CHAP discovery's record holds credentials until its last step deletes it, and the plan
+        // has no rollback: stopping it halfway would leave them. Its few quick commands run to the end.
+        runToEnd: plan.action === 'list-targets',
+      },
+    });
+  let result: ApplyResult;
+  try {
+    result = await ctx.backend.apply(plan, {
+      write: ctx.ui.getState().write,
+      dryRun: ctx.ui.getState().dryRun,
+      secrets,
+      signal: controller.signal,
+      onProgress: (p) => {
+        steps.set(p.stepId, p);
+        const cur = currentWizard(ctx);
+        const next = cur && show(cur, [...steps.values()]);
+        if (next) setWizard(ctx, next);
+      },
+    });
+  } catch (e) {
+    result = {
+      ok: false,
+      steps: [],
+      verified: false,
+      verification: [],
+      error: { message: (e as Error).message },
+    };
+  } finally {
+    if (ctx.running.controller === controller) ctx.running.controller = undefined;
+  }
   ctx.backend.refreshNow();
-  return { result, cur: currentWizard(ctx) };
+  const cur = currentWizard(ctx);
+  if (cur?.listingStop?.quitAfter) {
+    ctx.exit();
+    return { result, cur: undefined };
+  }
+  return { result, cur: cur && { ...cur, listingStop: undefined } };
 }
 
 const failure = (r: ApplyResult) =>
   `${r.error?.message ?? 'unknown error'}${r.error?.hint ? ` (${r.error.hint})` : ''}`;
 
-/** A listing plan with refusals is not applied: the status says why and what to do instead. */
-function refused(ctx: DispatchContext, w: WizardState, plan: Plan, instead: string): boolean {
-  if (plan.refusals.length === 0) return false;
-  setWizard(ctx, { ...w, status: `refused: ${plan.refusals.map((r) => r.reason).join('; ')} — ${instead}` });
+/** The engine's consent for a listing plan, as for any plan the console runs (write, dry-run, refusals). */
+function listingConsent(ctx: DispatchContext, plan: Plan): Consent {
+  const s = ctx.ui.getState();
+  return consentFor(plan, { write: s.write, dryRun: s.dryRun, hostname: ctx.hostname, interactive: true });
+}
+
+/**
+ * A listing plan the consent policy blocks is not applied (read-only, dry-run, refusals): the
+ * status says why and what to do instead. True when it is blocked.
+ */
+function blocked(ctx: DispatchContext, w: WizardState, plan: Plan, instead: string): boolean {
+  const b = listingConsent(ctx, plan).blocked;
+  if (!b || b.kind === 'empty') return false;
+  const why =
+    b.kind === 'dry-run'
+      ? 'DRY-RUN: the listing would run the plan shown; nothing ran (:dry-run toggles)'
+      : b.kind === 'read-only'
+        ? `refused: ${b.reason} (type :write first)`
+        : `refused: ${plan.refusals.map((r) => r.reason).join('; ')}`;
+  setWizard(ctx, { ...w, status: `${why} — ${instead}` });
   return true;
+}
+
+/** The status of a listing that did not end well: stopped (and undone) or failed. */
+function endedStatus(what: string, r: ApplyResult): string {
+  return r.error?.kind === 'interrupted' ? `${what} stopped: ${failure(r)}` : `${what} failed: ${failure(r)}`;
+}
+
+/**
+ * A key while a listing runs: q and ctrl-c ask "stop after the current step?" (as the Progress
+ * dialog does), y stops it there and it undoes itself, n or esc keeps it running; nothing else.
+ */
+export function listingRunKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
+  const stop = w.listingStop;
+  if (!stop) return;
+  if (stop.ask) {
+    if (input === 'y' || input === 'Y') {
+      if (!stop.runToEnd) stop.controller.abort();
+      setWizard(ctx, { ...w, listingStop: { ...stop, ask: false, requested: true } });
+    } else if (input === 'n' || input === 'N' || key.escape)
+      setWizard(ctx, { ...w, listingStop: { ...stop, ask: false } });
+    return;
+  }
+  if ((key.ctrl && input === 'c') || input === 'q')
+    setWizard(ctx, { ...w, listingStop: { ...stop, ask: true } });
 }
 
 /** `y` on the listing plan: apply it (journaled), then list what it found. */
@@ -180,7 +258,7 @@ export async function runLunListing(ctx: DispatchContext, w: WizardState): Promi
   const pending = w.lunPlan;
   if (!pending) return;
   const { plan } = pending;
-  if (refused(ctx, w, plan, 'm types the LUN instead')) return;
+  if (blocked(ctx, w, plan, 'm types the LUN instead')) return;
   setWizard(ctx, { ...w, lunRun: { for: pending.for, steps: [] }, status: 'listing LUNs…' });
   const { result, cur } = await applyListing(ctx, plan, secretsOf(w.fields, 'node.session.'), (c, steps) =>
     c.lunRun?.for === pending.for ? { ...c, lunRun: { ...c.lunRun, steps } } : undefined,
@@ -193,7 +271,7 @@ export async function runLunListing(ctx: DispatchContext, w: WizardState): Promi
       lunPlan: undefined,
       lunManual: true,
       focus: 0,
-      status: `listing failed: ${failure(result)}`,
+      status: endedStatus('listing', result),
     });
     return;
   }
@@ -218,7 +296,7 @@ export async function runTargetListing(ctx: DispatchContext, w: WizardState): Pr
   const pending = w.targetPlan;
   if (!pending) return;
   const { plan } = pending;
-  if (refused(ctx, w, plan, 'esc, then type the IQN on the next step')) return;
+  if (blocked(ctx, w, plan, 'esc, then type the IQN on the next step')) return;
   const portal = w.fields.targetPortal?.trim() ?? '';
   setWizard(ctx, {
     ...w,
@@ -233,7 +311,7 @@ export async function runTargetListing(ctx: DispatchContext, w: WizardState): Pr
   if (!result.ok) {
     setWizard(ctx, {
       ...base,
-      status: `discovery failed: ${failure(result)}`,
+      status: endedStatus('discovery', result),
     });
     return;
   }

@@ -37,6 +37,23 @@ export interface WizardState {
   targetPlan?: { for: string; plan: Plan };
   /** That plan while it runs. */
   targetRun?: { for: string; steps: StepProgress[] };
+  /** The listing plan last drawn: `y` consents only to a plan that is on the screen (typeahead). */
+  planShown?: Plan;
+  /** A listing plan (LUNs or CHAP discovery) is running: its stop switch and the quit question. */
+  listingStop?: ListingStop;
+}
+
+/** What stops a running listing between steps (never mid-command); it then undoes itself. */
+export interface ListingStop {
+  controller: AbortController;
+  /** "Stop after the current step?" is asked (ctrl-c, q). */
+  ask: boolean;
+  /** The admin (or SIGTERM/SIGHUP) asked it to stop. */
+  requested: boolean;
+  /** Leave the console once the listing has stopped (SIGTERM, SIGHUP). */
+  quitAfter: boolean;
+  /** A stop waits for the plan's end, which undoes it (the CHAP discovery: see listing.ts). */
+  runToEnd: boolean;
 }
 
 /** Which portal a discovery with CHAP belongs to: `portal|iface` as typed. */
@@ -131,4 +148,11 @@ export function goTo(w: WizardState, step: WizardStepId, errors: Record<string, 
       )
     : startFocus(next);
   return next;
+}
+
+/** The listing plan waiting for `y`, if any (the LUN listing's or the CHAP discovery's). */
+export function pendingListingPlan(w: WizardState): Plan | undefined {
+  if (awaitingListing(w)) return w.lunPlan?.plan;
+  if (awaitingTargets(w)) return w.targetPlan?.plan;
+  return undefined;
 }

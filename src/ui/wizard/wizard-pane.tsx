@@ -179,9 +179,13 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
 
 /** The wizard's footer: the keys of the step it is on. */
 export function wizardFooter(w: WizardState): string {
-  if (w.step === 'luns' && w.lunRun) return 'listing… (it runs to its end and logs out again) · esc back';
-  if (w.step === 'discovery' && w.targetRun)
-    return 'discovering… (it runs to its end and deletes its record)';
+  const stop = w.listingStop;
+  if (stop?.ask) return 'A listing is running. Stop after the current step? [y/N] (it then undoes itself)';
+  if (stop?.requested)
+    return stop.runToEnd
+      ? 'Stopping once the discovery has deleted its record (its last step)…'
+      : 'Stopping after the current step… (then the listing undoes itself)';
+  if (stop) return 'listing… ctrl-c/q asks to stop between steps (it undoes itself either way)';
   if (awaitingListing(w)) return 'y list the LUNs · m type the LUN instead · ↑↓ scroll · esc back';
   if (awaitingTargets(w)) return 'y discover with CHAP · ↑↓ scroll · esc keeps the form';
   const common = '↑↓/tab move · space toggles · ctrl-l manifest';

@@ -10,7 +10,7 @@ import type { Plan } from '../../engine/actions/types.js';
 import { editText } from '../components/text-input.js';
 import { closeDialog, type DispatchContext } from '../context.js';
 import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
-import { discover, enterLuns, runLunListing, runTargetListing } from './listing.js';
+import { discover, enterLuns, listingRunKey, runLunListing, runTargetListing } from './listing.js';
 import { prefillFromSelection } from './prefill.js';
 import {
   stepIndex,
@@ -25,6 +25,7 @@ import {
   awaitingTargets,
   currentWizard,
   goTo,
+  pendingListingPlan,
   setWizard,
   stepItems,
   stepList,
@@ -168,8 +169,29 @@ function pageFocus(w: WizardState, count: number, key: Key): number | undefined 
   return undefined;
 }
 
+/**
+ * `y` that reached the wizard before its listing plan was drawn (`⏎y` in one burst): ignored, and
+ * the status says so. True when it was.
+ */
+function typedAhead(ctx: DispatchContext, w: WizardState): boolean {
+  const plan = pendingListingPlan(w);
+  if (!plan || w.planShown === plan) return false;
+  setWizard(ctx, { ...w, status: 'a key typed before the plan was shown was ignored: y runs it' });
+  return true;
+}
+
+/** The wizard once drawn: the listing plan on the screen is the one `y` may consent to. */
+export function wizardShown(w: WizardState): WizardState | undefined {
+  const plan = pendingListingPlan(w);
+  return plan && w.planShown !== plan ? { ...w, planShown: plan } : undefined;
+}
+
 /** The wizard's keys, the dialog's `onKey`: ctrl-c leaves it from any step, esc steps back. */
 export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, key: Key): void {
+  if (w.listingStop) {
+    listingRunKey(ctx, w, input, key);
+    return;
+  }
   if (key.ctrl && input === 'c') {
     closeDialog(ctx);
     return;
@@ -192,8 +214,10 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
   if (awaitingListing(w)) {
     if (key.upArrow || key.downArrow)
       setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
-    else if (input === 'y' || input === 'Y') void runLunListing(ctx, w);
-    else if (input === 'm' || input === 'M')
+    else if (input === 'y' || input === 'Y') {
+      if (typedAhead(ctx, w)) return;
+      void runLunListing(ctx, w);
+    } else if (input === 'm' || input === 'M')
       setWizard(ctx, { ...w, lunManual: true, focus: 0, status: 'type the LUN' });
     return;
   }
@@ -201,7 +225,10 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
   if (awaitingTargets(w)) {
     if (key.upArrow || key.downArrow)
       setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
-    else if (input === 'y' || input === 'Y') void runTargetListing(ctx, w);
+    else if (input === 'y' || input === 'Y') {
+      if (typedAhead(ctx, w)) return;
+      void runTargetListing(ctx, w);
+    }
     return;
   }
   if (w.step === 'discovery' && w.targetRun) return;
