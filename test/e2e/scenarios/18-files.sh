@@ -7,6 +7,7 @@
 # it. The console replaces the file (temp file, 0600, fsync, rename) instead of editing it in place,
 # which kept the old mode.
 # E2E_FAULT=files-chmod makes the file 0644 again after the attach: the mode check must then fail.
+# fault files-chmod: the record holding the secret is mode 0600
 source "$PROJECT/test/e2e/lib/common.sh"
 P1=$E2E_PORTAL1
 USER=e2efiles GOOD=F1lesS3cretGood81

@@ -10,6 +10,7 @@
 # execs the real iscsiadm (only for --logout); every other call goes straight through.
 # E2E_FAULT=hup-hits-child also hangs up the wrapper, as if it shared the CLI's group: the logout
 # then never happens and the checks fail.
+# fault hup-hits-child: SIGHUP|still waits for the running command|exit 129|the logout completed
 source "$PROJECT/test/e2e/lib/common.sh"
 P1=$E2E_PORTAL1
 target_new 191 hup 32 || bad "tgt hup"

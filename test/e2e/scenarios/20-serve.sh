@@ -9,6 +9,7 @@
 # - tgtd back with the same LUN: LOGGED_IN and iscsi_portal_down 0 again; `check outage` exits 0;
 # - SIGTERM: serve exits 0.
 # E2E_FAULT=serve-no-kill leaves tgtd running: the outage checks must then FAIL.
+# fault serve-no-kill: sysfs: sessions [0-9]+ and [0-9]+ down|iscsi_portal_down 1
 source "$PROJECT/test/e2e/lib/common.sh"
 P1=$E2E_PORTAL1 P2=$E2E_PORTAL2
 REFRESH=2
