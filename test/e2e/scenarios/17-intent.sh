@@ -47,7 +47,7 @@ check "wait_screen 'stale' 90" "console opened and lists the stale sessions"
 wait_screen 'full read' 90
 keys '/'; keys -l "target=$IQ"; keys Enter
 check "wait_for '! screen | grep -q \"$(iqn pod)\"' 30" "filter leaves only mp's two sessions"
-keys ' '; keys ' '
+keys Space; keys Space
 check "wait_screen '2 marked' 20" "both sessions marked"
 keys L
 wait_screen 'Type .* to apply on|refused|cannot' 60
