@@ -16,6 +16,7 @@ bash "$LIB/kubelet-attach.sh" --portal "$P1" --portal "$P2" --iqn "$IQ" --lun 1 
 bash "$LIB/kubelet-attach.sh" --portal "$P1" --iqn "$(iqn pod)" --lun 1 --volname vol-pod --pod-uid pod-run >/dev/null || bad "kubelet-attach pod"
 A=$(disk_of mp "$P1" 1) B=$(disk_of mp "$P2" 1)
 DM=$(dm_of "$A")
+MAPNAME=$(cat "/sys/block/$DM/dm/name" 2>/dev/null)
 check "[ -n '$DM' ] && [ \"\$(dm_of $B)\" = '$DM' ]" "mp's two paths $A, $B are one map $DM"
 # The pod is deleted and kubelet's detach dies before its logout: pod dir and global dir gone, both
 # sessions and the map stay (stale), nothing mounted on the map.
@@ -44,7 +45,7 @@ keys() { $T send-keys -t con "$@"; sleep 0.3; }
 $T new-session -d -s con -x 160 -y 45 "TERM=xterm-256color $NODE ${E2E_CLI:-$PROJECT/dist/cli.js} --write; echo CONSOLE-EXIT=\$?; sleep 600"
 check "wait_screen 'stale' 90" "console opened and lists the stale sessions"
 # Actions are offered once the full read is in (the status bar then says `full read … ago`).
-wait_screen 'full read' 90
+check "wait_screen 'full (read )?[^ ]+ ago' 120" "the full read is in (actions are planned on it)"
 keys '/'; keys -l "target=$IQ"; keys Enter
 check "wait_for '! screen | grep -q \"$(iqn pod)\"' 30" "filter leaves only mp's two sessions"
 keys Space; keys Space
@@ -61,7 +62,7 @@ if [ -n "$TOKEN" ]; then
   check "wait_for '! screen | grep -q \"running…\"' 120" "the apply finished on screen"
   screen > "$WORK/screen-done.txt"; sed 's/^/  | /' "$WORK/screen-done.txt"
   check "grep -qE 'Log out.* succeeded' $WORK/screen-done.txt" "the console shows the logout succeeded"
-  check "[ ! -e /sys/block/$DM ] && ! timeout 30 dmsetup info '$DM' >/dev/null 2>&1" "map $DM flushed (gone from sysfs and dmsetup)"
+  check "[ ! -e /sys/block/$DM ] && ! timeout 30 dmsetup info '$MAPNAME' >/dev/null 2>&1" "map $MAPNAME ($DM) flushed (gone from sysfs and dmsetup)"
 else
   # A refusal is the other safe outcome: then nothing may have changed.
   bad "the plan asked for no confirmation (refused?): see screen-plan"
