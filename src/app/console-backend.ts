@@ -5,13 +5,13 @@
  * The UI gets only the `ConsoleBackend` interface (backend.ts); the Host comes from open-host.ts.
  */
 import { planAttach } from '../engine/actions/attach.js';
-import { combinePlans } from '../engine/actions/combine.js';
 import { actionContext } from '../engine/actions/context.js';
 import { listPortalTargets } from '../engine/actions/discover.js';
 import { readJournalTail } from '../engine/actions/journal-read.js';
 import { lunListing } from '../engine/actions/list-luns.js';
 import { planListTargets } from '../engine/actions/list-targets.js';
 import { attachFromManifest, chapFromSecret, readManifestFile } from '../engine/actions/manifest.js';
+import { planSelections } from '../engine/actions/plan-selections.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
 import { runDoctor } from '../engine/doctor/index.js';
@@ -102,14 +102,8 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     actions: ACTIONS,
     refreshNow: () => void start().refreshNow('console'),
     plan(action: ActionId, selections: Selection[], write: boolean): Plan {
-      const def = findAction(action);
-      const snap = current();
-      const ctx = ctxFor(write);
-      if (selections.length === 0) return def.plan(def.inputFromCli([], {}, snap), snap, ctx);
-      if (!def.inputFromSelection)
-        throw new UserError(`${def.title} cannot start from a selection`, `use iscsi-console ${def.usage}`);
-      const plans = selections.map((sel) => def.plan(def.inputFromSelection!(sel, snap), snap, ctx));
-      return combinePlans(plans, o.host.hostname());
+      // One intent, one plan: the engine decides which marked rows one planner takes together.
+      return planSelections(findAction(action), selections, current(), ctxFor(write));
     },
     planAttach(input, write) {
       return planAttach(input, current(), ctxFor(write));

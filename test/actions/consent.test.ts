@@ -10,6 +10,9 @@ import {
 import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import type { Plan, Refusal } from '../../src/engine/actions/types.js';
 
+/** No multipath maps: the combined plans here are checked for step order, not for map paths. */
+const NO_MAPS = { multipath: [], sessions: [] };
+
 const R = (id: string, overridable: boolean): Refusal => ({ id, reason: `${id}!`, overridable });
 const plan = (o: Partial<Plan> = {}): Plan => ({
   action: 'cleanup',
@@ -55,7 +58,7 @@ describe('consentFor', () => {
 
   it('multi-object plans type the hostname; overriding them still needs a different token', () => {
     const a = plan({ refusals: [R('pod-mounts', true)] });
-    const c = combinePlans([a, plan({ subject: 'session 24', confirmToken: '24' })], 'node-17');
+    const c = combinePlans([a, plan({ subject: 'session 24', confirmToken: '24' })], 'node-17', NO_MAPS);
     const k = consentFor(c, { ...TTY, override: true });
     expect(k.plainToken).toBe('node-17');
     expect(k.overrideToken).not.toBe(k.plainToken);

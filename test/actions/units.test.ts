@@ -17,6 +17,9 @@ import type { Snapshot } from '../../src/engine/model.js';
 import { snapshot } from '../watchers/build-snapshot.js';
 import { attachInput } from './helpers.js';
 
+/** No multipath maps: the combined plans here are checked for step order, not for map paths. */
+const NO_MAPS = { multipath: [], sessions: [] };
+
 /** stdout of a capture file (`$ cmd` / `--- stdout ---` / `--- stderr ---` / `--- exit: N ---`). */
 function capture(name: string): { stdout: string; stderr: string; exit: number } {
   const t = fs.readFileSync(`test/fixtures/captures/${name}`, 'utf8');
@@ -384,7 +387,7 @@ describe('registry, combine, format', () => {
       lockKeys: [`iqn.x:${n}`],
       expect: [{ id: 'device-absent', text: n, subject: n }],
     });
-    const c = combinePlans([mk('sdb'), mk('sdc')], 'node-a');
+    const c = combinePlans([mk('sdb'), mk('sdc')], 'node-a', NO_MAPS);
     expect(c.steps.map((s) => s.id)).toEqual(['1.flush:dm-0', '1.delete:sdb', '2.delete:sdc']);
     expect(c.confirmToken).toBe('node-a');
     expect(c.lockKeys).toEqual(['iqn.x:sdb', 'iqn.x:sdc']);

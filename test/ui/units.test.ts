@@ -22,6 +22,9 @@ import {
   wizardInput,
 } from '../../src/ui/wizard/fields.js';
 
+/** No multipath maps: the combined plans here are checked for step order, not for map paths. */
+const NO_MAPS = { multipath: [], sessions: [] };
+
 const row = (fields: Record<string, string>) => ({ fields });
 
 describe('filter language', () => {
@@ -123,14 +126,14 @@ const plan = (sid: number, over: Partial<Plan> = {}): Plan => ({
 
 describe('combined plans', () => {
   it('keeps every part, unique step ids, the strongest risk, and names the node for typed consent', () => {
-    const c = combinePlans([plan(1), plan(2, { risk: 'high', warnings: ['shared'] })], 'node-17');
+    const c = combinePlans([plan(1), plan(2, { risk: 'high', warnings: ['shared'] })], 'node-17', NO_MAPS);
     expect(c.steps.map((s) => s.id)).toEqual(['1.logout', '2.logout']);
     expect(c.risk).toBe('high');
     expect(c.confirmToken).toBe('node-17');
     expect(c.blastRadius.sessions).toEqual(['s1', 's2']);
     expect(c.warnings).toEqual(['session 2: shared']);
     expect(c.parts).toHaveLength(2);
-    expect(combinePlans([plan(1)], 'node-17').confirmToken).toBe('1');
+    expect(combinePlans([plan(1)], 'node-17', NO_MAPS).confirmToken).toBe('1');
   });
 
   it("describes steps as shell lines (the engine's one rendering, the same as the CLI prints)", () => {

@@ -23,12 +23,14 @@ import {
 } from './plan-kit.js';
 import { addSessionRefusals, addSessionTeardown } from './session-teardown.js';
 import { addDeviceTeardown } from './teardown.js';
-import type { ActionDef, Plan } from './types.js';
+import type { ActionContext, ActionDef, Plan } from './types.js';
 import { unmapBlockVolumeSteps } from './unmap-device.js';
 
 export interface CleanupInput {
   /** A session (its target's sessions through the same iface go with it)… */
   sessionKey?: string;
+  /** …or several (the console's marked rows), planned together: their maps flushed before their last path… */
+  sessionKeys?: string[];
   /** …or one kubelet global dir… */
   volumePath?: string;
   /** …or a CSI volume's leftover kubelet dirs (its staging or a publish path; docs/csi-drivers.md). */
@@ -138,35 +140,72 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   inputFromSelection(sel, s) {
     return sel.scope === 'volume' ? { volumePath: sel.key } : { sessionKey: findSession(s, sel.key).key };
   },
+  intentsFromSelections(sels, s) {
+    // Every marked session in one plan (one teardown sees every path of a map); each kubelet dir
+    // is its own cleanup, combined after (combine.ts keeps the flush before a map's last path).
+    const keys = new Set(sels.filter((x) => x.scope !== 'volume').map((x) => findSession(s, x.key).key));
+    const sessionKeys = s.sessions.filter((x) => keys.has(x.key)).map((x) => x.key);
+    const volumes = sels.filter((x) => x.scope === 'volume').map((x) => ({ volumePath: x.key }));
+    return [...(sessionKeys.length > 0 ? [{ sessionKeys }] : []), ...volumes];
+  },
   plan(input, s: Snapshot, ctx) {
     if (input.volumePath !== undefined) return planVolume(input.volumePath, s, ctx);
     if (input.csiPath !== undefined) return planCsiVolume(input.csiPath, s, ctx);
-    if (input.sessionKey === undefined) throw new UserError('cleanup needs a session or a kubelet dir');
-    const first = findSession(s, input.sessionKey);
-    const sessions = s.sessions.filter((x) => x.targetIqn === first.targetIqn && x.iface === first.iface);
-    const plan = newPlan(
-      'cleanup',
-      'Clean up session',
-      `session ${first.sid} ${first.targetIqn} @ ${sessions.map((x) => x.portal).join(', ')} (${first.verdict}, ${first.health})`,
+    const keys = input.sessionKeys ?? (input.sessionKey === undefined ? [] : [input.sessionKey]);
+    if (keys.length === 0) throw new UserError('cleanup needs a session or a kubelet dir');
+    return planSessions(
+      keys.map((k) => findSession(s, k)),
+      s,
       ctx,
+      input,
     );
-    destructive(plan, 'high', String(first.sid));
-    plan.lockKeys = [first.targetIqn];
-    addSessionRefusals(plan, sessions);
-    addCsiRefusals(plan, s, sessions);
-    plan.refusals.push(...outageRefusals(s, sessions));
-    const volPaths = new Set(sessions.flatMap((x) => x.kubeletVolumes));
-    const vols = s.kubelet.volumes.filter((v) => volPaths.has(v.path));
-    const removable = volumeSteps(plan, s, vols);
-    addSessionTeardown(plan, s, sessions);
-    addDriverFileSteps(plan, s, sessions, input);
-    for (const v of removable) {
-      for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
-      plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
-    }
-    return refuseEscapingPaths(plan, ctx);
   },
 };
+
+/**
+ * Cleanup of sessions: each with its target's sessions through the same iface, all in one plan so
+ * the device teardown sees every path that goes (a map is flushed before its last path).
+ */
+function planSessions(
+  chosen: readonly Session[],
+  s: Snapshot,
+  ctx: ActionContext,
+  input: CleanupInput,
+): Plan {
+  const first = chosen[0]!;
+  const inGroup = (x: Session) => chosen.some((c) => c.targetIqn === x.targetIqn && c.iface === x.iface);
+  const sessions = s.sessions.filter(inGroup);
+  const targets = [...new Set(sessions.map((x) => x.targetIqn))];
+  const one = targets.length === 1 && new Set(sessions.map((x) => x.iface)).size === 1;
+  const plan = one
+    ? newPlan(
+        'cleanup',
+        'Clean up session',
+        `session ${first.sid} ${first.targetIqn} @ ${sessions.map((x) => x.portal).join(', ')} (${first.verdict}, ${first.health})`,
+        ctx,
+      )
+    : newPlan(
+        'cleanup',
+        'Clean up sessions',
+        `sessions ${sessions.map((x) => x.sid).join(', ')} (${targets.join(', ')})`,
+        ctx,
+      );
+  destructive(plan, 'high', one ? String(first.sid) : s.node.hostname);
+  plan.lockKeys = targets;
+  addSessionRefusals(plan, sessions);
+  addCsiRefusals(plan, s, sessions);
+  plan.refusals.push(...outageRefusals(s, sessions));
+  const volPaths = new Set(sessions.flatMap((x) => x.kubeletVolumes));
+  const vols = s.kubelet.volumes.filter((v) => volPaths.has(v.path));
+  const removable = volumeSteps(plan, s, vols);
+  addSessionTeardown(plan, s, sessions);
+  addDriverFileSteps(plan, s, sessions, input);
+  for (const v of removable) {
+    for (const st of removeKubeletDirSteps(v)) addStep(plan, st);
+    plan.expect!.push(pre('path-absent', `${v.path} is removed`, v.path));
+  }
+  return refuseEscapingPaths(plan, ctx);
+}
 
 /** Cleanup of one kubelet dir: logs out only when no other kubelet dir keeps the target (isSessionBusy). */
 function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']>[2]): Plan {

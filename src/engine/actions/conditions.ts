@@ -7,6 +7,7 @@
 import type { Host } from '../host/host.js';
 import type { CsiVolume, Snapshot } from '../model.js';
 import { csiVolumeMounted } from '../snapshot/csi/describe.js';
+import { podMountsOn } from './kubelet-mounts.js';
 import {
   csiVolumeByPath,
   deviceByKey,
@@ -104,7 +105,10 @@ const CHECKS: Record<string, Checker> = {
   'not-mounted': (c, s) =>
     s.mounts.some((m) => m.mountPoint === c.subject) ? fail(`${c.subject} is mounted`) : ok,
   'no-pod-mounts': (c, s) => {
-    const pods = podMountsOf(s, c.subject);
+    // in-tree binds of the global dir, and the publish mounts of a CSI staging path (kubelet-mounts.ts)
+    const pods = [...podMountsOf(s, c.subject), ...podMountsOn(s, c.subject)].filter(
+      (p, i, all) => all.findIndex((x) => x.path === p.path) === i,
+    );
     return pods.length === 0 ? ok : fail(`pod bind mounts remain: ${pods.map((p) => p.path).join(', ')}`);
   },
   'record-present': about(recordByKey, gone.record, () => ok),

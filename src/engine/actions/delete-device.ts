@@ -36,6 +36,10 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
   inputFromSelection(sel, s) {
     return { deviceKeys: [findDevice(s, sel.key).device.key] };
   },
+  intentsFromSelections(sels, s) {
+    // All marked devices at once: a map whose every path is marked is flushed before they go.
+    return [{ deviceKeys: [...new Set(sels.map((sel) => findDevice(s, sel.key).device.key))] }];
+  },
   plan(input, s: Snapshot, ctx) {
     const refs = input.deviceKeys.map((k) => findDevice(s, k));
     const names = refs.map((r) => deviceName(r.device));

@@ -55,6 +55,11 @@ export const forgetAction: ActionDef<ForgetInput> = {
   inputFromSelection(sel, s) {
     return { recordKeys: resolve(sel.key, s).map(recordKey), manual: false };
   },
+  intentsFromSelections(sels, s) {
+    return [
+      { recordKeys: [...new Set(sels.flatMap((sel) => resolve(sel.key, s).map(recordKey)))], manual: false },
+    ];
+  },
   plan(input, s: Snapshot, ctx) {
     const records = input.recordKeys.map((k) => {
       const r = recordByKey(s, k);

@@ -50,6 +50,12 @@ export const logoutAction: ActionDef<LogoutInput> = {
   inputFromSelection(sel, s) {
     return { sessionKeys: [findSession(s, sel.key).key] };
   },
+  intentsFromSelections(sels, s) {
+    // One logout of every marked session, in the node's order: both sessions of a target are
+    // exactly `logout <iqn>`, which flushes the target's maps before their last path goes.
+    const keys = new Set(sels.map((sel) => findSession(s, sel.key).key));
+    return [{ sessionKeys: s.sessions.filter((x) => keys.has(x.key)).map((x) => x.key) }];
+  },
   plan(input, s: Snapshot, ctx) {
     const sessions = input.sessionKeys.map((k) => findSession(s, k));
     const first = sessions[0]!;

@@ -35,17 +35,18 @@ export function addDeviceTeardown(plan: Plan, s: Snapshot, devices: readonly Scs
     for (const m of maps) {
       const allGoing = m.slaves.every((x) => names.has(x));
       if (allGoing) {
-        for (const u of mapUses(s, m, unmounting)) {
-          plan.refusals.push(
-            refusalOfUse(
-              `${m.name} (${m.alias})`,
-              u,
-              `unmount or stop what uses ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
-            ),
-          );
-        }
         ignoreHolders.push(m.name);
         if (!flushed.has(m.name)) {
+          // Once per map, however many of its paths go (both sessions of a target: one refusal).
+          for (const u of mapUses(s, m, unmounting)) {
+            plan.refusals.push(
+              refusalOfUse(
+                `${m.name} (${m.alias})`,
+                u,
+                `unmount or stop what uses ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`,
+              ),
+            );
+          }
           flushed.add(m.name);
           addStep(plan, flushMapStep(m));
           plan.undo.push(`multipath -r   # recreate ${m.alias} once its paths are back`);

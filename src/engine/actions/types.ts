@@ -338,6 +338,12 @@ export interface ActionDef<I = unknown> {
   /** Builds the input from a console selection (a session key, a device key, a volume path...). */
   inputFromSelection?(selection: { scope: Scope; key: string }, snapshot: Snapshot): I;
   /**
+   * Several selections as the fewest inputs this planner takes whole (one intent each: both
+   * sessions of a target → the input of `logout <iqn>`). Without it each selection is one input
+   * (plan-selections.ts).
+   */
+  intentsFromSelections?(selections: readonly { scope: Scope; key: string }[], snapshot: Snapshot): I[];
+  /**
    * Secrets (CHAP) the CLI input refers to, read apart from the input so they never enter a plan;
    * passed to applyPlan as ApplyOptions.secrets.
    */

@@ -2,12 +2,13 @@
  * Unmount only kubelet's own volume mount points: the global mounts of in-tree iSCSI volumes and
  * their block map paths (`plugins/kubernetes.io/iscsi/…`), CSI staging mounts
  * (`plugins/kubernetes.io/csi/…`), and — only with the admin's override for that path — a pod's
- * own volume mount (`pods/<uid>/volumes/…`, `pods/<uid>/volumeDevices/…`). Anything else
+ * own volume mount (`pods/<uid>/volumes/…`, `pods/<uid>/volumeDevices/…`), as the snapshot's kubelet
+ * and CSI readers found them (kubelet-mounts.ts, the unmount planner's own answer). Anything else
  * (`/var/lib/docker`, `/proc`, `/`) is refused. A mount (format-and-mount) goes only onto a global
  * dir of the iSCSI plugin.
  */
-import { normalizeKubeletRoot, pluginDir } from '../../kubelet/paths.js';
-import { csiPluginDir } from '../../snapshot/csi/paths.js';
+import { pluginDir } from '../../kubelet/paths.js';
+import { kubeletMountAt } from '../kubelet-mounts.js';
 import type { Invariant } from './types.js';
 
 function cleanComponents(path: string): boolean {
@@ -22,16 +23,6 @@ function cleanComponents(path: string): boolean {
 
 const inside = (path: string, dir: string) => path.startsWith(`${dir}/`);
 
-/** `global`, `pod`, or undefined when the path is no kubelet volume mount point. */
-export function kubeletMountKind(kubeletRoot: string, path: string): 'global' | 'pod' | undefined {
-  if (!cleanComponents(path)) return undefined;
-  if (inside(path, pluginDir(kubeletRoot)) || inside(path, csiPluginDir(kubeletRoot))) return 'global';
-  const pods = `${normalizeKubeletRoot(kubeletRoot)}/pods/`;
-  if (!path.startsWith(pods)) return undefined;
-  const rel = path.slice(pods.length).split('/');
-  return rel.length >= 4 && (rel[1] === 'volumes' || rel[1] === 'volumeDevices') ? 'pod' : undefined;
-}
-
 export const unmountScopeInvariant: Invariant = {
   id: 'unmount-scope',
   rule: "Only kubelet's own volume mount points are unmounted (in-tree and CSI, global and pod); anything else is refused, and a pod's volume mount needs the admin's override for that path.",
@@ -42,7 +33,8 @@ export const unmountScopeInvariant: Invariant = {
         : { object: e.path, reason: `${e.path} is not a global dir of kubelet's iSCSI plugin` };
     }
     if (e.kind !== 'unmount') return undefined;
-    const kind = kubeletMountKind(g.kubeletRoot, e.path);
+    // The one answer the unmount planner asks too: a mount point kubelet's and the CSI readers found.
+    const kind = cleanComponents(e.path) ? kubeletMountAt(g.s, e.path)?.kind : undefined;
     if (kind === undefined)
       return { object: e.path, reason: `${e.path} is not a kubelet volume mount point` };
     if (kind === 'pod')
