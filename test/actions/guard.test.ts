@@ -9,6 +9,7 @@ import { combinePlans } from '../../src/engine/actions/combine.js';
 import { actionContext } from '../../src/engine/actions/context.js';
 import { readJournal } from '../../src/engine/actions/journal.js';
 import { planListLuns } from '../../src/engine/actions/list-luns.js';
+import { unmountStep } from '../../src/engine/actions/plan-kit.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { PORTAL_A, PORTAL_B, target, volume } from '../../src/sim/scenarios/lab.js';
@@ -179,7 +180,10 @@ describe('the guard proves itself', () => {
       [pod.path, 'unmount-scope'],
       ['/mnt/backup', 'unmount-scope'],
     ] as const) {
-      const plan = forgetful(env.plan('unmount', [path]));
+      // The unmount planner now plans no step for a mount outside kubelet: the step an older
+      // planner (or any other caller) would have made is put back, so the guard is the only line.
+      const planned = forgetful(env.plan('unmount', [path]));
+      const plan = { ...planned, steps: [unmountStep(path, true)] };
       const result = await applyPlan(plan, env.ctx, { ...fakeTime(), force: true });
       expect(result.error?.message).toContain(`refused by the guard [${invariant}]`);
       expect(env.snap().mounts.some((m) => m.mountPoint === path)).toBe(true);
@@ -235,6 +239,17 @@ describe('the guard proves itself', () => {
       expect(full.error).toBeUndefined();
       expect(pathless(env.snap())).toEqual([]);
     });
+  });
+
+  it('a step that declares a secret file at any mode but 0600 is refused before the file is written', async () => {
+    env = await simEnv('empty');
+    const plan = env.plan('attach', [], attachArgs());
+    const write = plan.steps.find((st) => st.effect.kind === 'write-file')!;
+    const path = (write.effect as { path: string }).path;
+    write.effect = { kind: 'write-file', path, mode: 0o644, secret: true };
+    const result = await applyPlan(plan, env.ctx, fakeTime());
+    expect(result.error?.message).toMatch(/refused by the guard \[secret-file\]: .* mode 0644, not 0600/);
+    expect(env.host.lstat(path)).toBeUndefined();
   });
 
   it('a dynamic step that resolves an effect it did not declare is refused', async () => {

@@ -120,6 +120,9 @@ async function execute(rt: Runtime, s: Snapshot, step: PlanStep): Promise<string
     if (op === 'mkdir') rt.host.mkdir(path, 0o750);
     else if (op === 'rmdir') rt.host.rmdir(path);
     else if (op === 'unlink') rt.host.unlink(path);
+    // A file the step declares as holding a secret is replaced whole at 0600 (guard/secret-file.ts).
+    else if (step.effect.kind === 'write-file' && step.effect.secret)
+      rt.host.replaceFile(path, step.fs.data ?? '', step.effect.mode);
     else rt.host.writeText(path, step.fs.data ?? '', 0o644);
     return `${op} ${path}`;
   }

@@ -14,6 +14,7 @@ import {
   withIdbmLock,
   writeRecordFields,
 } from '../iscsiadm/record-secrets.js';
+import { SECRET_FILE_MODE } from './guard/secret-file.js';
 import { guardRefusal, mustRun, type Runtime } from './runtime.js';
 import type { DynamicOf } from './types.js';
 
@@ -33,7 +34,7 @@ export async function restoreChapRecords(rt: Runtime): Promise<{ restored: strin
   // Each restore is a whole-file secret write: it passes the executor's guard like any step's.
   const refused: string[] = [];
   const backups = all.filter((b) => {
-    const why = guardRefusal(rt, { kind: 'write-file', path: b.path, mode: 0o600, secret: true });
+    const why = guardRefusal(rt, { kind: 'write-file', path: b.path, mode: SECRET_FILE_MODE, secret: true });
     if (why) refused.push(`${b.path} (${why})`);
     return !why;
   });
@@ -84,7 +85,7 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
     );
   }
   // Each record file is replaced whole with the secrets in it: the executor's guard sees every one.
-  for (const f of files) rt.guard?.({ kind: 'write-file', path: f, mode: 0o600, secret: true });
+  for (const f of files) rt.guard?.({ kind: 'write-file', path: f, mode: SECRET_FILE_MODE, secret: true });
   // The apply's clock (ApplyOptions.sleep), so a test never waits on a real timer here either.
   const backups = await writeRecordFields(rt.host, rt.sleep, files, fields);
   rt.recordBackups = [...(rt.recordBackups ?? []), ...backups];

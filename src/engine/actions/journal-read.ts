@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Host } from '../host/host.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry, JournalStep } from './journal.js';
 import { JOURNAL_FILE } from './state-dir.js';
 
 const MiB = 1024 * 1024;
@@ -36,6 +36,7 @@ const step = z.object({
   detail: str.optional(),
   durationMs: z.number().optional(),
   commands: z.array(command),
+  guard: strs.optional(),
 });
 /** What the plan text (format.ts planLines) reads of a plan; other fields are kept as they are. */
 const planStep = z.looseObject({
@@ -83,10 +84,23 @@ const entry = z.object({
   ok: z.boolean().optional(),
   error: str.optional(),
   forced: z.boolean().optional(),
+  overrides: strs.optional(),
   before: strs.optional(),
   after: strs.optional(),
   notes: strs.optional(),
 });
+
+/**
+ * Every field the journal writes is read back (zod drops unknown keys): a field added to JournalEntry
+ * or JournalStep without its line above fails to compile here.
+ */
+type Unread<T, S> = Exclude<keyof T, keyof S>;
+export const EVERY_FIELD_READ: [
+  Unread<JournalEntry, z.infer<typeof entry>>,
+  Unread<JournalStep, z.infer<typeof step>>,
+] extends [never, never]
+  ? true
+  : never = true;
 
 /** Keys a parsed object must never carry: they could reach (or stand for) a prototype. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

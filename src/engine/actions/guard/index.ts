@@ -12,6 +12,7 @@ import { mapPathsInvariant } from './map-paths.js';
 import { modeInvariant } from './mode.js';
 import { namedInvariant } from './named.js';
 import { pathInvariant } from './paths.js';
+import { secretFileInvariant } from './secret-file.js';
 import type { GuardInput, Invariant } from './types.js';
 import { unmountScopeInvariant } from './unmount-scope.js';
 
@@ -25,6 +26,7 @@ export const INVARIANTS: readonly Invariant[] = [
   namedInvariant,
   unmountScopeInvariant,
   pathInvariant,
+  secretFileInvariant,
 ];
 
 /** One line naming an effect and its object, for verdicts and errors. */
