@@ -112,8 +112,9 @@ function breaches(k: Kept, after: Snapshot, overridden: ReadonlySet<string>): st
   for (const [key, pods] of k.podSessions)
     if (!overridden.has(key) && !after.sessions.some((x) => x.key === key))
       out.push(`session ${key} used by pods ${pods.join(', ')} was logged out`);
+  // A pod's own volume mount may go only with the admin's override for exactly that path.
   for (const p of k.podMounts)
-    if (!after.kubelet.podVolumes.some((v) => v.path === p && v.mounted))
+    if (!overridden.has(p) && !after.kubelet.podVolumes.some((v) => v.path === p && v.mounted))
       out.push(`pod volume ${p} lost its mount or device`);
   const devices = new Set<string>(after.sessions.flatMap((x) => x.devices.map((d) => d.key)));
   for (const d of k.busyDevices) if (!devices.has(d)) out.push(`device ${d} in use was removed`);
