@@ -22,7 +22,9 @@ IQ=$(iqn srv)
 check "wait_for '[ -n \"\$(dm_of $A)\" ] && [ \"\$(dm_of $A)\" = \"\$(dm_of $B)\" ]' 60" "multipathd: one map over $A and $B ($(dm_of "$A"))"
 DM=$(dm_of "$A")
 
-cli serve --listen "127.0.0.1:$PORT" --refresh "$REFRESH" > "$WORK/serve.out" 2> "$WORK/serve.err" &
+# Node itself in the background, not the `cli` function: `$!` must be the serve process that
+# SIGTERM is sent to, not a subshell that would die of it (143) and leave serve running.
+"$NODE" "${E2E_CLI:-$PROJECT/dist/cli.js}" serve --listen "127.0.0.1:$PORT" --refresh "$REFRESH" > "$WORK/serve.out" 2> "$WORK/serve.err" &
 SERVE_PID=$!
 trap 'kill $SERVE_PID 2>/dev/null' EXIT
 # GET a path of serve; prints the body, exit 0 on 200, 1 on another status, 2 when nothing answers.
