@@ -208,3 +208,22 @@ doctor_same() {
 }
 # doctor_check FILE ID FIELD : one field (status, evidence) of one check of a `doctor --json` document
 doctor_check() { jget "$1" "d.checks.find(c=>c.id==='$2')?.$3 ?? 'absent'"; }
+
+# logout_gate: an iscsiadm wrapper in $SHIM (put it first on PATH) that, for --logout only, writes
+# its pid to $GATE/started and waits for $GATE/go before it execs the real iscsiadm; every other
+# call goes straight through. It makes a logout last while a scenario signals the CLI (13, 19).
+# Sets SHIM, GATE and STATE (a state dir for the CLI under test).
+logout_gate() {
+  local real; real=$(command -v iscsiadm)
+  SHIM=$WORK/shim GATE=$WORK/gate STATE=$WORK/state
+  mkdir -p "$SHIM" "$GATE"
+  cat > "$SHIM/iscsiadm" <<EOF
+#!/bin/sh
+case " \$* " in *" --logout "*)
+  echo \$\$ > "$GATE/started.tmp" && mv "$GATE/started.tmp" "$GATE/started"
+  while [ ! -e "$GATE/go" ]; do sleep 0.1; done ;;
+esac
+exec "$real" "\$@"
+EOF
+  chmod 755 "$SHIM/iscsiadm"
+}

@@ -16,18 +16,7 @@ P1=$E2E_PORTAL1
 target_new 191 hup 32 || bad "tgt hup"
 discover "$P1" && login hup "$P1" && wait_disk hup "$P1" 1 || bad "login hup"
 SID=$(sid_of hup "$P1")
-REAL=$(command -v iscsiadm)
-SHIM=$WORK/shim GATE=$WORK/gate STATE=$WORK/state
-mkdir -p "$SHIM" "$GATE"
-cat > "$SHIM/iscsiadm" <<EOF
-#!/bin/sh
-case " \$* " in *" --logout "*)
-  echo \$\$ > "$GATE/started.tmp" && mv "$GATE/started.tmp" "$GATE/started"
-  while [ ! -e "$GATE/go" ]; do sleep 0.1; done ;;
-esac
-exec "$REAL" "\$@"
-EOF
-chmod 755 "$SHIM/iscsiadm"
+logout_gate   # SHIM (iscsiadm held at $GATE/go for --logout), GATE, STATE
 
 # setsid: the CLI leads a process group of its own, like a terminal's foreground job
 PATH="$SHIM:$PATH" setsid "$NODE" "${E2E_CLI:-$PROJECT/dist/cli.js}" logout "$SID" --write --yes \
