@@ -22,7 +22,7 @@ import { modeRefusal } from './guard/mode.js';
 import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
 import { acquireLocks, type HeldLocks } from './lock.js';
-import { type Runtime, record, withResolvedPortals } from './runtime.js';
+import { type Runtime, record, refuseUnguarded, withResolvedPortals } from './runtime.js';
 import { openStateDir, stateDirError } from './state-dir.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan, PlanStep, StepProgress } from './types.js';
 
@@ -246,6 +246,7 @@ export async function applyPlan(
     scannedHosts: new Map(),
     created: { sessions: new Set(), records: new Set(), ifaces: new Set() },
     verdicts: [],
+    guard: refuseUnguarded,
   };
   const guard = createStepGuard(plan, ctx, options, rt);
   let locks: HeldLocks;

@@ -85,7 +85,7 @@ export async function writeChapRecord(rt: Runtime, d: RecordSecrets): Promise<st
     );
   }
   // Each record file is replaced whole with the secrets in it: the executor's guard sees every one.
-  for (const f of files) rt.guard?.({ kind: 'write-file', path: f, mode: SECRET_FILE_MODE, secret: true });
+  for (const f of files) rt.guard({ kind: 'write-file', path: f, mode: SECRET_FILE_MODE, secret: true });
   // The apply's clock (ApplyOptions.sleep), so a test never waits on a real timer here either.
   const backups = await writeRecordFields(rt.host, rt.sleep, files, fields);
   rt.recordBackups = [...(rt.recordBackups ?? []), ...backups];

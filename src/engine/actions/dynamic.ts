@@ -83,7 +83,7 @@ function scanLun(rt: Runtime, s: Snapshot, d: DynamicOf<'scan-lun'>): string {
   rt.scannedHosts.set(portal, host);
   // The kernel's LUN number, not the target's (LUN 300 → 16684; src/engine/iscsi/lun.ts).
   const data = scanData(kernelLunOf(d.lun));
-  rt.guard?.({ kind: 'scan', path });
+  rt.guard({ kind: 'scan', path });
   rt.host.writeText(path, data);
   rt.commands.push({ write: { path, data } });
   return `scanned host${host}`;

@@ -35,7 +35,7 @@ export function scanTarget(rt: Runtime, s: Snapshot, d: DynamicOf<'scan-target'>
   const path = hostScanPath(x.hostNumber);
   const data = scanData('-');
   rt.scannedHosts.set(d.portal, x.hostNumber!);
-  rt.guard?.({ kind: 'scan', path });
+  rt.guard({ kind: 'scan', path });
   rt.host.writeText(path, data);
   rt.commands.push({ write: { path, data } });
   return `scanned host${x.hostNumber}`;
@@ -99,7 +99,7 @@ export function removeScanned(rt: Runtime, s: Snapshot, d: DynamicOf<'remove-sca
   const done: string[] = [];
   for (const dev of [...x.devices].sort((a, b) => b.lun - a.lun)) {
     const path = deviceAttrPath({ hctl: dev.hctl }, 'delete');
-    rt.guard?.({ kind: 'remove-device', device: dev.key, path });
+    rt.guard({ kind: 'remove-device', device: dev.key, path });
     rt.host.writeText(path, '1');
     rt.commands.push({ write: { path, data: '1' } });
     done.push(dev.name ?? dev.hctl);

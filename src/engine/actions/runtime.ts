@@ -52,9 +52,10 @@ export interface Runtime {
   luns?: ListedLun[];
   /**
    * The executor's guard for an effect a dynamic step (or the rollback) resolved at apply time:
-   * checks it on a fresh snapshot right before the side effect; throws RefusedError.
+   * checks it on a fresh snapshot right before the side effect; throws RefusedError. Required, and
+   * `refuseUnguarded` until the executor sets it up: a side effect with no guard fails closed.
    */
-  guard?: (e: ResolvedEffect) => void;
+  guard: (e: ResolvedEffect) => void;
   /** What this apply's own steps created, by fingerprint (guard/executor.ts records it). */
   created: Created;
   /** The guard's verdicts on the current step (journaled with it). */
@@ -140,10 +141,15 @@ export function withResolvedPortals(rt: Runtime, argv: readonly string[]): strin
   return argv.map((a) => (rt.resolved.size > 0 && HOST_PORT.test(a) ? effectivePortal(rt, a) : a));
 }
 
-/** The guard's refusal of an effect, or undefined when it may run (no guard: a bare Runtime in a unit test). */
+/** The Runtime's guard before guard/executor.ts sets the real one: every effect is refused. */
+export function refuseUnguarded(e: ResolvedEffect): never {
+  throw new RefusedError(`refused: no executor guard is set up for ${e.kind}`);
+}
+
+/** The guard's refusal of an effect, or undefined when it may run. */
 export function guardRefusal(rt: Runtime, e: ResolvedEffect): string | undefined {
   try {
-    rt.guard?.(e);
+    rt.guard(e);
     return undefined;
   } catch (err) {
     if (err instanceof RefusedError) return err.message;
