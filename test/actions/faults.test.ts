@@ -93,6 +93,8 @@ describe('simulator faults', () => {
     expect(result.error?.exitName).toBe('ISCSI_ERR_LOGIN_AUTH_FAILED');
     expect(result.error?.hint).toMatch(/CHAP/);
     expect(result.steps.find((s) => s.stepId.startsWith('login:'))?.status).toBe('failed');
+    // The login's compensation (kubelet's record delete) passed the executor's guard and ran.
+    expect((result.warnings ?? []).filter((w) => w.startsWith('left after the failure'))).toEqual([]);
     expectClean(env);
   });
 

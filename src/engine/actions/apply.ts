@@ -22,7 +22,7 @@ import { modeRefusal } from './guard/mode.js';
 import { commandError, realSleep } from './iscsiadm.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
 import { acquireLocks, type HeldLocks } from './lock.js';
-import { type Runtime, record, refuseUnguarded, withResolvedPortals } from './runtime.js';
+import { guardRefusal, type Runtime, record, refuseUnguarded, withResolvedPortals } from './runtime.js';
 import { openStateDir, stateDirError } from './state-dir.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan, PlanStep, StepProgress } from './types.js';
 
@@ -74,6 +74,19 @@ export function toFailure(e: unknown): Failure {
     };
   }
   return { message: (e as Error)?.message ?? String(e), exitCode: ExitCode.bug };
+}
+
+/**
+ * A failed step's compensations (kubelet deletes the record it created), each through the guard like
+ * a step's own effect: one it refuses (a live session logged in through that record meanwhile) is
+ * left, with a warning, never run.
+ */
+async function compensate(rt: Runtime, comps: PlanStep['onFailure'], okExitCodes?: number[]): Promise<void> {
+  for (const c of comps ?? []) {
+    const refused = guardRefusal(rt, c.effect);
+    if (refused) rt.warnings.push(`left after the failure: ${c.why}: ${refused}`);
+    else await record(rt, withResolvedPortals(rt, c.argv), okExitCodes ? { okExitCodes } : {});
+  }
 }
 
 /** Substitutes CHAP values for `secretArgs` (the plan only holds ********). */
@@ -333,7 +346,7 @@ export async function applyPlan(
           ...(lastGroupFailure ?? { exitCode: ExitCode.externalFailed, kind: 'external' }),
           message: `failed to get any path for iscsi disk, last err seen: ${rt.lastErr ?? 'unknown'}`,
         };
-        for (const f of step.onFailure ?? []) await record(rt, withResolvedPortals(rt, f.argv));
+        await compensate(rt, step.onFailure);
         break;
       }
       const started = performance.now();
@@ -378,9 +391,7 @@ export async function applyPlan(
         // A refused step ran nothing, so there is nothing to compensate; and a refusal (the guard's,
         // a precondition's) is never a warning or an ignorable failure.
         const refused = f.kind === 'refused';
-        if (!refused)
-          for (const comp of step.onFailure ?? [])
-            await record(rt, withResolvedPortals(rt, comp.argv), { okExitCodes: [21, 2] });
+        if (!refused) await compensate(rt, step.onFailure, [21, 2]);
         if (step.ignoreFailure && !refused) {
           emit(i, { status: 'done', detail: `ignored: ${f.message}`, durationMs });
           Object.assign(js, { status: 'done', detail: `ignored: ${f.message}`, durationMs });

@@ -228,6 +228,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           {
             why: 'kubelet deletes the discovery record after a failed discovery',
             argv: recordOpArgv(disc, 'delete'),
+            effect: { kind: 'record-delete', record: discoveryRecordKey(tp, iface) },
           },
         ],
       });
@@ -250,6 +251,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
           {
             why: 'kubelet deletes the node record after a failed login',
             argv: nodeDeleteArgv(tp, input.iqn, iface),
+            effect: { kind: 'record-delete', record: rk },
           },
         ],
       });
@@ -323,6 +325,7 @@ export function planAttach(input: AttachInput, s: Snapshot, ctx: Parameters<Acti
             {
               why: 'no path came up: delete the cloned iface (kubelet does this on 0 paths)',
               argv: ifaceDeleteArgv(iface),
+              effect: { kind: 'iface-delete', iface },
             },
           ],
         }

@@ -39,7 +39,13 @@ export function planListTargets(i: ListTargetsInput, _s: Snapshot, ctx: ActionCo
   const existed = discoveryRecordFiles(ctx.host, portal).length > 0;
   const drop = existed
     ? []
-    : [{ why: 'delete the discovery record the listing created', argv: recordOpArgv(db, 'delete') }];
+    : [
+        {
+          why: 'delete the discovery record the listing created',
+          argv: recordOpArgv(db, 'delete'),
+          effect: { kind: 'record-delete' as const, record: discoveryRecordKey(portal, i.iface) },
+        },
+      ];
   if (existed) {
     plan.warnings.push(
       `a discovery record for ${portal} exists: the listing uses it as it is (its own CHAP settings) and keeps it`,

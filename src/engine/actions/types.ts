@@ -85,6 +85,13 @@ export type ResolvedEffectKind = Exclude<EffectKind, 'at-apply'>;
 export type ResolvedEffect = Exclude<StepEffect, { kind: 'at-apply' }>;
 export type EffectOf<K extends EffectKind> = Extract<StepEffect, { kind: K }>;
 
+/** A command run when its step fails (kubelet deletes what it created); it passes the guard like a step. */
+export interface Compensation {
+  why: string;
+  argv: string[];
+  effect: ResolvedEffect;
+}
+
 /** One step of a plan. Exactly one of argv / write / fs is set. */
 export interface PlanStep {
   id: string;
@@ -117,7 +124,7 @@ export interface PlanStep {
   /** Any exit code is fine (kubelet ignores the result of `discoverydb -o new`). */
   ignoreFailure?: boolean;
   /** Commands run when this step fails, before moving on (kubelet deletes the record it created). */
-  onFailure?: { why: string; argv: string[] }[];
+  onFailure?: Compensation[];
   /**
    * Steps of one portal in a multi-portal attach: a failure skips the rest of its group and the
    * plan continues with the next portal (kubelet's `lastErr` loop); it fails only when every group did.
