@@ -41,6 +41,18 @@ export function str(o: Record<string, unknown>, key: string): string | undefined
   return v;
 }
 
+/**
+ * `str` with Go's encoding/json key matching: the exact key first, else the first key equal to it
+ * ignoring case. Go's Unmarshal reads struct fields this way, and csi-lib-iscsi's `TargetInfo` had no
+ * json tags until 2021 (0fd8753 wrote `Iqn`, `Portal`), so its own reader accepted either spelling.
+ */
+export function strFold(o: Record<string, unknown>, key: string): string | undefined {
+  if (Object.hasOwn(o, key)) return str(o, key);
+  const lower = key.toLowerCase();
+  const k = Object.keys(o).find((x) => x.toLowerCase() === lower);
+  return k === undefined ? undefined : str(o, k);
+}
+
 /** A list of valid strings (at most 64; anything else in the array is dropped). */
 export function strList(o: Record<string, unknown>, key: string): string[] {
   const v = o[key];

@@ -6,7 +6,7 @@
  * and their values never leave this file.
  */
 import type { CsiDriverFile } from '../../model.js';
-import { type JsonObjectResult, obj, str, strList, uint } from './bounded-json.js';
+import { type JsonObjectResult, obj, str, strFold, strList, uint } from './bounded-json.js';
 import { CSI_DRIVER_ISCSI, TRIDENT } from './paths.js';
 
 function baseName(p: string): string {
@@ -22,7 +22,9 @@ function hasSecret(o: Record<string, unknown> | undefined): boolean {
 
 /**
  * csi-lib-iscsi `Connector` JSON. Target and portals: `target_iqn` + `target_portal` (2021-10 on),
- * `target_iqn` + `target_portals` (2019), or `targets[]` of `{iqn, portal, port}` (2019-12 … 2021-10).
+ * `target_iqn` + `target_portals` (2019), or `targets[]` of `{iqn, portal, port}` (2021-05 … 2021-10),
+ * which 2019-12 … 2021-05 wrote untagged as `{Iqn, Portal}` with the port at the top level (`port`);
+ * the 2021-05 form also carries an empty `target_iqn` and `target_portals: null` beside `targets`.
  */
 export function parseConnector(
   parsed: JsonObjectResult,
@@ -35,12 +37,13 @@ export function parseConnector(
   let portals = strList(c, 'target_portal');
   if (portals.length === 0) portals = strList(c, 'target_portals');
   const targets = Array.isArray(c.targets) ? c.targets.slice(0, 64) : [];
+  const connectorPort = str(c, 'port');
   for (const t of targets) {
     if (t === null || typeof t !== 'object' || Array.isArray(t)) continue;
     const o = t as Record<string, unknown>;
-    const iqn = str(o, 'iqn');
-    const portal = str(o, 'portal');
-    const port = str(o, 'port');
+    const iqn = strFold(o, 'iqn');
+    const portal = strFold(o, 'portal');
+    const port = strFold(o, 'port') ?? connectorPort;
     targetIqn ??= iqn;
     if (portal && iqn === targetIqn)
       portals.push(port && !portal.includes(':') ? `${portal}:${port}` : portal);
