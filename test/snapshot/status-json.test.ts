@@ -23,19 +23,58 @@ async function scenarioSnapshot(scenario: string): Promise<Snapshot> {
   }
 }
 
-function refsOf(snap: Snapshot): StatusRef[] {
+/** A row's ref, and the row's own identity: what the object found at each path must carry. */
+interface RowRef {
+  ref: StatusRef;
+  owns: (found: Record<string, unknown>, path: string) => boolean;
+}
+
+const has = (o: Record<string, unknown>, fields: Record<string, unknown>) =>
+  Object.entries(fields).every(([k, v]) => o[k] === v);
+
+function refsOf(snap: Snapshot): RowRef[] {
   return [
-    ...snap.sessions.map((s) => ({ kind: 'session' as const, key: s.key })),
-    ...snap.sessions.map((s) => ({ kind: 'target' as const, iqn: s.targetIqn, portal: s.portal })),
-    ...snap.sessions.flatMap((s) => s.devices.map((d) => ({ kind: 'device' as const, key: d.key }))),
-    ...snap.multipath.map((m) => ({ kind: 'multipath' as const, name: m.name })),
-    ...snap.kubelet.volumes.map((v) => ({ kind: 'volume' as const, path: v.path })),
-    ...(snap.csi?.volumes ?? []).map((v) => ({
-      kind: 'volume' as const,
-      path: v.stagingPath ?? v.publish[0]?.path ?? '',
+    ...snap.sessions.map((s) => ({
+      ref: { kind: 'session' as const, key: s.key },
+      owns: (o: Record<string, unknown>) => has(o, { sid: s.sid, targetIqn: s.targetIqn, portal: s.portal }),
     })),
-    ...snap.nodeRecords.map((r) => ({ kind: 'record' as const, path: r.path })),
-    ...snap.ifaces.map((x) => ({ kind: 'iface' as const, path: x.path })),
+    ...snap.sessions.map((s) => ({
+      ref: { kind: 'target' as const, iqn: s.targetIqn, portal: s.portal },
+      // A session of the target, a kubelet volume naming its portal, or its hosts in portalHostMap.
+      owns: (o: Record<string, unknown>, path: string) =>
+        path.startsWith('.portalHostMap')
+          ? path === `.portalHostMap[${JSON.stringify(s.targetIqn)}][${JSON.stringify(s.portal)}]`
+          : path.startsWith('.sessions')
+            ? has(o, { targetIqn: s.targetIqn, portal: s.portal })
+            : o.portal === s.portal ||
+              ((o.metadata as { Portals?: string[] } | undefined)?.Portals ?? []).includes(s.portal),
+    })),
+    ...snap.sessions.flatMap((s) =>
+      s.devices.map((d) => ({
+        ref: { kind: 'device' as const, key: d.key },
+        owns: (o: Record<string, unknown>) => has(o, { name: d.name, hctl: d.hctl }),
+      })),
+    ),
+    ...snap.multipath.map((m) => ({
+      ref: { kind: 'multipath' as const, name: m.name },
+      owns: (o: Record<string, unknown>) => o.name === m.name,
+    })),
+    ...snap.kubelet.volumes.map((v) => ({
+      ref: { kind: 'volume' as const, path: v.path },
+      owns: (o: Record<string, unknown>) => o.path === v.path,
+    })),
+    ...(snap.csi?.volumes ?? []).map((v) => ({
+      ref: { kind: 'volume' as const, path: v.stagingPath ?? v.publish[0]?.path ?? '' },
+      owns: (o: Record<string, unknown>) => has(o, { volumeHandle: v.volumeHandle, driver: v.driver }),
+    })),
+    ...snap.nodeRecords.map((r) => ({
+      ref: { kind: 'record' as const, path: r.path },
+      owns: (o: Record<string, unknown>) => o.path === r.path,
+    })),
+    ...snap.ifaces.map((x) => ({
+      ref: { kind: 'iface' as const, path: x.path },
+      owns: (o: Record<string, unknown>) => o.path === x.path,
+    })),
   ];
 }
 
@@ -44,12 +83,19 @@ describe('statusParts', () => {
     it(`finds every object of the ${scenario} scenario at its path in status --json`, async () => {
       const snap = await scenarioSnapshot(scenario);
       const doc = JSON.parse(statusJson(snap)) as unknown;
-      const refs = refsOf(snap);
-      expect(refs.length).toBeGreaterThan(5);
-      for (const ref of refs) {
+      const rows = refsOf(snap);
+      expect(rows.length).toBeGreaterThan(5);
+      for (const { ref, owns } of rows) {
         const parts = statusParts(snap, ref);
         expect(parts.length, JSON.stringify(ref)).toBeGreaterThan(0);
-        for (const p of parts) expect(JSON.parse(JSON.stringify(p.value))).toEqual(jqPath(doc, p.path));
+        for (const p of parts) {
+          const found = jqPath(doc, p.path);
+          expect(JSON.parse(JSON.stringify(p.value))).toEqual(found);
+          // The object at the path is this row's, by the row's own identity (not statusParts' match).
+          expect(owns(found as Record<string, unknown>, p.path), `${JSON.stringify(ref)} → ${p.path}`).toBe(
+            true,
+          );
+        }
       }
     }, 60_000);
   }
