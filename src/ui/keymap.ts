@@ -145,29 +145,47 @@ export function resolveAction(
   return scope && def.scopes.includes(scope) ? def : undefined;
 }
 
+/** A printable key pressed alone, as Ink reports it: no modifier, no special key. */
+const BARE_KEY: Key = Object.freeze({
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+});
+
+/**
+ * Every printable character that navigation takes, asked of NAV_KEYS themselves (and the views'
+ * digits), so the collision check cannot drift from the keys the dispatcher resolves.
+ */
+export function navChars(): string[] {
+  const out: string[] = [];
+  for (let c = 0x20; c < 0x7f; c++) {
+    const ch = String.fromCharCode(c);
+    if (NAV_KEYS.some((n) => n.match(ch, BARE_KEY)) || viewForDigit(ch) !== undefined) out.push(ch);
+  }
+  return out;
+}
+
 /** Actions whose key collides with a navigation key: reported in help so the registry gets fixed. */
 export function keyCollisions(actions: readonly ActionDef[]): string[] {
-  const navChars = [
-    'k',
-    'j',
-    'g',
-    'G',
-    '/',
-    ':',
-    '?',
-    ' ',
-    '>',
-    '<',
-    '~',
-    '-',
-    '[',
-    ']',
-    'd',
-    'y',
-    'q',
-    ...VIEWS.map((v) => String(v.key)),
-  ];
-  return actions.filter((a) => navChars.includes(a.key)).map((a) => `${a.id} uses '${a.key}'`);
+  const taken = new Set(navChars());
+  return actions.filter((a) => taken.has(a.key)).map((a) => `${a.id} uses '${a.key}'`);
 }
 
 /** Actions usable on a scope, for the footer; destructive ones are left out while read-only. */

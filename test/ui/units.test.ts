@@ -90,6 +90,11 @@ describe('keymap and palette', () => {
   it('the engine registry has no key that collides with navigation', () => {
     expect(keyCollisions(ACTIONS)).toEqual([]);
     expect(new Set(ACTIONS.map((a) => a.key)).size).toBe(ACTIONS.length);
+    // Positive control: the check does see navigation's keys (asked of NAV_KEYS, not a copy).
+    const taking = (key: string) => [{ ...ACTIONS[0]!, key }];
+    for (const key of ['j', 'k', 'g', 'G', 'd', 'y', '/', '?', 'q', ' ', '1'])
+      expect(keyCollisions(taking(key)), key).toEqual([`${ACTIONS[0]!.id} uses '${key}'`]);
+    expect(keyCollisions(taking('C'))).toEqual([]);
   });
 
   it('completes and parses commands with inline filters', () => {
