@@ -1,21 +1,15 @@
-import { z } from 'zod';
 import type { IscsiJson } from '../model.js';
 
 /**
  * kubelet's iscsi.json (`persistISCSI`, docs/kubelet-iscsi.md#iscsijson): the exported fields of
  * iscsiDisk. Every field is optional because older kubelets wrote fewer (no `InitIface` before
  * PR #79977; no `Lun` in 2017-18 code); unknown fields (`MetricsProvider`) are ignored.
+ *
+ * Checked by hand rather than with a schema library: `status` reads this file on every volume, and
+ * loading zod (a 0.7 MB chunk) cost a one-shot `status --json` ~55 ms of CPU at start, most of its
+ * start-up beyond Node's own. A problem is worded as zod's English messages word it (the
+ * wording `status` has always printed; test/snapshot/iscsi-json.test.ts holds the two side by side).
  */
-const IscsiJsonSchema = z.object({
-  VolName: z.string().optional(),
-  Portals: z.array(z.string()).optional(),
-  Iqn: z.string().optional(),
-  Lun: z.union([z.string(), z.number().int().nonnegative().transform(String)]).optional(),
-  InitIface: z.string().optional(),
-  Iface: z.string().optional(),
-  InitiatorName: z.string().optional(),
-});
-
 export type IscsiJsonResult = { ok: true; value: IscsiJson } | { ok: false; problem: string };
 
 /** Parses and validates iscsi.json text. Never throws: a bad file is a problem on its volume. */
@@ -29,49 +23,64 @@ export function parseIscsiJson(text: string): IscsiJsonResult {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, problem: 'iscsi.json is not a JSON object' };
   }
-  const fast = plainIscsiJson(raw as Record<string, unknown>);
-  if (fast) return fast.Iqn ? { ok: true, value: fast } : { ok: false, problem: 'iscsi.json names no Iqn' };
-  const r = IscsiJsonSchema.safeParse(raw);
-  if (!r.success) {
-    const what = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return { ok: false, problem: `iscsi.json has unexpected field types (${what})` };
+  const fields = raw as Record<string, unknown>;
+  const issues = fieldIssues(fields);
+  if (issues.length > 0) {
+    return { ok: false, problem: `iscsi.json has unexpected field types (${issues.join('; ')})` };
   }
-  const v: IscsiJson = {};
-  for (const [k, val] of Object.entries(r.data)) {
-    if (val !== undefined) (v as Record<string, unknown>)[k] = val;
-  }
-  if (!v.Iqn) return { ok: false, problem: 'iscsi.json names no Iqn' };
-  return { ok: true, value: v };
+  const value = typedIscsiJson(fields);
+  return value.Iqn ? { ok: true, value } : { ok: false, problem: 'iscsi.json names no Iqn' };
 }
 
-const STRING_FIELDS = ['VolName', 'Iqn', 'InitIface', 'Iface', 'InitiatorName'] as const;
+/** The fields in the order a problem lists them (the order of `IscsiJson`). */
+const FIELDS = ['VolName', 'Portals', 'Iqn', 'Lun', 'InitIface', 'Iface', 'InitiatorName'] as const;
 
-/**
- * The schema above, by hand, for the file kubelet writes (every field of the right type): what the
- * schema would return, in its key order, without its per-call cost (thousands of volumes per
- * snapshot, bench/README.md). Undefined when any field is off, so the schema itself words the problem.
- */
-function plainIscsiJson(raw: Record<string, unknown>): IscsiJson | undefined {
-  for (const k of STRING_FIELDS) {
+/** What a JSON value is, for a problem: `null`, `array`, `Infinity` (from `1e999`) or its typeof. */
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  return typeof v;
+}
+
+function expected(what: string, v: unknown): string {
+  return `Invalid input: expected ${what}, received ${kindOf(v)}`;
+}
+
+/** A LUN is a string (kubelet's) or a whole number ≥ 0 that fits a double exactly. */
+function isLunNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
+/** One `path: message` per field of the wrong type, in field order; empty when all are right. */
+function fieldIssues(raw: Record<string, unknown>): string[] {
+  const issues: string[] = [];
+  for (const k of FIELDS) {
     const v = raw[k];
-    if (v !== undefined && typeof v !== 'string') return undefined;
+    if (v === undefined) continue;
+    if (k === 'Portals') {
+      if (!Array.isArray(v)) issues.push(`Portals: ${expected('array', v)}`);
+      else
+        for (const [i, p] of v.entries()) {
+          if (typeof p !== 'string') issues.push(`Portals.${i}: ${expected('string', p)}`);
+        }
+    } else if (k === 'Lun') {
+      // Neither a string nor a LUN number: no single type to name.
+      if (typeof v !== 'string' && !isLunNumber(v)) issues.push('Lun: Invalid input');
+    } else if (typeof v !== 'string') {
+      issues.push(`${k}: ${expected('string', v)}`);
+    }
   }
-  const portals = raw.Portals;
-  if (portals !== undefined) {
-    if (!Array.isArray(portals)) return undefined;
-    for (const p of portals) if (typeof p !== 'string') return undefined;
-  }
-  let lun = raw.Lun;
-  if (typeof lun === 'number') {
-    if (!Number.isSafeInteger(lun) || lun < 0) return undefined;
-    lun = String(lun);
-  } else if (lun !== undefined && typeof lun !== 'string') return undefined;
-  // Key order as the schema's output (z.object keeps its shape's order).
+  return issues;
+}
+
+/** The fields of a file whose every field has its type, in field order, a numeric LUN as text. */
+function typedIscsiJson(raw: Record<string, unknown>): IscsiJson {
   const v: IscsiJson = {};
   if (raw.VolName !== undefined) v.VolName = raw.VolName as string;
-  if (portals !== undefined) v.Portals = [...(portals as string[])];
+  if (raw.Portals !== undefined) v.Portals = [...(raw.Portals as string[])];
   if (raw.Iqn !== undefined) v.Iqn = raw.Iqn as string;
-  if (lun !== undefined) v.Lun = lun as string;
+  if (raw.Lun !== undefined) v.Lun = String(raw.Lun);
   if (raw.InitIface !== undefined) v.InitIface = raw.InitIface as string;
   if (raw.Iface !== undefined) v.Iface = raw.Iface as string;
   if (raw.InitiatorName !== undefined) v.InitiatorName = raw.InitiatorName as string;
