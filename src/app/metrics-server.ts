@@ -1,20 +1,15 @@
 /**
- * `serve`'s HTTP side (node:http): GET /metrics renders the store's current snapshot (a scrape never
- * reads the node: the watcher keeps the store current), GET /healthz says whether the watcher's
- * reads work. Each snapshot's families are rendered once and kept until the store holds another;
- * only the exporter's own families (counters, last read) are rendered per scrape.
+ * `serve`'s HTTP side (node:http): GET /metrics answers with the store's current snapshot (a scrape
+ * never reads the node: the watcher keeps the store current), rendered and compressed once per
+ * snapshot (metrics-renderer.ts), gzip when the scraper accepts it (Prometheus does); GET /healthz
+ * says whether the watcher's reads work.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import {
-  EXPOSITION_CONTENT_TYPE,
-  exporterMetrics,
-  renderEach,
-  snapshotMetrics,
-  type WatcherCounters,
-} from '../engine/metrics/index.js';
-import type { Snapshot } from '../engine/model.js';
+import { EXPOSITION_CONTENT_TYPE } from '../engine/metrics/index.js';
 import type { MetricsCounters } from '../watchers/metrics-counters.js';
 import type { NodeStore } from '../watchers/store.js';
+import { acceptsGzip } from './gzip-parts.js';
+import { createMetricsRenderer, type MetricsRenderer } from './metrics-renderer.js';
 
 export interface MetricsServerOptions {
   store: NodeStore;
@@ -48,72 +43,6 @@ export function metricsHealth(o: MetricsServerOptions): Health {
   return { ok: true, reason: 'ok' };
 }
 
-interface Rendered {
-  snapshot: Snapshot;
-  chunks: Map<string, Buffer>;
-}
-
-export interface MetricsRenderer {
-  /** The exposition as parts in family order (a snapshot's parts are kept, not copied per scrape). */
-  render(): Buffer[] | undefined;
-  stop(): void;
-}
-
-/**
- * Renders the exposition from the store. A snapshot's families are rendered once, soon after the
- * store publishes it (so a scrape rarely waits for it: ~24,000 series at 1,000 × 4), and kept as
- * buffers until the next; per scrape only the exporter's own families are rendered.
- */
-export function createMetricsRenderer(o: MetricsServerOptions): MetricsRenderer {
-  let cache: Rendered | undefined;
-  let droppedTotal = 0;
-  let lastDropped = 0;
-  const forSnapshot = (snapshot: Snapshot): Rendered => {
-    if (cache?.snapshot === snapshot) return cache;
-    const m = snapshotMetrics(snapshot, o.maxSessions);
-    const chunks = new Map<string, Buffer>();
-    for (const [name, text] of renderEach(m.families)) chunks.set(name, Buffer.from(text));
-    cache = { snapshot, chunks };
-    droppedTotal += m.dropped;
-    lastDropped = m.dropped;
-    return cache;
-  };
-  // The first look (a partial snapshot) decides nothing: only full reads are rendered.
-  const full = (s: Snapshot | undefined): s is Snapshot => s !== undefined && !s.partial;
-  let queued = false;
-  const unsubscribe = o.store.subscribe((st) => {
-    if (queued || !full(st.snapshot) || st.snapshot === cache?.snapshot) return;
-    queued = true;
-    setImmediate(() => {
-      queued = false;
-      const s = o.store.getState().snapshot;
-      if (full(s)) forSnapshot(s);
-    });
-  });
-  return {
-    stop: unsubscribe,
-    render() {
-      const { snapshot, health } = o.store.getState();
-      if (!full(snapshot)) return undefined;
-      const node = forSnapshot(snapshot);
-      const watcher: WatcherCounters = {
-        readErrors: o.counters.readErrors(),
-        seriesDropped: droppedTotal,
-        stateChanges: o.counters.stateChanges(),
-        events: o.counters.events(),
-        ...(health.lastRefreshMs !== undefined ? { readDurationSeconds: health.lastRefreshMs / 1000 } : {}),
-        ...(health.lastPollAt !== undefined ? { lastReadAtMs: health.lastPollAt } : {}),
-      };
-      const own = renderEach(
-        exporterMetrics(snapshot, { version: o.version, maxSessions: o.maxSessions, watcher }, lastDropped),
-      );
-      const chunks = new Map(node.chunks);
-      for (const [name, text] of own) chunks.set(name, Buffer.from(text));
-      return [...chunks.keys()].sort().map((k) => chunks.get(k)!);
-    },
-  };
-}
-
 function reply(res: ServerResponse, code: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(code, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
@@ -136,12 +65,28 @@ function handle(
     const h = metricsHealth(o);
     return reply(res, h.ok ? 200 : 503, `${h.reason.replace(/[\r\n]+/g, ' ')}\n`);
   }
-  const parts = renderer.render();
-  if (parts === undefined) return reply(res, 503, 'no full read of the node yet\n');
+  const body = renderer.render();
+  if (body === undefined) return reply(res, 503, 'no full read of the node yet\n');
+  if (!acceptsGzip(req.headers['accept-encoding'])) return send(req, res, body.plain);
+  void body.gzip().then(
+    (gz) => send(req, res, gz ?? body.plain, gz ? 'gzip' : undefined),
+    () => send(req, res, body.plain),
+  );
+}
+
+function send(req: IncomingMessage, res: ServerResponse, parts: readonly Buffer[], encoding?: string): void {
+  if (res.destroyed) return;
   const length = parts.reduce((n, p) => n + p.length, 0);
-  res.writeHead(200, { 'Content-Type': EXPOSITION_CONTENT_TYPE, 'Content-Length': length });
-  if (req.method === 'HEAD') return res.end();
+  res.writeHead(200, {
+    'Content-Type': EXPOSITION_CONTENT_TYPE,
+    'Content-Length': length,
+    Vary: 'Accept-Encoding',
+    ...(encoding ? { 'Content-Encoding': encoding } : {}),
+  });
+  if (req.method === 'HEAD') return void res.end();
+  res.cork();
   for (const p of parts) res.write(p);
+  res.uncork();
   res.end();
 }
 

@@ -10,6 +10,7 @@ export {
 export {
   DEFAULT_MAX_SESSIONS,
   exporterMetrics,
+  isExporterFamily,
   type MetricsOptions,
   type NodeMetrics,
   nodeMetrics,

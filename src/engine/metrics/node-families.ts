@@ -120,7 +120,8 @@ function addExporter(set: FamilySet, snap: Snapshot, o: MetricsOptions, dropped:
 }
 
 /** Families about the exporter and its watcher: renewed every scrape, the rest only per snapshot. */
-const isExporterFamily = (n: FamilyName) => n.startsWith('iscsi_console_') || WATCHER_FAMILIES.has(n);
+export const isExporterFamily = (n: FamilyName): boolean =>
+  n.startsWith('iscsi_console_') || WATCHER_FAMILIES.has(n);
 
 /**
  * The families a snapshot alone decides (sessions, devices, volumes, portals, problems), and how
