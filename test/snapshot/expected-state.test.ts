@@ -6,42 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeProblems } from '../../src/engine/snapshot/problems.js';
 import { type SimEnv, simEnv } from '../actions/helpers.js';
-
-const IQN = 'iqn.2026-01.lab.example:mp-volume';
-const P1 = '10.0.0.10:3260';
-const P2 = '10.0.0.11:3260';
-const POD = '11111111-2222-4333-8444-555555555555';
-const GLOBAL = `/var/lib/kubelet/plugins/kubernetes.io/iscsi/volumeDevices/iface-default/${P1}-${IQN}-lun-1`;
+import { degradedVolume, GLOBAL, IQN, P1, P2 } from '../helpers/degraded-volume.js';
 
 let env: SimEnv | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-/** A block volume (iscsi.json readable) attached kubelet-style with P2 down. */
-export async function degradedVolume(): Promise<SimEnv> {
-  const e = await simEnv('empty');
-  e.host.sim.addTarget({
-    iqn: IQN,
-    portals: [P1, P2],
-    luns: [
-      { lun: 1, sizeBytes: 1 << 30 },
-      { lun: 3, sizeBytes: 1 << 30 },
-    ],
-  });
-  e.host.sim.portalDown(P2);
-  await e.host.sim.kubeletAttach({
-    portals: [P1, P2],
-    iqn: IQN,
-    lun: 1,
-    volName: 'pv-x',
-    podUIDs: [POD],
-    mode: 'block',
-  });
-  e.host.sim.portalUp(P2);
-  return e;
-}
 
 describe('expected state', () => {
   it('per target: expected, logged-in and missing portals; per volume: the LUN and the device it resolved to', async () => {
