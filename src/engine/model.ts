@@ -437,6 +437,12 @@ export interface Snapshot {
   outages: PortalOutage[];
   /** CSI volumes, driver files and drivers on the node (absent when none of them is there). */
   csi?: CsiState;
+  /**
+   * What the node's own metadata says should be there, per target and per volume
+   * (docs/status-schema.md#expected-state; src/engine/snapshot/expected.ts). Absent when no volume
+   * names its target, portals and LUN.
+   */
+  expected?: ExpectedState;
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**
@@ -542,4 +548,86 @@ export interface CsiState {
   volumes: CsiVolume[];
   driverFiles: CsiDriverFile[];
   drivers: CsiDriverState[];
+}
+
+/**
+ * Expected state (docs/status-schema.md#expected-state): what kubelet's iscsi.json and dir names,
+ * csi-driver-iscsi's connector and Trident's tracking files say should be logged in and scanned,
+ * beside what is. Added within schemaVersion 2.
+ */
+export interface ExpectedState {
+  targets: ExpectedTarget[];
+  volumes: ExpectedVolume[];
+}
+
+/** One path of an expected LUN: the LUN on one expected portal. */
+export interface ExpectedPath {
+  portal: string;
+  /** The session to the target at this portal (any iface, as kubelet's portal→host map), if any. */
+  sid?: number;
+  sessionState?: string;
+  /** The SCSI device for the LUN on that session (`sdc`), absent when the session has none. */
+  device?: string;
+  deviceState?: string;
+  /** dm-mpath's path state in the LUN's map (`active`/`failed`) and multipathd's checker state. */
+  dmState?: string;
+  checkerState?: string;
+}
+
+/** One LUN a volume expects, and the device it resolved to. */
+export interface ExpectedLun {
+  lun: number;
+  /** The multipath map over its paths (`dm-0`), else its one path (`sdc`); null when it has none. */
+  device: string | null;
+  /** The map's alias (`mpatha`), when the LUN resolved to a map. */
+  map?: string;
+  paths: ExpectedPath[];
+}
+
+/** One volume's expectation, from the metadata that names it. */
+export interface ExpectedVolume {
+  /** What named it: the in-tree global dir (iscsi.json, else the dir name) or a driver's file. */
+  source: 'in-tree' | 'csi-driver-iscsi connector' | 'trident tracking file';
+  driver: string;
+  /** The global dir, or the driver's file. */
+  path: string;
+  /** The PV (iscsi.json `VolName`, the driver's volume id), else the dir's or file's name. */
+  name: string;
+  iqn: string;
+  /** The iface the volume logs in with (the dir's `iface-<name>`, the driver's interface, else `default`). */
+  iface: string;
+  expectedPortals: string[];
+  /** Expected portals with no session to the target at all. */
+  missingPortals: string[];
+  /** How many paths the volume should have: its expected portals, or more when its map holds more. */
+  expectedPaths: number;
+  /** Expected portals whose logged-in session has a device for every expected LUN. */
+  paths: number;
+  expectedLuns: ExpectedLun[];
+  /** Why the expectation may be short (iscsi.json hidden under the mount: only the dir name's portal and the map's). */
+  partial?: string;
+}
+
+/** One target's expectation over every volume that names it. */
+export interface ExpectedTarget {
+  iqn: string;
+  expectedPortals: string[];
+  /** Expected portals with a LOGGED_IN session. */
+  loggedInPortals: string[];
+  /** Expected portals with no session at all (a portal whose session is down is in neither list). */
+  missingPortals: string[];
+  /** The volumes (ExpectedVolume.path) that expect it. */
+  volumes: string[];
+  /** The portal matrix: every expected portal and every portal with a session, sorted. */
+  portals: ExpectedPortalRow[];
+}
+
+/** One row of a target's portal matrix: portal × session state × path state. */
+export interface ExpectedPortalRow {
+  portal: string;
+  expected: boolean;
+  /** Sessions to the target at this portal (`7 LOGGED_IN`), none when not logged in. */
+  sessions: { sid: number; state: string; iface: string }[];
+  /** Per expected LUN: its path on this portal (device and states), `device` absent when missing. */
+  paths: { lun: number; device?: string; deviceState?: string; dmState?: string; checkerState?: string }[];
 }

@@ -84,6 +84,16 @@ function addProblems(set: FamilySet, snap: Snapshot): void {
   count('csi_volume', p.csiVolumes.values());
   count('device', p.devices.values());
   count('multipath_map', p.maps.values());
+  // Expected state (expected.ts): volumes short of a path, and expected LUNs with no device.
+  const expected = [...p.expected.values()];
+  count(
+    'volume_missing_path',
+    expected.filter((x) => x.kind === 'missing-path'),
+  );
+  count(
+    'volume_missing_lun',
+    expected.filter((x) => x.kind === 'missing-lun'),
+  );
   count(
     'portal',
     snap.outages.map(() => ({ severity: 'outage' as Severity })),

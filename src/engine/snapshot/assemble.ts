@@ -12,6 +12,7 @@ import { readBlockClass } from './block-class.js';
 import { buildClaimIndex } from './csi/claims.js';
 import { readCsi } from './csi/read-csi.js';
 import { readByPathLinks, readMapperNames } from './dev-links.js';
+import { expectedState } from './expected.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
@@ -155,6 +156,13 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     problems,
   };
   if (csiPresent) snapshot.csi = csi.state;
+  const expected = expectedState({
+    sessions,
+    multipath: usage.multipath,
+    volumes: kube.volumes,
+    driverFiles: csi.state.driverFiles,
+  });
+  if (expected) snapshot.expected = expected;
   if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;

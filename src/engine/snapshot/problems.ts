@@ -11,6 +11,7 @@
  */
 import type {
   CsiVolume,
+  ExpectedVolume,
   KubeletVolume,
   MultipathMap,
   ScsiDevice,
@@ -18,6 +19,7 @@ import type {
   SessionKey,
   Snapshot,
 } from '../model.js';
+import { volumeHasSession } from './expected.js';
 
 export type Severity = 'failed' | 'degraded' | 'outage' | 'stale' | 'orphaned' | 'warning' | 'ok';
 
@@ -78,6 +80,8 @@ export interface ProblemContext {
   mapsBySlave: ReadonlyMap<string, MultipathMap>;
   downPortals: ReadonlySet<string>;
   bySid: ReadonlyMap<number, Session>;
+  /** Expected volumes (expected.ts) by path: the in-tree global dir, else the driver file's staging path. */
+  expectedByPath: ReadonlyMap<string, ExpectedVolume[]>;
 }
 
 const contexts = new WeakMap<Snapshot, ProblemContext>();
@@ -87,10 +91,16 @@ export function problemContext(snap: Snapshot): ProblemContext {
   if (!c) {
     const mapsBySlave = new Map<string, MultipathMap>();
     for (const m of snap.multipath) for (const s of m.slaves) mapsBySlave.set(s, m);
+    const expectedByPath = new Map<string, ExpectedVolume[]>();
+    for (const v of snap.expected?.volumes ?? []) {
+      const key = v.source === 'in-tree' ? v.path : driverFileStaging(snap, v.path);
+      if (key) expectedByPath.set(key, [...(expectedByPath.get(key) ?? []), v]);
+    }
     c = {
       mapsBySlave,
       downPortals: new Set(snap.outages.map((o) => o.portal)),
       bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
+      expectedByPath,
     };
     contexts.set(snap, c);
   }
@@ -98,6 +108,54 @@ export function problemContext(snap: Snapshot): ProblemContext {
 }
 
 const deviceName = (d: ScsiDevice) => d.name ?? d.hctl;
+
+function driverFileStaging(snap: Snapshot, path: string): string | undefined {
+  return snap.csi?.driverFiles.find((f) => f.path === path)?.stagingPath;
+}
+
+/** What an expected volume lacks: a LUN with no device at all, or paths short of what it expects. */
+export type ExpectationKind = 'missing-lun' | 'missing-path';
+
+/**
+ * An expected volume's problem (expected.ts): `failed` when a LUN it expects has no device on any
+ * logged-in session (`LUN 3 expected by pv-y has no device`), `degraded` when it has fewer paths than
+ * it expects because a portal has no session or a logged-in session lacks the LUN (`volume pv-x has
+ * 1 of 2 paths: portal 10.0.0.11:3260 not logged in`). A path whose session is down is the session's
+ * own problem, not this one. Only for a volume in service (some session to an expected portal): a
+ * volume with none is "no session logged in" already.
+ */
+export function expectedProblem(v: ExpectedVolume): Problem & { kind?: ExpectationKind } {
+  if (!volumeHasSession(v)) return OK;
+  for (const l of v.expectedLuns) {
+    const live = l.paths.some((p) => p.sessionState === 'LOGGED_IN');
+    if (live && l.device === null)
+      return {
+        ...problem('failed', [`LUN ${l.lun} expected by ${v.name} has no device`]),
+        kind: 'missing-lun',
+      };
+  }
+  if (v.paths >= v.expectedPaths) return OK;
+  const why: string[] = v.missingPortals.map((p) => `portal ${p} not logged in`);
+  for (const l of v.expectedLuns)
+    for (const p of l.paths)
+      if (p.sessionState === 'LOGGED_IN' && p.device === undefined)
+        why.push(`LUN ${l.lun} not on session ${p.sid} (${p.portal})`);
+  if (why.length === 0) return OK;
+  const text = `volume ${v.name} has ${v.paths} of ${v.expectedPaths} paths: ${why.join(', ')}`;
+  return { ...problem('degraded', [text]), kind: 'missing-path' };
+}
+
+/** The expectation problems of the volumes behind one path (a global dir, a CSI staging path), merged. */
+function expectedReasons(path: string, ctx: ProblemContext): { severity: Severity; reasons: string[] } {
+  let severity: Severity = 'ok';
+  const reasons: string[] = [];
+  for (const v of ctx.expectedByPath.get(path) ?? []) {
+    const p = expectedProblem(v);
+    severity = worse(severity, p.severity);
+    reasons.push(...p.reasons);
+  }
+  return { severity, reasons };
+}
 
 /** `map mpatha lost path sdc`, `map mpatha lost paths sdb, sdc`, `map mpatha lost all paths`. */
 function mapReason(m: MultipathMap): string {
@@ -184,6 +242,7 @@ function volumeProblemOf(
   ctx: ProblemContext,
   noSession: string,
   unusedIsOrphan: boolean,
+  expected: { severity: Severity; reasons: string[] } = { severity: 'ok', reasons: [] },
 ): Problem {
   const sessions = sids.map((sid) => ctx.bySid.get(sid)).filter((s): s is Session => s !== undefined);
   const reasons: string[] = [];
@@ -203,6 +262,10 @@ function volumeProblemOf(
       if (!reasons.includes('kubelet dir, no pod or mount')) reasons.push('no pod or mount uses it');
     }
   }
+  if (expected.reasons.length > 0) {
+    severity = worse(severity, expected.severity);
+    reasons.unshift(...expected.reasons);
+  }
   if (metadataProblems.length > 0) {
     severity = worse(severity, 'warning');
     reasons.push(...metadataProblems);
@@ -213,7 +276,15 @@ function volumeProblemOf(
 /** An in-tree kubelet volume (a global dir). */
 export function volumeProblem(v: KubeletVolume, ctx: ProblemContext): Problem {
   const used = v.mounted || v.pods.length > 0 || v.podDevices.length > 0;
-  return volumeProblemOf(v.sessions, used, v.problems, ctx, 'no session logged in', true);
+  return volumeProblemOf(
+    v.sessions,
+    used,
+    v.problems,
+    ctx,
+    'no session logged in',
+    true,
+    expectedReasons(v.path, ctx),
+  );
 }
 
 /**
@@ -222,7 +293,16 @@ export function volumeProblem(v: KubeletVolume, ctx: ProblemContext): Problem {
  */
 export function csiVolumeProblem(v: CsiVolume, ctx: ProblemContext): Problem {
   const used = v.stagingMounted || v.publish.some((p) => p.mounted);
-  return volumeProblemOf(v.sessions, used, v.problems, ctx, 'no session claimed', false);
+  const path = csiVolumePath(v);
+  return volumeProblemOf(
+    v.sessions,
+    used,
+    v.problems,
+    ctx,
+    'no session claimed',
+    false,
+    path ? expectedReasons(path, ctx) : undefined,
+  );
 }
 
 /** A (target, portal) row: the worst of its sessions, and `not in kubelet` when kubelet knows none of them. */
@@ -258,6 +338,8 @@ export interface NodeProblems {
   devices: ReadonlyMap<string, Problem>;
   /** By kernel name (`dm-0`). */
   maps: ReadonlyMap<string, Problem>;
+  /** Expected volumes (snapshot `expected.volumes`) that lack a path or a LUN, by their path. */
+  expected: ReadonlyMap<string, Problem & { kind?: ExpectationKind }>;
   /** Sessions per severity (ok included). */
   counts: Record<Severity, number>;
   /** `2 failed · 1 degraded · 1 stale · 1 orphaned · portal 10.0.0.12:3260 down`. */
@@ -277,10 +359,18 @@ const SUMMARY_ORDER: Severity[] = ['failed', 'degraded', 'outage', 'stale', 'orp
  * The node's summary line: sessions per severity, worst first, then each portal that is down and
  * kubelet volumes no session backs. Never empty.
  */
-export function nodeSummary(snap: Snapshot, counts: Record<Severity, number>, leftoverDirs: number): string {
+export function nodeSummary(
+  snap: Snapshot,
+  counts: Record<Severity, number>,
+  leftoverDirs: number,
+  expected: readonly Problem[] = [],
+): string {
   const parts: string[] = [];
   for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
   for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
+  // One volume short of a path or a LUN is named as the problem says it; more are counted.
+  if (expected.length === 1) parts.push(expected[0]!.reason);
+  else if (expected.length > 1) parts.push(`${expected.length} volumes short of expected paths or LUNs`);
   if (leftoverDirs > 0)
     parts.push(`${leftoverDirs} kubelet dir${leftoverDirs === 1 ? '' : 's'} without a session`);
   if (parts.length > 0) return parts.join(' · ');
@@ -331,14 +421,22 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
   }
   const maps = new Map<string, Problem>();
   for (const m of snap.multipath) maps.set(m.name, multipathProblem(m));
+  const expected = new Map<string, Problem & { kind?: ExpectationKind }>();
+  for (const v of snap.expected?.volumes ?? []) {
+    const p = expectedProblem(v);
+    if (p.severity === 'ok') continue;
+    expected.set(v.path, p);
+    worst = worse(worst, p.severity);
+  }
   const out: NodeProblems = {
     sessions,
     volumes,
     csiVolumes,
     devices,
     maps,
+    expected,
     counts,
-    summary: nodeSummary(snap, counts, leftoverDirs),
+    summary: nodeSummary(snap, counts, leftoverDirs, [...expected.values()]),
     worst,
   };
   nodeCache.set(snap, out);

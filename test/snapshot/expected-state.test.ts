@@ -1,0 +1,107 @@
+/**
+ * Expected state (src/engine/snapshot/expected.ts) and its two problems, through the simulator: a
+ * kubelet-style attach of a two-portal volume while one portal is down leaves iscsi.json listing
+ * both portals and one session (kubelet's AttachDisk carries on with the portals whose login worked).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeProblems } from '../../src/engine/snapshot/problems.js';
+import { type SimEnv, simEnv } from '../actions/helpers.js';
+import { degradedVolume, GLOBAL, IQN, P1, P2 } from '../helpers/degraded-volume.js';
+
+let env: SimEnv | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+describe('expected state', () => {
+  it('per target: expected, logged-in and missing portals; per volume: the LUN and the device it resolved to', async () => {
+    env = await degradedVolume();
+    const snap = env.snap();
+    const t = snap.expected?.targets.find((x) => x.iqn === IQN);
+    expect(t?.expectedPortals).toEqual([P1, P2]);
+    expect(t?.loggedInPortals).toEqual([P1]);
+    expect(t?.missingPortals).toEqual([P2]);
+    expect(t?.volumes).toEqual([GLOBAL]);
+    const sid = snap.sessions.find((s) => s.targetIqn === IQN)!.sid;
+    expect(
+      t?.portals.map((r) => [
+        r.portal,
+        r.expected,
+        r.sessions.map((s) => s.state),
+        r.paths.map((p) => p.device ?? null),
+      ]),
+    ).toEqual([
+      [P1, true, ['LOGGED_IN'], ['sda']],
+      [P2, true, [], [null]],
+    ]);
+    const v = snap.expected?.volumes.find((x) => x.path === GLOBAL);
+    expect(v).toMatchObject({
+      source: 'in-tree',
+      name: 'pv-x',
+      iqn: IQN,
+      iface: 'default',
+      expectedPaths: 2,
+      paths: 1,
+    });
+    expect(v?.expectedLuns).toEqual([
+      {
+        lun: 1,
+        device: 'sda',
+        paths: [
+          { portal: P1, sid, sessionState: 'LOGGED_IN', device: 'sda', deviceState: 'running' },
+          { portal: P2 },
+        ],
+      },
+    ]);
+  });
+
+  it('the missing portal is a degraded problem on the volume and in the summary line', async () => {
+    env = await degradedVolume();
+    const p = nodeProblems(env.snap());
+    const want = `volume pv-x has 1 of 2 paths: portal ${P2} not logged in`;
+    expect(p.volumes.get(GLOBAL)).toMatchObject({ severity: 'degraded', reasons: [want] });
+    expect(p.expected.get(GLOBAL)).toMatchObject({ kind: 'missing-path', reason: want });
+    expect(p.summary).toBe(want);
+  });
+
+  it('a LUN whose device is gone is a failed problem naming the LUN and the PV; scan is offered with the LUN', async () => {
+    env = await degradedVolume();
+    await env.host.sim.kubeletAttach({
+      portals: [P1],
+      iqn: IQN,
+      lun: 3,
+      volName: 'pv-y',
+      podUIDs: [],
+      mode: 'block',
+    });
+    const sd = env.snap().sessions[0]!.devices.find((d) => d.lun === 3)!.name!;
+    // The kernel removes the disk (a target-side unmap, then the kernel's own delete).
+    env.host.writeText(`/sys/block/${sd}/device/delete`, '1');
+    const g3 = GLOBAL.replace('-lun-1', '-lun-3');
+    const p = nodeProblems(env.snap());
+    expect(p.volumes.get(g3)?.severity).toBe('failed');
+    expect(p.volumes.get(g3)?.reasons[0]).toBe('LUN 3 expected by pv-y has no device');
+    expect(p.expected.get(g3)?.kind).toBe('missing-lun');
+  });
+
+  it('a healthy two-portal volume expects nothing more', async () => {
+    env = await simEnv('empty');
+    env.host.sim.addTarget({ iqn: IQN, portals: [P1, P2], luns: [{ lun: 1, sizeBytes: 1 << 30 }] });
+    await env.host.sim.kubeletAttach({
+      portals: [P1, P2],
+      iqn: IQN,
+      lun: 1,
+      volName: 'pv-x',
+      podUIDs: [],
+      mode: 'block',
+    });
+    const snap = env.snap();
+    const v = snap.expected?.volumes[0];
+    expect(v?.missingPortals).toEqual([]);
+    expect(v?.paths).toBe(2);
+    expect(v?.expectedLuns[0]?.device).toMatch(/^dm-\d+$/);
+    expect(v?.expectedLuns[0]?.map).toBe('mpatha');
+    expect(nodeProblems(snap).expected.size).toBe(0);
+  });
+});
