@@ -8,7 +8,7 @@
 import type { Snapshot } from '../engine/model.js';
 import { eventIdentity } from './events.js';
 import { type Announcement, announcedSessions, probeEvents, settleAnnouncements } from './probe-diff.js';
-import type { EventDraft } from './store.js';
+import type { EventDraft } from './types.js';
 import type { ProbeDetail } from './sysfs-probe.js';
 
 export interface Announcer {

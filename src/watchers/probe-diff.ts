@@ -8,7 +8,7 @@
 import type { ScsiDevice, Session, Snapshot } from '../engine/model.js';
 import type { ChangedSessions } from '../engine/snapshot/index.js';
 import { deviceStateEvent, sessionStateEvent } from './events.js';
-import type { EventDraft } from './store.js';
+import type { EventDraft } from './types.js';
 import { type ProbeDetail, sameList } from './sysfs-probe.js';
 
 const SESSION = /^session(\d+)$/;
