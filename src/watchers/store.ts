@@ -11,7 +11,6 @@ import { type Pacer, realPacer } from './pacer.js';
 import { shareSnapshot } from './share.js';
 import type { EventDraft, NodeEvent, NodeState, TrackedAction } from './types.js';
 
-
 export interface NodeStoreOptions {
   /** Ring buffer size (default 2,000). */
   eventCap?: number;

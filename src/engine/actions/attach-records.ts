@@ -8,8 +8,8 @@
  */
 import { nodeDeleteArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
-import { recordKey } from './lookup.js';
 import type { AttachRecordsPlan } from './attach-types.js';
+import { recordKey } from './lookup.js';
 import type { Plan } from './types.js';
 
 /**

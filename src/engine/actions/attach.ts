@@ -27,6 +27,7 @@ import { lunKey, sessionKey } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
 import { attachOptionSpecs, DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
+import type { AttachInput } from './attach-types.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
 import { byPathName, kubeletGlobalPath } from './deps.js';
@@ -36,7 +37,6 @@ import { attachFromManifest, chapFromSecret, readManifestFile } from './manifest
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import { hostScanPath, scanData } from './sysfs-writes.js';
-import type { AttachInput } from './attach-types.js';
 import type { ActionDef, Plan } from './types.js';
 
 export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
