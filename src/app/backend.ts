@@ -6,7 +6,7 @@
  * reads or changes the node goes through here, and the engine's pure facts through domain.ts.
  */
 import type { StoreApi } from 'zustand/vanilla';
-import type { AttachInput } from '../engine/actions/attach.js';
+import type { AttachInput } from '../engine/actions/attach-types.js';
 import type { JournalEntry as EngineJournalLine } from '../engine/actions/journal.js';
 import type { ListLunsInput, LunListing } from '../engine/actions/list-luns.js';
 import type { ListTargetsInput } from '../engine/actions/list-targets.js';

@@ -1,3 +1,4 @@
+import type { RunOptions, RunResult } from '../engine/host/host.js';
 import type { Clock } from './clock.js';
 import type { Faults } from './faults.js';
 import type { NodeDb } from './iscsid/node-db.js';
@@ -19,6 +20,21 @@ export interface SimContext {
   readonly daemons: { iscsid: boolean; multipathd: boolean };
   /** Re-materialise /proc/<pid>/mountinfo etc. after a mount change. */
   mountsChanged(): void;
+}
+
+/**
+ * What the Host seam over the simulated node (sim-host.ts) asks of the simulator: its tree's root,
+ * the read faults, and its tools. The simulator implements it; sim-host.ts names no Simulator, so the
+ * simulator can build the Host its kubelet acts through without an import cycle.
+ */
+export interface SimNode extends SimContext {
+  readonly root: string;
+  readonly hostname: string;
+  /** Fires armed vanish faults before a read. */
+  beforeRead(path: string): void;
+  /** The errno a read of `path` fails with right now (a down connection's ENOTCONN), if any. */
+  readError(path: string): string | undefined;
+  run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
 }
 
 /** A simulated program's answer. `hang` = it never returns (multipath -ll on blocked paths). */

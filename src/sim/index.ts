@@ -4,13 +4,18 @@ import { join } from 'node:path';
 import { UserError } from '../engine/errors.js';
 import { claimTree, DEMO_TREE_PREFIX, sweepStaleTrees } from './demo-trees.js';
 import { SCENARIO_DEFS } from './scenarios/index.js';
-import { SimHost } from './sim-host.js';
+import { SimHost as SimNodeHost } from './sim-host.js';
 import { Simulator } from './simulator.js';
 import { removeTree } from './tree.js';
 
 export type { SimChange } from './kernel/kernel.js';
 export type { KubeletAttachOptions, KubeletVolumeState } from './kubelet.js';
-export { SimHost } from './sim-host.js';
+/**
+ * The Host over a whole Simulator: its `sim` is the simulator itself, so tests and the demo drive it
+ * (portals down, faults, kubelet). sim-host.ts types it by the narrower SimNode it needs.
+ */
+export type SimHost = SimNodeHost<Simulator>;
+export const SimHost = SimNodeHost;
 export { Simulator } from './simulator.js';
 export type { ChapSecret, LunSpec, TargetSpec } from './types.js';
 
@@ -93,5 +98,5 @@ export async function openSimHost(
     await close();
     throw e;
   }
-  return { host: new SimHost(sim), close };
+  return { host: new SimNodeHost(sim), close };
 }

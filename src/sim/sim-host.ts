@@ -10,11 +10,11 @@ import {
   type RunResult,
 } from '../engine/host/host.js';
 import { under } from '../engine/host/path.js';
-import type { Simulator } from './simulator.js';
+import type { SimNode } from './context.js';
 
 /** FsHost on the materialised tree, its one write(2) subject to the simulator's disk-full fault. */
 class SimFs extends FsHost {
-  constructor(private readonly sim: Simulator) {
+  constructor(private readonly sim: SimNode) {
     super({ root: sim.root, runner: { mode: 'direct' }, hostname: sim.hostname });
   }
 
@@ -35,11 +35,11 @@ const READ_BUFFER = Buffer.alloc(4096);
  * ENOTCONN on a down connection's address, a session vanishing mid-read, EBUSY for a mountpoint,
  * and commands (in-process simulated tools).
  */
-export class SimHost implements Host {
+export class SimHost<S extends SimNode = SimNode> implements Host {
   readonly kind = 'sim' as const;
   private readonly fs: FsHost;
 
-  constructor(readonly sim: Simulator) {
+  constructor(readonly sim: S) {
     this.fs = new SimFs(sim);
   }
 

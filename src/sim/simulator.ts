@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type { RunOptions, RunResult } from '../engine/host/host.js';
 import { maskSecrets } from '../engine/host/host.js';
 import { type Clock, createClock } from './clock.js';
-import type { SimContext, ToolResult } from './context.js';
+import type { SimNode, ToolResult } from './context.js';
 import { Faults } from './faults.js';
 import { NodeDb } from './iscsid/node-db.js';
 import { Kernel, type SimChange } from './kernel/kernel.js';
@@ -43,7 +43,7 @@ export const DEFAULT_INITIATOR = 'iqn.1993-08.org.debian:01:simnode0001';
  * The simulated node's control API: the SAN (targets, portals going down), kernel faults, daemons,
  * the clock, and change notifications. Tools run through `run()`; the engine reads the tree.
  */
-export class Simulator implements SimContext {
+export class Simulator implements SimNode {
   readonly tree: Tree;
   readonly kernel: Kernel;
   readonly db: NodeDb;

@@ -8,8 +8,8 @@
 import type { Snapshot } from '../engine/model.js';
 import { eventIdentity } from './events.js';
 import { type Announcement, announcedSessions, probeEvents, settleAnnouncements } from './probe-diff.js';
-import type { EventDraft } from './store.js';
 import type { ProbeDetail } from './sysfs-probe.js';
+import type { EventDraft } from './types.js';
 
 export interface Announcer {
   /** The state events `detail` proves against `snapshot` and not yet announced; recorded as announced. */

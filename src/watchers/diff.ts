@@ -37,8 +37,7 @@ import {
   volumeDirRemoved,
 } from './events.js';
 import { deepEqual } from './share.js';
-import type { EventDraft } from './store.js';
-import type { SnapshotDiff } from './types.js';
+import type { EventDraft, SnapshotDiff } from './types.js';
 
 export interface DiffResult {
   diff: SnapshotDiff;

@@ -20,8 +20,7 @@ import type {
   Session,
   Snapshot,
 } from '../engine/model.js';
-import type { EventDraft } from './store.js';
-import type { EventKind, NodeEvent, NodeState, Severity } from './types.js';
+import type { EventDraft, EventKind, NodeEvent, NodeState, Severity } from './types.js';
 
 function event(
   kind: EventKind,

@@ -7,7 +7,6 @@ export {
   type ApplyOptions,
   createNodeStore,
   DEFAULT_EVENT_CAP,
-  type EventDraft,
   initialNodeState,
   type NodeStore,
   type NodeStoreOptions,

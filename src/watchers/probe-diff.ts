@@ -8,8 +8,8 @@
 import type { ScsiDevice, Session, Snapshot } from '../engine/model.js';
 import type { ChangedSessions } from '../engine/snapshot/index.js';
 import { deviceStateEvent, sessionStateEvent } from './events.js';
-import type { EventDraft } from './store.js';
 import { type ProbeDetail, sameList } from './sysfs-probe.js';
+import type { EventDraft } from './types.js';
 
 const SESSION = /^session(\d+)$/;
 

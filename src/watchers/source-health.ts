@@ -4,8 +4,8 @@
  * it covered now wait for the poll.
  */
 import { sourceInactive } from './events.js';
-import type { EventDraft, NodeStore } from './store.js';
-import type { SourceHealth } from './types.js';
+import type { NodeStore } from './store.js';
+import type { EventDraft, SourceHealth } from './types.js';
 
 export interface SourceHealthBoard {
   /** Records a source's state; publishes only a change. */

@@ -9,13 +9,7 @@ import type { Snapshot } from '../engine/model.js';
 import { diffSnapshots } from './diff.js';
 import { type Pacer, realPacer } from './pacer.js';
 import { shareSnapshot } from './share.js';
-import type { NodeEvent, NodeState, TrackedAction } from './types.js';
-
-/**
- * An event before the store numbers it. `at` defaults to the store clock. Built by events.ts, which
- * words it and names its transition.
- */
-export type EventDraft = Omit<NodeEvent, 'id' | 'at' | 'transition'> & { at?: number; transition: string };
+import type { EventDraft, NodeEvent, NodeState, TrackedAction } from './types.js';
 
 export interface NodeStoreOptions {
   /** Ring buffer size (default 2,000). */

@@ -36,6 +36,12 @@ export interface NodeEvent {
   message: string;
 }
 
+/**
+ * An event before the store numbers it. `at` defaults to the store clock. Built by events.ts, which
+ * words it and names its transition.
+ */
+export type EventDraft = Omit<NodeEvent, 'id' | 'at' | 'transition'> & { at?: number; transition: string };
+
 /** What changed between two snapshots, by fingerprint. */
 export interface SnapshotDiff {
   sessionsAdded: string[];

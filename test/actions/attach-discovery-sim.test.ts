@@ -3,7 +3,7 @@ import { applyPlan } from '../../src/engine/actions/apply.js';
 import { planAttach } from '../../src/engine/actions/attach.js';
 import { listPortalTargets } from '../../src/engine/actions/discover.js';
 import { runCommand } from '../../src/engine/actions/iscsiadm.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { StepProgress } from '../../src/engine/actions/types.js';
 import { fakeTime } from '../helpers/fake-time.js';

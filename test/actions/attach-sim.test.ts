@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { type SimEnv, STATE_DIR, simEnv } from './helpers.js';
 
 const T1 = 'iqn.2026-01.lab.example:storage.target1';

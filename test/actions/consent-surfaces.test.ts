@@ -14,7 +14,7 @@ import type { ConsoleBackend } from '../../src/app/backend.js';
 import type { CommandContext, GlobalOptions, Output } from '../../src/cli/command.js';
 import { actionCommand } from '../../src/cli/commands/actions.js';
 import { overrideToken, READ_ONLY_REFUSAL } from '../../src/engine/actions/consent.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { EMPTY_BLAST } from '../../src/engine/actions/plan-kit.js';
 import type { ActionDef, ApplyOptions, Plan, Refusal } from '../../src/engine/actions/types.js';
 import { RefusedError } from '../../src/engine/errors.js';

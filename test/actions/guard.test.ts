@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { combinePlans } from '../../src/engine/actions/combine.js';
 import { actionContext } from '../../src/engine/actions/context.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { planListLuns } from '../../src/engine/actions/list-luns.js';
 import { unmountStep } from '../../src/engine/actions/plan-kit.js';
 import type { Plan } from '../../src/engine/actions/types.js';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPlan } from '../../src/engine/actions/apply.js';
-import type { AttachInput } from '../../src/engine/actions/attach.js';
+import type { AttachInput } from '../../src/engine/actions/attach-types.js';
 import { actionContext } from '../../src/engine/actions/context.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { buildCliBundle, until } from '../helpers/cli-bundle.js';

@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/engine/actions/journal.js';
 import {
   JOURNAL_TAIL_BYTES,
   JOURNAL_TAIL_ENTRIES,
+  readJournal,
   readJournalTail,
 } from '../../src/engine/actions/journal-read.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';

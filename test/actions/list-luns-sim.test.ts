@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { lunListing, planListLuns } from '../../src/engine/actions/list-luns.js';
 import { planListTargets } from '../../src/engine/actions/list-targets.js';
 import type { Snapshot } from '../../src/engine/model.js';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import { type SimEnv, simEnv } from './helpers.js';
 

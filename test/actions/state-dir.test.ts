@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { acquireLocks, lockPath } from '../../src/engine/actions/lock.js';
 import { RefusedError } from '../../src/engine/errors.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';

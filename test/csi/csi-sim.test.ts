@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/commands/status.js';
 import { formatPlan, formatResult } from '../../src/engine/actions/format.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';
 import { type SimEnv, STATE_DIR, simEnv } from '../actions/helpers.js';
 

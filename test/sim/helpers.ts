@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SimHost } from '../../src/sim/sim-host.js';
-import { SimHost as Host } from '../../src/sim/sim-host.js';
+import type { SimHost } from '../../src/sim/index.js';
+import { SimHost as Host } from '../../src/sim/index.js';
 import { Simulator } from '../../src/sim/simulator.js';
 import type { TargetSpec } from '../../src/sim/types.js';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UserError } from '../../src/engine/errors.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
+import type { SimHost } from '../../src/sim/index.js';
 import { openSimHost, SCENARIOS } from '../../src/sim/index.js';
-import type { SimHost } from '../../src/sim/sim-host.js';
 
 /** Every scenario read by the real snapshot engine, through the Host seam only. */
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveBackend } from '../../src/app/console-backend.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import type { SimHost } from '../../src/sim/index.js';
 import { type DemoConsole, mountDemo, DEMO_STATE_DIR as STATE_DIR } from './helpers/demo.js';
 import { KEY } from './helpers/render-tui.js';

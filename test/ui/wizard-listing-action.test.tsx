@@ -5,7 +5,7 @@
  * "stop after the current step?" — stopped, the LUN listing undoes itself (iface, record, session).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import type { SimHost } from '../../src/sim/index.js';
 import { waitFor } from '../../src/watchers/wait-for.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LiveBackend } from '../../src/app/console-backend.js';
-import { readJournal } from '../../src/engine/actions/journal.js';
+import { readJournal } from '../../src/engine/actions/journal-read.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import type { SimHost } from '../../src/sim/index.js';

@@ -9,7 +9,7 @@
  */
 import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv, nodeUpdateArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
-import type { AttachRecordsPlan } from './attach-records.js';
+import type { AttachRecordsPlan } from './attach-types.js';
 import { restoreChapRecords } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
 import { recordKey } from './lookup.js';

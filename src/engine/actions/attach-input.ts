@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import { parseLun } from '../iscsi/lun.js';
 import { ifaceNameProblem, iscsiNameProblem } from '../iscsi/names.js';
 import { portalProblem } from '../iscsi/portal.js';
-import type { AttachInput } from './attach.js';
+import type { AttachInput } from './attach-types.js';
 
 export type AttachField =
   | 'volName'

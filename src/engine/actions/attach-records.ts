@@ -8,27 +8,9 @@
  */
 import { nodeDeleteArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
+import type { AttachRecordsPlan } from './attach-types.js';
 import { recordKey } from './lookup.js';
 import type { Plan } from './types.js';
-
-export interface AttachRecordsPlan {
-  iqn: string;
-  iface: string;
-  /** Portals this attach logs in to (as planned; hostnames are resolved at apply time). */
-  loginPortals: string[];
-  /** Portals discovery runs at. */
-  discoveryPortals: string[];
-  /** The `<portal>:<volName>` iface clone this attach creates, if any. */
-  clone?: string;
-  globalPath: string;
-  /** The admin chose to keep what a failed attach created (`--keep-on-failure`). */
-  keep: boolean;
-  /**
-   * Roll back after an interrupt too (the LUN listing: a temporary login that must not outlive
-   * the wizard, whoever stops it). Unset (an attach): an interrupt only lists what is left.
-   */
-  undoOnInterrupt?: boolean;
-}
 
 /**
  * Adds the tidy step (after the last portal's login) and the rollback description; lists the

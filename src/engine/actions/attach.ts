@@ -13,6 +13,7 @@ import { validateAttachInput } from './attach-input.js';
 import { attachOptionSpecs, DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
 import { planIface, planLunScan, planPortalLogin } from './attach-portal.js';
 import { planDiscoveryRecords, rollbackNote } from './attach-records.js';
+import type { AttachInput } from './attach-types.js';
 import { planFindMultipath, planFormatAndMount, planMetadata } from './attach-volume.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { kubeletGlobalPath } from './deps.js';
@@ -22,35 +23,6 @@ import { addStep, addUnique, newPlan } from './plan-kit.js';
 import type { ActionDef, Plan } from './types.js';
 
 export { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS };
-
-export interface AttachInput {
-  /** PV name or inline volume name (kubelet spec.Name()). */
-  volName: string;
-  /** targetPortal first, then spec.portals (as given; normalised by the planner). */
-  portals: string[];
-  iqn: string;
-  lun: number;
-  mode: 'filesystem' | 'block';
-  fsType: string;
-  readOnly: boolean;
-  /** spec.iscsiInterface (default `default`). */
-  initIface: string;
-  initiatorName?: string;
-  chapDiscovery: boolean;
-  chapSession: boolean;
-  /** Names of the CHAP keys that have a non-empty value (values travel apart, in ApplyOptions.secrets). */
-  secretKeys: string[];
-  /** Format-and-mount onto the global path (filesystem mode). */
-  mount: boolean;
-  mountOptions: string[];
-  /**
-   * On failure, leave what this attach created (session, node records, iface clone, kubelet dir)
-   * for inspection instead of rolling it back.
-   */
-  keepOnFailure?: boolean;
-  /** What a discovery run beforehand (the wizard's) listed: the plan names the records it creates. */
-  discovered?: { portal: string; iqn: string }[];
-}
 
 /** kubelet portalMounter (docs/kubelet-iscsi.md#data-model-and-naming) plus IPv6 normalisation. */
 function normalise(p: string): { portal: string; hostname: boolean; addr: string } {

@@ -232,3 +232,29 @@ function wholeFile(host: Host, path: string): JournalTail {
   const lines = text.split('\n').reverse();
   return collect(lines, JOURNAL_TAIL_ENTRIES, 0, Buffer.byteLength(text), false);
 }
+
+/**
+ * Reads the whole journal back (tests, tools), within the Host's journal read cap; the console
+ * reads its tail instead (journal-read.ts readJournalTail). A line that is not an entry (a torn
+ * write, or one the schema refuses) is skipped and reported through `onUnparseable` with its
+ * 1-based line number. A journal that is a symlink is not read.
+ */
+export function readJournal(
+  host: Host,
+  stateDir: string,
+  onUnparseable?: (lineNo: number, text: string) => void,
+): JournalEntry[] {
+  const path = `${stateDir}/${JOURNAL_FILE}`;
+  if (host.entryInfo(path)?.kind !== 'file') return [];
+  const text = host.readText(path) ?? '';
+  const out: JournalEntry[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.trim()) continue;
+    const r = parseJournalLine(line);
+    if ('entry' in r) out.push(r.entry);
+    else onUnparseable?.(i + 1, line);
+  }
+  return out;
+}

@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { type Host, maskSecrets } from '../host/host.js';
-import { parseJournalLine } from './journal-read.js';
 import { JOURNAL_FILE } from './state-dir.js';
 import type { Plan } from './types.js';
 
@@ -104,30 +103,4 @@ export function appendJournal(
   secrets: readonly string[] = [],
 ): boolean {
   return host.appendLine(`${stateDir}/${JOURNAL_FILE}`, maskSecrets(JSON.stringify(entry), secrets), 0o600);
-}
-
-/**
- * Reads the whole journal back (tests, tools), within the Host's journal read cap; the console
- * reads its tail instead (journal-read.ts readJournalTail). A line that is not an entry (a torn
- * write, or one the schema refuses) is skipped and reported through `onUnparseable` with its
- * 1-based line number. A journal that is a symlink is not read.
- */
-export function readJournal(
-  host: Host,
-  stateDir: string,
-  onUnparseable?: (lineNo: number, text: string) => void,
-): JournalEntry[] {
-  const path = `${stateDir}/${JOURNAL_FILE}`;
-  if (host.entryInfo(path)?.kind !== 'file') return [];
-  const text = host.readText(path) ?? '';
-  const out: JournalEntry[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!line.trim()) continue;
-    const r = parseJournalLine(line);
-    if ('entry' in r) out.push(r.entry);
-    else onUnparseable?.(i + 1, line);
-  }
-  return out;
 }

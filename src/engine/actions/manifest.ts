@@ -9,9 +9,9 @@ import { UserError } from '../errors.js';
 import { readAdminFile } from '../host/local-file.js';
 import { MANIFEST_CAP } from '../host/read-caps.js';
 import { MAX_TARGET_LUN } from '../iscsi/lun.js';
-import type { AttachInput } from './attach.js';
 import { chapValuesProblem, validateAttachInput } from './attach-input.js';
 import { DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
+import type { AttachInput } from './attach-types.js';
 import { CHAP_KEYS } from './chap-keys.js';
 
 const IscsiSource = z.object({

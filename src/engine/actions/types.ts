@@ -8,7 +8,7 @@
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import type { OptionSpec } from '../options.js';
-import type { AttachRecordsPlan } from './attach-records.js';
+import type { AttachRecordsPlan } from './attach-types.js';
 
 export type ActionId =
   | 'attach'

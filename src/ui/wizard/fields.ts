@@ -14,7 +14,7 @@ import {
   decimalOf,
   portalProblem,
 } from '../../app/domain.js';
-import type { AttachInput } from '../../engine/actions/attach.js';
+import type { AttachInput } from '../../engine/actions/attach-types.js';
 
 /** Secret keys (the node-DB names kubelet copies from the Secret) → wizard fields. */
 const SECRET_FIELDS: Record<string, string> = {
