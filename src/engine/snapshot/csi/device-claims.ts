@@ -9,40 +9,53 @@ import type { DeviceClaim, KubeletVolume, ScsiDevice, SessionClaim } from '../..
 import { trimmed } from '../lists.js';
 
 /**
- * Sets the claims of each of the session's devices that something claims. In place: the devices are
- * this read's own objects (a fresh read's, or the copies incremental.ts makes of kept ones, without
- * their old claims), as linkUsage already fills their mountpoints. A copy per claimed LUN kept both
- * objects alive (~1 MB at 4,000 LUNs, bench/README.md).
+ * The session's devices with the claims of each one something claims: a copy of each claimed
+ * device, `devices` itself when nothing claims any. (The read's basis is pointed at the copies,
+ * assemble.ts, so a claimed LUN is not held twice.)
  */
-export function addDeviceClaims(
-  devices: readonly ScsiDevice[],
+export function withDeviceClaims(
+  devices: ScsiDevice[],
   inTree: readonly KubeletVolume[],
   claims: readonly SessionClaim[] | undefined,
-): void {
-  if (inTree.length === 0 && !claims?.length) return;
-  for (const d of devices) {
-    const dc: DeviceClaim[] = [];
-    for (const v of inTree) {
-      if (Number(v.lun) !== d.lun) continue;
-      dc.push({
-        owner: 'in-tree',
-        driver: ISCSI_PLUGIN,
-        mounted: v.mounted || v.pods.length > 0,
-        why: `kubelet global dir ${v.path} names LUN ${v.lun}`,
-      });
-    }
-    for (const c of claims ?? []) {
-      if (c.luns ? !c.luns.includes(d.lun) : d.name === undefined) continue;
-      const x: DeviceClaim = {
-        owner: c.owner,
-        driver: c.driver,
-        mounted: c.mounted,
-        why: c.luns ? c.why : `${c.why} (every LUN of the target)`,
-      };
-      if (c.pv) x.pv = c.pv;
-      if (c.volumeHandle) x.volumeHandle = c.volumeHandle;
-      dc.push(x);
-    }
-    if (dc.length > 0) d.claims = trimmed(dc);
+): ScsiDevice[] {
+  if (inTree.length === 0 && !claims?.length) return devices;
+  let out: ScsiDevice[] | undefined;
+  for (let i = 0; i < devices.length; i++) {
+    const d = devices[i]!;
+    const dc = claimsOfDevice(d, inTree, claims);
+    if (dc.length === 0) continue;
+    out ??= devices.slice();
+    out[i] = { ...d, claims: trimmed(dc) };
   }
+  return out ?? devices;
+}
+
+function claimsOfDevice(
+  d: ScsiDevice,
+  inTree: readonly KubeletVolume[],
+  claims: readonly SessionClaim[] | undefined,
+): DeviceClaim[] {
+  const dc: DeviceClaim[] = [];
+  for (const v of inTree) {
+    if (Number(v.lun) !== d.lun) continue;
+    dc.push({
+      owner: 'in-tree',
+      driver: ISCSI_PLUGIN,
+      mounted: v.mounted || v.pods.length > 0,
+      why: `kubelet global dir ${v.path} names LUN ${v.lun}`,
+    });
+  }
+  for (const c of claims ?? []) {
+    if (c.luns ? !c.luns.includes(d.lun) : d.name === undefined) continue;
+    const x: DeviceClaim = {
+      owner: c.owner,
+      driver: c.driver,
+      mounted: c.mounted,
+      why: c.luns ? c.why : `${c.why} (every LUN of the target)`,
+    };
+    if (c.pv) x.pv = c.pv;
+    if (c.volumeHandle) x.volumeHandle = c.volumeHandle;
+    dc.push(x);
+  }
+  return dc;
 }

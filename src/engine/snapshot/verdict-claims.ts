@@ -1,0 +1,37 @@
+/**
+ * Claimed? A session a CSI driver claims (docs/csi-drivers.md) is never stale or orphaned; one
+ * nothing claims but whose driver is recognisable says which driver made it.
+ */
+import type { SessionClaim } from '../model.js';
+import { applyClaims, type ClaimIndex } from './csi/claims.js';
+import type { SysfsSession } from './sessions.js';
+import type { Decided } from './verdicts.js';
+
+/** The verdict with the session's claims applied (a new value), and the claims found. */
+export function claimedVerdict(
+  s: SysfsSession,
+  decided: Decided,
+  index: ClaimIndex | undefined,
+): Decided & { claims?: SessionClaim[] } {
+  const claims = index?.claimsOf(s);
+  if (!claims || !index) return decided;
+  const hint = claims.length === 0 && decided.verdict === 'stale' ? index.hintFor(s) : undefined;
+  const reasons = decided.reasons.slice();
+  const verdict = applyClaims(decided.verdict, reasons, claims, hint);
+  return { verdict, reasons, claims };
+}
+
+/**
+ * A claim's pods count as the session's users only while it is mounted and the session is in use;
+ * an unmounted claim's pods are in its reasons. Returns `pods` with them added (a new list).
+ */
+export function withClaimPods(
+  pods: readonly string[],
+  decided: Decided & { claims?: readonly SessionClaim[] },
+): string[] {
+  const out = pods.slice();
+  if (decided.verdict !== 'in-use' && decided.verdict !== 'foreign') return out;
+  for (const c of decided.claims ?? [])
+    if (c.mounted) for (const p of c.pods) if (!out.includes(p)) out.push(p);
+  return out;
+}
