@@ -157,6 +157,21 @@ describe('one direction of imports, as the layers table of docs/architecture.md 
     expect(at('src/app/x.ts', "const { openSimHost } = await import('../sim/index.js');")).toEqual([]);
   });
 
+  it('every engine file outside the Host that imports a node: built-in is listed, with why, under Exceptions', () => {
+    const guide = readFileSync(GUIDE, 'utf8');
+    const section = guide.slice(guide.indexOf('### Engine files that import a `node:` built-in'));
+    const listed = [...section.matchAll(/^\| `(src\/[^`]+)` \| `(node:[a-z]+)`/gm)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+    const engine = sourceFiles(join(SRC, 'engine')).filter((f) => !f.includes('/engine/host/'));
+    const actual = engine.flatMap((abs) =>
+      importsOf(readFileSync(abs, 'utf8'))
+        .filter((i) => i.spec.startsWith('node:'))
+        .map((i) => `${relative(ROOT, abs)} ${i.spec}`),
+    );
+    expect(actual.sort()).toEqual(listed.sort());
+  });
+
   it('reads every import form', () => {
     expect(
       importsOf(
