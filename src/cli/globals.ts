@@ -1,5 +1,6 @@
 import { UserError } from '../engine/errors.js';
 import type { ExecMode } from '../engine/host/runner.js';
+import { DEFAULT_SCENARIO, SCENARIO_CATALOGUE } from '../sim/scenarios/catalogue.js';
 import type { OptionSpec, ParsedOptions } from './args.js';
 import type { GlobalOptions } from './command.js';
 
@@ -9,8 +10,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     optionalValue: true,
     valueName: 'SCENARIO',
-    description:
-      'Run on the built-in simulated node (scenarios: healthy, incident, outage, empty, scale; default incident)',
+    description: `Run on the built-in simulated node (scenarios: ${SCENARIO_CATALOGUE.map((s) => s.name).join(', ')}; default ${DEFAULT_SCENARIO})`,
   },
   {
     name: 'root',
@@ -112,7 +112,7 @@ export function readGlobals(o: ParsedOptions, env: NodeJS.ProcessEnv): GlobalOpt
     noColor: o['no-color'] === true || Boolean(env.NO_COLOR),
     verbose: o.verbose === true,
   };
-  if (demoOpt !== undefined) globals.demo = typeof demoOpt === 'string' ? demoOpt : 'incident';
+  if (demoOpt !== undefined) globals.demo = typeof demoOpt === 'string' ? demoOpt : DEFAULT_SCENARIO;
   if (globals.demo && globals.root !== '/') throw new UserError('--demo and --root cannot be combined');
   // The simulated node lives in a temporary tree removed on exit, and the Host seam keeps every
   // path inside it: a journal "in" DIR would silently land in that tree and vanish. Say so instead.

@@ -1,8 +1,10 @@
+import { HostIoError } from './host/host.js';
 import { safeText } from './text/safe-text.js';
 
 /**
- * The error taxonomy. Every failure the engine can foresee is one of these; only `src/cli.ts`
- * turns them into a process exit code (one exit point).
+ * The error taxonomy. Every failure the engine can foresee is one of these, and `exitCodeOf` is the
+ * one mapping from an error to an exit code: `src/cli/main.ts` (the one exit point) leaves with it,
+ * and a plan's failure (apply.ts) reports the same code. README.md (Commands) documents them.
  */
 
 /** Stable, documented exit codes of every subcommand. */
@@ -89,6 +91,15 @@ export class InterruptedError extends Error {
   }
 }
 
+/**
+ * A state the code should never reach: a programming error, not the node's or the admin's. Exit 1,
+ * reported as an internal error with its stack (as any error outside this taxonomy is).
+ */
+export class BugError extends Error {
+  override name = 'BugError';
+  readonly exitCode: ExitCodeValue = ExitCode.bug;
+}
+
 /** Flow control: leave with this code, message already printed. */
 export class ExitError extends Error {
   constructor(readonly exitCode: ExitCodeValue) {
@@ -97,8 +108,13 @@ export class ExitError extends Error {
   }
 }
 
-/** Maps any thrown value to the exit code the CLI leaves with. Unknown errors are bugs. */
+/**
+ * Maps any thrown value to the exit code the CLI leaves with. A file operation the node refused
+ * (HostIoError: EBUSY, EACCES, ENOSPC...) failed outside the console, like a command: exit 4.
+ * Unknown errors are bugs.
+ */
 export function exitCodeOf(e: unknown): ExitCodeValue {
+  if (e instanceof HostIoError) return ExitCode.externalFailed;
   if (
     e instanceof UserError ||
     e instanceof RefusedError ||
@@ -112,8 +128,18 @@ export function exitCodeOf(e: unknown): ExitCodeValue {
   return ExitCode.bug;
 }
 
+/** What an admin can do about a file operation the node refused, by its errno. */
+function ioHint(code: string): string | undefined {
+  if (code === 'EBUSY')
+    return 'the kernel says it is busy: something still holds it (mount, dm holder, open file)';
+  if (code === 'ENOENT') return 'it vanished meanwhile';
+  if (code === 'EACCES' || code === 'EPERM') return 'run as root';
+  return undefined;
+}
+
 /** The hint of an error, if it has one. */
 export function hintOf(e: unknown): string | undefined {
+  if (e instanceof HostIoError) return ioHint(e.code);
   return (e as { hint?: string } | undefined)?.hint;
 }
 

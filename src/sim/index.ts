@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../engine/errors.js';
 import { claimTree, DEMO_TREE_PREFIX, sweepStaleTrees } from './demo-trees.js';
+import { DEFAULT_SCENARIO, SCENARIO_CATALOGUE } from './scenarios/catalogue.js';
 import { SCENARIO_DEFS } from './scenarios/index.js';
 import { SimHost as SimNodeHost } from './sim-host.js';
 import { Simulator } from './simulator.js';
@@ -16,18 +17,11 @@ export type { KubeletAttachOptions, KubeletVolumeState } from './kubelet.js';
  */
 export type SimHost = SimNodeHost<Simulator>;
 export const SimHost = SimNodeHost;
-export { Simulator } from './simulator.js';
-export type { ChapSecret, LunSpec, TargetSpec } from './types.js';
 
 /** The `--demo` scenarios: name and one-line description (the default, `incident`, first). */
-export const SCENARIOS: readonly { name: string; description: string }[] = SCENARIO_DEFS.map(
-  ({ name, description }) => ({
-    name,
-    description,
-  }),
-);
-
-export const DEFAULT_SCENARIO = 'incident';
+export { DEFAULT_SCENARIO, SCENARIO_CATALOGUE as SCENARIOS } from './scenarios/catalogue.js';
+export { Simulator } from './simulator.js';
+export type { ChapSecret, LunSpec, TargetSpec } from './types.js';
 
 export interface OpenSimHostOptions {
   scenario: string;
@@ -72,7 +66,7 @@ export async function openSimHost(
   if (!def) {
     throw new UserError(
       `unknown demo scenario '${options.scenario}'`,
-      `choose one of: ${SCENARIOS.map((s) => s.name).join(', ')}`,
+      `choose one of: ${SCENARIO_CATALOGUE.map((s) => s.name).join(', ')}`,
     );
   }
   const parent = options.dir ?? defaultSimParent();

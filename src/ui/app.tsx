@@ -22,6 +22,7 @@ import { dialogFor } from './dialogs/registry.js';
 import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
 import { compileFilter, filterFields } from './filter.js';
 import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
+import { safeJournal } from './journal-feed.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import { sortRows } from './sort-rows.js';
@@ -31,7 +32,6 @@ import { tabStrip } from './tab-strip.js';
 import { type Theme, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiStore, ViewId } from './view-store.js';
-import { safeJournal } from './views/journal.js';
 import { VIEWS, viewById, viewRows } from './views/registry.js';
 import { TableBody } from './views/table-body.js';
 import type { ViewBodyProps } from './views/view.js';
@@ -114,11 +114,10 @@ export function ConsoleApp(props: ConsoleAppProps) {
     exit: () => {
       // Ctrl-C never kills an action half-way without asking (docs/architecture.md#terminal-lifecycle).
       if (running.controller) {
+        // The dialog showing the run asks whether to stop it (its module says how).
         const d = ui.getState().dialog;
-        if (d?.kind === 'progress') ui.setState({ dialog: { ...d, askQuit: true } });
-        // The wizard's listing is an action too: the same question, in the wizard.
-        else if (d?.kind === 'wizard' && d.listingStop)
-          ui.setState({ dialog: { ...d, listingStop: { ...d.listingStop, ask: true } } });
+        const asking = d && dialogFor(d).onStopAsked?.(d as never);
+        if (asking) ui.setState({ dialog: asking });
         return;
       }
       exit();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
 import { GLOBAL_OPTIONS, readGlobals } from '../../src/cli/globals.js';
 import { UserError } from '../../src/engine/errors.js';
+import { SCENARIO_DEFS } from '../../src/sim/scenarios/index.js';
 
 const commands = new Set(['status', 'console', 'watch']);
 
@@ -53,5 +54,16 @@ describe('readGlobals', () => {
     });
     expect(readGlobals({ demo: true }, {}).demo).toBe('incident');
     expect(readGlobals({ 'kubelet-root': '/var/lib/origin/' }, {}).kubeletRoot).toBe('/var/lib/origin');
+  });
+});
+
+describe('--demo scenarios in --help', () => {
+  it('names every scenario the simulator can build, and the default', () => {
+    const text = GLOBAL_OPTIONS.find((o) => o.name === 'demo')!.description;
+    const named = /\(scenarios: ([^;]+);/.exec(text)?.[1]?.split(', ');
+    expect(named).toEqual(SCENARIO_DEFS.map((s) => s.name));
+    // The copy this list replaced had lost csi.
+    expect(named).toContain('csi');
+    expect(text).toMatch(/default incident\)$/);
   });
 });

@@ -1,5 +1,5 @@
 import type { ActionId } from '../../engine/actions/types.js';
-import { UserError } from '../../engine/errors.js';
+import { BugError, UserError } from '../../engine/errors.js';
 import type { Command } from '../command.js';
 
 /**
@@ -35,7 +35,7 @@ const ACTION_IDS: Record<ActionId, true> = {
 async function loadAction(id: string): Promise<Command> {
   const { ACTION_COMMANDS } = await import('./actions.js');
   const c = ACTION_COMMANDS.find((x) => x.name === id);
-  if (!c) throw new Error(`action ${id} is not in the engine's action registry`);
+  if (!c) throw new BugError(`action ${id} is not in the engine's action registry`);
   return c;
 }
 

@@ -6,6 +6,8 @@
 import {
   ExitCode,
   ExternalCommandError,
+  exitCodeOf,
+  hintOf,
   InterruptedError,
   RefusedError,
   TimeoutError,
@@ -57,23 +59,17 @@ export function toFailure(e: unknown): Failure {
       kind: 'external',
     };
   if (e instanceof HostIoError) {
-    const hint =
-      e.code === 'EBUSY'
-        ? 'the kernel says it is busy: something still holds it (mount, dm holder, open file)'
-        : e.code === 'ENOENT'
-          ? 'it vanished meanwhile'
-          : e.code === 'EACCES' || e.code === 'EPERM'
-            ? 'run as root'
-            : undefined;
+    // Exit code and hint from the one mapping (errors.ts), as main.ts reports the same error.
+    const hint = hintOf(e);
     return {
       message: e.message,
       ...(hint ? { hint } : {}),
       exitName: e.code,
-      exitCode: ExitCode.externalFailed,
+      exitCode: exitCodeOf(e),
       kind: 'io',
     };
   }
-  return { message: (e as Error)?.message ?? String(e), exitCode: ExitCode.bug };
+  return { message: (e as Error)?.message ?? String(e), exitCode: exitCodeOf(e) };
 }
 
 /**

@@ -7,6 +7,7 @@
  * Where the flag and the field are used differently (`--portal` repeats while the form has a list
  * of extra portals; `--no-mount` says the opposite of "Format+mount"), they are two rows.
  */
+import { BugError } from '../errors.js';
 import { MAX_TARGET_LUN } from '../iscsi/lun.js';
 import type { OptionSpec } from '../options.js';
 
@@ -123,6 +124,6 @@ export function attachOptionSpecs(): OptionSpec[] {
 /** The row of a form field; throws on a field the table lacks (a typo in a step list). */
 export function attachParamOfField(field: string): AttachParam {
   const p = ATTACH_PARAMS.find((x) => x.field === field);
-  if (!p) throw new Error(`no attach parameter for form field ${field}`);
+  if (!p) throw new BugError(`no attach parameter for form field ${field}`);
   return p;
 }

@@ -11,6 +11,7 @@
  * tried with those that flush a map first; when no order keeps every map's flush before its last
  * path, the combined plan is refused before consent.
  */
+import { BugError } from '../errors.js';
 import { type MapPaths, pathlessMaps } from './pathless-maps.js';
 import { addUnique, maxRisk } from './plan-kit.js';
 import type { BlastRadius, ConfirmLevel, Plan, PlanStep, Refusal } from './types.js';
@@ -63,7 +64,7 @@ function safeSteps(plans: readonly Plan[], s: MapPaths): { steps: PlanStep[]; re
 }
 
 export function combinePlans(plans: readonly Plan[], hostname: string, snapshot: MapPaths): Plan {
-  if (plans.length === 0) throw new Error('combinePlans needs at least one plan');
+  if (plans.length === 0) throw new BugError('combinePlans needs at least one plan');
   if (plans.length === 1) return plans[0]!;
   const first = plans[0]!;
   const { steps, refusals: ordering } = safeSteps(plans, snapshot);

@@ -8,8 +8,8 @@
  * next entry, and readJournal reports it as unparseable.
  */
 import { randomUUID } from 'node:crypto';
-import { userInfo } from 'node:os';
 import { type Host, maskSecrets } from '../host/host.js';
+import { localUser } from '../host/local-process.js';
 import { JOURNAL_FILE } from './state-dir.js';
 import type { Plan } from './types.js';
 
@@ -73,18 +73,9 @@ export interface JournalEntry {
   notes?: string[];
 }
 
+/** Who runs this apply (host/local-process.ts). */
 export function who(): JournalEntry['who'] {
-  let user: string | undefined;
-  try {
-    user = userInfo().username;
-  } catch {
-    user = process.env.USER;
-  }
-  return {
-    ...(process.getuid ? { uid: process.getuid() } : {}),
-    ...(user ? { user } : {}),
-    ...(process.env.SUDO_USER ? { sudoUser: process.env.SUDO_USER } : {}),
-  };
+  return localUser();
 }
 
 export function newJournalId(): string {

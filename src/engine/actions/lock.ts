@@ -17,17 +17,14 @@
  * a note for the journal.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { InterruptedError, RefusedError } from '../errors.js';
 import type { EntryKind, Host } from '../host/host.js';
+import { isProcessRunning, type LocalProcess, ownProcess, processStart } from '../host/local-process.js';
 import { realSleep } from './iscsiadm.js';
 import { LOCKS_DIR, stateDirError } from './state-dir.js';
 
-export interface LockProcess {
-  pid: number;
-  /** Process start time (clock ticks since boot, /proc/<pid>/stat field 22): tells a reused pid apart. */
-  start?: string;
-}
+/** A process a lock names: pid and start time (host/local-process.ts). */
+export type LockProcess = LocalProcess;
 
 export interface LockHolder extends LockProcess {
   hostname: string;
@@ -60,39 +57,6 @@ export interface HeldLocks {
 }
 
 export const UNREADABLE_LOCK_MS = 10_000;
-
-/** Fields of /proc/<pid>/stat after comm (state is [0], start time [19]), or undefined (non-Linux, gone). */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // comm (field 2) may contain spaces and parens: count fields after the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Start time of a local process, or undefined (non-Linux, gone). */
-export function processStart(pid: number): string | undefined {
-  return statFields(pid)?.[19];
-}
-
-/**
- * Running: signal 0 reaches it, it is not a zombie (an orphaned step's child that ended is a
- * zombie until PID 1 reaps it, and a container's PID 1 may never), and its start time is the
- * recorded one (proc(5): /proc/<pid>/stat fields 3 and 22).
- */
-export function defaultIsAlive(h: LockProcess): boolean {
-  try {
-    process.kill(h.pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const fields = statFields(h.pid);
-  if (fields?.[0] === 'Z') return false;
-  const start = fields?.[19];
-  return h.start === undefined || start === undefined || start === h.start;
-}
 
 /** The holder, or any child it recorded, still runs. */
 function holderAlive(h: LockHolder, isAlive: (p: LockProcess) => boolean): LockProcess | undefined {
@@ -255,13 +219,12 @@ async function lockFile(
     throw stateDirError(e, stateDir, `lock target ${key}`);
   }
   const me: LockHolder = {
-    pid: process.pid,
+    ...ownProcess(),
     hostname: host.hostname(),
     action,
     since: new Date(now()).toISOString(),
-    ...(processStart(process.pid) ? { start: processStart(process.pid)! } : {}),
   };
-  const isAlive = o.isAlive ?? defaultIsAlive;
+  const isAlive = o.isAlive ?? isProcessRunning;
   const sleep = o.sleep ?? realSleep;
   const deadline = now() + (o.timeoutMs ?? 60_000);
   const unreadableAfter = o.unreadableAfterMs ?? UNREADABLE_LOCK_MS;

@@ -9,6 +9,7 @@
  */
 import { UserError } from '../errors.js';
 import { type Host, HostIoError } from '../host/host.js';
+import { ownUid } from '../host/local-process.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 export const LOCKS_DIR = 'locks';
@@ -69,7 +70,7 @@ function checkEntry(host: Host, path: string, label: string, kind: 'dir' | 'file
   }
   if (info.kind !== kind)
     refuse(`${label} ${path} is not a ${kind === 'dir' ? 'directory' : 'regular file'}`);
-  const uid = process.getuid?.();
+  const uid = ownUid();
   if (uid !== undefined && info.uid !== uid)
     refuse(`${label} ${path} is owned by uid ${info.uid}, not by the running user (uid ${uid})`);
   if ((info.mode & 0o022) !== 0)
@@ -89,7 +90,7 @@ function checkEntry(host: Host, path: string, label: string, kind: 'dir' | 'file
  */
 function checkParents(host: Host, stateDir: string): void {
   const parts = stateDir.split('/').filter((p) => p !== '');
-  const uid = process.getuid?.();
+  const uid = ownUid();
   for (let i = 0; i < parts.length; i++) {
     const dir = `/${parts.slice(0, i).join('/')}`;
     const info = host.entryInfo(dir);

@@ -9,6 +9,7 @@
  * Output is sorted (families by name, samples by their rendered labels), so two renders of the same
  * data are byte-identical: diffs, tests and textfile rewrites stay stable.
  */
+import { BugError } from '../errors.js';
 import { labelValue } from './label-value.js';
 
 export type MetricType = 'gauge' | 'counter';
@@ -90,7 +91,7 @@ export function renderExposition(families: readonly MetricFamily[]): string {
   const out: string[] = [];
   const sorted = [...families].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (let i = 1; i < sorted.length; i++)
-    if (sorted[i]!.name === sorted[i - 1]!.name) throw new Error(`metric family ${sorted[i]!.name} twice`);
+    if (sorted[i]!.name === sorted[i - 1]!.name) throw new BugError(`metric family ${sorted[i]!.name} twice`);
   const cache = new LabelCache();
   for (const f of sorted) out.push(renderFamily(f, cache));
   return out.join('');

@@ -1,4 +1,5 @@
 import type { Simulator } from '../simulator.js';
+import { SCENARIO_CATALOGUE, type ScenarioName } from './catalogue.js';
 import { csiScenario } from './csi.js';
 import { empty } from './empty.js';
 import { healthy } from './healthy.js';
@@ -14,30 +15,17 @@ export interface ScenarioDef {
   profile?: 'full' | 'lean';
 }
 
-/** Every `--demo` scenario, the default (incident) first. */
-export const SCENARIO_DEFS: readonly ScenarioDef[] = [
-  {
-    name: 'incident',
-    description:
-      'the morning after: in-use volumes, a stale session, an orphaned kubelet dir, a foreign mount, a degraded multipath map, a target down',
-    build: incident,
-  },
-  {
-    name: 'healthy',
-    description: 'a few in-use volumes, one multipath, one block-mode volume',
-    build: healthy,
-  },
-  {
-    name: 'outage',
-    description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
-    build: outage,
-  },
-  { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)', build: empty },
-  {
-    name: 'csi',
-    description:
-      'a CSI node: csi-driver-iscsi (mounted, unmounted but claimed, leftover), Trident tracking files, Longhorn sessions, democratic-csi zombies',
-    build: csiScenario,
-  },
-  { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', build: scale, profile: 'lean' },
-];
+const BUILDS: Record<ScenarioName, ScenarioDef['build']> = {
+  incident,
+  healthy,
+  outage,
+  empty,
+  csi: csiScenario,
+  scale,
+};
+
+/** Every `--demo` scenario, in the catalogue's order (the default, incident, first). */
+export const SCENARIO_DEFS: readonly ScenarioDef[] = SCENARIO_CATALOGUE.map((c) => ({
+  ...c,
+  build: BUILDS[c.name],
+}));

@@ -29,6 +29,11 @@ interface DialogParts<D> {
    * a burst over a laggy link) cannot answer a question nobody has seen.
    */
   onShown?(d: D): D | undefined;
+  /**
+   * Quit (q, Ctrl-C, SIGTERM, SIGHUP) while the action this dialog shows is running: the state that
+   * asks whether to stop it between steps — undefined: nothing to ask here.
+   */
+  onStopAsked?(d: D): D | undefined;
 }
 
 type DialogBody<D> =
@@ -75,6 +80,7 @@ export function defineDialog<K extends DialogKind>(
     typing: spec.typing ?? false,
     onKey: spec.onKey,
     ...(spec.onShown ? { onShown: spec.onShown } : {}),
+    ...(spec.onStopAsked ? { onStopAsked: spec.onStopAsked } : {}),
     render,
     ...('lines' in spec ? { lineCount: (p: DialogLinesInput<DialogStates[K]>) => spec.lines(p).length } : {}),
   };

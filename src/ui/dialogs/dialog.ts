@@ -41,6 +41,8 @@ export interface DialogModule<K extends DialogKind = DialogKind> {
   onKey(ctx: DispatchContext, d: DialogStates[K], input: string, key: Key): void;
   /** The state once `d` has been drawn (define-dialog.tsx `onShown`); undefined: no change. */
   onShown?(d: DialogStates[K]): DialogStates[K] | undefined;
+  /** The state that asks whether to stop the running action (define-dialog.tsx `onStopAsked`). */
+  onStopAsked?(d: DialogStates[K]): DialogStates[K] | undefined;
   /** A component: the dialog in its frame. */
   render(props: DialogViewProps<DialogStates[K]>): ReactNode;
   /** Lines of a scrollable body; unset: the scroll is not clamped. */

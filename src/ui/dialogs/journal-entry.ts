@@ -9,8 +9,9 @@ import type { EngineJournalLine, JournalEntry } from '../../app/backend.js';
 import { commandOutcome, planLines, shellQuote } from '../../app/domain.js';
 import type { Line } from '../components/scroll-text.js';
 import { scrollOrClose } from '../context.js';
+import { safeJournal } from '../journal-feed.js';
 import type { Tone } from '../theme.js';
-import { commandLine, safeJournal } from '../views/journal.js';
+import { commandLine } from '../views/journal.js';
 import { defineDialog } from './define-dialog.js';
 import { wrapLines } from './plan-lines.js';
 

@@ -37,6 +37,7 @@ function ProgressSteps(p: DialogViewProps<ProgressDialog>) {
 }
 
 export const progressDialog = defineDialog('progress', {
+  onStopAsked: (d) => ({ ...d, askQuit: true }),
   onKey(ctx, d, input, key) {
     if (d.askQuit) {
       if (input === 'y' || input === 'Y') {

@@ -14,6 +14,8 @@ export const wizardDialog = defineDialog('wizard', {
   typing: true,
   onKey: wizardKey,
   onShown: wizardShown,
+  // The wizard's listing is an action too: the same question, in the wizard.
+  onStopAsked: (d) => (d.listingStop ? { ...d, listingStop: { ...d.listingStop, ask: true } } : undefined),
   title: () => ' Attach: log in to an iSCSI target ',
   footer: (p) => wizardFooter(p.d),
   Body: (p) => <WizardPane w={p.d} width={p.bodyWidth} height={p.bodyHeight} theme={p.theme} />,

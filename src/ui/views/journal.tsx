@@ -7,6 +7,7 @@ import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
 import { commandOutcome } from '../../app/domain.js';
 import { ScrollText } from '../components/scroll-text.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { safeJournal } from '../journal-feed.js';
 import { TableBody } from './table-body.js';
 import { defineView, type ViewBodyProps } from './view.js';
 
@@ -32,17 +33,6 @@ export function journalRow(j: JournalEntry): TableRow {
     fields: { action: j.action, subject: j.subject, result: j.ok ? 'ok' : 'failed' },
     sort: { at: j.at, action: j.action },
   };
-}
-
-const EMPTY_JOURNAL: JournalEntry[] = [];
-
-/** The journal as the console shows it; an unreadable state dir shows as empty, never as a crash. */
-export function safeJournal(backend: ConsoleBackend): JournalEntry[] {
-  try {
-    return backend.readJournal();
-  } catch {
-    return EMPTY_JOURNAL;
-  }
 }
 
 /** What the journal read could not show (malformed lines, older entries); never a crash. */

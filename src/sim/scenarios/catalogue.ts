@@ -1,0 +1,29 @@
+/**
+ * The `--demo` scenarios by name, description and sysfs profile: the one list. It imports nothing,
+ * so `--help` and the CLI's check of `--demo NAME` read it without loading the simulator;
+ * index.ts joins each name to the function that builds it (a name without one does not compile).
+ */
+export const SCENARIO_CATALOGUE = [
+  {
+    name: 'incident',
+    description:
+      'the morning after: in-use volumes, a stale session, an orphaned kubelet dir, a foreign mount, a degraded multipath map, a target down',
+  },
+  { name: 'healthy', description: 'a few in-use volumes, one multipath, one block-mode volume' },
+  {
+    name: 'outage',
+    description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
+  },
+  { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)' },
+  {
+    name: 'csi',
+    description:
+      'a CSI node: csi-driver-iscsi (mounted, unmounted but claimed, leftover), Trident tracking files, Longhorn sessions, democratic-csi zombies',
+  },
+  { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', profile: 'lean' },
+] as const satisfies readonly { name: string; description: string; profile?: 'full' | 'lean' }[];
+
+export type ScenarioName = (typeof SCENARIO_CATALOGUE)[number]['name'];
+
+/** The scenario `--demo` without a name runs. */
+export const DEFAULT_SCENARIO: ScenarioName = 'incident';
