@@ -4,7 +4,7 @@
  * Longhorn device link — and claims that know only the target apply to each of its disks.
  */
 import { describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/commands/status.js';
+import { formatStatus } from '../../src/cli/commands/status-text.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import type { SimEnv } from '../actions/helpers.js';
 import { IQN1, KROOT, P1 } from '../snapshot/fixture-root.js';

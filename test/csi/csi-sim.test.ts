@@ -4,7 +4,7 @@
  * and the CHAP secret the driver files hold never reaches status, plans, results or the journal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/commands/status.js';
+import { formatStatus } from '../../src/cli/commands/status-text.js';
 import { formatPlan, formatResult } from '../../src/engine/actions/format.js';
 import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';

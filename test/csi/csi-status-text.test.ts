@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/commands/status.js';
+import { formatStatus } from '../../src/cli/commands/status-text.js';
 import { csiClaimState } from '../../src/engine/snapshot/csi/describe.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { DEMO_DRIVER_SECRET } from '../../src/sim/csi-node.js';

@@ -140,11 +140,16 @@ function randomTree(rand: () => number): { root: string; paths: string[] } {
 }
 
 describe('RootResolver against a fresh chroot-style resolution', () => {
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
-    it(`gives every answer a fresh resolution gives, in any order (seed ${seed})`, () => {
+  for (const [seed, reading] of [1, 2, 3, 4, 5, 6].flatMap((n) => [
+    [n, false] as const,
+    [n, true] as const,
+  ])) {
+    it(`gives every answer a fresh resolution gives, in any order (seed ${seed}${reading ? ', in a read' : ''})`, () => {
       const rand = prng(seed);
       const { root, paths } = randomTree(rand);
       const r = new RootResolver(root);
+      // In a snapshot's read, missing names are kept too: the answers must not change.
+      if (reading) r.reading(true);
       for (const p of paths) {
         const op = Math.floor(rand() * 5);
         if (op === 0) {
@@ -198,4 +203,45 @@ describe('RootResolver against a fresh chroot-style resolution', () => {
       }
     });
   }
+});
+
+describe('RootResolver and missing names', () => {
+  function tree(): string {
+    const root = fs.mkdtempSync(join(tmpdir(), 'iscsi-absent-'));
+    made.push(root);
+    fs.mkdirSync(join(root, 'sys/block/sda'), { recursive: true });
+    return root;
+  }
+
+  it('looks a missing directory up once per read, however often it is asked for', () => {
+    const root = tree();
+    const lstats: string[] = [];
+    const r = new RootResolver(root, (op, real) => op === 'lstat' && lstats.push(real));
+    r.reading(true);
+    for (let i = 0; i < 5; i++) {
+      expect(r.dirRealIfAny('/run/udev/data')).toBeUndefined();
+      expect(() => r.dirReal('/run/udev')).toThrow('ENOENT');
+      expect(() => r.entry(`/run/udev/data/b8:${i}`)).toThrow('ENOENT');
+    }
+    expect(lstats.filter((p) => p === join(root, 'run'))).toHaveLength(1);
+    // Positive control: outside a read every ask looks again.
+    r.reading(false);
+    lstats.length = 0;
+    for (let i = 0; i < 3; i++) expect(r.dirRealIfAny('/run/udev/data')).toBeUndefined();
+    expect(lstats.filter((p) => p === join(root, 'run'))).toHaveLength(3);
+  });
+
+  it('finds a directory that appeared since a miss outside a read, and in the next read', () => {
+    const root = tree();
+    const r = new RootResolver(root);
+    expect(r.dirRealIfAny('/sys/block/sda/holders')).toBeUndefined();
+    fs.mkdirSync(join(root, 'sys/block/sda/holders'));
+    expect(r.dirRealIfAny('/sys/block/sda/holders')).toBe(join(root, 'sys/block/sda/holders'));
+    r.reading(true);
+    expect(r.dirRealIfAny('/sys/block/sda/slaves')).toBeUndefined();
+    fs.mkdirSync(join(root, 'sys/block/sda/slaves'));
+    r.reading(false);
+    r.reading(true);
+    expect(r.dirRealIfAny('/sys/block/sda/slaves')).toBe(join(root, 'sys/block/sda/slaves'));
+  });
 });

@@ -4,7 +4,7 @@
  * replacement_timeout, FREE/transport-offline; one session down on a live portal is not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/commands/status.js';
+import { formatStatus } from '../../src/cli/commands/status-text.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import {

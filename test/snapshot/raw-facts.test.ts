@@ -5,7 +5,7 @@
  * Host like every other fact, and shown in the session detail once per mount.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/commands/status.js';
+import { formatStatus } from '../../src/cli/commands/status-text.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { joinDm, parseDmStatus, parseDmTable, splitDmLine } from '../../src/engine/snapshot/multipath-dm.js';
 import {

@@ -124,7 +124,17 @@ class LinkEntry {
   ) {}
 }
 
-type Entry = DirNode | LinkEntry;
+/**
+ * A name seen missing in a directory during one snapshot's read (Host.startRead to endRead): looked
+ * up again, it is missing without an lstat. A root without `/run` (a fixture, a minimal host) would
+ * otherwise cost one lstat per udev database file asked for (~5,000 at 1,000 sessions × 4 LUNs).
+ */
+class AbsentEntry {
+  next: Entry | undefined = undefined;
+  constructor(readonly name: string) {}
+}
+
+type Entry = DirNode | LinkEntry | AbsentEntry;
 
 export class RootResolver {
   private top: DirNode;
@@ -141,6 +151,12 @@ export class RootResolver {
   private readonly reals: string[];
   /** The real path of the node the last `child`/`walk` call returned. */
   private outReal = '';
+  /**
+   * Whether missing names are kept (AbsentEntry): only while a snapshot reads (`reading`). Outside
+   * a read the cache outlives the moment (an action waits for a device's dir to appear), and a name
+   * once missing must be looked up again.
+   */
+  private keepAbsent = false;
 
   /**
    * `root` is the directory host paths live under, without a trailing slash (never `/`). `trace`
@@ -153,6 +169,15 @@ export class RootResolver {
     this.top = new DirNode('', undefined);
     this.nodes = [this.top];
     this.reals = [root];
+  }
+
+  /**
+   * A snapshot's read begins (`true`) or ends: the cache is dropped either way, and while the read
+   * lasts a name found missing stays missing (nothing the read does creates one).
+   */
+  reading(on: boolean): void {
+    this.clear();
+    this.keepAbsent = on;
   }
 
   /** Forgets every resolved directory (the tree may have changed). */
@@ -344,6 +369,10 @@ export class RootResolver {
     }
     const hit = n.get(name);
     if (hit !== undefined) {
+      if (hit instanceof AbsentEntry) {
+        if (soft) return undefined;
+        throw new ResolveError('ENOENT');
+      }
       if (hit instanceof LinkEntry) {
         this.outReal = hit.real;
         return hit.target;
@@ -354,6 +383,7 @@ export class RootResolver {
     const candidate = `${real}/${name}`;
     const st = this.lstat(candidate);
     if (st === undefined) {
+      if (this.keepAbsent) n.add(new AbsentEntry(name));
       if (soft) return undefined;
       throw new ResolveError('ENOENT');
     }

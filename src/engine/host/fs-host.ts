@@ -258,12 +258,12 @@ export class FsHost implements Host {
 
   /** A new snapshot begins: directories resolved for the last one may have changed. */
   startRead(): void {
-    this.resolver?.clear();
+    this.resolver?.reading(true);
   }
 
   /** The snapshot is read: its directories are not kept until the next one (host.ts). */
   endRead(): void {
-    this.resolver?.clear();
+    this.resolver?.reading(false);
   }
 
   /** Problems of reads refused since the last call (odd files, oversized files, link loops). */

@@ -55,11 +55,26 @@ export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot
   const takenAt = new Date(host.now()).toISOString();
   const kubeletRoot = normalizeKubeletRoot(options.kubeletRoot);
   host.startRead?.();
-  const problems: string[] = [];
-  const entries = new Map<string, SessionEntryRead>();
-  const read = readSessions(host, problems, entries);
-  const basis = { kubeletRoot, names: [...entries.keys()], entries };
-  return assembleSnapshot({ host, kubeletRoot, read, basis, problems, started, takenAt });
+  return endingRead(host, () => {
+    const problems: string[] = [];
+    const entries = new Map<string, SessionEntryRead>();
+    const read = readSessions(host, problems, entries);
+    const basis = { kubeletRoot, names: [...entries.keys()], entries };
+    return assembleSnapshot({ host, kubeletRoot, read, basis, problems, started, takenAt });
+  });
+}
+
+/**
+ * Runs a read begun with `host.startRead`, ending it if the read throws (assembleSnapshot ends a
+ * read that completes): what the Host keeps only while a read lasts (confine.ts) must not outlive it.
+ */
+export function endingRead<T>(host: Host, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    host.endRead?.();
+    throw e;
+  }
 }
 
 // Re-exported: callers that take a snapshot normalise the root they pass the same way.

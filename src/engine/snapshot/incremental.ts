@@ -19,6 +19,7 @@ import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import {
   assembleSnapshot,
+  endingRead,
   normalizeKubeletRoot,
   readBasisOf,
   type SnapshotOptions,
@@ -77,36 +78,38 @@ export function refreshSnapshot(
   const started = performance.now();
   const takenAt = new Date(host.now()).toISOString();
   host.startRead?.();
-  const names = host.readDir(ISCSI_SESSION_CLASS).filter(isSessionName);
-  if (!sameList(names, basis.names)) return full('sessions added or removed');
-  const reread = new Set(changed.sids.map((sid) => `session${sid}`));
-  for (const n of reread) if (!basis.entries.has(n)) return full(`${n} not in the previous read`);
+  return endingRead(host, () => {
+    const names = host.readDir(ISCSI_SESSION_CLASS).filter(isSessionName);
+    if (!sameList(names, basis.names)) return full('sessions added or removed');
+    const reread = new Set(changed.sids.map((sid) => `session${sid}`));
+    for (const n of reread) if (!basis.entries.has(n)) return full(`${n} not in the previous read`);
 
-  const partitionIndex = readPartitionIndex(host);
-  const entries: SessionEntryRead[] = [];
-  for (const name of names) {
-    const prev = basis.entries.get(name);
-    // A session that vanished mid-read last time has no kept parts; its name may be reused now.
-    if (!prev?.session) return full(`${name} vanished in the previous read`);
-    const keep = !reread.has(name) && samePartitions(host, prev.session, partitionIndex);
-    const e = keep ? keptEntry(prev, prev.session) : readSessionEntry(host, name, partitionIndex);
-    if (!e.session) return full(`${name} vanished while being read`);
-    entries.push(e);
-  }
-  if (!sameScsiDevices(host, entries)) return full('SCSI devices added or removed');
-  const problems: string[] = [];
-  const read = assembleSessions(entries, problems);
-  const nextBasis = { kubeletRoot, names, entries: new Map(names.map((n, i) => [n, entries[i]!])) };
-  const snapshot = assembleSnapshot({
-    host,
-    kubeletRoot,
-    read,
-    basis: nextBasis,
-    problems,
-    started,
-    takenAt,
+    const partitionIndex = readPartitionIndex(host);
+    const entries: SessionEntryRead[] = [];
+    for (const name of names) {
+      const prev = basis.entries.get(name);
+      // A session that vanished mid-read last time has no kept parts; its name may be reused now.
+      if (!prev?.session) return full(`${name} vanished in the previous read`);
+      const keep = !reread.has(name) && samePartitions(host, prev.session, partitionIndex);
+      const e = keep ? keptEntry(prev, prev.session) : readSessionEntry(host, name, partitionIndex);
+      if (!e.session) return full(`${name} vanished while being read`);
+      entries.push(e);
+    }
+    if (!sameScsiDevices(host, entries)) return full('SCSI devices added or removed');
+    const problems: string[] = [];
+    const read = assembleSessions(entries, problems);
+    const nextBasis = { kubeletRoot, names, entries: new Map(names.map((n, i) => [n, entries[i]!])) };
+    const snapshot = assembleSnapshot({
+      host,
+      kubeletRoot,
+      read,
+      basis: nextBasis,
+      problems,
+      started,
+      takenAt,
+    });
+    return { snapshot, incremental: true };
   });
-  return { snapshot, incremental: true };
 }
 
 const HCTL = /^(\d+):\d+:\d+:\d+$/;
