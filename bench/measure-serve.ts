@@ -1,18 +1,25 @@
 /**
- * bench/README.md "serve": the exporter as a DaemonSet runs it — the built CLI's `serve --root
- * <fixture>` in its own process, scraped over loopback HTTP by this one:
+ * bench/README.md "serve": the exporter as the DaemonSet runs it — the built CLI's `serve --root
+ * <fixture>` in its own process, with the Node options deploy/daemonset.yaml sets (NODE_OPTIONS),
+ * scraped over loopback HTTP by this one as Prometheus scrapes: a kept-alive connection,
+ * `Accept-Encoding: gzip`, the body read to its end and decompressed.
  * - scrape latency p50/p99 of GET /metrics at 50 × 4 and 1,000 × 4 sessions (back-to-back scrapes
- *   after the first full read; the watcher polls meanwhile, as in production);
- * - steady RSS of the serve process after a window scraped every 15 s (50 × 4 and 1,000 × 4), and
- *   its CPU share over the 50-session window (/proc/<pid>/stat utime+stime ÷ wall);
- * - `metrics` one-shot wall time beside `status --json` (process start to exit, same fixture).
- * The goal is RSS after 10 minutes; BENCH_SERVE_WINDOW_S sets the window (default 180 s,
- * --quick 45 s), and the figure says which was measured.
+ *   after the first full read; the watcher polls meanwhile, as in production), and serve's own CPU
+ *   per scrape (load-independent);
+ * - steady RSS of both serve processes after a soak scraped every 15 s (they soak side by side; the
+ *   goal is after 10 minutes: the full run soaks 600 s, --quick 60 s and says so), and the idle
+ *   CPU share at 50 × 4 over the soak's steady part (after a settle period past the start-up reads);
+ * - `metrics` one-shot wall time beside `status --json`, and `check outage` at 1,000 × 4 within
+ *   node-problem-detector's 5 s timeout (wall and CPU time: the CPU time is what a quiet machine's
+ *   wall time would be for this single-threaded read).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { benchArgs, nodeBin, projectDir } from './lib/args.js';
 import { figure } from './lib/figure.js';
 import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
@@ -23,7 +30,9 @@ const args = benchArgs();
 const out = new Output('serve');
 const CLK_TCK = 100;
 const SCRAPE_EVERY_MS = 15_000;
-const WINDOW_MS = (Number(process.env.BENCH_SERVE_WINDOW_S) || (args.quick ? 45 : 180)) * 1000;
+const SOAK_MS = (Number(process.env.BENCH_SERVE_WINDOW_S) || (args.quick ? 60 : 600)) * 1000;
+/** The start of the soak not counted in the CPU share: JIT compilation, the topology read, the first GCs. */
+const SETTLE_MS = Math.min(60_000, SOAK_MS / 4);
 
 function cli(): string {
   const file = join(projectDir(), 'dist', 'cli.js');
@@ -32,6 +41,13 @@ function cli(): string {
     if (r.status !== 0) throw new Error('npm run build failed');
   }
   return file;
+}
+
+/** The NODE_OPTIONS the DaemonSet's metrics container sets: the bench runs serve as deployed. */
+function deployedNodeOptions(): string {
+  const yaml = readFileSync(join(projectDir(), 'deploy', 'daemonset.yaml'), 'utf8');
+  const m = /- name: NODE_OPTIONS\s*\n\s*value:\s*"?([^"\n]*)"?/.exec(yaml);
+  return m?.[1]?.trim() ?? '';
 }
 
 function freePort(): Promise<number> {
@@ -47,171 +63,330 @@ function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** RSS (MiB) and CPU (ms, user+system) of a process, from /proc. */
-function usage(pid: number): { rssMiB: number; cpuMs: number } {
+/** RSS (MiB: total, anonymous, file-backed) and CPU (ms, user+system) of a process, from /proc. */
+function usage(pid: number): { rssMiB: number; anonMiB: number; fileMiB: number; cpuMs: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-  return { rssMiB: rss, cpuMs };
+  return { rssMiB: kb('VmRSS') / 1024, anonMiB: kb('RssAnon') / 1024, fileMiB: kb('RssFile') / 1024, cpuMs };
 }
 
-async function startServe(root: string): Promise<{ child: ChildProcess; url: string }> {
+/** CPU time (ms) of this process's waited-for children (/proc/self/stat cutime + cstime). */
+function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLK_TCK;
+}
+
+interface Serve {
+  child: ChildProcess;
+  port: number;
+  agent: Agent;
+}
+
+/** One GET as Prometheus does it; resolves with the decoded body's length and the bytes on the wire. */
+function scrape(s: Serve, gzip = true): Promise<{ bytes: number; wire: number; status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: s.port,
+        path: '/metrics',
+        agent: s.agent,
+        headers: gzip ? { 'Accept-Encoding': 'gzip' } : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const plain = res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+          resolve({ bytes: plain.length, wire: body.length, status: res.statusCode ?? 0 });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function startServe(root: string, nodeOptions: string): Promise<Serve> {
   const port = await freePort();
   const child = spawn(
     nodeBin(),
     [cli(), 'serve', '--root', root, '--kubelet-root', FIXTURE_KUBELET_ROOT, '--listen', `127.0.0.1:${port}`],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: nodeOptions } },
   );
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
-  const url = `http://127.0.0.1:${port}`;
+  const s: Serve = { child, port, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
   const deadline = performance.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${err}`);
     try {
-      if ((await fetch(`${url}/metrics`)).status === 200) break;
+      if ((await scrape(s)).status === 200) break;
     } catch {
       // not listening yet
     }
     if (performance.now() > deadline) throw new Error(`serve never answered: ${err}`);
     await sleep(100);
   }
-  return { child, url };
+  return s;
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
+async function stop(s: Serve): Promise<void> {
+  s.agent.destroy();
+  if (s.child.exitCode !== null) return;
+  const done = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
   await done;
 }
 
-async function scrapeLatency(url: string, n: number): Promise<{ p50: number; p99: number; bytes: number }> {
+interface Latency {
+  p50: number;
+  p99: number;
+  bytes: number;
+  wire: number;
+  cpuPerScrapeMs: number;
+}
+
+/** Back-to-back scrapes; serve's CPU per scrape counts its poll ticks meanwhile too (an upper bound). */
+async function scrapeLatency(s: Serve, n: number, gzip: boolean): Promise<Latency> {
   const times: number[] = [];
   let bytes = 0;
+  let wire = 0;
+  const cpu0 = usage(s.child.pid!).cpuMs;
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const r = await fetch(`${url}/metrics`);
-    const body = await r.text();
+    const r = await scrape(s, gzip);
     times.push(performance.now() - t0);
-    bytes = body.length;
+    bytes = r.bytes;
+    wire = r.wire;
   }
-  return { p50: round(median(times)), p99: round(percentile(times, 99)), bytes };
+  const cpuPerScrapeMs = round((usage(s.child.pid!).cpuMs - cpu0) / n);
+  return { p50: round(median(times)), p99: round(percentile(times, 99)), bytes, wire, cpuPerScrapeMs };
 }
 
-/** Scrapes every 15 s for the window; RSS at the end, CPU over the window. */
-async function steady(child: ChildProcess, url: string): Promise<{ rssMiB: number; corePercent: number }> {
-  const pid = child.pid!;
-  const u0 = usage(pid);
+interface Soak {
+  rssMiB: number;
+  anonMiB: number;
+  fileMiB: number;
+  peakRssMiB: number;
+  corePercent: number;
+}
+
+/** Scrapes every serve every 15 s for SOAK_MS, side by side; RSS at the end, CPU after SETTLE_MS. */
+async function soak(all: Serve[]): Promise<Soak[]> {
   const t0 = performance.now();
-  while (performance.now() - t0 < WINDOW_MS) {
-    await (await fetch(`${url}/metrics`)).text();
-    await sleep(Math.min(SCRAPE_EVERY_MS, Math.max(0, WINDOW_MS - (performance.now() - t0))));
+  const peak = all.map(() => 0);
+  let settled: { at: number; cpu: number[] } | undefined;
+  while (performance.now() - t0 < SOAK_MS) {
+    for (const s of all) await scrape(s);
+    all.forEach((s, i) => {
+      peak[i] = Math.max(peak[i]!, usage(s.child.pid!).rssMiB);
+    });
+    if (!settled && performance.now() - t0 >= SETTLE_MS)
+      settled = { at: performance.now(), cpu: all.map((s) => usage(s.child.pid!).cpuMs) };
+    await sleep(Math.min(SCRAPE_EVERY_MS, Math.max(0, SOAK_MS - (performance.now() - t0))));
   }
-  const u1 = usage(pid);
-  const wall = performance.now() - t0;
-  return { rssMiB: round(u1.rssMiB), corePercent: round((100 * (u1.cpuMs - u0.cpuMs)) / wall) };
+  const wall = performance.now() - (settled?.at ?? t0);
+  return all.map((s, i) => {
+    const u = usage(s.child.pid!);
+    const cpu0 = settled?.cpu[i] ?? 0;
+    return {
+      rssMiB: round(u.rssMiB),
+      anonMiB: round(u.anonMiB),
+      fileMiB: round(u.fileMiB),
+      peakRssMiB: round(Math.max(peak[i]!, u.rssMiB)),
+      corePercent: round((100 * (u.cpuMs - cpu0)) / wall),
+    };
+  });
 }
 
-function oneShot(root: string, argv: string[], runs: number): number {
+/** Process start to exit (median) and CPU time (median) of a one-shot command. */
+function oneShot(root: string, argv: string[], runs: number, okStatus: number[] = [0]) {
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const c0 = childrenCpuMs();
     const t0 = performance.now();
     const r = spawnSync(nodeBin(), [cli(), ...argv, '--root', root, '--kubelet-root', FIXTURE_KUBELET_ROOT], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       maxBuffer: 256 * 1024 * 1024,
     });
-    if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
     times.push(performance.now() - t0);
+    cpu.push(childrenCpuMs() - c0);
+    if (!okStatus.includes(r.status ?? -1))
+      throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
   }
-  return round(median(times));
+  return { wall: round(median(times)), cpu: round(median(cpu)) };
 }
 
 const SIZES = [
   { sessions: 50, luns: 4, label: '50 × 4', p99Target: 20, rssTarget: 64, cpuTarget: 0.3, scrapes: 200 },
-  { sessions: 1000, luns: 4, label: '1,000 × 4', p99Target: 100, rssTarget: 150, scrapes: 40 },
+  { sessions: 1000, luns: 4, label: '1,000 × 4', p99Target: 100, rssTarget: 150, scrapes: 60 },
 ] as const;
 
+const load = () => loadavg()[0]!.toFixed(2);
+
+function latencyFigures(
+  size: (typeof SIZES)[number],
+  gz: Latency,
+  plain: Latency,
+  nodeOptions: string,
+): void {
+  const how =
+    `back-to-back scrapes over a kept-alive loopback connection, Accept-Encoding: gzip as Prometheus sends, body read ` +
+    `and gunzipped (${gz.wire} bytes on the wire, ${gz.bytes} of text); serve = built CLI in its own process` +
+    `${nodeOptions ? ` with NODE_OPTIONS="${nodeOptions}" (deploy/daemonset.yaml)` : ''}, after its first full read; load average ${load()}`;
+  const id = `serve.${size.sessions}`;
+  out.add(
+    figure({
+      id: `${id}.scrape-p50`,
+      section: 'serve',
+      label: `${size.label}: GET /metrics p50`,
+      value: gz.p50,
+      unit: 'ms',
+      note: how,
+      detail: { bytes: gz.bytes, wire: gz.wire },
+    }),
+  );
+  out.add(
+    figure({
+      id: `${id}.scrape-p99`,
+      section: 'serve',
+      label: `${size.label}: GET /metrics p99`,
+      value: gz.p99,
+      unit: 'ms',
+      target: { op: '<=', value: size.p99Target },
+    }),
+  );
+  out.add(
+    figure({
+      id: `${id}.scrape-cpu`,
+      section: 'serve',
+      label: `${size.label}: serve CPU per scrape`,
+      value: gz.cpuPerScrapeMs,
+      unit: `ms (gzip; ${plain.cpuPerScrapeMs} ms plain)`,
+      note: "serve's utime+stime over the back-to-back scrapes ÷ their count (its poll ticks meanwhile included): not inflated by load",
+    }),
+  );
+  out.add(
+    figure({
+      id: `${id}.scrape-plain-p99`,
+      section: 'serve',
+      label: `${size.label}: GET /metrics p99 without gzip`,
+      value: plain.p99,
+      unit: `ms (p50 ${plain.p50} ms, ${plain.wire} bytes)`,
+      note: 'the same scrapes without Accept-Encoding (curl, a browser): the whole text on the wire',
+    }),
+  );
+}
+
+function soakFigures(size: (typeof SIZES)[number], s: Soak, sideBySide: string): void {
+  const window = `${Math.round(SOAK_MS / 1000)} s`;
+  const label =
+    SOAK_MS >= 600_000 ? 'after 10 minutes' : `after ${window} (quick: the goal is after 10 minutes)`;
+  const id = `serve.${size.sessions}`;
+  out.add(
+    figure({
+      id: `${id}.rss`,
+      section: 'serve',
+      label: `${size.label}: serve RSS ${label}, scraped every 15 s`,
+      value: s.rssMiB,
+      unit: `MiB (${s.anonMiB} anonymous + ${s.fileMiB} file-backed; peak ${s.peakRssMiB})`,
+      target: { op: '<=', value: size.rssTarget },
+      note: `VmRSS of the serve process at the end of a ${window} soak (${sideBySide}); file-backed is mostly the node binary's pages; load average ${load()}`,
+    }),
+  );
+  if ('cpuTarget' in size)
+    out.add(
+      figure({
+        id: `${id}.cpu`,
+        section: 'serve',
+        label: `${size.label}: serve CPU, idle, scraped every 15 s`,
+        value: s.corePercent,
+        unit: '% of a core',
+        target: { op: '<=', value: size.cpuTarget },
+        note: `utime+stime ÷ wall over the soak's last ${Math.round((SOAK_MS - SETTLE_MS) / 1000)} s (the first ${Math.round(SETTLE_MS / 1000)} s after the start-up reads and the latency scrapes not counted); default 2 s poll`,
+      }),
+    );
+}
+
+function oneShotFigures(size: (typeof SIZES)[number], root: string): void {
+  const runs = args.quick ? 1 : 3;
+  const id = `serve.${size.sessions}`;
+  const status = oneShot(root, ['status', '--json'], runs);
+  const metrics = oneShot(root, ['metrics'], runs);
+  out.add(
+    figure({
+      id: `${id}.oneshot-status`,
+      section: 'serve',
+      label: `${size.label}: status --json one-shot`,
+      value: status.wall,
+      unit: 'ms (process start to exit, median)',
+    }),
+  );
+  out.add(
+    figure({
+      id: `${id}.oneshot-metrics`,
+      section: 'serve',
+      label: `${size.label}: metrics one-shot`,
+      value: metrics.wall,
+      unit: `ms (${round(metrics.wall / status.wall)} × status --json)`,
+    }),
+  );
+  if (size.sessions < 1000) return;
+  // Exit 0 (no outage on the fixture) or 1; 2 would be "cannot tell" and fails the measurement.
+  const check = oneShot(root, ['check', 'outage'], runs, [0, 1]);
+  const note = `node-problem-detector kills a plugin after 5 s; process start to exit, median of ${runs}; load average ${load()}`;
+  out.add(
+    figure({
+      id: `${id}.check-wall`,
+      section: 'serve',
+      label: `${size.label}: check outage`,
+      value: check.wall,
+      unit: 'ms',
+      target: { op: '<=', value: 5000 },
+      note,
+    }),
+  );
+  out.add(
+    figure({
+      id: `${id}.check-cpu`,
+      section: 'serve',
+      label: `${size.label}: check outage, CPU time`,
+      value: check.cpu,
+      unit: 'ms (user+system; its wall time on a quiet machine)',
+      target: { op: '<=', value: 5000 },
+      note: 'utime+stime of the check process (single-threaded, reads tmpfs): not inflated by load',
+    }),
+  );
+}
+
 try {
-  for (const size of SIZES) {
-    const root = fixtureRoot(size.sessions, size.luns);
-    const { child, url } = await startServe(root);
-    try {
-      const lat = await scrapeLatency(url, args.quick ? Math.ceil(size.scrapes / 4) : size.scrapes);
-      log(`${size.label}: ${lat.bytes} bytes per scrape`);
-      out.add(
-        figure({
-          id: `serve.${size.sessions}.scrape-p50`,
-          section: 'serve',
-          label: `${size.label}: GET /metrics p50`,
-          value: lat.p50,
-          unit: 'ms',
-          note: 'back-to-back scrapes over loopback of `serve --root <fixture>` (built CLI, own process) after its first full read',
-          detail: { bytes: lat.bytes },
-        }),
-      );
-      out.add(
-        figure({
-          id: `serve.${size.sessions}.scrape-p99`,
-          section: 'serve',
-          label: `${size.label}: GET /metrics p99`,
-          value: lat.p99,
-          unit: 'ms',
-          target: { op: '<=', value: size.p99Target },
-        }),
-      );
-      const s = await steady(child, url);
-      const window = `${Math.round(WINDOW_MS / 1000)} s`;
-      out.add(
-        figure({
-          id: `serve.${size.sessions}.rss`,
-          section: 'serve',
-          label: `${size.label}: serve RSS after ${window} scraped every 15 s`,
-          value: s.rssMiB,
-          unit: 'MiB',
-          target: { op: '<=', value: size.rssTarget },
-          note: `VmRSS of the serve process; the goal is after 10 minutes (BENCH_SERVE_WINDOW_S=600), this run measured ${window}`,
-        }),
-      );
-      if ('cpuTarget' in size)
-        out.add(
-          figure({
-            id: `serve.${size.sessions}.cpu`,
-            section: 'serve',
-            label: `${size.label}: serve CPU, idle, scraped every 15 s (${window})`,
-            value: s.corePercent,
-            unit: '% of a core',
-            target: { op: '<=', value: size.cpuTarget },
-            note: '/proc/<pid>/stat utime+stime over the window ÷ wall time; default 2 s poll',
-          }),
-        );
-    } finally {
-      await stop(child);
+  const nodeOptions = deployedNodeOptions();
+  const roots = SIZES.map((s) => fixtureRoot(s.sessions, s.luns));
+  const serves: Serve[] = [];
+  try {
+    for (const root of roots) serves.push(await startServe(root, nodeOptions));
+    for (const [i, size] of SIZES.entries()) {
+      const n = args.quick ? Math.ceil(size.scrapes / 4) : size.scrapes;
+      const gz = await scrapeLatency(serves[i]!, n, true);
+      const plain = await scrapeLatency(serves[i]!, Math.ceil(n / 4), false);
+      log(`${size.label}: ${gz.bytes} bytes per scrape, ${gz.wire} gzipped`);
+      latencyFigures(size, gz, plain, nodeOptions);
     }
-    const runs = args.quick ? 1 : 3;
-    const status = oneShot(join(root), ['status', '--json'], runs);
-    const metrics = oneShot(join(root), ['metrics'], runs);
-    out.add(
-      figure({
-        id: `serve.${size.sessions}.oneshot-status`,
-        section: 'serve',
-        label: `${size.label}: status --json one-shot`,
-        value: status,
-        unit: 'ms (process start to exit, median)',
-      }),
-    );
-    out.add(
-      figure({
-        id: `serve.${size.sessions}.oneshot-metrics`,
-        section: 'serve',
-        label: `${size.label}: metrics one-shot`,
-        value: metrics,
-        unit: `ms (${round(metrics / status)} × status --json)`,
-      }),
-    );
+    const soaked = await soak(serves);
+    const sideBySide = `${SIZES.map((s) => s.label).join(' and ')} soaked side by side`;
+    for (const [i, size] of SIZES.entries()) soakFigures(size, soaked[i]!, sideBySide);
+  } finally {
+    await Promise.all(serves.map(stop));
   }
+  for (const [i, size] of SIZES.entries()) oneShotFigures(size, roots[i]!);
 } catch (e) {
   out.skip((e as Error).message);
 } finally {
