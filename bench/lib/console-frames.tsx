@@ -16,6 +16,7 @@ import { MAX_FPS } from '../../src/ui/run-console.js';
 import { COLOR_THEME } from '../../src/ui/theme.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
+import { stripAnsi } from './pty.js';
 
 export interface ConsoleBenchOptions {
   snapshot: Snapshot;
@@ -100,10 +101,16 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 };
 
 /**
- * Resolves with the ms from `act()` until the next frame is written (or rejects after 5 s); `cpu`
- * gets the process CPU over the same span (on a loaded machine wall time includes waiting for a core).
+ * Resolves with the ms from `act()` until the next frame is written that passes `shows` (by default
+ * any frame), or rejects after 5 s; `cpu` gets the process CPU over the same span (on a loaded
+ * machine wall time includes waiting for a core).
  */
-function timeToFrame(stdout: BenchStdout, act: () => void, cpu?: number[]): Promise<number> {
+function timeToFrame(
+  stdout: BenchStdout,
+  act: () => void,
+  cpu?: number[],
+  shows: (frame: string) => boolean = () => true,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const cpu0 = process.cpuUsage();
@@ -112,6 +119,7 @@ function timeToFrame(stdout: BenchStdout, act: () => void, cpu?: number[]): Prom
       reject(new Error('no frame within 5 s'));
     }, 5000);
     function done() {
+      if (!shows(stdout.last)) return;
       clearTimeout(timer);
       stdout.off('frame', done);
       cpu?.push(cpuMs(cpu0));
@@ -190,7 +198,14 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
     await idle();
     measuring = true;
     for (let i = 0; i < (o.keys ?? 50); i++) {
-      keySamples.push(await timeToFrame(stdout, () => stdin.write(seq[i % seq.length]!), keyCpu));
+      // The key's frame is the one that shows its effect: the cursor's new position in the status
+      // line ("N of M"), not merely the next write (a status tick or a partial frame).
+      const before = ui.getState().cursor.sessions.index;
+      const moved = (frame: string) => {
+        const at = ui.getState().cursor.sessions.index;
+        return at !== before && stripAnsi(frame).includes(`${at + 1} of `);
+      };
+      keySamples.push(await timeToFrame(stdout, () => stdin.write(seq[i % seq.length]!), keyCpu, moved));
       await idle();
     }
     measuring = false;
