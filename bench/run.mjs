@@ -5,16 +5,18 @@
 // paths as the console), so they are bundled with esbuild (as scripts/build.mjs does for dist/) into
 // .cache/bench/ and each runs in its own node process: one measurement's garbage, JIT state and RSS
 // never leak into the next one, and a measurement whose module is not there yet fails alone.
-// Results are printed with their target and a pass/miss mark, and written to bench/results.json and
-// bench/README-table.md (the README pastes the latter). Nothing here asserts: results are data.
+// Results are printed with their target and a pass/miss mark. A full run (no flags) writes
+// bench/results.json and README.md's bench table (between its markers); any flag makes it a partial
+// run, which writes only .cache/bench/results.partial.json. Nothing here asserts: results are data.
 //
-// Usage: npm run bench [-- --only snapshot,idle,latency,console] [--sizes 10,100,1000,4000]
+// Usage: npm run bench [-- --only snapshot,process,idle,latency,serve,console] [--sizes 100,1000]
 //                      [--quick] [--profile] [--clean-fixtures] [--report-only]
-//   --only            run these measurements; the others keep their last result in results.json
-//   --quick           fewer repetitions (a smoke run, not numbers to publish)
-//   --profile         also run each measurement under --cpu-prof and print its top frames
+//   --only            run these measurements only (partial: .cache/bench/results.partial.json)
+//   --sizes           snapshot fixture sizes in sessions (partial; default 100,1000 + 1,000 with CSI)
+//   --quick           fewer repetitions (partial: a smoke run, not numbers to publish)
+//   --profile         also run each measurement under --cpu-prof and print its top frames (partial)
 //   --clean-fixtures  delete the cached fixture roots under /dev/shm and exit
-//   --report-only     rewrite bench/README-table.md from bench/results.json and print the table
+//   --report-only     re-render README.md's bench table from bench/results.json
 // Env: BENCH_FIXTURES (default /dev/shm/iscsi-console-bench, tmpfs: the floor is about syscalls,
 //      not the disk).
 import { spawn, spawnSync } from 'node:child_process';
@@ -40,6 +42,8 @@ if (Number(process.versions.node.split('.')[0]) < 22 && existsSync(NODE22)) {
 /** Each measurement: its entry file, and how long it may run before it is killed (ms). */
 const MEASUREMENTS = [
   { name: 'snapshot', entry: 'bench/measure-snapshot.ts', timeoutMs: 15 * 60_000 },
+  // The two performance goals: whole processes against the independent floor and against `node -e 0`.
+  { name: 'process', entry: 'bench/measure-process.ts', timeoutMs: 10 * 60_000 },
   { name: 'idle', entry: 'bench/measure-idle.ts', timeoutMs: 3 * 60_000 },
   { name: 'latency', entry: 'bench/measure-latency.ts', timeoutMs: 6 * 60_000 },
   // `serve` (bench/measure-serve.ts): scrape latency, steady RSS, idle CPU, one-shot metrics.
@@ -58,17 +62,18 @@ const HELPERS = [
   { name: 'make-fixture', entry: 'bench/make-fixture.ts' },
   { name: 'syscalls', entry: 'bench/syscalls-child.ts' },
   { name: 'profile-child', entry: 'bench/profile-child.ts' },
+  { name: 'floor-process', entry: 'bench/floor-process.ts' },
 ];
 
 const args = parseArgs(process.argv.slice(2));
 if (args.reportOnly) {
   const all = JSON.parse(readFileSync(join(PROJECT, 'bench', 'results.json'), 'utf8'));
-  writeReport(PROJECT, all);
+  await writeReport(PROJECT, all);
   printTable(
     all.results.flatMap((r) => r.figures),
     all.results,
   );
-  console.log('\nrewrote bench/README-table.md from bench/results.json');
+  console.log("\nre-rendered README.md's bench table from bench/results.json");
   process.exit(0);
 }
 if (args.cleanFixtures) {
@@ -171,24 +176,19 @@ const all = {
 };
 const figures = results.flatMap((r) => r.figures);
 printTable(figures, results);
-if (args.quick) {
-  // A smoke run must not overwrite the published numbers.
+if (args.partial) {
+  // A partial run must not change the published numbers: its own file only.
   const partial = join(OUT_DIR, 'results.partial.json');
   writeFileSync(partial, `${JSON.stringify(all, null, 2)}\n`);
-  console.log(`\n(quick run: wrote ${partial}, not bench/results.json)`);
+  console.log(`\n(partial run: wrote ${partial}; bench/results.json and README.md unchanged)`);
 } else {
-  // Measurements not run this time (--only, and the VM part of npm run bench:vm) keep their last
-  // result; each result carries its own measuredAt and load.
+  // A full run replaces every section it runs; the peers section comes from \`npm run bench:vm\`
+  // (a QEMU guest) and is kept from the last results.json with its own date.
   const file = join(PROJECT, 'bench', 'results.json');
   const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
-  const ran = new Set(results.map((r) => r.measurement));
-  const kept = (previous?.results ?? []).filter((r) => !ran.has(r.measurement));
-  const order = [...MEASUREMENTS.map((m) => m.name), 'peers'];
-  const merged = [...results, ...kept].sort(
-    (x, y) => order.indexOf(x.measurement) - order.indexOf(y.measurement),
-  );
-  writeReport(PROJECT, { ...all, results: merged });
-  console.log('\nwrote bench/results.json and bench/README-table.md');
+  const peers = (previous?.results ?? []).filter((r) => r.measurement === 'peers');
+  await writeReport(PROJECT, { ...all, results: [...results, ...peers] });
+  console.log("\nwrote bench/results.json and README.md's bench table");
 }
 console.log(`whole run: ${Math.round((Date.now() - started) / 1000)} s`);
 
@@ -202,6 +202,7 @@ function parseArgs(argv) {
     cleanFixtures: false,
     only: undefined,
     sizes: undefined,
+    partial: argv.length > 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i];
@@ -217,7 +218,7 @@ function parseArgs(argv) {
       console.log(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
           .split('\n')
-          .slice(10, 19)
+          .slice(10, 20)
           .join('\n'),
       );
       process.exit(0);

@@ -1,15 +1,14 @@
 /**
  * Counted child of bench/lib/strace.ts: `syscalls-child.mjs ROOT snapshot|floor|warm`. Warms up with one
- * recorded snapshot (which also yields the floor's read list), then runs the measured thing once
- * between two marker syscalls that the parent finds in the strace log (`warm`: nothing; perf's
- * counts subtract it).
+ * snapshot and one read of the independent floor (bench/lib/independent-floor.ts), then runs the
+ * measured thing once between two marker syscalls that the parent finds in the strace log (`warm`:
+ * nothing; perf's counts subtract it).
  */
 import { accessSync } from 'node:fs';
 import { FsHost } from '../src/engine/host/fs-host.js';
 import { takeSnapshot } from '../src/engine/snapshot/index.js';
 import { FIXTURE_KUBELET_ROOT } from './lib/fixtures.js';
-import { compileConfinedFloor as compileFloor } from './lib/floor.js';
-import { RecordingHost } from './lib/recording-host.js';
+import { readFloorFacts } from './lib/independent-floor.js';
 import { MARK_END, MARK_START } from './lib/strace.js';
 
 const [root, mode] = process.argv.slice(2);
@@ -18,9 +17,8 @@ if (!root || (mode !== 'snapshot' && mode !== 'floor' && mode !== 'warm')) {
   process.exit(2);
 }
 const host = new FsHost({ root, runner: { mode: 'direct' } });
-const rec = new RecordingHost(host);
-takeSnapshot(rec, { kubeletRoot: FIXTURE_KUBELET_ROOT });
-const floor = compileFloor(root, rec.reads);
+takeSnapshot(host, { kubeletRoot: FIXTURE_KUBELET_ROOT });
+const floor = () => readFloorFacts(root);
 floor();
 
 function mark(path: string): void {

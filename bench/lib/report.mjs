@@ -1,7 +1,10 @@
-// The table: printed with pass/miss marks, written as bench/results.json and bench/README-table.md.
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+// The table: printed with pass/miss marks; a full run writes bench/results.json and README.md's
+// bench table (between its markers), rendered by bench/lib/render-table.ts from the one row
+// definition (bench/lib/table-rows.ts). A partial run writes only .cache/bench/results.partial.json.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundle, OUT_DIR } from './bundle.mjs';
 
 function mark(f) {
   if (f.value === undefined) return 'n/a';
@@ -43,42 +46,18 @@ export function printTable(figs, res) {
   console.log(`\n${passes} pass, ${misses} miss, ${figs.length - passes - misses} info/not measured`);
 }
 
-/** The README table (bench/README-table.md): figures, how each is measured, what is not. */
-export function markdown(all, figs, res) {
-  const m = all.machine;
-  const out = [
-    `Last run ${m.date?.slice(0, 16).replace('T', ' ')} UTC on ${m.cores} × ${m.cpu}, Linux ${m.kernel}, node ${m.node}, a shared`,
-    `machine (load average ${m.loadavg?.start?.[0] ?? '?'} at the start of the last run): absolute times are noisy; ratios are measured`,
-    'interleaved in the same process, and CPU-time figures are not inflated by load. Fixture roots on tmpfs.',
-    'Reproduce: `npm install && npm run bench` (and `npm run bench:vm` for the peers); every number is in bench/results.json.',
-    '',
-    '| Section | Figure | Value | Target | Result |',
-    '| --- | --- | --- | --- | --- |',
-    ...figs.map(
-      (f) =>
-        `| ${f.section} | ${f.label} | ${fmt(f.value)} ${f.unit} | ${targetText(f.target)} | ${mark(f)} |`,
-    ),
-  ];
-  const notes = figs.filter((f) => f.note).map((f) => `- **${f.label}**: ${f.note}`);
-  const missing = res.flatMap((r) => r.notMeasured.map((n) => `- ${r.measurement}: ${n}`));
-  const when = res
-    .filter((r) => r.measuredAt)
-    .map((r) => `${r.measurement} ${r.measuredAt.slice(11, 16)} UTC (load ${r.loadavgAfter?.[0] ?? '?'})`);
-  if (when.length) out.push('', `Each section's own run: ${when.join('; ')}.`);
-  if (res.some((r) => r.measurement === 'peers'))
-    out.push('', 'The peers section runs in the e2e QEMU guest (real kernel, TCG): `npm run bench:vm`.');
-  if (notes.length) out.push('', 'How each figure is measured:', '', ...notes);
-  if (missing.length) out.push('', 'Not measured:', '', ...missing);
-  return `${out.join('\n')}\n`;
+/** The table renderer (TypeScript, shared with the test), bundled once per process. */
+async function renderer() {
+  const out = join(OUT_DIR, 'render-table.mjs');
+  const err = await bundle('bench/lib/render-table.ts', out);
+  if (err) throw new Error(`cannot build bench/lib/render-table.ts: ${err}`);
+  return import(`${pathToFileURL(out).href}?t=${Date.now()}`);
 }
 
-/** Writes bench/results.json and bench/README-table.md from a whole run (`all.results`). */
-export function writeReport(project, all) {
-  const figs = all.results.flatMap((r) => r.figures);
+/** Writes bench/results.json and README.md's bench table from a whole run (`all.results`). */
+export async function writeReport(project, all) {
+  const { renderTable, withTable } = await renderer();
   writeFileSync(join(project, 'bench', 'results.json'), `${JSON.stringify(all, null, 2)}\n`);
-  const table = join(project, 'bench', 'README-table.md');
-  writeFileSync(table, markdown(all, figs, all.results));
-  // The project's formatter owns markdown layout too (aligned table columns): keep `biome check` clean.
-  const biome = join(project, 'node_modules', '.bin', 'biome');
-  if (existsSync(biome)) spawnSync(biome, ['format', '--write', table], { cwd: project, stdio: 'ignore' });
+  const readme = join(project, 'README.md');
+  writeFileSync(readme, withTable(readFileSync(readme, 'utf8'), renderTable(all)));
 }

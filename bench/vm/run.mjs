@@ -5,8 +5,9 @@
 // --no-build`: it prepares the kernel/initramfs, boots QEMU and sets the node up), types one
 // command into the guest's shell — `bash bench/vm/peers.sh; exit` — and reads what the guest script
 // wrote on the harness's writable results share: our own dir (E2E_RESULTS, below), which the guest
-// sees at $CACHE/results. The figures are merged into bench/results.json and bench/README-table.md
-// as the "peers" section (only that section is replaced).
+// sees at $CACHE/results. The figures are merged into bench/results.json and README.md's bench
+// table as the "peers" section (only that section is replaced; the table's rows are
+// bench/lib/table-rows.ts).
 //
 // One guest at a time on this machine: the harness runs under the team's lock (`flock
 // /tmp/e2e-qemu.lock`, as `flock /tmp/e2e-qemu.lock npm run test:e2e` does); we wait for it.
@@ -89,8 +90,8 @@ const all = existsSync(file)
   ? JSON.parse(readFileSync(file, 'utf8'))
   : { machine: {}, command: 'npm run bench', results: [] };
 all.results = [...all.results.filter((r) => r.measurement !== 'peers'), ...results];
-writeReport(PROJECT, all);
-console.log('\nmerged the peers section into bench/results.json and bench/README-table.md');
+await writeReport(PROJECT, all);
+console.log("\nmerged the peers section into bench/results.json and README.md's bench table");
 
 /**
  * What the guest profiled (peers.sh): `node --cpu-prof` of the in-process snapshot and of one
@@ -253,32 +254,15 @@ function addFigures(g) {
         unit: `ms (${snap.files} files, ${snap.sessions} sessions, ${snap.devices} devices)`,
         note: 'takeSnapshot() on FsHost("/") in the guest, median of 15 after warm-up',
       }),
-      figure({
-        id: 'peers.snapshot-vs-iscsiadm',
-        label: 'console snapshot in-process / iscsiadm -P 3',
-        value: ratio(snap.snapshotMs, p3),
-        unit: '×',
-        target: { op: '<=', value: 1 },
-        note: 'what each console refresh costs against what an admin runs; target: not slower (≤ 1×)',
-      }),
-      figure({
-        id: 'peers.snapshot-floor-ratio',
-        label: 'console snapshot / floor on real sysfs',
-        value: ratio(snap.snapshotMs, snap.floorMs),
-        unit: `× (floor ${snap.floorMs} ms)`,
-        target: { op: '<=', value: 1.5 },
-        note: 'the same reads replayed with bare sync fs on the guest’s real sysfs, interleaved, after warm-up rounds',
-      }),
+      // A warm in-process read against a whole iscsiadm process is not like with like: no ratio.
     );
-    if (typeof snap.snapshotCpuMs === 'number')
+    if (snap.floor === 'independent' && typeof snap.snapshotCpuMs === 'number')
       figures.push(
         figure({
-          id: 'peers.snapshot-floor-cpu-ratio',
-          label: 'console snapshot / floor on real sysfs, CPU time',
+          id: 'peers.snapshot-independent-floor-ratio',
+          label: 'snapshot / independent floor on real sysfs, in-process CPU',
           value: ratio(snap.snapshotCpuMs, snap.floorCpuMs),
-          unit: `× (${snap.snapshotCpuMs} / ${snap.floorCpuMs} ms CPU)`,
-          target: { op: '<=', value: 1.5 },
-          note: 'process.cpuUsage around each of the same runs (less inflated than wall time by a busy host)',
+          unit: `× (${snap.snapshotCpuMs} / ${snap.floorCpuMs} ms CPU; wall ${ratio(snap.snapshotMs, snap.floorMs)} ×)`,
         }),
       );
   }
@@ -293,11 +277,10 @@ function addFigures(g) {
       }),
       figure({
         id: 'peers.status-json-vs-iscsiadm',
-        label: 'status --json end to end / iscsiadm -P 3',
+        label: 'status --json / iscsiadm -P 3, both whole processes',
         value: ratio(g.statusJsonMs, p3),
         unit: '×',
-        target: { op: '<=', value: 1 },
-        note: 'target: not slower than iscsiadm -m session -P 3 (≤ 1×)',
+        note: 'like with like: two whole processes; information',
       }),
     );
     if (typeof g.statusJsonCachedMs === 'number')

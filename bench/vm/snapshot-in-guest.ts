@@ -1,7 +1,7 @@
 /**
  * Runs in the e2e guest (bench/vm/peers.sh): `node vm-snapshot.mjs RUNS` takes RUNS snapshots of
- * the real node (FsHost on `/`, the production read path) after a warm-up, and the floor (the same
- * reads replayed with bare sync fs), alternating; prints one JSON line with the medians of wall
+ * the real node (FsHost on `/`, the production read path) after a warm-up, and the independent
+ * floor (bench/lib/independent-floor.ts on `/`), alternating; prints one JSON line with the medians of wall
  * and CPU time (process.cpuUsage: less inflated by a busy host than wall time).
  *
  * The warm-up is long (WARM rounds of both): under QEMU TCG every piece of code V8 compiles or
@@ -11,7 +11,7 @@
  */
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
-import { compileFloor } from '../lib/floor.js';
+import { readFloorFacts } from '../lib/independent-floor.js';
 import { RecordingHost } from '../lib/recording-host.js';
 import { median, round } from '../lib/stats.js';
 
@@ -22,7 +22,7 @@ const rec = new RecordingHost(host);
 const WARM = Number(process.env.BENCH_VM_WARM ?? 10);
 takeSnapshot(host, { kubeletRoot });
 const snap = takeSnapshot(rec, { kubeletRoot });
-const floor = compileFloor('/', rec.reads);
+const floor = () => readFloorFacts('/');
 for (let i = 0; i < WARM; i++) {
   takeSnapshot(host, { kubeletRoot });
   floor();
@@ -57,5 +57,6 @@ process.stdout.write(
     floorCpuMs: round(median(floorCpu)),
     runs,
     warmRounds: WARM,
+    floor: 'independent',
   })}\n`,
 );

@@ -4,8 +4,9 @@
  * *host* path (`/sys/...`, `/var/lib/kubelet/...`); the Host decides where it is really accessed.
  * Nothing above this seam ever prefixes a root itself, so paths shown, matched and stored stay host paths.
  *
- * Reads are synchronous on purpose: a snapshot of 1,000 sessions is ~50,000 tiny sysfs reads, and
- * `fs/promises` is about eight times slower than `fs` for that on these machines (bench/README.md's floor).
+ * Reads are synchronous on purpose: a snapshot of 1,000 sessions is tens of thousands of tiny sysfs
+ * reads; what `fs/promises` costs for the same reads, in batches as an async Host would issue them, is
+ * measured once, in README's bench table (bench/README.md, "Sync or async reads").
  */
 export interface Host {
   /** What kind of machine this is: shown in the status bar and journal. */
