@@ -3,7 +3,7 @@
  * it scans /proc and the status bar asks every second.
  */
 import { iscsidRunning } from '../engine/doctor/checks/daemons.js';
-import { readProcessTable } from '../engine/doctor/processes.js';
+import { doctorContext } from '../engine/doctor/index.js';
 import type { Host } from '../engine/host/host.js';
 import type { ExecMode } from '../engine/host/runner.js';
 
@@ -16,13 +16,9 @@ export function iscsidStateProbe(o: { host: Host; kubeletRoot: string; exec: Exe
     if (cached && now - cached.at < 5000) return cached.state;
     let state: IscsidState = '?';
     try {
-      const c = iscsidRunning({
-        host: o.host,
-        processes: readProcessTable(o.host),
-        kubeletRoot: o.kubeletRoot,
-        exec: o.exec,
-        timeoutMs: 1000,
-      });
+      const c = iscsidRunning(
+        doctorContext(o.host, { kubeletRoot: o.kubeletRoot, exec: o.exec, timeoutMs: 1000 }),
+      );
       state =
         c.status === 'pass'
           ? 'up'

@@ -52,6 +52,7 @@ export const COMMAND_ENTRIES: readonly CommandEntry[] = [
   { name: 'metrics', load: async () => (await import('./metrics.js')).metricsCommand },
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
   { name: 'check', load: async () => (await import('./check.js')).checkCommand },
+  { name: 'bundle', load: async () => (await import('./bundle.js')).bundleCommand },
   ...Object.keys(ACTION_IDS).map((id) => ({ name: id, load: () => loadAction(id) })),
 ];
 

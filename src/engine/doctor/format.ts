@@ -25,7 +25,12 @@ export function formatDoctorLine(raw: DoctorCheck, width: number, o: FormatOptio
   const sym = o.noColor ? STATUS_SYMBOL[c.status] : `${ANSI[c.status]}${STATUS_SYMBOL[c.status]}${RESET}`;
   const hint =
     c.hint && c.status !== 'pass' ? `  ${o.noColor ? '' : DIM}hint: ${c.hint}${o.noColor ? '' : RESET}` : '';
-  return `${sym} ${c.title.padEnd(width)}  ${c.evidence}${hint}`;
+  // The rule's source goes with a finding that asks for a change, so the admin can weigh it.
+  const source =
+    c.source && (c.status === 'warn' || c.status === 'fail')
+      ? `  ${o.noColor ? '' : DIM}source: ${c.source}${o.noColor ? '' : RESET}`
+      : '';
+  return `${sym} ${c.title.padEnd(width)}  ${c.evidence}${hint}${source}`;
 }
 
 /** The human report of `iscsi-console doctor`: check lines and a summary line. */

@@ -1,4 +1,6 @@
 import type { Host } from '../host/host.js';
+import type { Snapshot } from '../model.js';
+import { takeSnapshot } from '../snapshot/index.js';
 import { DOCTOR_CHECKS } from './checks/index.js';
 import { readProcessTable } from './processes.js';
 import type {
@@ -23,6 +25,22 @@ export function summarize(checks: readonly DoctorCheck[]): DoctorSummary {
   return s;
 }
 
+/** What every check gets; the snapshot is read once, by the first check that asks for it. */
+export function doctorContext(host: Host, options: DoctorOptions): DoctorContext {
+  let snap: Snapshot | undefined;
+  return {
+    host,
+    kubeletRoot: options.kubeletRoot,
+    exec: options.exec,
+    timeoutMs: options.timeoutMs ?? DOCTOR_COMMAND_TIMEOUT_MS,
+    processes: readProcessTable(host),
+    snapshot: () => {
+      snap ??= takeSnapshot(host, { kubeletRoot: options.kubeletRoot });
+      return snap;
+    },
+  };
+}
+
 /**
  * Runs every doctor check against a Host (real node, `--root` tree or simulator) and returns the
  * report. Read-only: files through the Host and `iscsiadm --version` / `iscsid --version` only.
@@ -33,13 +51,7 @@ export async function runDoctor(
   options: DoctorOptions,
   checks: readonly DoctorCheckFn[] = DOCTOR_CHECKS,
 ): Promise<DoctorReport> {
-  const ctx: DoctorContext = {
-    host,
-    kubeletRoot: options.kubeletRoot,
-    exec: options.exec,
-    timeoutMs: options.timeoutMs ?? DOCTOR_COMMAND_TIMEOUT_MS,
-    processes: readProcessTable(host),
-  };
+  const ctx = doctorContext(host, options);
   const results = await Promise.all(
     checks.map(async (check): Promise<DoctorCheck> => {
       try {

@@ -1,5 +1,6 @@
 import type { Host } from '../host/host.js';
 import type { ExecMode } from '../host/runner.js';
+import type { Snapshot } from '../model.js';
 import type { ProcessTable } from './processes.js';
 
 /** How one doctor check came out. `skip`: it could not be judged here (no permission, not applicable). */
@@ -16,6 +17,11 @@ export interface DoctorCheck {
   evidence: string;
   /** What to do about a warn/fail (a command when there is one); absent when there is nothing to do. */
   hint?: string;
+  /**
+   * Where the rule comes from: an upstream file or URL, or a page in docs/ (host configuration
+   * checks). A warn or fail is the rule's severity; the source lets an admin weigh it.
+   */
+  source?: string;
 }
 
 export interface DoctorSummary {
@@ -48,6 +54,8 @@ export interface DoctorContext extends Required<Pick<DoctorOptions, 'kubeletRoot
   host: Host;
   /** `/proc/<pid>/comm`, scanned once per run. */
   processes: ProcessTable;
+  /** The node's snapshot, read on first use and shared by the checks that need sessions, maps or drivers. */
+  snapshot(): Snapshot;
 }
 
 /** One check: reads through ctx.host only and never throws for what it finds on the node. */

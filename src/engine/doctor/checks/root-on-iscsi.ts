@@ -38,22 +38,13 @@ function blockName(host: Host, majMin: string): string | undefined {
  */
 export function rootOnIscsi(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'root.iscsi', title: 'root and boot filesystems not on iSCSI' };
-  const problems: string[] = [];
-  const mounts = readMountinfo(ctx.host, problems);
-  if (mounts.length === 0) {
+  const read = protectedMounts(ctx.host);
+  if (!read) {
+    const problems: string[] = [];
+    readMountinfo(ctx.host, problems);
     return { ...base, status: 'skip', evidence: problems[0] ?? 'no mounts in /proc/1/mountinfo' };
   }
-  const onIscsi: string[] = [];
-  const seen: string[] = [];
-  for (const mp of PROTECTED_MOUNTS) {
-    // The last mount at a point is the visible one (later mounts stack on top).
-    const m = mounts.filter((x) => x.mountPoint === mp).pop();
-    if (!m) continue;
-    const dev = m.majMin.startsWith('0:') ? undefined : blockName(ctx.host, m.majMin);
-    seen.push(`${mp} ${dev ?? m.source}`);
-    const session = dev ? iscsiSessionOfBlock(ctx.host, dev) : undefined;
-    if (session) onIscsi.push(`${mp} on ${dev} (${session})`);
-  }
+  const { onIscsi, seen } = read;
   const ibft = ctx.host.stat('/sys/firmware/ibft') === 'dir' ? '; iBFT present' : '';
   if (onIscsi.length > 0) {
     return {
@@ -64,4 +55,27 @@ export function rootOnIscsi(ctx: DoctorContext): DoctorCheck {
     };
   }
   return { ...base, status: 'pass', evidence: `${seen.join(', ') || 'no / or /boot mount'}${ibft}` };
+}
+
+/** The protected mounts (PID 1's view) and which of them sit on an iSCSI session; undefined without mountinfo. */
+function protectedMounts(host: Host): { onIscsi: string[]; seen: string[] } | undefined {
+  const mounts = readMountinfo(host, []);
+  if (mounts.length === 0) return undefined;
+  const onIscsi: string[] = [];
+  const seen: string[] = [];
+  for (const mp of PROTECTED_MOUNTS) {
+    // The last mount at a point is the visible one (later mounts stack on top).
+    const m = mounts.filter((x) => x.mountPoint === mp).pop();
+    if (!m) continue;
+    const dev = m.majMin.startsWith('0:') ? undefined : blockName(host, m.majMin);
+    seen.push(`${mp} ${dev ?? m.source}`);
+    const session = dev ? iscsiSessionOfBlock(host, dev) : undefined;
+    if (session) onIscsi.push(`${mp} on ${dev} (${session})`);
+  }
+  return { onIscsi, seen };
+}
+
+/** `/ on sda1 (session1)` for each protected mount on iSCSI (iSCSI root: pings off is right there). */
+export function rootOnIscsiMounts(host: Host): string[] {
+  return protectedMounts(host)?.onIscsi ?? [];
 }

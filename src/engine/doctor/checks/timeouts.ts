@@ -1,6 +1,8 @@
 import { listSome, plural } from '../evidence.js';
-import { readIscsidConf } from '../iscsid-conf.js';
+import { iscsiMaps } from '../host-facts.js';
+import { ISCSID_CONF, readIscsidConf } from '../iscsid-conf.js';
 import { readNodeRecordFiles } from '../node-db.js';
+import { SOURCES } from '../sources.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 const KEY = 'node.session.timeo.replacement_timeout';
@@ -66,6 +68,57 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
         differing.map((r) => r.targetIqn),
         2,
       )}): iscsiadm -m node -T <iqn> -o update -n ${KEY} -v ${confValue}`,
+    };
+  }
+  return { ...base, status: 'pass', evidence };
+}
+
+/** open-iscsi README §8.1.4: with dm-multipath, "a shorter value like 5 to 15 seconds". */
+export const MULTIPATH_REPLACEMENT_MAX = 15;
+
+/**
+ * replacement_timeout against the path layout, per live session (its recovery_tmo is the value in
+ * force): a path in a multipath map should fail over within seconds and leave queueing to
+ * multipath (no_path_retry); a session with no map has nothing above it to queue I/O, so a value
+ * meant for multipath turns a short network blip into I/O errors (and ext4's errors=remount-ro).
+ */
+export function replacementTimeoutLayout(ctx: DoctorContext): DoctorCheck {
+  const base = {
+    id: 'timeouts.replacement-layout',
+    title: 'replacement_timeout for the path layout',
+    source: SOURCES.openIscsiMultipath,
+  };
+  const snap = ctx.snapshot();
+  const inMap = new Set(iscsiMaps(snap).flatMap((m) => m.slaves));
+  const judged = snap.sessions.filter((s) => s.recoveryTmo !== undefined && s.devices.length > 0);
+  if (judged.length === 0) {
+    return {
+      ...base,
+      status: 'skip',
+      evidence: 'no session with a device: nothing to judge against its paths',
+    };
+  }
+  const multi = judged.filter((s) => s.devices.some((d) => d.name && inMap.has(d.name)));
+  const single = judged.filter((s) => !multi.includes(s));
+  const slowFailover = multi.filter((s) => s.recoveryTmo! > MULTIPATH_REPLACEMENT_MAX);
+  const tooShort = single.filter((s) => s.recoveryTmo! >= 0 && s.recoveryTmo! <= MULTIPATH_REPLACEMENT_MAX);
+  const evidence = `${plural(multi.length, 'session')} under multipath, ${single.length} without`;
+  const line = (s: (typeof judged)[number]) =>
+    `session ${s.sid} (${s.targetIqn} ${s.portal}) ${s.recoveryTmo} s`;
+  if (slowFailover.length > 0) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence: `${evidence}; multipath waits for a dead path: ${listSome(slowFailover.map(line), 2)}`,
+      hint: `set ${KEY} = ${MULTIPATH_REPLACEMENT_MAX} (5–15) in ${ISCSID_CONF} and in the records (iscsiadm -m node -T <iqn> -p <portal> -o update -n ${KEY} -v ${MULTIPATH_REPLACEMENT_MAX}); a session takes it at its next login. Queueing belongs to multipath.conf no_path_retry`,
+    };
+  }
+  if (tooShort.length > 0) {
+    return {
+      ...base,
+      status: 'warn',
+      evidence: `${evidence}; single-path sessions fail I/O after a short blip: ${listSome(tooShort.map(line), 2)}`,
+      hint: `nothing above these sessions queues I/O: keep ${KEY} at open-iscsi's default ${DEFAULT_REPLACEMENT_TIMEOUT} (or more) for them (iscsiadm -m node -T <iqn> -p <portal> -o update -n ${KEY} -v ${DEFAULT_REPLACEMENT_TIMEOUT}; next login)`,
     };
   }
   return { ...base, status: 'pass', evidence };
