@@ -111,19 +111,19 @@ export interface ScsiDevice {
   /** wwid attribute (e.g. `naa.6001405...`), when the device exposes one. */
   wwid?: string;
   /** Names under /sys/block/<sdX>/holders (dm-N). */
-  holders: string[];
+  holders: readonly string[];
   /** Partitions (`sdb1`). */
-  partitions: string[];
+  partitions: readonly string[];
   /** Filesystems mounted from this device, its partitions, and its dm holders (host paths; what lsblk shows). */
-  mountpoints: string[];
+  mountpoints: readonly string[];
   /** Bind mounts of the device node itself (kubelet block volumes), when there are any. */
   blockBinds?: BlockBind[];
   /** True when this device, a partition or a holder is swap (/proc/swaps). */
   swap: boolean;
   /** Loop devices whose backing file is this device's kubelet node (block volumes). */
-  loops: string[];
+  loops: readonly string[];
   /** `/dev/disk/by-path/...` links pointing at this device. */
-  byPath: string[];
+  byPath: readonly string[];
   /** Fingerprint target|portal|iface|lun. */
   key: LunKey;
   /** Filesystem on the whole disk, from the udev database (absent: none recorded). */
@@ -183,14 +183,14 @@ export interface Session {
   /** iscsi_host ipaddress: the local address (ENOTCONN while down, then absent). */
   ipaddress?: string;
   netdev?: string;
-  connections: Connection[];
+  connections: readonly Connection[];
   /** Negotiated parameters and timeouts (sysfs); absent when none could be read. */
   params?: SessionParams;
-  devices: ScsiDevice[];
+  devices: readonly ScsiDevice[];
   verdict: Verdict;
   health: Health;
   /** Human-readable reasons behind verdict and health. */
-  reasons: string[];
+  reasons: readonly string[];
   /** kubelet's own isSessionBusy answer: count of `<portal>-<iqn>*` global dirs > 1 (docs/kubelet-iscsi.md#issessionbusy). */
   kubeletBusy: boolean;
   /** Set when kubelet's answer and the console's verdict disagree, with why. */
@@ -343,7 +343,7 @@ export interface KubeletVolume {
   /** The global dir is a mount point (FS volumes: iscsi.json is then hidden under the mount). */
   mounted: boolean;
   /** Block volumes: per-pod device nodes under the map path. */
-  podDevices: string[];
+  podDevices: readonly string[];
   /** Sessions (sids) this volume refers to (portal+iqn, all its portals). */
   sessions: number[];
   pods: string[];

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/commands/status.js';
+import { formatStatus } from '../../src/cli/commands/status-text.js';
 import { formatPlan } from '../../src/engine/actions/format.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { mkHostDir } from '../helpers/materialize-sysfs.js';

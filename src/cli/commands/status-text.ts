@@ -59,6 +59,22 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     for (const o of snap.outages) out.push(`  ! ${paint(o.summary, 'red')} (${outageDetail(o)})`);
   }
   out.push('');
+  formatSessions(snap, paint, out);
+  out.push('');
+  formatKubeletVolumes(snap, paint, out);
+  formatPodVolumes(snap, paint, out);
+  out.push(...formatCsiSection(snap, paint));
+  out.push('');
+  formatMultipath(snap, paint, out);
+  out.push('');
+  out.push(paint(`PROBLEMS (${snap.problems.length})`, 'bold'));
+  if (snap.problems.length === 0) out.push('  none');
+  for (const p of snap.problems) out.push(`  ! ${p}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** The sessions' table, then each session's reasons, kubelet's answer and devices. */
+function formatSessions(snap: Snapshot, paint: Paint, out: string[]): void {
   out.push(paint(`SESSIONS (${snap.sessions.length})`, 'bold'));
   if (snap.sessions.length === 0) out.push('  none');
   else {
@@ -94,29 +110,39 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
       for (const r of s.reasons) out.push(`  - ${r}`);
       out.push(`  - kubelet isSessionBusy: ${s.kubeletBusy ? 'busy' : 'not busy'}`);
       if (s.kubeletDisagreement) out.push(`  ! ${paint(s.kubeletDisagreement, 'yellow')}`);
-      for (const d of s.devices) {
-        const extra = [
-          d.vendor && d.model ? `${d.vendor} ${d.model}` : undefined,
-          size(d.sizeBytes),
-          fsWords(d.fs) || undefined,
-          d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
-          d.partitions.length
-            ? `partitions ${d.partitions.map((p) => [p, fsWords(d.partitionFs?.[p])].filter(Boolean).join(' ')).join(',')}`
-            : undefined,
-          d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
-          d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
-          d.swap ? 'swap' : undefined,
-          d.claims?.length ? `claimed by ${d.claims.map(deviceClaimText).join(', ')}` : undefined,
-        ].filter(Boolean);
-        out.push(
-          `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
-        );
-        const kubeletProblem = kubeletLunProblem(d.lun);
-        if (kubeletProblem) out.push(`      ! ${paint(kubeletProblem, 'yellow')}`);
-      }
+      for (const d of s.devices) out.push(...deviceLines(d, paint));
     }
   }
-  out.push('');
+}
+
+type Device = Snapshot['sessions'][number]['devices'][number];
+
+/** One device of a session: what it is, holds and is used by; kubelet's LUN number problem. */
+function deviceLines(d: Device, paint: Paint): string[] {
+  const lines: string[] = [];
+  const extra = [
+    d.vendor && d.model ? `${d.vendor} ${d.model}` : undefined,
+    size(d.sizeBytes),
+    fsWords(d.fs) || undefined,
+    d.holders.length ? `holders ${d.holders.join(',')}` : undefined,
+    d.partitions.length
+      ? `partitions ${d.partitions.map((p) => [p, fsWords(d.partitionFs?.[p])].filter(Boolean).join(' ')).join(',')}`
+      : undefined,
+    d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
+    d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
+    d.swap ? 'swap' : undefined,
+    d.claims?.length ? `claimed by ${d.claims.map(deviceClaimText).join(', ')}` : undefined,
+  ].filter(Boolean);
+  lines.push(
+    `    ${d.hctl} lun ${lunLabel(d)} ${d.name ?? '(no block device)'} ${d.state ?? '?'} ${extra.join('  ')}`.trimEnd(),
+  );
+  const kubeletProblem = kubeletLunProblem(d.lun);
+  if (kubeletProblem) lines.push(`      ! ${paint(kubeletProblem, 'yellow')}`);
+  return lines;
+}
+
+/** kubelet's global dirs: a table, then each one's problems and notes. */
+function formatKubeletVolumes(snap: Snapshot, paint: Paint, out: string[]): void {
   out.push(paint(`KUBELET VOLUMES (${snap.kubelet.volumes.length})`, 'bold'));
   if (snap.kubelet.volumes.length === 0) out.push('  none');
   else {
@@ -134,6 +160,10 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
       for (const note of v.notes ?? []) out.push(`  - ${v.path}: ${note}`);
     }
   }
+}
+
+/** The pods' iSCSI volume dirs, when there are any. */
+function formatPodVolumes(snap: Snapshot, paint: Paint, out: string[]): void {
   if (snap.kubelet.podVolumes.length > 0) {
     out.push('');
     out.push(paint(`POD VOLUMES (${snap.kubelet.podVolumes.length})`, 'bold'));
@@ -146,8 +176,10 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     ]);
     out.push(...table(['POD', 'VOLUME', 'MODE', 'MOUNTED', 'GLOBAL DIR'], rows));
   }
-  out.push(...formatCsiSection(snap, paint));
-  out.push('');
+}
+
+/** The multipath maps: a table, then each map as `multipath -ll` words it. */
+function formatMultipath(snap: Snapshot, paint: Paint, out: string[]): void {
   out.push(paint(`MULTIPATH (${snap.multipath.length})`, 'bold'));
   if (snap.multipath.length === 0) out.push('  none');
   else {
@@ -177,11 +209,6 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
       for (const l of ll) out.push(`  ${l}`);
     }
   }
-  out.push('');
-  out.push(paint(`PROBLEMS (${snap.problems.length})`, 'bold'));
-  if (snap.problems.length === 0) out.push('  none');
-  for (const p of snap.problems) out.push(`  ! ${p}`);
-  return `${out.join('\n')}\n`;
 }
 
 /** Paints with ANSI colours when `color` is set, else leaves text as it is. */

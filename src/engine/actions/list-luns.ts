@@ -147,6 +147,17 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   const iface = LIST_IFACE;
   const plan = newPlan('list-luns', 'List LUNs', `${iqn} @ ${portal} (iface ${i.iface})`, ctx);
   plan.lockKeys = [iqn];
+  planListingIface(plan, i, iface);
+  const key = sessionKey(iqn, portal, iface);
+  const rec = recordKey({ targetIqn: iqn, portal, iface });
+  const existed = planListingRecord(plan, i, s, { portal, iface, key, rec });
+  planListingSession(plan, { iqn, portal, iface, key });
+  planListingCleanup(plan, { iqn, portal, iface, rec, existed });
+  return plan;
+}
+
+/** The listing's own iface, cloned from the one the admin chose (deleted at the end). */
+function planListingIface(plan: Plan, i: ListLunsInput, iface: string): void {
   addStep(plan, {
     id: 'clone-iface',
     why: `an iface of the listing's own, cloned from ${i.iface}${i.initiatorName ? ` with initiator name ${i.initiatorName}` : ''} (then one "-o update -n <key> -v <value>" per set key of ${i.iface}): the node records the node has for this target are not used or changed; deleted at the end`,
@@ -162,8 +173,30 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
       ...(i.initiatorName ? { initiatorName: i.initiatorName } : {}),
     },
   });
-  const key = sessionKey(iqn, portal, iface);
-  const rec = recordKey({ targetIqn: iqn, portal, iface });
+}
+
+interface ListingIds {
+  iqn: string;
+  portal: string;
+  iface: string;
+  /** The temporary session's key. */
+  key: string;
+  /** Its node record's key. */
+  rec: string;
+}
+
+/**
+ * The node record the login uses: an existing one as it is (kept), else one written for this
+ * target only (no discovery), never started at boot, scanning nothing by itself, with session CHAP.
+ * Returns whether it existed.
+ */
+function planListingRecord(
+  plan: Plan,
+  i: ListLunsInput,
+  s: Snapshot,
+  { portal, iface, key, rec }: Omit<ListingIds, 'iqn'>,
+): boolean {
+  const { iqn } = i;
   const existed = s.nodeRecords.some((r) => recordKey(r) === rec);
   if (s.sessions.some((x) => x.targetIqn === iqn)) {
     plan.refusals.push({
@@ -217,6 +250,11 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   }
   if (existed && i.chapSession)
     plan.warnings.push('session CHAP from the wizard is not written into the existing record');
+  return existed;
+}
+
+/** Log in, scan every LUN, read them, remove the scanned devices, log out. */
+function planListingSession(plan: Plan, { iqn, portal, iface, key }: Omit<ListingIds, 'rec'>): void {
   addStep(plan, {
     id: 'login',
     why: `temporary login to ${iqn} at ${portal}`,
@@ -259,6 +297,13 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
     preconditions: [pre('session-present', `session ${key}`, key)],
   });
   plan.expect!.push(pre('session-absent', `no session ${key}`, key));
+}
+
+/** Delete what the listing created; on failure or when stopped, roll back all of it. */
+function planListingCleanup(
+  plan: Plan,
+  { iqn, portal, iface, rec, existed }: Omit<ListingIds, 'key'> & { existed: boolean },
+): void {
   if (!existed) {
     addStep(plan, {
       id: 'node-delete',
@@ -293,5 +338,4 @@ export function planListLuns(i: ListLunsInput, s: Snapshot, ctx: ActionContext):
   plan.warnings.push(
     'on failure or when stopped: the temporary session, the node record and the iface the listing created are removed again',
   );
-  return plan;
 }

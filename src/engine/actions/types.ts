@@ -93,22 +93,13 @@ export interface Compensation {
 }
 
 /** One step of a plan. Exactly one of argv / write / fs is set. */
-export interface PlanStep {
+/** What every step has, whatever it does. */
+interface StepBase {
   id: string;
   /** What it does to the node (required: a step without an effect does not compile). */
   effect: StepEffect;
   /** Why this step exists (shown in the plan; cites kubelet/kernel behaviour where relevant). */
   why: string;
-  /** Command to run (masked: CHAP values appear as ********; real values live in `secretRefs`). */
-  argv?: string[];
-  /** Indexes into the plan's private secret list to substitute when running (never shown). */
-  secretArgs?: { argIndex: number; secretKey: string }[];
-  /** A file/sysfs attribute write. */
-  write?: { path: string; data: string };
-  /** A filesystem change under the kubelet root (never recursive). */
-  fs?: { op: 'mkdir' | 'rmdir' | 'unlink' | 'write-json'; path: string; data?: string };
-  /** Waiting for a condition (device to appear); no side effect. */
-  wait?: { what: string; path?: string; timeoutMs: number };
   /** Exit codes that count as success for this step (iscsiadm 15 on login, 21/2 on logout). */
   okExitCodes?: number[];
   /** Conditions re-checked against a fresh snapshot right before this step runs. */
@@ -133,6 +124,31 @@ export interface PlanStep {
   /** Work whose exact commands depend on what earlier steps found (host number, device, blkid). */
   dynamic?: DynamicStep;
 }
+
+/** The four kinds of work a step does; a step does exactly one (the others are `never`). */
+interface StepWork {
+  /** Command to run (masked: CHAP values appear as ********; real values live in `secretRefs`). */
+  argv: string[];
+  /** Indexes into the plan's private secret list to substitute when running (never shown). */
+  secretArgs?: { argIndex: number; secretKey: string }[];
+  /** A file/sysfs attribute write. */
+  write: { path: string; data: string };
+  /** A filesystem change under the kubelet root (never recursive). */
+  fs: { op: 'mkdir' | 'rmdir' | 'unlink' | 'write-json'; path: string; data?: string };
+  /** Waiting for a condition (device to appear); no side effect. */
+  wait: { what: string; path?: string; timeoutMs: number };
+}
+
+/** A step that does the work named by K and none of the others. */
+type Doing<K extends keyof StepWork, Also extends keyof StepWork = never> = StepBase &
+  Pick<StepWork, K> &
+  Partial<Pick<StepWork, Also>> & { [O in Exclude<keyof StepWork, K | Also>]?: never };
+
+/**
+ * One step of a plan: a command (`argv`), a sysfs write (`write`), a file change (`fs`) or a wait
+ * (`wait`) — exactly one, so a step that runs nothing, or two things, does not compile.
+ */
+export type PlanStep = Doing<'argv', 'secretArgs'> | Doing<'write'> | Doing<'fs'> | Doing<'wait'>;
 
 /** Steps resolved at apply time; their argv/write above shows the shape with placeholders. */
 export type DynamicStep =

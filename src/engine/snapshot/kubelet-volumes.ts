@@ -47,8 +47,9 @@ function readVolume(
     metadataSource: 'path',
     mounted,
     podDevices: none(),
-    sessions: none(),
-    pods: none(),
+    // Typed mutable (callers sort and fill them), so never the shared frozen empty list.
+    sessions: [],
+    pods: [],
     problems,
   };
   if (mode === 'filesystem' && mounted) {
@@ -102,7 +103,7 @@ function readVolume(
     problems.push('dir name is not <portal>-<iqn>-lun-<n>: kubelet cannot identify this volume');
   }
   if (!vol.iface) problems.push('not under an iface-<name> dir');
-  if (notes.length > 0) vol.notes = trimmed(notes);
+  if (notes.length > 0) vol.notes = notes.slice();
   return vol;
 }
 

@@ -15,17 +15,17 @@
 const NONE: readonly never[] = Object.freeze([]);
 
 /** The shared empty list (NONE) as a list of T. */
-export function none<T>(): T[] {
-  return NONE as never[];
+export function none<T>(): readonly T[] {
+  return NONE;
 }
 
 /** `list` to keep as it is (an exact-size array such as a directory listing), or NONE when empty. */
-export function kept<T>(list: T[]): T[] {
+export function kept<T>(list: T[]): readonly T[] {
   return list.length === 0 ? none() : list;
 }
 
 /** `list` to keep: the same items in an array of exactly their number, or NONE when empty. */
-export function trimmed<T>(list: T[]): T[] {
+export function trimmed<T>(list: readonly T[]): readonly T[] {
   return list.length === 0 ? none() : list.slice();
 }
 

@@ -158,9 +158,7 @@ export function linkUsage(input: UsageInput): UsageResult {
     addUse(node, use);
   }
   for (const sw of swaps) {
-    let name: string | undefined;
-    if (sw.startsWith('/dev/mapper/')) name = dmByAlias.get(sw.slice(12));
-    else if (sw.startsWith('/dev/')) name = sw.slice(5);
+    const name = swapDevice(sw, dmByAlias);
     if (name) addUse(name, { kind: 'swap', where: sw, kubelet: false });
   }
   const unresolvedKubeletLoops: UsageResult['unresolvedKubeletLoops'] = [];
@@ -183,6 +181,17 @@ export function linkUsage(input: UsageInput): UsageResult {
     }
   }
 
+  fillDeviceUsage(devices, uses, byPath);
+  const multipath = multipathMaps(host, dm, devices, dmByName, dmMounts, mapperNames);
+  return { uses, multipath, unresolvedKubeletLoops };
+}
+
+/** Sets each device's mountpoints, block binds, swap, loops and by-path links from its uses. */
+function fillDeviceUsage(
+  devices: ReadonlyMap<string, ScsiDevice>,
+  uses: ReadonlyMap<string, DeviceUse[]>,
+  byPath: UsageInput['byPath'],
+): void {
   for (const d of devices.values()) {
     const mountpoints: string[] = [];
     const loopNames: string[] = [];
@@ -210,7 +219,17 @@ export function linkUsage(input: UsageInput): UsageResult {
     d.loops = trimmed(loopNames);
     d.byPath = byPath.get(d.name!) ?? none();
   }
+}
 
+/** The multipath maps among the dm devices, with their failed paths and the mounts above them. */
+function multipathMaps(
+  host: Host,
+  dm: readonly DmDevice[],
+  devices: ReadonlyMap<string, ScsiDevice>,
+  dmByName: ReadonlyMap<string, DmDevice>,
+  dmMounts: ReadonlyMap<string, string[]>,
+  mapperNames: UsageInput['mapperNames'],
+): MultipathMap[] {
   const multipath: MultipathMap[] = [];
   for (const d of dm) {
     if (!d.dmUuid?.startsWith('mpath-')) continue;
@@ -245,5 +264,11 @@ export function linkUsage(input: UsageInput): UsageResult {
     if (d.fs) mp.fs = d.fs;
     multipath.push(mp);
   }
-  return { uses, multipath, unresolvedKubeletLoops };
+  return multipath;
+}
+
+/** The kernel name of a swap area's device (`/dev/sdX`, `/dev/mapper/<alias>`), if it is one. */
+function swapDevice(sw: string, dmByAlias: ReadonlyMap<string, string>): string | undefined {
+  if (sw.startsWith('/dev/mapper/')) return dmByAlias.get(sw.slice(12));
+  return sw.startsWith('/dev/') ? sw.slice(5) : undefined;
 }

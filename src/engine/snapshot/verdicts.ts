@@ -94,7 +94,7 @@ function sessionVerdict(s: SysfsSession, input: VerdictInput, idx: VerdictIndex)
     reasons: trimmed([...reasons, ...health.reasons]),
     kubeletBusy: kubelet.kubeletBusy,
     kubeletVolumes: vols.map((x) => x.path),
-    pods: trimmed(pods),
+    pods: pods.slice(),
   };
   if (kubelet.kubeletDisagreement) v.kubeletDisagreement = kubelet.kubeletDisagreement;
   if (claimed.claims && claimed.claims.length > 0) v.claims = claimed.claims;

@@ -49,6 +49,23 @@ function whoText(w: EngineJournalLine['who']): string {
 export function journalEntryLines(entry: JournalEntry): Line[] {
   const begin = entry.lines?.find((l) => l.phase === 'begin');
   const end = entry.lines?.find((l) => l.phase === 'end');
+  const lines: Line[] = [
+    ...headerLines(entry, begin, end),
+    ...planSection(begin?.plan ?? end?.plan),
+    ...stepsSection(end?.steps ?? begin?.steps ?? []),
+    ...objectsSection(begin, end),
+  ];
+  // Entries written before the journal kept its lines (or a fake backend): the commands alone.
+  if (!entry.lines?.length) {
+    for (const c of entry.commands) lines.push({ text: commandLine(c) });
+  }
+  return lines;
+}
+
+type EntryLine = NonNullable<JournalEntry['lines']>[number];
+
+/** Title, when, by whom and where, how it ended, the override, the lock notes. */
+function headerLines(entry: JournalEntry, begin: EntryLine | undefined, end: EntryLine | undefined): Line[] {
   const first = begin ?? end;
   const lines: Line[] = [{ text: `${entry.action}: ${entry.subject}`, bold: true }];
   if (first) {
@@ -65,25 +82,34 @@ export function journalEntryLines(entry: JournalEntry): Line[] {
     lines.push({ text: '! run with the override act (refusals lifted)', tone: 'warn' });
   for (const n of [...(begin?.notes ?? []), ...(end?.notes ?? [])])
     lines.push({ text: `note: ${n}`, tone: 'dim' });
-  const plan = begin?.plan ?? end?.plan;
-  if (plan) {
-    lines.push({ text: '' }, { text: 'Plan, as shown before it ran:', bold: true });
-    let text: ReturnType<typeof planLines> = [];
-    try {
-      text = planLines(plan);
-    } catch {
-      // A journal line passed the schema with a plan the text cannot be made of: say so, do not crash.
-      text = [{ text: '(the plan in this journal line cannot be shown)', tone: 'warn' }];
-    }
-    for (const l of text)
-      lines.push({
-        text: `  ${l.text}`,
-        ...(l.tone ? { tone: l.tone } : {}),
-        ...(l.command ? { command: true } : {}),
-      });
+  return lines;
+}
+
+/** The plan as it was shown before it ran. */
+function planSection(plan: EntryLine['plan']): Line[] {
+  if (!plan) return [];
+  const lines: Line[] = [{ text: '' }, { text: 'Plan, as shown before it ran:', bold: true }];
+  let text: ReturnType<typeof planLines> = [];
+  try {
+    text = planLines(plan);
+  } catch {
+    // A journal line passed the schema with a plan the text cannot be made of: say so, do not crash.
+    text = [{ text: '(the plan in this journal line cannot be shown)', tone: 'warn' }];
   }
-  const steps = end?.steps ?? begin?.steps ?? [];
-  lines.push({ text: '' }, { text: `Steps run (${steps.length}):`, bold: true });
+  for (const l of text)
+    lines.push({
+      text: `  ${l.text}`,
+      ...(l.tone ? { tone: l.tone } : {}),
+      ...(l.command ? { command: true } : {}),
+    });
+  return lines;
+}
+
+type EntryStep = NonNullable<EntryLine['steps']>[number];
+
+/** Each step run: its outcome, its detail unless the command says it, its commands and stderr. */
+function stepsSection(steps: readonly EntryStep[]): Line[] {
+  const lines: Line[] = [{ text: '' }, { text: `Steps run (${steps.length}):`, bold: true }];
   if (steps.length === 0) lines.push({ text: '  none (it stopped before the first step)', tone: 'dim' });
   for (const st of steps) {
     const look = STEP_LOOK[st.status] ?? { symbol: '·', tone: 'dim' as const };
@@ -102,17 +128,16 @@ export function journalEntryLines(entry: JournalEntry): Line[] {
         lines.push({ text: `      stderr: ${e}`, tone: 'dim' });
     }
   }
-  // The plan's objects by fingerprint when it began, and which of them were still there at its end.
+  return lines;
+}
+
+/** The plan's objects by fingerprint when it began, and which of them were still there at its end. */
+function objectsSection(begin: EntryLine | undefined, end: EntryLine | undefined): Line[] {
   const before = begin?.before ?? [];
-  if (before.length || end?.after?.length) {
-    lines.push({ text: '' }, { text: 'Objects (by fingerprint):', bold: true });
-    lines.push({ text: `  before: ${before.join(', ') || 'none'}`, tone: 'dim' });
-    if (end) lines.push({ text: `  after:  ${end.after?.join(', ') || 'none left'}`, tone: 'dim' });
-  }
-  // Entries written before the journal kept its lines (or a fake backend): the commands alone.
-  if (!entry.lines?.length) {
-    for (const c of entry.commands) lines.push({ text: commandLine(c) });
-  }
+  if (!before.length && !end?.after?.length) return [];
+  const lines: Line[] = [{ text: '' }, { text: 'Objects (by fingerprint):', bold: true }];
+  lines.push({ text: `  before: ${before.join(', ') || 'none'}`, tone: 'dim' });
+  if (end) lines.push({ text: `  after:  ${end.after?.join(', ') || 'none left'}`, tone: 'dim' });
   return lines;
 }
 

@@ -55,6 +55,12 @@ function targetsHeader(count: number, start: number, rows: number): string {
   return `  Targets ${first}–${last} of ${count} · PgUp PgDn Home End · ⏎ picks; or type the IQN below`;
 }
 
+/** A field's value as the form shows it: a checkbox, a secret masked, else as typed. */
+function shownValue(f: { kind: string }, raw: string): string {
+  if (f.kind === 'bool') return raw === 'true' ? '[x] yes' : '[ ] no';
+  return f.kind === 'secret' && raw ? SECRET_MASK : raw;
+}
+
 export function WizardPane(props: { w: WizardState; width: number; height: number; theme: Theme }) {
   const { w, width, height, theme } = props;
   const dim = toneColor(theme, 'dim');
@@ -148,20 +154,11 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
           );
         }
         const f = item.field;
-        const raw = w.fields[f.id] ?? '';
-        const value =
-          f.kind === 'bool'
-            ? raw === 'true'
-              ? '[x] yes'
-              : '[ ] no'
-            : f.kind === 'secret' && raw
-              ? SECRET_MASK
-              : raw;
         return (
           <TextInput
             key={f.id}
             label={f.label.padEnd(LABEL_WIDTH)}
-            value={value}
+            value={shownValue(f, w.fields[f.id] ?? '')}
             focused={i === w.focus}
             width={width}
             theme={theme}

@@ -6,7 +6,6 @@
  */
 import { ISCSI_PLUGIN } from '../../kubelet/paths.js';
 import type { DeviceClaim, KubeletVolume, ScsiDevice, SessionClaim } from '../../model.js';
-import { trimmed } from '../lists.js';
 
 /**
  * The session's devices with the claims of each one something claims: a copy of each claimed
@@ -14,10 +13,10 @@ import { trimmed } from '../lists.js';
  * assemble.ts, so a claimed LUN is not held twice.)
  */
 export function withDeviceClaims(
-  devices: ScsiDevice[],
+  devices: readonly ScsiDevice[],
   inTree: readonly KubeletVolume[],
   claims: readonly SessionClaim[] | undefined,
-): ScsiDevice[] {
+): readonly ScsiDevice[] {
   if (inTree.length === 0 && !claims?.length) return devices;
   let out: ScsiDevice[] | undefined;
   for (let i = 0; i < devices.length; i++) {
@@ -25,7 +24,7 @@ export function withDeviceClaims(
     const dc = claimsOfDevice(d, inTree, claims);
     if (dc.length === 0) continue;
     out ??= devices.slice();
-    out[i] = { ...d, claims: trimmed(dc) };
+    out[i] = { ...d, claims: dc.slice() };
   }
   return out ?? devices;
 }
