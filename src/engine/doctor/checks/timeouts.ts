@@ -1,6 +1,6 @@
 import { listSome, plural } from '../evidence.js';
 import { readIscsidConf } from '../iscsid-conf.js';
-import { readNodeRecordFiles } from '../node-db.js';
+import { readDoctorNodeRecords } from '../node-db.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 const KEY = 'node.session.timeo.replacement_timeout';
@@ -34,7 +34,7 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'timeouts.replacement', title: 'replacement_timeout settings' };
   const conf = readIscsidConf(ctx.host)?.get(KEY);
   const confValue = conf ?? String(DEFAULT_REPLACEMENT_TIMEOUT);
-  const records = readNodeRecordFiles(ctx.host).filter((r) => r.replacementTimeout !== undefined);
+  const records = readDoctorNodeRecords(ctx.host).filter((r) => r.replacementTimeout !== undefined);
   const sessions = ctx.host
     .readDir('/sys/class/iscsi_session')
     .map((s) => ctx.host.readText(`/sys/class/iscsi_session/${s}/recovery_tmo`)?.trim())
