@@ -51,12 +51,10 @@ export interface ConsoleAppProps {
 const EMPTY_JOURNAL: JournalEntry[] = [];
 const EMPTY_EVENTS: NodeEvent[] = [];
 
-const noop = () => Date.now();
-
 export function ConsoleApp(props: ConsoleAppProps) {
   const { backend, ui, theme, hostname } = props;
   // The host's clock: the simulator's runs ahead of the wall clock, and refresh ages use it.
-  const clock = props.clock ?? backend.now ?? noop;
+  const clock = props.clock ?? backend.now;
   const { exit } = useApp();
   const { columns: width, rows: height } = useWindowSize();
   // Only what the rows, the cursor and the scroll bound depend on; the parts below pick their own.

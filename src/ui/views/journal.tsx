@@ -38,7 +38,7 @@ export function journalRow(j: JournalEntry): TableRow {
 /** What the journal read could not show (malformed lines, older entries); never a crash. */
 function safeNotes(backend: ConsoleBackend): string[] {
   try {
-    return backend.journalNotes?.() ?? [];
+    return backend.journalNotes();
   } catch {
     return [];
   }

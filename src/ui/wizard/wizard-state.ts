@@ -291,10 +291,6 @@ function loadManifest(ctx: DispatchContext, w: WizardState): void {
     setWizard(ctx, { ...goTo(w, 'portal', { manifest: 'enter a file path first' }) });
     return;
   }
-  if (!ctx.backend.loadManifest) {
-    setWizard(ctx, { ...w, status: 'manifest loading is not available in this build' });
-    return;
-  }
   try {
     const m = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
     const loaded = { ...fieldsFromInput(m.input), ...fieldsFromSecrets(m.secrets) };
@@ -312,10 +308,6 @@ function planWizard(ctx: DispatchContext, w: WizardState): void {
   if (first) {
     const step = stepOfField(first.id)!;
     setWizard(ctx, { ...goTo(w, step, { [first.id]: errors[first.id]! }), status: 'fix the marked field' });
-    return;
-  }
-  if (!ctx.backend.planAttach) {
-    setWizard(ctx, { ...w, status: 'attach planning is not available in this build' });
     return;
   }
   try {
