@@ -334,6 +334,11 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
   let pendingPlan: Plan | undefined;
   const b: FakeBackend = {
     ...handFilledParts(),
+    // The hand-filled store names iscsid among its watcher sources: the status bar shows that.
+    iscsidState: () => {
+      const src = store.getState().health.sources.find((x) => x.name === 'iscsid');
+      return src ? (src.active ? 'up' : 'down') : '?';
+    },
     store,
     actions: fakeActions(),
     calls: { plan: [], apply: [], refresh: 0 },
