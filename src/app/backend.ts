@@ -13,11 +13,11 @@ import type { ListTargetsInput } from '../engine/actions/list-targets.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
-import type { NodeEvent, NodeState, TrackedAction } from '../watchers/types.js';
+import type { NodeEvent, NodeState } from '../watchers/types.js';
 
 /** The node store's shape, as the UI reads it (the watchers write it). */
 /** One line of the engine's journal file (`journal.jsonl`). */
-export type { EngineJournalLine, NodeEvent, NodeState, TrackedAction };
+export type { EngineJournalLine, NodeEvent };
 
 /** One selected (or marked) row an action applies to. */
 export interface Selection {
@@ -48,7 +48,7 @@ export interface JournalEntry {
 export type { DiscoveredTarget };
 
 /** A Pod/PV manifest (+ Secret) as the engine reads it: the attach input and the CHAP values apart. */
-export interface ManifestValues {
+interface ManifestValues {
   input: AttachInput;
   /** Node-DB names → values (never rendered, never in a plan). */
   secrets: Record<string, string>;

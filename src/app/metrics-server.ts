@@ -16,7 +16,7 @@ import type { Snapshot } from '../engine/model.js';
 import type { MetricsCounters } from '../watchers/metrics-counters.js';
 import type { NodeStore } from '../watchers/store.js';
 
-export interface MetricsServerOptions {
+interface MetricsServerOptions {
   store: NodeStore;
   counters: MetricsCounters;
   version: string;
@@ -27,7 +27,7 @@ export interface MetricsServerOptions {
   now(): number;
 }
 
-export interface Health {
+interface Health {
   ok: boolean;
   reason: string;
 }
@@ -53,7 +53,7 @@ interface Rendered {
   chunks: Map<string, Buffer>;
 }
 
-export interface MetricsRenderer {
+interface MetricsRenderer {
   /** The exposition as parts in family order (a snapshot's parts are kept, not copied per scrape). */
   render(): Buffer[] | undefined;
   stop(): void;
@@ -64,7 +64,7 @@ export interface MetricsRenderer {
  * store publishes it (so a scrape rarely waits for it: ~24,000 series at 1,000 × 4), and kept as
  * buffers until the next; per scrape only the exporter's own families are rendered.
  */
-export function createMetricsRenderer(o: MetricsServerOptions): MetricsRenderer {
+function createMetricsRenderer(o: MetricsServerOptions): MetricsRenderer {
   let cache: Rendered | undefined;
   let droppedTotal = 0;
   let lastDropped = 0;
@@ -145,7 +145,7 @@ function handle(
   res.end();
 }
 
-export interface MetricsServer {
+interface MetricsServer {
   /** The address actually bound (port 0 picks a free one). */
   address(): { host: string; port: number };
   /** Stops listening and ends open connections (keep-alive scrapers too). */

@@ -37,10 +37,10 @@ import { TableBody } from './views/table-body.js';
 import type { ViewBodyProps } from './views/view.js';
 
 /** Below this the console shows only a "terminal too small" message. */
-export const MIN_COLUMNS = 60;
-export const MIN_ROWS = 12;
+const MIN_COLUMNS = 60;
+const MIN_ROWS = 12;
 
-export interface ConsoleAppProps {
+interface ConsoleAppProps {
   backend: ConsoleBackend;
   ui: UiStore;
   theme: Theme;

@@ -53,7 +53,7 @@ function lookAtSession(host: Host, name: string): Session | undefined {
   return s;
 }
 
-export interface FirstLookOptions {
+interface FirstLookOptions {
   kubeletRoot: string;
   /**
    * Sessions to read, lowest sids first (the Sessions view's order): what the first frame can

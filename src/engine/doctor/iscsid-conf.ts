@@ -2,14 +2,14 @@ import type { Host } from '../host/host.js';
 import { parseKeyValues } from '../iscsiadm/record.js';
 
 /** open-iscsi's node-wide defaults; new node records copy them at discovery/creation time. */
-export const ISCSID_CONF = '/etc/iscsi/iscsid.conf';
+const ISCSID_CONF = '/etc/iscsi/iscsid.conf';
 
 /**
  * Parses iscsid.conf (`key = value`, `#` comments). Unlike `-o show` output it may be hand-edited
  * as `key=value`, so the spaces are optional; the last assignment wins, as in open-iscsi's
  * idbm_recinfo_config. Callers never copy `*.password*` values anywhere (CHAP).
  */
-export function parseIscsidConf(text: string): Map<string, string> {
+function parseIscsidConf(text: string): Map<string, string> {
   return parseKeyValues(text, '=');
 }
 

@@ -3,7 +3,7 @@ import { parseRecord } from '../iscsiadm/record.js';
 import { findIscsiDbRoot, readNodeRecordFiles } from '../snapshot/iscsi-db.js';
 
 /** One node record file, reduced to what the doctor needs (never any CHAP value). */
-export interface DoctorNodeRecord {
+interface DoctorNodeRecord {
   /** Host path of the record file. */
   path: string;
   targetIqn: string;

@@ -81,7 +81,7 @@ function sameBytes(buf: Buffer, text: string): boolean {
   return true;
 }
 
-export interface FsHostOptions {
+interface FsHostOptions {
   /** Where host paths are accessed: `/` on the node, `/host` in a debug pod, a fixture dir in tests. */
   root: string;
   runner: RunnerConfig;

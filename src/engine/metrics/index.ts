@@ -1,17 +1,9 @@
 /** Prometheus metrics of a node: the families (node-families.ts) and the text format (exposition.ts). */
-export { FAMILIES, type FamilyName } from './definitions.js';
-export {
-  EXPOSITION_CONTENT_TYPE,
-  type MetricFamily,
-  renderEach,
-  renderExposition,
-  renderFamily,
-} from './exposition.js';
+export { FAMILIES } from './definitions.js';
+export { EXPOSITION_CONTENT_TYPE, renderEach } from './exposition.js';
 export {
   DEFAULT_MAX_SESSIONS,
   exporterMetrics,
-  type MetricsOptions,
-  type NodeMetrics,
   nodeMetrics,
   snapshotMetrics,
   type WatcherCounters,

@@ -26,7 +26,7 @@ import { linkUsage } from './usage.js';
 import { computeVerdicts } from './verdicts.js';
 
 /** What a snapshot was built from, kept for the next incremental refresh (never serialised). */
-export interface ReadBasis {
+interface ReadBasis {
   kubeletRoot: string;
   /** iscsi_session class names in listing order (the order a full read assembles them in). */
   names: string[];
@@ -64,7 +64,7 @@ export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot
 // Re-exported: callers that take a snapshot normalise the root they pass the same way.
 export { normalizeKubeletRoot };
 
-export interface AssembleInput {
+interface AssembleInput {
   host: Host;
   /** Normalised kubelet root. */
   kubeletRoot: string;

@@ -10,7 +10,7 @@ export const NODE_DB_DIRS: readonly string[] = ISCSI_DB_ROOTS.flatMap((r) => [
   `${r}/send_targets`,
   `${r}/ifaces`,
 ]);
-export const INITIATOR_NAME_PATH = '/etc/iscsi/initiatorname.iscsi';
+const INITIATOR_NAME_PATH = '/etc/iscsi/initiatorname.iscsi';
 
 /** Record keys the snapshot keeps. CHAP usernames/passwords are never even looked at. */
 const KEPT = new Set([
@@ -88,7 +88,7 @@ export function findIscsiDbRoot(host: Host): string {
 }
 
 /** One node record file of open-iscsi's DB, as listed (its text unparsed). */
-export interface NodeRecordFile {
+interface NodeRecordFile {
   /** Host path of the record file. */
   path: string;
   /** The target's directory name. */
@@ -173,7 +173,7 @@ export function readIfaces(host: Host, dbRoot: string): Iface[] {
 }
 
 /** `InitiatorName=...` from /etc/iscsi/initiatorname.iscsi (comments and blank lines ignored). */
-export function parseInitiatorName(text: string): string | undefined {
+function parseInitiatorName(text: string): string | undefined {
   for (const line of text.split('\n')) {
     const m = /^\s*InitiatorName\s*=\s*(\S+)\s*$/.exec(line);
     if (m) return m[1];

@@ -16,7 +16,7 @@ const IscsiJsonSchema = z.object({
   InitiatorName: z.string().optional(),
 });
 
-export type IscsiJsonResult = { ok: true; value: IscsiJson } | { ok: false; problem: string };
+type IscsiJsonResult = { ok: true; value: IscsiJson } | { ok: false; problem: string };
 
 /** Parses and validates iscsi.json text. Never throws: a bad file is a problem on its volume. */
 export function parseIscsiJson(text: string): IscsiJsonResult {

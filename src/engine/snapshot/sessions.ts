@@ -56,7 +56,7 @@ export function connectionPortal(c: Connection | undefined): string {
 }
 
 /** What names a session: its sid, where sysfs keeps it, and target, state and iface. */
-export interface SessionIdentity {
+interface SessionIdentity {
   sid: number;
   /** The class entry's link target (`../../devices/platform/host3/session3/iscsi_session/session3`). */
   link: string;
@@ -110,7 +110,7 @@ function cid(name: string): number {
  * resolving it by hand (no realpath) gives the session's device dir, whose parent is the SCSI host.
  * Returns undefined when the session vanished (logout during the read).
  */
-export function readSession(
+function readSession(
   host: Host,
   name: string,
   problems: string[],

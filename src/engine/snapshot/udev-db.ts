@@ -11,7 +11,7 @@ import type { FsInfo } from '../model.js';
  * ID_FS_LABEL (whitespace made `_`) with ID_FS_LABEL_ENC (`\xNN`-escaped, what lsblk unescapes
  * for LABEL) (systemd src/udev/udev-builtin-blkid.c).
  */
-export const UDEV_DATA_DIR = '/run/udev/data';
+const UDEV_DATA_DIR = '/run/udev/data';
 
 const MAJ_MIN = /^\d+:\d+$/;
 

@@ -11,7 +11,7 @@ import { safeJournal } from '../journal-feed.js';
 import { TableBody } from './table-body.js';
 import { defineView, type ViewBodyProps } from './view.js';
 
-export const JOURNAL_COLUMNS: readonly Column[] = [
+const JOURNAL_COLUMNS: readonly Column[] = [
   { id: 'at', title: 'TIME (UTC)', width: 19 },
   { id: 'action', title: 'ACTION', width: 13 },
   { id: 'result', title: 'RESULT', width: 8 },

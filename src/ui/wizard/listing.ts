@@ -20,8 +20,6 @@ import {
   type WizardState,
 } from './wizard-model.js';
 
-export { lunKeyOf };
-
 /** The CHAP keys with a value whose names start with `prefix` (names only). */
 function secretKeysOf(f: Record<string, string>, prefix: string): string[] {
   return Object.keys(wizardSecrets(f)).filter((k) => k.startsWith(prefix));

@@ -12,18 +12,10 @@ import { closeDialog, type DispatchContext } from '../context.js';
 import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
 import { discover, enterLuns, listingRunKey, runLunListing, runTargetListing } from './listing.js';
 import { prefillFromSelection } from './prefill.js';
-import {
-  stepIndex,
-  stepOf,
-  stepOfField,
-  WIZARD_STEPS,
-  type WizardField,
-  type WizardStepId,
-} from './steps.js';
+import { stepIndex, stepOf, stepOfField, WIZARD_STEPS, type WizardStepId } from './steps.js';
 import {
   awaitingListing,
   awaitingTargets,
-  currentWizard,
   goTo,
   pendingListingPlan,
   setWizard,
@@ -32,9 +24,7 @@ import {
   type WizardState,
 } from './wizard-model.js';
 
-export { WIZARD_FIELDS } from './steps.js';
-export type { WizardField, WizardState };
-export { currentWizard, setWizard };
+export type { WizardState };
 
 /** No LUN by default: the admin picks one from the listing (or types it). */
 const DEFAULTS: Record<string, string> = {
@@ -152,7 +142,7 @@ function pick(ctx: DispatchContext, w: WizardState, index: number): WizardState 
 }
 
 /** Rows PgUp/PgDn move: about one screen of the list at 80×24, where the list shows ~11 rows. */
-export const WIZARD_PAGE = 10;
+const WIZARD_PAGE = 10;
 
 /**
  * Where PgUp/PgDn/Home/End put the cursor in a step's list (a portal may offer thousands of

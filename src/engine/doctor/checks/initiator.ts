@@ -1,7 +1,7 @@
 import { iscsiNameKind, iscsiNameProblem } from '../../iscsi/names.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
-export const INITIATOR_NAME_FILE = '/etc/iscsi/initiatorname.iscsi';
+const INITIATOR_NAME_FILE = '/etc/iscsi/initiatorname.iscsi';
 
 /**
  * The node's initiator name (`InitiatorName=` in initiatorname.iscsi, read by iscsid at start).

@@ -5,7 +5,7 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
 
 const KEY = 'node.session.timeo.replacement_timeout';
 /** open-iscsi's default when iscsid.conf does not set it (iscsid.conf: "the default is 120 seconds"). */
-export const DEFAULT_REPLACEMENT_TIMEOUT = 120;
+const DEFAULT_REPLACEMENT_TIMEOUT = 120;
 
 /**
  * A timeout as a number. scsi_transport_iscsi accepts `off` in a session's recovery_tmo (the
@@ -13,7 +13,7 @@ export const DEFAULT_REPLACEMENT_TIMEOUT = 120;
  * number (seen on Debian's 6.1 kernel in the e2e guest, scenario 10): the same hazard as a negative
  * replacement_timeout, so it counts as -1 instead of being ignored as NaN.
  */
-export function timeoutValue(v: string): number {
+function timeoutValue(v: string): number {
   return v.trim().toLowerCase() === 'off' ? -1 : Number(v);
 }
 
