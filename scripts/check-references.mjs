@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
- * Checks that every reference in the code, tests, bench and scripts resolves inside the repository:
- * each `something.md` (optionally `#anchor`) names a file of the repo (from the repo root, the
+ * Checks that every reference in the code, tests, bench, scripts, README and docs resolves inside the
+ * repository: each `something.md` (optionally `#anchor`) names a file of the repo (from the repo root, the
  * citing file's dir or a dir above it) and, with an anchor, a heading of that file (GitHub's slug);
- * no section sign and no "issue" followed by a number, which point at documents a clone does not have. URLs are not fetched.
+ * no section sign and no "issue" followed by a number, which point at documents a clone does not have.
+ * In README.md and docs/ also: every Markdown link to a repository file resolves from the page (and
+ * its anchor, to a heading), and every file path the page names in code (`src/engine/errors.ts`,
+ * `test/e2e/README.md`) exists. URLs are not fetched.
  *
  * Run: `node scripts/check-references.mjs` (exit 1 and one line per problem when something dangles).
  */
@@ -11,13 +14,18 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-const ROOTS = ['src', 'test', 'bench', 'scripts'];
+const ROOTS = ['src', 'test', 'bench', 'scripts', 'README.md', 'docs'];
 const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
 const files = execFileSync('git', ['ls-files', '-z', ...ROOTS], { cwd: root, encoding: 'utf8' })
   .split('\0')
-  // Not this file: it spells the patterns it looks for.
+  // Not this file nor its test: they spell the patterns looked for.
   .filter(
-    (f) => f && !f.includes('/fixtures/') && !f.endsWith('.json') && f !== 'scripts/check-references.mjs',
+    (f) =>
+      f &&
+      !f.includes('/fixtures/') &&
+      !f.endsWith('.json') &&
+      f !== 'scripts/check-references.mjs' &&
+      f !== 'test/architecture/references.test.ts',
   );
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes; repeats numbered. */
@@ -56,8 +64,48 @@ function resolveRef(from, ref) {
 }
 
 const problems = [];
-const MD_REF = /([\w./-]*\.md)(#[\w-]+)?/g;
+const MD_REF = /([\w./-]+\.md)(#[\w-]+)?/g;
 const CAPTURE_REF = /\bcaptures ([\w.-]+\.(?:txt|json))\b/g;
+/** A path a page names in code, from the repo root: `src/…`, `test/…` (no placeholder, no glob). */
+const CODE_PATH = /`((?:src|test|docs|bench|scripts|deploy|\.ci)\/[\w./-]+)`/g;
+/** A Markdown link or image target that is not a URL or a bare anchor. */
+const MD_LINK = /\]\(([^)\s#]+)(#[^)\s]+)?\)/g;
+
+/** The Markdown-only checks of a page: links from its own dir, code paths from the root. */
+function checkPage(f, text) {
+  let fence = false;
+  text.split('\n').forEach((line, i) => {
+    const at = `${f}:${i + 1}`;
+    if (line.startsWith('```')) fence = !fence;
+    for (const m of line.matchAll(MD_LINK)) {
+      const [, target, anchor] = m;
+      if (/^[a-z]+:/i.test(target)) continue;
+      const p = normalize(join(dirname(f), target));
+      if (p.startsWith('..') || !existsSync(join(root, p))) {
+        problems.push(`${at}: link ${target} resolves to nothing in the repository`);
+        continue;
+      }
+      if (anchor && p.endsWith('.md')) {
+        if (!anchorCache.has(p)) anchorCache.set(p, anchorsOf(join(root, p)));
+        if (!anchorCache.get(p).has(anchor.slice(1))) problems.push(`${at}: ${p} has no heading ${anchor}`);
+      }
+    }
+    // Inside a fence, text is a sample of a terminal or a file, not a claim about this repository.
+    if (fence) return;
+    for (const m of line.matchAll(CODE_PATH)) {
+      const p = m[1].replace(/[.,:;]+$/, '');
+      // A path whose folder this repository lacks is an upstream project's (systemd `src/udev/…`).
+      if (existsSync(join(root, dirname(p))) && !existsSync(join(root, p)))
+        problems.push(`${at}: ${p} is not a path of the repository`);
+    }
+    // A bare anchor in the page itself.
+    for (const m of line.matchAll(/\]\((#[^)\s]+)\)/g)) {
+      if (!anchorCache.has(f)) anchorCache.set(f, anchorsOf(join(root, f)));
+      if (!anchorCache.get(f).has(m[1].slice(1))) problems.push(`${at}: ${f} has no heading ${m[1]}`);
+    }
+  });
+}
+
 for (const f of files) {
   let text;
   try {
@@ -65,11 +113,14 @@ for (const f of files) {
   } catch {
     continue;
   }
+  const page = f.endsWith('.md');
+  if (page) checkPage(f, text);
   text.split('\n').forEach((line, i) => {
     const at = `${f}:${i + 1}`;
     if (line.includes('\u00a7')) problems.push(`${at}: a section sign points at a document the repo lacks`);
     if (/\bissues? ?#?\d/i.test(line)) problems.push(`${at}: "issue N" points at a tracker the repo lacks`);
-    for (const m of line.matchAll(MD_REF)) {
+    // A page's references are its links and code paths (checkPage); its prose names upstream pages too.
+    for (const m of page ? [] : line.matchAll(MD_REF)) {
       const [, ref, anchor] = m;
       // Part of a URL (https://…/x.md): not checked here.
       if (ref.startsWith('//') || line.slice(Math.max(0, m.index - 1), m.index) === ':') continue;

@@ -4,6 +4,7 @@
  * session changes. It mounts the real ConsoleApp with the production render options (maxFps,
  * incrementalRendering) on an in-memory terminal, so no TTY is needed.
  */
+
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { render } from 'ink';
@@ -16,6 +17,7 @@ import { MAX_FPS } from '../../src/ui/run-console.js';
 import { COLOR_THEME } from '../../src/ui/theme.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
+import { handFilledParts } from '../../test/helpers/backend-parts.js';
 import { stripAnsi } from './pty.js';
 
 export interface ConsoleBenchOptions {
@@ -150,6 +152,7 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
     busy: 0,
   }));
   const backend: ConsoleBackend = {
+    ...handFilledParts(),
     store,
     actions: [],
     refreshNow: () => undefined,

@@ -13,11 +13,11 @@ import type { ListTargetsInput } from '../engine/actions/list-targets.js';
 import type { ActionDef, ActionId, ApplyOptions, ApplyResult, Plan, Scope } from '../engine/actions/types.js';
 import type { DoctorReport } from '../engine/doctor/types.js';
 import type { DiscoveredTarget } from '../engine/iscsiadm/discovery.js';
-import type { NodeEvent, NodeState, TrackedAction } from '../watchers/types.js';
+import type { NodeEvent, NodeState } from '../watchers/types.js';
 
 /** The node store's shape, as the UI reads it (the watchers write it). */
 /** One line of the engine's journal file (`journal.jsonl`). */
-export type { EngineJournalLine, NodeEvent, NodeState, TrackedAction };
+export type { EngineJournalLine, NodeEvent };
 
 /** One selected (or marked) row an action applies to. */
 export interface Selection {
@@ -48,7 +48,7 @@ export interface JournalEntry {
 export type { DiscoveredTarget };
 
 /** A Pod/PV manifest (+ Secret) as the engine reads it: the attach input and the CHAP values apart. */
-export interface ManifestValues {
+interface ManifestValues {
   input: AttachInput;
   /** Node-DB names → values (never rendered, never in a plan). */
   secrets: Record<string, string>;
@@ -63,7 +63,7 @@ export interface ConsoleBackend {
   /** One plan for the selections (several marked rows → a combined plan with `parts`). */
   plan(action: ActionId, selections: Selection[], write: boolean): Plan;
   /** Plan an attach from the wizard's fields. */
-  planAttach?(input: AttachInput, write: boolean): Plan;
+  planAttach(input: AttachInput, write: boolean): Plan;
   /**
    * Runs a plan: tracked in the store's `actions` while it runs (under this very Plan object: the
    * one progress stream the console reads), journaled by the engine, the node re-read when it ends.
@@ -75,26 +75,26 @@ export interface ConsoleBackend {
   readJournal(): JournalEntry[];
   /**
    * What the journal view says besides its entries: each malformed line (its number and why), and
-   * how many older entries were not read. Unset: none.
+   * how many older entries were not read ([] when none).
    */
-  journalNotes?(): string[];
+  journalNotes(): string[];
   /** Targets a portal offers (the engine's listPortalTargets: stores no record), for the attach wizard. */
-  discover?(portal: string): Promise<DiscoveredTarget[]>;
+  discover(portal: string): Promise<DiscoveredTarget[]>;
   /**
    * The LUNs a target offers (the engine's list-luns): read from the node's sessions to it, or the
    * plan of a temporary login that lists them and undoes itself (applied through `apply`).
    */
-  listLuns?(input: ListLunsInput, write: boolean): LunListing;
+  listLuns(input: ListLunsInput, write: boolean): LunListing;
   /** Discovery with CHAP (the engine's list-targets): a plan that stores nothing, applied through `apply`. */
-  planListTargets?(input: ListTargetsInput, write: boolean): Plan;
+  planListTargets(input: ListTargetsInput, write: boolean): Plan;
   /** Reads a Pod/PV manifest (+ Secret) with the engine's one manifest reader. */
-  loadManifest?(path: string, secretPath?: string): ManifestValues;
+  loadManifest(path: string, secretPath?: string): ManifestValues;
   /** The watchers' poll interval (shown in the status bar). */
-  refreshMs?: number;
+  refreshMs: number;
   /** The node's clock (ms since the epoch): refresh ages are measured against it. */
-  now?(): number;
+  now(): number;
   /** iscsid up/down for the status bar (cached by the backend; called every second). */
-  iscsidState?(): 'up' | 'down' | 'socket' | '?';
+  iscsidState(): 'up' | 'down' | 'socket' | '?';
   /** Runs the doctor engine's checks (the Doctor view), as `iscsi-console doctor` does. */
-  runDoctor?(): Promise<DoctorReport>;
+  runDoctor(): Promise<DoctorReport>;
 }

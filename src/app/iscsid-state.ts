@@ -7,7 +7,7 @@ import { doctorContext } from '../engine/doctor/index.js';
 import type { Host } from '../engine/host/host.js';
 import type { ExecMode } from '../engine/host/runner.js';
 
-export type IscsidState = 'up' | 'down' | 'socket' | '?';
+type IscsidState = 'up' | 'down' | 'socket' | '?';
 
 export function iscsidStateProbe(o: { host: Host; kubeletRoot: string; exec: ExecMode }): () => IscsidState {
   let cached: { at: number; state: IscsidState } | undefined;

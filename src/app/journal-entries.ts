@@ -37,14 +37,14 @@ export function journalEntries(lines: readonly EngineJournalEntry[]): JournalEnt
 }
 
 /** What the console shows of the journal: its entries, and notes on what it could not show. */
-export interface JournalView {
+interface JournalView {
   entries: JournalEntry[];
   /** One line each: a malformed line (number and why), the older entries not read. */
   notes: string[];
 }
 
 /** The notes the Journal view shows for what the read skipped (engine JournalTail → words). */
-export function journalNotes(tail: Pick<JournalTail, 'problems' | 'older'>): string[] {
+function journalNotes(tail: Pick<JournalTail, 'problems' | 'older'>): string[] {
   const notes = tail.problems.map(
     (p) => `journal line ${p.line ?? `${p.fromEnd} from the end`}: ${p.reason} — skipped`,
   );

@@ -11,7 +11,7 @@ import type { NodeStore } from '../watchers/store.js';
 import { acceptsGzip } from './gzip-parts.js';
 import { createMetricsRenderer, type MetricsRenderer } from './metrics-renderer.js';
 
-export interface MetricsServerOptions {
+interface MetricsServerOptions {
   store: NodeStore;
   counters: MetricsCounters;
   version: string;
@@ -22,7 +22,7 @@ export interface MetricsServerOptions {
   now(): number;
 }
 
-export interface Health {
+interface Health {
   ok: boolean;
   reason: string;
 }

@@ -8,14 +8,14 @@ import { assertNodeRoot } from '../engine/host/node-root.js';
 import type { ExecMode } from '../engine/host/runner.js';
 
 /** The global flags that choose the machine (`--root`, `--exec`, `--demo`). */
-export interface HostChoice {
+interface HostChoice {
   root: string;
   exec: ExecMode;
   /** Scenario name when running on the simulated node. */
   demo?: string;
 }
 
-export interface OpenedHost {
+interface OpenedHost {
   host: Host;
   /** Releases what the host holds (the simulator's temp tree and clock). */
   close?: () => Promise<void>;

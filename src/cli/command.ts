@@ -41,7 +41,7 @@ export interface CommandContext {
   signal: AbortSignal;
 }
 
-export interface CommandArgs {
+interface CommandArgs {
   positionals: string[];
   options: ParsedOptions;
 }

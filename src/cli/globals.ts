@@ -57,7 +57,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /** Where the demo's journal and locks go: the default state dir, on the simulated node. */
-export const DEMO_STATE_DIR = '/var/log/iscsi-console';
+const DEMO_STATE_DIR = '/var/log/iscsi-console';
 
 const EXEC_MODES: readonly ExecMode[] = ['direct', 'nsenter', 'chroot'];
 

@@ -19,7 +19,7 @@ export const ExitCode = {
   hangup: 129,
   interrupted: 130,
 } as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** A failure a person can act on: its message and, where there is one, what to do (the hint). */
 class HintedError extends Error {
@@ -101,7 +101,7 @@ export class BugError extends Error {
 }
 
 /** Flow control: leave with this code, message already printed. */
-export class ExitError extends Error {
+class ExitError extends Error {
   constructor(readonly exitCode: ExitCodeValue) {
     super(`exit ${exitCode}`);
     this.name = 'ExitError';

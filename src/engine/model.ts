@@ -477,7 +477,7 @@ export function lunKey(targetIqn: string, portal: string, iface: string, lun: nu
  * CSI drivers beside the in-tree plugin (formats in docs/csi-drivers.md). Added in schema
  * version 2, together with the `claimed` verdict.
  */
-export interface CsiPublish {
+interface CsiPublish {
   podUid: string;
   /** Host path of the publish target (`.../kubernetes.io~csi/<pv>/mount`, or the block symlink). */
   path: string;

@@ -21,7 +21,7 @@ export interface Clock {
 }
 
 /** The fixed start of a manual clock: reproducible timestamps in tests and journals. */
-export const MANUAL_EPOCH = Date.UTC(2026, 0, 1, 0, 0, 0);
+const MANUAL_EPOCH = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 interface Pending {
   at: number;

@@ -20,7 +20,7 @@ function put(sim: Simulator, path: string, content: string, mode?: number): void
   sim.tree.file(path, content, mode);
 }
 
-export interface CsiVolumeSpec {
+interface CsiVolumeSpec {
   driver: string;
   handle: string;
   pv: string;
@@ -33,7 +33,7 @@ export interface CsiVolumeSpec {
   dirs?: boolean;
 }
 
-export interface CsiVolumeLaidOut {
+interface CsiVolumeLaidOut {
   sd: string;
   staging: string;
   publish: string;

@@ -1,7 +1,7 @@
 /** Which commands a scripted fault applies to: a substring of the argv line, or a predicate. */
-export type CommandMatcher = string | ((argv: readonly string[]) => boolean);
+type CommandMatcher = string | ((argv: readonly string[]) => boolean);
 
-export interface ScriptedResult {
+interface ScriptedResult {
   exitCode: number;
   stdout?: string;
   stderr?: string;

@@ -32,7 +32,7 @@ export interface KubeletVolumeState {
 }
 
 /** Fails an attach/detach step like kubelet's error string would. */
-export class KubeletError extends Error {}
+class KubeletError extends Error {}
 
 /** kubelet's `portalMounter`: no colon → append :3260. */
 function portalMounter(p: string): string {

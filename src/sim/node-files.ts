@@ -52,7 +52,7 @@ export function writeNodeFiles(tree: Tree, hostname: string): void {
  * The abstract unix socket iscsid listens on and iscsiadm connects to (open-iscsi usr/mgmt_ipc.c
  * and usr/iscsid_req.c, ISCSIADM_NAMESPACE). /proc/net/unix shows an abstract name with a leading '@'.
  */
-export const ISCSID_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
+const ISCSID_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
 
 /** /proc/net/unix's header line (net/unix/af_unix.c unix_seq_show). */
 const UNIX_HEADER = 'Num       RefCount Protocol Flags    Type St Inode Path\n';

@@ -2,7 +2,7 @@ import { portalOf, portalText, tgtWwid } from './kernel/names.js';
 import type { ChapSecret, Portal, TargetSpec } from './types.js';
 
 /** Result of a login attempt against the SAN: 0 or an iscsiadm exit code (iscsi_err.h). */
-export type LoginOutcome = 0 | 8 | 19 | 24;
+type LoginOutcome = 0 | 8 | 19 | 24;
 
 /**
  * The storage network the simulated node can reach: targets listening on portals, like tgt in the

@@ -25,7 +25,7 @@ import { runTool } from './tools/index.js';
 import { Tree } from './tree.js';
 import type { SdevState, SimScsiDevice, SimSession, TargetSpec } from './types.js';
 
-export interface SimulatorOptions {
+interface SimulatorOptions {
   /** Directory holding `root/` (the node tree) and `state/` (what mounts hide). */
   dir: string;
   clock: 'real' | 'manual';
@@ -37,7 +37,7 @@ export interface SimulatorOptions {
 }
 
 /** The simulated node's initiator name, shaped like the captures' lab one (test/fixtures/captures/README.md). */
-export const DEFAULT_INITIATOR = 'iqn.1993-08.org.debian:01:simnode0001';
+const DEFAULT_INITIATOR = 'iqn.1993-08.org.debian:01:simnode0001';
 
 /**
  * The simulated node's control API: the SAN (targets, portals going down), kernel faults, daemons,

@@ -53,7 +53,7 @@ export interface Portal {
 }
 
 /** Kernel session state names (scsi_transport_iscsi.c iscsi_session_state_names). */
-export type SessionState = 'LOGGED_IN' | 'FAILED' | 'FREE';
+type SessionState = 'LOGGED_IN' | 'FAILED' | 'FREE';
 
 /** SCSI device states the simulator models (scsi_sysfs.c sdev_states). */
 export type SdevState = 'running' | 'offline' | 'transport-offline' | 'blocked';

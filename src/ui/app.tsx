@@ -37,10 +37,10 @@ import { TableBody } from './views/table-body.js';
 import type { ViewBodyProps } from './views/view.js';
 
 /** Below this the console shows only a "terminal too small" message. */
-export const MIN_COLUMNS = 60;
-export const MIN_ROWS = 12;
+const MIN_COLUMNS = 60;
+const MIN_ROWS = 12;
 
-export interface ConsoleAppProps {
+interface ConsoleAppProps {
   backend: ConsoleBackend;
   ui: UiStore;
   theme: Theme;
@@ -51,12 +51,10 @@ export interface ConsoleAppProps {
 const EMPTY_JOURNAL: JournalEntry[] = [];
 const EMPTY_EVENTS: NodeEvent[] = [];
 
-const noop = () => Date.now();
-
 export function ConsoleApp(props: ConsoleAppProps) {
   const { backend, ui, theme, hostname } = props;
   // The host's clock: the simulator's runs ahead of the wall clock, and refresh ages use it.
-  const clock = props.clock ?? backend.now ?? noop;
+  const clock = props.clock ?? backend.now;
   const { exit } = useApp();
   const { columns: width, rows: height } = useWindowSize();
   // Only what the rows, the cursor and the scroll bound depend on; the parts below pick their own.

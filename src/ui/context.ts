@@ -63,7 +63,7 @@ export function scroll(ctx: DispatchContext, key: Key): void {
 }
 
 /** The keys that scroll a detail or a dialog: ↑↓ j k PgUp PgDn, g/Home, G/End. */
-export function scrollKeys(ctx: DispatchContext, input: string, key: Key): void {
+function scrollKeys(ctx: DispatchContext, input: string, key: Key): void {
   if (input === 'g' || key.home) ctx.ui.setState({ detailScroll: 0 });
   else if (input === 'G' || key.end) ctx.ui.setState({ detailScroll: ctx.scrollMax ?? 0 });
   else if (input === 'j' || input === 'k')

@@ -31,7 +31,7 @@ export function cursorIndex(rows: readonly TableRow[], cursor: Cursor, followTai
   return Math.max(0, Math.min(cursor.index, rows.length - 1));
 }
 
-export function currentRow(s: UiState, rows: readonly TableRow[]): TableRow | undefined {
+function currentRow(s: UiState, rows: readonly TableRow[]): TableRow | undefined {
   return rows[cursorIndex(rows, s.cursor[s.view], viewById(s.view).followTail === true)];
 }
 
@@ -45,7 +45,7 @@ function setCursor(ctx: DispatchContext, index: number): void {
 }
 
 /** The rows an action applies to: the marked ones, else the cursor row (or the open detail). */
-export function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[] {
+function selectionsFor(s: UiState, rows: readonly TableRow[]): Selection[] {
   const toSel = (r: TableRow): Selection | undefined =>
     r.scope ? { scope: r.scope, key: r.actionKey ?? r.key, label: r.label ?? r.key } : undefined;
   if (s.detail !== undefined) {

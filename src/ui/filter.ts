@@ -19,7 +19,7 @@ type Term =
   | { kind: 'text'; alternatives: string[] }
   | { kind: 'field'; field: string; alternatives: string[]; negate: boolean };
 
-export interface ParsedFilter {
+interface ParsedFilter {
   invert: boolean;
   terms: Term[];
 }
@@ -65,8 +65,6 @@ export const FILTER_FIELDS = {
   journal: ['action', 'subject', 'result'],
 } as const satisfies Record<string, readonly string[]>;
 
-export type FilterView = keyof typeof FILTER_FIELDS;
-
 /** The field names of a view (empty for a view without a filterable list, e.g. doctor). */
 export function filterFields(view: string): readonly string[] {
   return (FILTER_FIELDS as Record<string, readonly string[]>)[view] ?? [];
@@ -80,7 +78,7 @@ export function filterFieldsText(view: string): string {
 
 const FIELD_TERM = /^([a-z][a-z0-9_-]*)(!?=)(.*)$/i;
 
-export function parseFilter(text: string): ParsedFilter {
+function parseFilter(text: string): ParsedFilter {
   let t = text.trim();
   let invert = false;
   if (t.startsWith('!')) {

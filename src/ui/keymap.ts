@@ -8,7 +8,7 @@ import { VIEWS, type ViewId, viewForDigit } from './views/registry.js';
 
 export { viewForDigit };
 
-export type NavId =
+type NavId =
   | 'up'
   | 'down'
   | 'pageUp'
@@ -33,7 +33,7 @@ export type NavId =
   | 'json'
   | 'quit';
 
-export interface NavKey {
+interface NavKey {
   id: NavId;
   /** As shown in help and hints. */
   label: string;
@@ -201,7 +201,7 @@ export function actionsFor(
   );
 }
 
-export interface PaletteCommand {
+interface PaletteCommand {
   name: string;
   aliases: string[];
   help: string;

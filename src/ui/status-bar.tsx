@@ -14,12 +14,9 @@ import type { UiStore } from './view-store.js';
 
 type DaemonState = 'up' | 'down' | 'socket' | '?';
 
-/** iscsid up/down: the backend's check, else a watcher source named iscsid, else unknown (never guessed). */
-function iscsidState(backend: ConsoleBackend, sources: { name: string; active: boolean }[]): DaemonState {
-  const fromBackend = backend.iscsidState?.();
-  if (fromBackend) return fromBackend;
-  const src = sources.find((x) => x.name === 'iscsid');
-  return src ? (src.active ? 'up' : 'down') : '?';
+/** iscsid up/down: the backend's cached check ('?' when it cannot tell; never guessed). */
+function iscsidState(backend: ConsoleBackend): DaemonState {
+  return backend.iscsidState();
 }
 
 const ISCSID_LOOK: Record<DaemonState, { text: string; tone: 'ok' | 'bad' | 'warn' | 'dim' }> = {
@@ -92,13 +89,12 @@ export function StatusBar(props: {
     const t = setInterval(() => setNow(props.clock()), 1000);
     return () => clearInterval(t);
   }, [props.clock]);
-  const iscsid = ISCSID_LOOK[iscsidState(props.backend, node.sources)];
+  const iscsid = ISCSID_LOOK[iscsidState(props.backend)];
   const age =
     node.partialOf !== undefined
       ? `reading… (first look, ${node.sessions}/${node.partialOf} sessions)`
       : freshness(now, node.polled, node.fullRead, width >= WIDE);
-  const every =
-    props.backend.refreshMs && width >= WIDE ? ` · poll every ${formatAge(props.backend.refreshMs)}` : '';
+  const every = width >= WIDE ? ` · poll every ${formatAge(props.backend.refreshMs)}` : '';
   const stamp = ` ⟳ ${age}${every}${node.busy ? ' ◐' : ''}`;
   const host = truncateMiddle(node.hostname ?? '…', Math.max(16, Math.floor(width / 4)));
   const demo = node.kind === 'sim' ? ' [demo]' : '';

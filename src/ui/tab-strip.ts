@@ -6,7 +6,7 @@
  */
 import { type Theme, tabLabel } from './theme.js';
 
-export interface Tab {
+interface Tab {
   id: string;
   label: string;
   active: boolean;

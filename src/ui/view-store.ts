@@ -8,11 +8,10 @@ import type { Selection } from '../app/backend.js';
 import type { Dialog, DialogStates } from './dialogs/dialog-types.js';
 import { VIEW_IDS, type ViewId } from './views/registry.js';
 
-export type { Dialog };
 export { VIEW_IDS, type ViewId };
 
 /** Explicit input modes: one root dispatcher resolves keys by mode (docs/architecture.md#explicit-input-modes). */
-export type Mode = 'normal' | 'filter' | 'command' | 'confirm' | 'busy' | 'wizard';
+type Mode = 'normal' | 'filter' | 'command' | 'confirm' | 'busy' | 'wizard';
 
 export interface Cursor {
   key?: string;
@@ -58,7 +57,7 @@ function perView<T>(make: () => T): Record<ViewId, T> {
   return Object.fromEntries(VIEW_IDS.map((v) => [v, make()])) as Record<ViewId, T>;
 }
 
-export function initialUiState(opts: { write: boolean; dryRun: boolean; view?: ViewId }): UiState {
+function initialUiState(opts: { write: boolean; dryRun: boolean; view?: ViewId }): UiState {
   return {
     view: opts.view ?? 'sessions',
     history: [],

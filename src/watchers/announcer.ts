@@ -11,7 +11,7 @@ import { type Announcement, announcedSessions, probeEvents, settleAnnouncements 
 import type { ProbeDetail } from './sysfs-probe.js';
 import type { EventDraft } from './types.js';
 
-export interface Announcer {
+interface Announcer {
   /** The state events `detail` proves against `snapshot` and not yet announced; recorded as announced. */
   announce(snapshot: Snapshot, detail: ProbeDetail): EventDraft[];
   /** For store.applySnapshot: true (drop it) for the diff's copy of an announced event, once. */

@@ -39,7 +39,7 @@ import {
 import { deepEqual } from './share.js';
 import type { EventDraft, SnapshotDiff } from './types.js';
 
-export interface DiffResult {
+interface DiffResult {
   diff: SnapshotDiff;
   events: EventDraft[];
 }

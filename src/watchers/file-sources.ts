@@ -9,7 +9,7 @@ import { type FileSourceSpec, type FileWatch, startFileWatch } from './file-watc
 import type { Refresher } from './refresher.js';
 import type { SourceHealthBoard } from './source-health.js';
 
-export interface FileSourcesOptions {
+interface FileSourcesOptions {
   host: Host;
   /** The dirs to watch (file-watch.ts fileSources; none when file watching is off). */
   specs: readonly FileSourceSpec[];
@@ -19,7 +19,7 @@ export interface FileSourcesOptions {
   read: () => boolean;
 }
 
-export interface FileSources {
+interface FileSources {
   /** Starts watching every dir that exists now and is not watched yet (each poll tick). */
   startMissing(): void;
   /** Resolves when every watch started so far is ready. */

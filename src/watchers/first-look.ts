@@ -6,47 +6,29 @@
  *
  * The result is a Snapshot marked `partial`, its sessions `pending`: verdict, health, devices and
  * kubelet links are not read, so nothing may be planned or decided from it (the console refuses
- * actions until the full read replaces it, and shows it as loading). Reads follow readSession
- * (src/engine/snapshot/sessions.ts) so the session keys match the full read's and the cursor stays
- * on the same row when it lands.
+ * actions until the full read replaces it, and shows it as loading). A session's identity comes
+ * from the full read's own reader (readSessionIdentity, src/engine/snapshot/sessions.ts), so the
+ * session keys match the full read's and the cursor stays on the same row when it lands.
  */
 import type { Host } from '../engine/host/host.js';
-import { dirname, resolveLink } from '../engine/host/path.js';
-import { formatPortal } from '../engine/iscsi/portal.js';
 import { SCHEMA_VERSION, type Session, type Snapshot, sessionKey } from '../engine/model.js';
 import { normalizeKubeletRoot } from '../engine/snapshot/assemble.js';
-import {
-  ISCSI_SESSION_CLASS,
-  isSessionName,
-  readAttr,
-  readInitiatorName,
-  readIntAttr,
-} from '../engine/snapshot/index.js';
+import { ISCSI_SESSION_CLASS, isSessionName, readInitiatorName } from '../engine/snapshot/index.js';
+import { connectionPortal, readConnection, readSessionIdentity } from '../engine/snapshot/sessions.js';
 
 /** `../../devices/platform/host3/session3/iscsi_session/session3` → 3 (captures single-sysfs.json). */
 const SESSION_HOST = /\/host(\d+)\/session\d+\//;
 
 /**
- * One session from its class entry: targetname, state, ifacename and the first connection's
- * persistent portal (iscsid always opens connection 0; `address`/`port` when the persistent pair is
- * missing). Undefined when it vanished mid-read (a logout).
+ * One session: its identity as the full read takes it (readSessionIdentity) and its first
+ * connection's portal (iscsid always opens connection 0). Undefined when it vanished mid-read (a logout).
  */
 function lookAtSession(host: Host, name: string): Session | undefined {
-  const sid = Number(name.slice('session'.length));
-  const classPath = `${ISCSI_SESSION_CLASS}/${name}`;
-  const link = host.readLink(classPath);
-  if (link === undefined) return undefined;
-  const attrDir = resolveLink(classPath, link);
-  const state = readAttr(host, `${attrDir}/state`);
-  if (state === undefined) return undefined;
-  const targetIqn = readAttr(host, `${attrDir}/targetname`) ?? '';
-  const iface = readAttr(host, `${attrDir}/ifacename`) ?? 'default';
-  const conn = `connection${sid}:0`;
-  const cdir = `${dirname(dirname(attrDir))}/${conn}/iscsi_connection/${conn}`;
-  const addr = readAttr(host, `${cdir}/persistent_address`) ?? readAttr(host, `${cdir}/address`);
-  const port = readIntAttr(host, `${cdir}/persistent_port`) ?? readIntAttr(host, `${cdir}/port`);
-  const portal = addr !== undefined && port !== undefined ? formatPortal(addr, port) : '';
-  const hostNumber = SESSION_HOST.exec(link)?.[1];
+  const id = readSessionIdentity(host, name, []);
+  if (!id) return undefined;
+  const { sid, targetIqn, iface, state } = id;
+  const portal = connectionPortal(readConnection(host, id.sessDir, `connection${sid}:0`));
+  const hostNumber = SESSION_HOST.exec(id.link)?.[1];
   const s: Session = {
     sid,
     name,
@@ -71,7 +53,7 @@ function lookAtSession(host: Host, name: string): Session | undefined {
   return s;
 }
 
-export interface FirstLookOptions {
+interface FirstLookOptions {
   kubeletRoot: string;
   /**
    * Sessions to read, lowest sids first (the Sessions view's order): what the first frame can

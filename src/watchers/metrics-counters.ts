@@ -29,7 +29,7 @@ const READ_SOURCES: Record<string, string> = {
   [FILE_WATCH_FAILED]: 'file-watch',
 };
 
-export interface SessionChangeCount {
+interface SessionChangeCount {
   target: string;
   portal: string;
   iface: string;

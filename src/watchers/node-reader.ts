@@ -14,7 +14,7 @@ import type { SysfsProbe } from './sysfs-probe.js';
 export const SYSFS_CHANGED = 'sysfs changed';
 export const MOUNTS_CHANGED = 'mounts changed';
 
-export interface NodeReaderOptions {
+interface NodeReaderOptions {
   host: Host;
   kubeletRoot: string;
   /** The full read. */
@@ -25,7 +25,7 @@ export interface NodeReaderOptions {
   fullRefreshMs: number;
 }
 
-export interface NodeRead {
+interface NodeRead {
   snapshot: Snapshot;
   /** True when every object was read (not only the sessions that moved). */
   full: boolean;

@@ -22,7 +22,7 @@ import type { SourceHealthBoard } from './source-health.js';
 import type { NodeStore } from './store.js';
 import { type ProbeDetail, type SysfsProbe, SysfsProber } from './sysfs-probe.js';
 
-export interface PollPipelineOptions {
+interface PollPipelineOptions {
   host: Host;
   store: NodeStore;
   reader: NodeReader;
@@ -39,7 +39,7 @@ export interface PollPipelineOptions {
   onSnapshot?: (snapshot: Snapshot) => void;
 }
 
-export interface PollPipeline {
+interface PollPipeline {
   /** What every source asks for a read. */
   refresher: Refresher;
   /** One poll tick; resolves true when it caused a refresh, after that refresh finished. */

@@ -6,7 +6,7 @@
  */
 import { type Pacer, realPacer } from './pacer.js';
 
-export interface PollTimer {
+interface PollTimer {
   /** Schedules the first tick (and each next one after a tick ends). */
   start(): void;
   stop(): void;

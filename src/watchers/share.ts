@@ -28,7 +28,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * Returns `next` with each item replaced by its equal predecessor (same key), and `prev` itself
  * when every item was reused in the same order.
  */
-export function shareList<T>(prev: readonly T[] | undefined, next: T[], keyOf: (item: T) => string): T[] {
+function shareList<T>(prev: readonly T[] | undefined, next: T[], keyOf: (item: T) => string): T[] {
   if (!prev) return next;
   const byKey = new Map<string, T>();
   for (const p of prev) byKey.set(keyOf(p), p);

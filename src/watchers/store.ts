@@ -11,7 +11,7 @@ import { type Pacer, realPacer } from './pacer.js';
 import { shareSnapshot } from './share.js';
 import type { EventDraft, NodeEvent, NodeState, TrackedAction } from './types.js';
 
-export interface NodeStoreOptions {
+interface NodeStoreOptions {
   /** Ring buffer size (default 2,000). */
   eventCap?: number;
   /** Upper bound of publications per second (default 10). */
@@ -26,7 +26,7 @@ export interface NodeStoreOptions {
   pacer?: Pacer;
 }
 
-export interface ApplyOptions {
+interface ApplyOptions {
   /**
    * Drops diff events already published another way (the watcher's probe announces a state change
    * before the snapshot that carries it is read: probe-diff.ts probeEvents).
@@ -57,10 +57,10 @@ export interface NodeStore extends StoreApi<NodeState> {
   dispose(): void;
 }
 
-export const DEFAULT_EVENT_CAP = 2_000;
+const DEFAULT_EVENT_CAP = 2_000;
 
 /** The state of a node nobody has read yet. */
-export function initialNodeState(): NodeState {
+function initialNodeState(): NodeState {
   return {
     events: [],
     actions: [],

@@ -58,7 +58,7 @@ export interface SourceHealth {
   detail?: string;
 }
 
-export interface WatcherHealth {
+interface WatcherHealth {
   /** Host clock, ms: the node was last probed (every poll tick and every read), changed or not. */
   lastPollAt?: number;
   /** Host clock, ms: the node was last read, in full or incrementally (only what moved). */

@@ -6,7 +6,7 @@
  */
 import type { Host, LineStream } from '../engine/host/host.js';
 
-export const UDEV_MONITOR_ARGV = [
+const UDEV_MONITOR_ARGV = [
   'udevadm',
   'monitor',
   '--kernel',
@@ -18,7 +18,7 @@ export const UDEV_MONITOR_ARGV = [
 /** `KERNEL[1234.567890] add      /devices/platform/host0/session1 (iscsi_session)` (udevadm(8) monitor). */
 const UEVENT = /^KERNEL\[[\d.]+\]\s+(\S+)\s+(\S+)\s+\((\S+)\)/;
 
-export interface Uevent {
+interface Uevent {
   action: string;
   devpath: string;
   subsystem: string;

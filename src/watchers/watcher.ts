@@ -46,7 +46,7 @@ export const DEFAULT_REFRESH_MS = 2_000;
  * what the probe does not see (connection addresses, host attributes), so those catch up here.
  * Idle nodes take no snapshot at all, as before.
  */
-export const DEFAULT_FULL_REFRESH_MS = 60_000;
+const DEFAULT_FULL_REFRESH_MS = 60_000;
 
 export interface WatcherOptions {
   host: Host;

@@ -5,6 +5,7 @@
  * only an unrefused plan, the override act (CLI --force + its token or --yes; console `o` + its
  * token) applies only a plan whose refusals are all overridable, and nothing applies a held one.
  */
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Key } from 'ink';
@@ -23,6 +24,7 @@ import { dialogFor } from '../../src/ui/dialogs/registry.js';
 import { type DispatchContext, dispatchKey, openPlan } from '../../src/ui/dispatch.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
+import { handFilledParts } from '../helpers/backend-parts.js';
 
 /**
  * Every refusal kind (id, overridable) the planners emit. The guard below reads the planners'
@@ -213,6 +215,7 @@ function consoleRun(plan: Plan, write: boolean, keys: readonly (string | 'enter'
   const applies: ApplyOptions[] = [];
   const def = defFor(plan);
   const backend: ConsoleBackend = {
+    ...handFilledParts(),
     store: createStore<NodeState>(() => ({
       events: [],
       actions: [],

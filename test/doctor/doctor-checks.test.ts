@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../src/engine/doctor/index.js';
+import { readDoctorNodeRecords } from '../../src/engine/doctor/node-db.js';
 import type { DoctorCheck, DoctorReport } from '../../src/engine/doctor/types.js';
 import type { ExecMode } from '../../src/engine/host/runner.js';
+import { takeSnapshot } from '../../src/engine/snapshot/index.js';
 import { FixtureHost, FixtureNode, SECRET, TARGET, type VersionAnswers } from './fixture-node.js';
 
 let node: FixtureNode;
@@ -239,13 +241,49 @@ describe('each doctor check failing', () => {
     expect(c.hint).toBe(
       'iscsiadm -m node -p 127.0.0.2:3260 -T iqn.2024-01.lab.example:storage.target2 -o update -n node.startup -v manual (or delete unused records)',
     );
-    // The old flat layout (`nodes/<iqn>/<addr>,<port>` file) and /var/lib/iscsi (RHEL) are read too.
-    node.write('/var/lib/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260', '');
+    // The old flat layout (`nodes/<iqn>/<addr>,<port>` file) is read too.
+    node.write('/etc/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260', '');
     const e = await check('node-records.intact');
     expect(e).toMatchObject({
       status: 'warn',
-      evidence: '1 empty record file: /var/lib/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260',
+      evidence: '1 empty record file: /etc/iscsi/nodes/iqn.2024-01.x:t3/10.0.0.3,3260',
     });
+  });
+
+  it('judges the node records status reports: the DB root in use, one listing for both', async () => {
+    // A tree where they used to disagree: the doctor read /etc/iscsi and /var/lib/iscsi both (and
+    // entries that are not portals), status only the DB root in use (/etc/iscsi here: it has records).
+    node.nodeRecord('iqn.2024-01.lab.example:storage.target2', '127.0.0.2,3260,1', {
+      'node.startup': 'manual',
+    });
+    node.write(
+      '/var/lib/iscsi/nodes/iqn.2024-01.x:old/10.0.0.9,3260,1/default',
+      'node.startup = automatic\n',
+    );
+    node.write('/var/lib/iscsi/nodes/iqn.2024-01.x:old/10.0.0.8,3260', '');
+    node.write('/etc/iscsi/nodes/iqn.2024-01.x:t4/not-a-portal/default', 'node.startup = automatic\n');
+    const host = new FixtureHost(node.root);
+    const status = takeSnapshot(host, { kubeletRoot: '/var/lib/kubelet' }).nodeRecords.map((r) => r.path);
+    const judged = readDoctorNodeRecords(host).map((r) => r.path);
+    expect(judged.sort()).toEqual(status.sort());
+    expect(judged.sort()).toEqual([
+      `/etc/iscsi/nodes/${TARGET}/127.0.0.1,3260,1/default`,
+      '/etc/iscsi/nodes/iqn.2024-01.lab.example:storage.target2/127.0.0.2,3260,1/default',
+    ]);
+    expect(await check('node-records.startup')).toMatchObject({
+      status: 'pass',
+      evidence: '2 node records, none automatic',
+    });
+    expect((await check('node-records.intact')).status).toBe('pass');
+    // A RHEL node (records only under /var/lib/iscsi): both read there.
+    node.remove('/etc/iscsi/nodes');
+    const rhel = readDoctorNodeRecords(new FixtureHost(node.root)).map((r) => r.path);
+    expect(rhel.sort()).toEqual(
+      takeSnapshot(new FixtureHost(node.root), { kubeletRoot: '/var/lib/kubelet' })
+        .nodeRecords.map((r) => r.path)
+        .sort(),
+    );
+    expect(rhel).toHaveLength(2);
   });
 
   it('replacement_timeout: records differing from iscsid.conf warn; negative and zero warn', async () => {

@@ -25,12 +25,12 @@ export type AttachField =
 const VOL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
 /** CHAP usernames and secrets fill AUTH_STR_MAX_LEN (256) buffers with their NUL (open-iscsi usr/auth.h). */
-export const MAX_CHAP_VALUE_BYTES = 255;
+const MAX_CHAP_VALUE_BYTES = 255;
 
 /** `"value"` as it appears in a message: exact here; text sinks make its controls visible (safeText). */
 const q = (v: string) => `"${v}"`;
 
-export interface FieldProblem {
+interface FieldProblem {
   /** The value as given (quoted in the CLI message). */
   value: string;
   /** Why it is refused (what the wizard shows beside the field). */

@@ -98,7 +98,7 @@ const HELP: Readonly<Record<RowKey<(typeof ROWS)[number]>, string>> = {
     'on failure, leave what it made (session, records, iface, kubelet dir) for inspection instead of removing it',
 };
 
-export const ATTACH_PARAMS: readonly AttachParam[] = ROWS.map((r) => ({
+const ATTACH_PARAMS: readonly AttachParam[] = ROWS.map((r) => ({
   ...r,
   help: HELP['field' in r ? r.field : r.flag],
 }));

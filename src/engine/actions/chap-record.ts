@@ -53,7 +53,7 @@ export async function restoreChapRecords(rt: Runtime): Promise<{ restored: strin
 }
 
 /** The `-o show` argv that reads the record back (what the console compares, never prints). */
-export function showArgv(d: RecordSecrets): string[] {
+function showArgv(d: RecordSecrets): string[] {
   return d.scope === 'node'
     ? recordOpArgv(nodeArgv(d.portal, d.iqn, d.iface), 'show')
     : discoverydbShowArgv(d.portal);

@@ -26,7 +26,7 @@ import { addDeviceTeardown } from './teardown.js';
 import type { ActionContext, ActionDef, Plan } from './types.js';
 import { unmapBlockVolumeSteps } from './unmap-device.js';
 
-export interface CleanupInput {
+interface CleanupInput {
   /** A session (its target's sessions through the same iface go with it)… */
   sessionKey?: string;
   /** …or several (the console's marked rows), planned together: their maps flushed before their last path… */
@@ -47,7 +47,7 @@ export interface CleanupInput {
  * dropped it or be restarting it: refused too, saying so. The rule lives in the snapshot
  * (src/engine/snapshot/outages.ts); both refusals can be overridden.
  */
-export function outageRefusals(s: Snapshot, sessions: readonly Session[]): Plan['refusals'] {
+function outageRefusals(s: Snapshot, sessions: readonly Session[]): Plan['refusals'] {
   const out: Plan['refusals'] = [];
   const portals = new Set<string>();
   for (const x of sessions) {

@@ -20,7 +20,7 @@ import {
 } from './lookup.js';
 import type { Precondition } from './types.js';
 
-export interface CheckResult {
+interface CheckResult {
   ok: boolean;
   /** What was found when not ok. */
   detail: string;
@@ -172,7 +172,7 @@ export function csiVolumeFingerprint(
 }
 
 /** Evaluates one condition; unknown ids fail closed. */
-export function check(c: Precondition, s: Snapshot, host: Host): CheckResult {
+function check(c: Precondition, s: Snapshot, host: Host): CheckResult {
   const fn = CHECKS[c.id];
   return fn ? fn(c, s, host) : fail(`unknown precondition ${c.id}`);
 }

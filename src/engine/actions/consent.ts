@@ -53,7 +53,7 @@ export function overrideToken(hostname: string): string {
   return `override ${hostname}`;
 }
 
-export interface ConsentContext {
+interface ConsentContext {
   /** Writes are enabled (`--write`, or `:write` in the console). */
   write: boolean;
   /** The node's hostname (the plain token of node-wide plans; part of the override token). */
@@ -69,13 +69,13 @@ export interface ConsentContext {
 }
 
 /** What the admin is asked once nothing blocks the plan. */
-export type ConsentAsk =
+type ConsentAsk =
   | { kind: 'none' }
   | { kind: 'yn' }
   | { kind: 'typed'; token: string }
   | { kind: 'override'; token: string; refusals: Refusal[] };
 
-export type BlockKind = 'read-only' | 'refused' | 'needs-override' | 'dry-run' | 'empty' | 'needs-yes';
+type BlockKind = 'read-only' | 'refused' | 'needs-override' | 'dry-run' | 'empty' | 'needs-yes';
 
 export interface Consent {
   /** Refusals that hold whatever the admin does (read-only first). */

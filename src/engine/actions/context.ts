@@ -7,7 +7,7 @@ import type { Host } from '../host/host.js';
 import { takeSnapshot } from '../snapshot/index.js';
 import type { ActionContext } from './types.js';
 
-export interface ActionContextOptions {
+interface ActionContextOptions {
   host: Host;
   kubeletRoot: string;
   stateDir: string;

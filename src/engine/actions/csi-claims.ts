@@ -56,7 +56,7 @@ export function addCsiRefusals(plan: Plan, s: Snapshot, sessions: readonly Sessi
   }
 }
 
-export interface DriverFileOptions {
+interface DriverFileOptions {
   /** The admin asked to remove driver files even while the driver runs. */
   removeDriverFiles?: boolean;
 }

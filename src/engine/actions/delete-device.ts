@@ -12,7 +12,7 @@ import { hostScanPath, scanData } from './sysfs-writes.js';
 import { addDeviceTeardown } from './teardown.js';
 import type { ActionDef } from './types.js';
 
-export interface DeleteDeviceInput {
+interface DeleteDeviceInput {
   deviceKeys: string[];
 }
 

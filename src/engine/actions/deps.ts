@@ -4,15 +4,12 @@
  */
 
 import { kernelLunOf, byPathName as udevByPathName } from '../iscsi/lun.js';
-import { isValidIscsiName } from '../iscsi/names.js';
 import { makePDName, makeVDPDName } from '../kubelet/paths.js';
 
 /** `/dev/disk/by-path` name of a target LUN over tcp (udev path_id of the kernel's LUN number). */
 export function byPathName(portal: { address: string; port: number }, iqn: string, lun: number): string {
   return udevByPathName(portal.address, portal.port, iqn, kernelLunOf(lun));
 }
-
-export const isValidTargetName = isValidIscsiName;
 
 /** kubelet makePDNameInternal / makeVDPDNameInternal (docs/kubelet-iscsi.md#paths). */
 export function kubeletGlobalPath(

@@ -9,7 +9,7 @@ import { addStep, addUnique, destructive, flushMapStep, newPlan, pre } from './p
 import { refusalOfUse } from './teardown.js';
 import type { ActionDef } from './types.js';
 
-export interface FlushInput {
+interface FlushInput {
   wwid: string;
 }
 

@@ -12,7 +12,7 @@ import { onTarget, parseTargetRef, recordByKey, recordKey } from './lookup.js';
 import { addStep, addUnique, destructive, newPlan, pre, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
-export interface ForgetInput {
+interface ForgetInput {
   recordKeys: string[];
   /** Set node.startup=manual instead of deleting. */
   manual: boolean;

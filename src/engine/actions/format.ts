@@ -9,7 +9,7 @@ import type { Consent } from './consent.js';
 import type { ApplyResult, BlastRadius, Plan, PlanStep, Refusal } from './types.js';
 
 /** How a line reads: a tone the console colours it with (plain text ignores it). */
-export type PlanLineTone = 'ok' | 'warn' | 'bad' | 'dim';
+type PlanLineTone = 'ok' | 'warn' | 'bad' | 'dim';
 
 export interface PlanLine {
   text: string;
@@ -73,7 +73,7 @@ const RADIUS_LABELS: [keyof BlastRadius, string][] = [
 const RISK_TONE: Record<Plan['risk'], PlanLineTone | undefined> = { low: 'ok', medium: 'warn', high: 'bad' };
 
 /** One refusal as the plan lists it: `[id] reason`, `[id, can be overridden] reason`. */
-export function refusalLine(r: Refusal): string {
+function refusalLine(r: Refusal): string {
   return `[${r.id}${r.overridable ? ', can be overridden' : ''}] ${r.reason}`;
 }
 

@@ -8,7 +8,7 @@ import { ExternalCommandError } from '../errors.js';
 import type { Host, RunResult } from '../host/host.js';
 import { describeIscsiadmExit, IscsiErr } from '../iscsiadm/exit-codes.js';
 
-export const ISCSIADM_TIMEOUT_MS = 30_000;
+const ISCSIADM_TIMEOUT_MS = 30_000;
 
 export interface IscsiadmOptions {
   /** Exit codes that count as success besides 0. */

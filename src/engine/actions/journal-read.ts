@@ -95,18 +95,19 @@ const entry = z.object({
  * or JournalStep without its line above fails to compile here.
  */
 type Unread<T, S> = Exclude<keyof T, keyof S>;
-export const EVERY_FIELD_READ: [
+type EveryFieldRead = [
   Unread<JournalEntry, z.infer<typeof entry>>,
   Unread<JournalStep, z.infer<typeof step>>,
 ] extends [never, never]
   ? true
-  : never = true;
+  : never;
+true satisfies EveryFieldRead;
 
 /** Keys a parsed object must never carry: they could reach (or stand for) a prototype. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** One journal line as an entry, or why it is not one. */
-export function parseJournalLine(line: string): { entry: JournalEntry } | { problem: string } {
+function parseJournalLine(line: string): { entry: JournalEntry } | { problem: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(line, (k, v) => (UNSAFE_KEYS.has(k) ? undefined : v));
@@ -121,7 +122,7 @@ export function parseJournalLine(line: string): { entry: JournalEntry } | { prob
 }
 
 /** A line that is not an entry: its number (from the file's start when known) and why. */
-export interface JournalProblem {
+interface JournalProblem {
   /** 1-based line number, when the whole file was read. */
   line?: number;
   /** 1-based position counted from the journal's end (always known). */

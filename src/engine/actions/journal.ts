@@ -13,8 +13,6 @@ import { localUser } from '../host/local-process.js';
 import { JOURNAL_FILE } from './state-dir.js';
 import type { Plan } from './types.js';
 
-export { JOURNAL_FILE };
-
 export interface JournalCommand {
   argv?: string[];
   write?: { path: string; data: string };

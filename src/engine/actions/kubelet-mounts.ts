@@ -13,7 +13,7 @@ import { parseGlobalPath } from '../kubelet/paths.js';
 import type { Snapshot } from '../model.js';
 import { podMountsOf } from './lookup.js';
 
-export interface PodMountRef {
+interface PodMountRef {
   podUid: string;
   path: string;
 }

@@ -62,7 +62,7 @@ export interface ListLunsInput {
 export type LunListing = { kind: 'known'; luns: ListedLun[]; note: string } | { kind: 'plan'; plan: Plan };
 
 /** The listing's own iface (cloned from the admin's, deleted at the end). */
-export const LIST_IFACE = 'iscsi-console-luns';
+const LIST_IFACE = 'iscsi-console-luns';
 
 /** How long the scanned disks may take to get their sd nodes (sd probes asynchronously). */
 const SETTLE_MS = 15_000;
@@ -119,7 +119,7 @@ export function listedLun(d: ScsiDevice, inUse?: string): ListedLun {
 }
 
 /** The LUNs the node's sessions to `iqn` have (each in use by its session), one per LUN number. */
-export function knownLuns(s: Snapshot, iqn: string): ListedLun[] {
+function knownLuns(s: Snapshot, iqn: string): ListedLun[] {
   const byLun = new Map<number, ListedLun>();
   for (const x of s.sessions.filter((x) => x.targetIqn === iqn))
     for (const d of x.devices) if (!byLun.has(d.lun)) byLun.set(d.lun, listedLun(d, lunUse(s, iqn, d.lun)));

@@ -24,9 +24,9 @@ import { realSleep } from './iscsiadm.js';
 import { LOCKS_DIR, stateDirError } from './state-dir.js';
 
 /** A process a lock names: pid and start time (host/local-process.ts). */
-export type LockProcess = LocalProcess;
+type LockProcess = LocalProcess;
 
-export interface LockHolder extends LockProcess {
+interface LockHolder extends LockProcess {
   hostname: string;
   action: string;
   since: string;
@@ -34,7 +34,7 @@ export interface LockHolder extends LockProcess {
   children?: LockProcess[];
 }
 
-export interface LockOptions {
+interface LockOptions {
   timeoutMs?: number;
   /** Is this process still running? Default: kill(pid, 0) plus start-time comparison on this machine. */
   isAlive?: (p: LockProcess) => boolean;
@@ -56,7 +56,7 @@ export interface HeldLocks {
   release(): void;
 }
 
-export const UNREADABLE_LOCK_MS = 10_000;
+const UNREADABLE_LOCK_MS = 10_000;
 
 /** The holder, or any child it recorded, still runs. */
 function holderAlive(h: LockHolder, isAlive: (p: LockProcess) => boolean): LockProcess | undefined {
@@ -91,7 +91,7 @@ export function lockPath(stateDir: string, key: string): string {
 }
 
 /** A lock this console wrote is ~200 bytes plus ~30 per running child; anything larger is not one. */
-export const LOCK_MAX_BYTES = 64 * 1024;
+const LOCK_MAX_BYTES = 64 * 1024;
 
 function isProcess(v: unknown): v is LockProcess {
   if (!v || typeof v !== 'object') return false;
@@ -104,7 +104,7 @@ function isProcess(v: unknown): v is LockProcess {
 }
 
 /** The holder a lock's text names, checked field by field (it is a file anyone with access could write). */
-export function parseHolder(raw: string): LockHolder | undefined {
+function parseHolder(raw: string): LockHolder | undefined {
   let v: unknown;
   try {
     v = JSON.parse(raw);

@@ -10,7 +10,7 @@ import { destructive, newPlan } from './plan-kit.js';
 import { addSessionRefusals, addSessionTeardown } from './session-teardown.js';
 import type { ActionDef } from './types.js';
 
-export interface LogoutInput {
+interface LogoutInput {
   sessionKeys: string[];
 }
 

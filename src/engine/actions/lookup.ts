@@ -16,7 +16,7 @@ import type {
   Snapshot,
 } from '../model.js';
 
-export interface DeviceRef {
+interface DeviceRef {
   device: ScsiDevice;
   session: Session;
 }
@@ -38,13 +38,13 @@ export function sessionByKey(s: Snapshot, key: string): Session | undefined {
  * The kernel's session ids are an unsigned int counter (`session%u` in sysfs,
  * drivers/scsi/scsi_transport_iscsi.c): 1..2^32-1.
  */
-export const MAX_SID = 0xffff_ffff;
+const MAX_SID = 0xffff_ffff;
 
 /**
  * The sid in a typed session ref — `7`, `session7` (sysfs) or `[7]` (iscsiadm's listing) — with
  * decimal digits only (decimal.ts); undefined for anything else, a fingerprint included.
  */
-export function sidOf(ref: string): number | undefined {
+function sidOf(ref: string): number | undefined {
   const digits = ref.startsWith('session')
     ? ref.slice('session'.length)
     : ref.startsWith('[') && ref.endsWith(']')
@@ -73,7 +73,7 @@ export function findSession(s: Snapshot, ref: string): Session {
 }
 
 /** Normalises a typed portal to the snapshot's `addr:port` form; throws on garbage. */
-export function normalisePortal(text: string): string {
+function normalisePortal(text: string): string {
   const p = parseTargetPortal(text);
   if (!p) throw new UserError(`invalid portal ${text}`, 'use ADDR[:PORT], with IPv6 as [ADDR]:PORT');
   return formatPortal(p.address, p.port);

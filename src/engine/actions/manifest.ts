@@ -56,7 +56,7 @@ const Secret = z.object({
   stringData: z.record(z.string(), z.string()).optional(),
 });
 
-export interface ManifestAttach {
+interface ManifestAttach {
   input: AttachInput;
   /** Name of the Secret the volume refers to (if any). */
   secretName?: string;
@@ -67,7 +67,7 @@ export interface ManifestAttach {
  * hand-written anchors are fine, but each alias expands to a copy, so a "billion laughs" file of
  * nested aliases would grow to gigabytes: past this the `yaml` package refuses (maxAliasCount).
  */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 
 /** A `--manifest`/`--secret` file, read bounded and non-blocking (regular files only); UserError otherwise. */
 export function readManifestFile(path: string): string {

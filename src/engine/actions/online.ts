@@ -9,7 +9,7 @@ import { addDeviceToBlast, addStep, deviceName, newPlan, pre, refuseSessionDown 
 import { deviceAttrPath } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
 
-export interface OnlineInput {
+interface OnlineInput {
   deviceKey: string;
 }
 

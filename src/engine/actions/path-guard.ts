@@ -12,29 +12,7 @@ import type { Host } from '../host/host.js';
 import { type PathOp, pathProblem } from '../host/path-problem.js';
 import { normalizeKubeletRoot, pluginDir, pluginPathProblem } from '../kubelet/paths.js';
 import { csiPluginDir, driverFileDirs, isKubeletCsiVolumePath } from '../snapshot/csi/paths.js';
-import { NODE_DB_DIRS } from '../snapshot/iscsi-db.js';
 import type { Plan } from './types.js';
-
-/** sysfs, where steps write attributes (host `scan`, device `delete` and `state`). */
-const SYSFS_DIRS = ['/sys'] as const;
-
-/**
- * Every dir a step may change something below, for the executor's per-step check
- * (`pathProblem(host, op, path, stepAllowedDirs(kubeletRoot))`): kubelet's in-tree iSCSI plugin dir,
- * its CSI dirs (plugin dir and pods, for leftover volume dirs), the CSI drivers' own metadata dirs,
- * open-iscsi's node DB (node, discovery and iface records) and sysfs attributes.
- */
-export function stepAllowedDirs(kubeletRoot: string): string[] {
-  const dirs = [
-    pluginDir(kubeletRoot),
-    csiPluginDir(kubeletRoot),
-    `${normalizeKubeletRoot(kubeletRoot)}/pods`,
-    ...driverFileDirs(kubeletRoot),
-    ...NODE_DB_DIRS,
-    ...SYSFS_DIRS,
-  ];
-  return [...new Set(dirs)];
-}
 
 interface PlannedPath {
   path: string;

@@ -20,7 +20,7 @@ import type { PlanStep } from './types.js';
 export type MapPaths = Pick<Snapshot, 'multipath' | 'sessions'>;
 
 /** The map a step of `steps` would leave without paths, and the step that takes its last one. */
-export interface PathlessMap {
+interface PathlessMap {
   map: MultipathMap;
   stepId: string;
 }

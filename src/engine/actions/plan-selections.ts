@@ -13,7 +13,7 @@ import { combinePlans } from './combine.js';
 import { pathlessMaps } from './pathless-maps.js';
 import type { ActionContext, ActionDef, Plan, Scope } from './types.js';
 
-export interface SelectionRef {
+interface SelectionRef {
   scope: Scope;
   /** Fingerprint (SessionKey, LunKey, map name, volume path, record path). */
   key: string;

@@ -10,7 +10,7 @@ import { oneRefInput } from './one-ref.js';
 import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown, TIMEOUTS } from './plan-kit.js';
 import type { ActionDef } from './types.js';
 
-export interface RescanInput {
+interface RescanInput {
   sessionKey: string;
 }
 

@@ -13,7 +13,7 @@ import { addSessionSubject, addStep, newPlan, pre, refuseSessionDown } from './p
 import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { ActionDef } from './types.js';
 
-export interface ScanInput {
+interface ScanInput {
   sessionKey: string;
   lun: number;
 }

@@ -14,7 +14,7 @@ import { noExtraPositionals } from './one-ref.js';
 import { addStep, addUnique, destructive, newPlan, pre, unmountStep } from './plan-kit.js';
 import type { ActionDef, Plan, PlanStep } from './types.js';
 
-export interface UnmountInput {
+interface UnmountInput {
   path: string;
 }
 

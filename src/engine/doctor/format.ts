@@ -13,7 +13,7 @@ const ANSI: Record<DoctorStatus, string> = {
 const RESET = '\u001b[0m';
 const DIM = '\u001b[2m';
 
-export interface FormatOptions {
+interface FormatOptions {
   /** No ANSI escapes (`--no-color`, NO_COLOR, or output that is not a terminal). */
   noColor: boolean;
 }

@@ -9,7 +9,7 @@ export const ISCSID_CONF = '/etc/iscsi/iscsid.conf';
  * as `key=value`, so the spaces are optional; the last assignment wins, as in open-iscsi's
  * idbm_recinfo_config. Callers never copy `*.password*` values anywhere (CHAP).
  */
-export function parseIscsidConf(text: string): Map<string, string> {
+function parseIscsidConf(text: string): Map<string, string> {
   return parseKeyValues(text, '=');
 }
 

@@ -36,7 +36,7 @@ export const MAX_SYMLINK_HOPS = 40;
 
 export type ResolvedKind = 'dir' | 'file' | 'symlink' | 'other' | 'absent';
 
-export interface Resolved {
+interface Resolved {
   /** Canonical host path: no symlink in any prefix, no `.`/`..`/empty component. */
   path: string;
   /** Where it really is: the root's path + `path`. */
@@ -46,7 +46,7 @@ export interface Resolved {
 }
 
 /** Splits a host path into its parent (as written) and last component; no parent for `/`. */
-export function splitHostPath(path: string): { parent: string | undefined; name: string } {
+function splitHostPath(path: string): { parent: string | undefined; name: string } {
   let end = path.length;
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
   const p = end === path.length ? path : path.slice(0, end);

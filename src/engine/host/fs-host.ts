@@ -81,7 +81,7 @@ function sameBytes(buf: Buffer, text: string): boolean {
   return true;
 }
 
-export interface FsHostOptions {
+interface FsHostOptions {
   /** Where host paths are accessed: `/` on the node, `/host` in a debug pod, a fixture dir in tests. */
   root: string;
   runner: RunnerConfig;
@@ -574,22 +574,22 @@ export class FsHost implements Host {
   }
 
   rmdir(path: string): void {
-    const real = changeTarget(this.layout, path, 'rmdir');
-    try {
-      // rmdir(2) never follows its final component: a link there is ENOTDIR, not its target removed.
-      fs.rmdirSync(real);
-    } catch (e) {
-      throw new HostIoError('rmdir', path, errCode(e));
-    }
+    // rmdir(2) never follows its final component: a link there is ENOTDIR, not its target removed.
+    this.removeEntry('rmdir', path, fs.rmdirSync);
   }
 
   unlink(path: string): void {
-    const real = changeTarget(this.layout, path, 'unlink');
+    // unlink(2) removes a final symlink itself, never what it points at.
+    this.removeEntry('unlink', path, fs.unlinkSync);
+  }
+
+  /** One entry removed by `remove` at the path the layout allows, its failure as a HostIoError. */
+  private removeEntry(op: 'rmdir' | 'unlink', path: string, remove: (real: string) => void): void {
+    const real = changeTarget(this.layout, path, op);
     try {
-      // unlink(2) removes a final symlink itself, never what it points at.
-      fs.unlinkSync(real);
+      remove(real);
     } catch (e) {
-      throw new HostIoError('unlink', path, errCode(e));
+      throw new HostIoError(op, path, errCode(e));
     }
   }
 

@@ -29,7 +29,7 @@ function codeOf(e: unknown): string {
  * and pod dirs, the node DB's record dirs, the state dir's files), where a driver, a pod's hostPath
  * volume or a crafted name could plant a link: below this depth no link is followed.
  */
-export const LAYOUT_DEPTH = 3;
+const LAYOUT_DEPTH = 3;
 
 /**
  * Where a host directory of at most LAYOUT_DEPTH components really is, its links followed (inside

@@ -10,7 +10,7 @@ import type { Host } from './host.js';
 const NODE_DIRS = ['/sys', '/proc'] as const;
 
 /** The node dirs missing or unreadable under the Host's root (empty when it looks like a node). */
-export function missingNodeDirs(host: Host): string[] {
+function missingNodeDirs(host: Host): string[] {
   return NODE_DIRS.filter((d) => host.stat(d) !== 'dir' || host.readDir(d).length === 0);
 }
 

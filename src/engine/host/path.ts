@@ -40,6 +40,5 @@ export function resolveLink(linkPath: string, target: string): string {
   return parts.join('/');
 }
 
-export const join = posix.join;
 export const basename = posix.basename;
 export const dirname = posix.dirname;

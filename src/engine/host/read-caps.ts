@@ -15,24 +15,24 @@ export interface ReadCap {
 }
 
 /** A sysfs attribute's show() fills at most one page (fs/sysfs/file.c, PAGE_SIZE; 4 KiB on x86-64). */
-export const SYSFS_CAP: ReadCap = { bytes: 4096, what: 'sysfs attribute (one page)' };
+const SYSFS_CAP: ReadCap = { bytes: 4096, what: 'sysfs attribute (one page)' };
 /**
  * /proc/<pid>/mountinfo: one line per mount, ~150–300 bytes on a kubelet node (pod volume paths
  * carry a 36-char pod UID). 32 MiB holds > 100,000 such lines.
  */
-export const MOUNTINFO_CAP: ReadCap = { bytes: 32 * MiB, what: 'mountinfo' };
+const MOUNTINFO_CAP: ReadCap = { bytes: 32 * MiB, what: 'mountinfo' };
 /** /proc/swaps: at most MAX_SWAPFILES (< 32, include/linux/swap.h) lines, each a path ≤ PATH_MAX. */
-export const SWAPS_CAP: ReadCap = { bytes: 256 * KiB, what: '/proc/swaps' };
+const SWAPS_CAP: ReadCap = { bytes: 256 * KiB, what: '/proc/swaps' };
 /** kubelet's iscsi.json (pkg/volume/iscsi/iscsi_util.go persistISCSIFile): ~0.5 KiB; portals list. */
-export const ISCSI_JSON_CAP: ReadCap = { bytes: 64 * KiB, what: 'iscsi.json' };
+const ISCSI_JSON_CAP: ReadCap = { bytes: 64 * KiB, what: 'iscsi.json' };
 /** An open-iscsi node, iface or send_targets record (usr/idbm.c): ~100 `key = value` lines. */
-export const NODE_DB_CAP: ReadCap = { bytes: 256 * KiB, what: 'iscsi node DB record' };
+const NODE_DB_CAP: ReadCap = { bytes: 256 * KiB, what: 'iscsi node DB record' };
 /** /proc/<pid>/net/unix: a line per socket (~100 bytes + path) on a busy node. */
-export const PROC_NET_CAP: ReadCap = { bytes: 16 * MiB, what: '/proc net table' };
+const PROC_NET_CAP: ReadCap = { bytes: 16 * MiB, what: '/proc net table' };
 /** The console's own append-only journal (JSON lines). */
-export const JOURNAL_CAP: ReadCap = { bytes: 64 * MiB, what: 'journal' };
+const JOURNAL_CAP: ReadCap = { bytes: 64 * MiB, what: 'journal' };
 /** Everything else: hostname, initiatorname.iscsi, iscsid.conf, /proc/<pid>/cmdline, modules lists. */
-export const DEFAULT_CAP: ReadCap = { bytes: 1 * MiB, what: 'file' };
+const DEFAULT_CAP: ReadCap = { bytes: 1 * MiB, what: 'file' };
 
 /** The cap for a host path (cheap: this runs once per read, ~57,000 times per 1,000-session snapshot). */
 export function readCapFor(path: string): ReadCap {

@@ -99,7 +99,7 @@ export function byPathName(address: string, port: number | string, iqn: string, 
   return `ip-${stripBrackets(address)}:${port}-iscsi-${iqn}-${byPathLunName(kernelLun)}`;
 }
 
-export interface ParsedByPath {
+interface ParsedByPath {
   /** `pci-<bdf>` prefix for offload HBAs, when present. */
   pci?: string;
   address: string;

@@ -15,14 +15,14 @@
  * though the RFC does not forbid it: no real target needs it and it reads as a parent-dir step.
  */
 
-export type IscsiNameKind = 'iqn' | 'eui' | 'naa';
+type IscsiNameKind = 'iqn' | 'eui' | 'naa';
 
 const LABEL = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
 const IQN = new RegExp(`^iqn\\.\\d{4}-(0[1-9]|1[0-2])\\.${LABEL}(\\.${LABEL})*(:.*)?$`, 'i');
 const EUI = /^eui\.[0-9A-Fa-f]{16}$/;
 const NAA = /^naa\.([0-9A-Fa-f]{16}|[0-9A-Fa-f]{32})$/;
 /** RFC 3720 section 3.2.6.1: iSCSI names are at most 223 bytes (UTF-8). */
-export const MAX_ISCSI_NAME_BYTES = 223;
+const MAX_ISCSI_NAME_BYTES = 223;
 /** A character outside RFC 3722's allowed output (ASCII other than letters, digits, `-.:`; non-ASCII other than letters, marks, digits). */
 const BAD_CHAR = /[^A-Za-z0-9.:\-\u0080-\u{10ffff}]|[^\p{ASCII}\p{L}\p{M}\p{N}]/u;
 
@@ -68,7 +68,7 @@ export function iscsiNameProblem(name: string): string | undefined {
  * usr/config.h). An iface name is a file in /etc/iscsi/ifaces and a kubelet path component
  * (`iface-<name>`), so only letters, digits and `._:-[]` (kubelet's clones are `<portal>:<volume>`).
  */
-export const MAX_IFACE_NAME_LENGTH = 64;
+const MAX_IFACE_NAME_LENGTH = 64;
 
 /** Why a string is not an acceptable iface name, or undefined when it is. */
 export function ifaceNameProblem(name: string): string | undefined {

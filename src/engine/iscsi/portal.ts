@@ -10,9 +10,9 @@ import { isIPv6 } from 'node:net';
 /** iSCSI's well-known port (RFC 7143 section 13.1); kubelet's portalMounter appends it when no `:` is present. */
 export const DEFAULT_ISCSI_PORT = 3260;
 
-export type PortalFamily = 'ipv4' | 'ipv6' | 'hostname';
+type PortalFamily = 'ipv4' | 'ipv6' | 'hostname';
 
-export interface ParsedPortal {
+interface ParsedPortal {
   /** Address without brackets (`fd00::1`, `10.0.0.1`, `san-a.example.com`). */
   address: string;
   /** Port, or undefined when the string named none. */
@@ -29,12 +29,12 @@ const HOSTNAME =
 const IPV6 = /^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(%[A-Za-z0-9_.-]+)?$/;
 
 /** True for a dotted-quad IPv4 address. */
-export function isIpv4(address: string): boolean {
+function isIpv4(address: string): boolean {
   return IPV4.test(address);
 }
 
 /** True for an IPv6 literal (without brackets). Requires at least two colons, as every IPv6 form has. */
-export function isIpv6(address: string): boolean {
+function isIpv6(address: string): boolean {
   return IPV6.test(address) && address.split(':').length >= 3;
 }
 

@@ -3,7 +3,7 @@
  * (the text iscsiadm prints as "initiator reported error (N - message)"), hints from field reports
  * (docs/field-incidents.md, docs/iscsiadm.md#exit-codes).
  */
-export interface IscsiadmCode {
+interface IscsiadmCode {
   code: number;
   name: string;
   message: string;
@@ -104,5 +104,3 @@ export const IscsiErr = {
 export function describeIscsiadmExit(code: number): IscsiadmCode {
   return BY_CODE.get(code) ?? { code, name: `UNKNOWN_${code}`, message: 'unknown exit code' };
 }
-
-export const ISCSIADM_EXIT_CODES: readonly IscsiadmCode[] = TABLE;

@@ -29,9 +29,9 @@ import { pathProblem } from '../host/path-problem.js';
 import { stripBrackets } from '../iscsi/portal.js';
 import { ISCSI_DB_ROOTS, NODE_DB_DIRS, parsePortalEntry } from '../snapshot/iscsi-db.js';
 
-export const IDBM_LOCK_DIR = '/run/lock/iscsi';
+const IDBM_LOCK_DIR = '/run/lock/iscsi';
 const LOCK_FILE = `${IDBM_LOCK_DIR}/lock`;
-export const IDBM_LOCK_WRITE = `${IDBM_LOCK_DIR}/lock.write`;
+const IDBM_LOCK_WRITE = `${IDBM_LOCK_DIR}/lock.write`;
 /** usr/idbm.h DB_LOCK_RETRIES × DB_LOCK_USECS_WAIT: 3000 × 10 ms. */
 const LOCK_TRIES = 3000;
 const LOCK_WAIT_MS = 10;
@@ -88,10 +88,7 @@ export function setRecordFields(text: string, fields: Readonly<Record<string, st
 }
 
 /** The value of each of `names` in a record's text as iscsiadm reads it (first line wins), or undefined. */
-export function recordFieldValues(
-  text: string,
-  names: readonly string[],
-): Record<string, string | undefined> {
+function recordFieldValues(text: string, names: readonly string[]): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = Object.fromEntries(names.map((n) => [n, undefined]));
   for (const line of text.split('\n')) {
     const name = lineName(line);
@@ -142,7 +139,7 @@ function splitPortal(portal: string): { address: string; port: number } {
 }
 
 /** What waiting for the lock needs: a clock-free sleep the caller provides (tests never wait). */
-export type Sleep = (ms: number) => Promise<void>;
+type Sleep = (ms: number) => Promise<void>;
 
 /** Holds iscsiadm's DB lock around `fn`, like idbm_lock/idbm_unlock. */
 export async function withIdbmLock<T>(host: Host, sleep: Sleep, fn: () => T): Promise<T> {

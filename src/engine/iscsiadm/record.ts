@@ -5,7 +5,7 @@
  */
 
 /** Marker iscsiadm prints for an unset value (usr/iscsi_settings.h UNKNOWN_VALUE). */
-export const EMPTY_VALUE = '<empty>';
+const EMPTY_VALUE = '<empty>';
 
 /**
  * open-iscsi's `key<sep>value` lines (records, iscsid.conf): blank and `#` lines skipped, key and

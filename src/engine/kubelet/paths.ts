@@ -11,7 +11,6 @@ import { kubeletPortal, parsePortal } from '../iscsi/portal.js';
 export const ISCSI_PLUGIN = 'kubernetes.io/iscsi';
 /** The pod-volume directory component (`kubernetes.io~iscsi`, escaped plugin name). */
 export const ISCSI_POD_PLUGIN = 'kubernetes.io~iscsi';
-export const DEFAULT_KUBELET_ROOT = '/var/lib/kubelet';
 
 /** `--kubelet-root` without trailing slashes (`/` stays `/`): the one spelling every kubelet path starts from. */
 export function normalizeKubeletRoot(root: string): string {
@@ -103,7 +102,7 @@ export function extractIface(mntPath: string): string | undefined {
   return /.+\/iface-([^/]+)\/.+/.exec(mntPath)?.[1];
 }
 
-export interface ParsedGlobalDirName {
+interface ParsedGlobalDirName {
   /** Portal exactly as in the name (kubelet's Portals[0]: may be a hostname, `[v6]:port`, or portless). */
   portal: string;
   iqn: string;
@@ -134,7 +133,7 @@ export function parseGlobalDirName(name: string): ParsedGlobalDirName | undefine
   return undefined;
 }
 
-export interface ParsedGlobalPath extends ParsedGlobalDirName {
+interface ParsedGlobalPath extends ParsedGlobalDirName {
   mode: 'filesystem' | 'block';
   iface: string;
   /** The global dir itself (a block pod device path is trimmed to its map path). */

@@ -40,12 +40,12 @@ export function escapeLabelValue(raw: string): string {
 }
 
 /** HELP text: `\` → `\\`, newline → `\n`. */
-export function escapeHelp(text: string): string {
+function escapeHelp(text: string): string {
   return text.replace(/[\\\n]/g, (c) => (c === '\\' ? '\\\\' : '\\n'));
 }
 
 /** A sample value as the format spells it: Go's ParseFloat reads it; `NaN`, `+Inf`, `-Inf` for the specials. */
-export function formatValue(v: number): string {
+function formatValue(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (v === Number.POSITIVE_INFINITY) return '+Inf';
   if (v === Number.NEGATIVE_INFINITY) return '-Inf';
@@ -104,7 +104,7 @@ export function renderEach(families: readonly MetricFamily[]): Map<string, strin
 }
 
 /** One family's lines (`cache`: share one across the families of a render) (HELP, TYPE, samples sorted by labels), each ending in a newline. */
-export function renderFamily(f: MetricFamily, cache = new LabelCache()): string {
+function renderFamily(f: MetricFamily, cache = new LabelCache()): string {
   const out = [`# HELP ${f.name} ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`];
   const lines = f.samples.map((s) => [cache.text(s.labels), formatValue(s.value)] as const);
   lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));

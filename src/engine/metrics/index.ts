@@ -1,18 +1,10 @@
 /** Prometheus metrics of a node: the families (node-families.ts) and the text format (exposition.ts). */
 export { FAMILIES, type FamilyName } from './definitions.js';
-export {
-  EXPOSITION_CONTENT_TYPE,
-  type MetricFamily,
-  renderEach,
-  renderExposition,
-  renderFamily,
-} from './exposition.js';
+export { EXPOSITION_CONTENT_TYPE, renderEach, renderExposition } from './exposition.js';
 export {
   DEFAULT_MAX_SESSIONS,
   exporterMetrics,
   isExporterFamily,
-  type MetricsOptions,
-  type NodeMetrics,
   nodeMetrics,
   snapshotMetrics,
   type WatcherCounters,

@@ -39,7 +39,7 @@ export interface MetricsOptions {
   watcher?: WatcherCounters;
 }
 
-export interface NodeMetrics {
+interface NodeMetrics {
   families: MetricFamily[];
   /** Series left out of this snapshot's families (sessions over maxSessions). */
   dropped: number;

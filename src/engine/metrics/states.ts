@@ -40,7 +40,7 @@ const HEALTH_SET: Record<Health, true> = { ok: true, degraded: true, failed: tru
 export const VERDICTS = Object.keys(VERDICT_SET) as Verdict[];
 export const HEALTHS = Object.keys(HEALTH_SET) as Health[];
 
-export const OTHER_STATE = 'other';
+const OTHER_STATE = 'other';
 
 /** The value as exported: itself when known, else `other`. */
 export function knownOr(value: string | undefined, known: readonly string[]): string {

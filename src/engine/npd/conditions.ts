@@ -13,14 +13,14 @@ import { nodeProblems, problemSortKey } from '../snapshot/problems.js';
 import { safeText } from '../text/safe-text.js';
 
 /** The NPD plugin statuses (types.go: OK 0, NonOK 1, Unknown 2). */
-export const NPD_OK = 0;
-export const NPD_NON_OK = 1;
+const NPD_OK = 0;
+const NPD_NON_OK = 1;
 export const NPD_UNKNOWN = 2;
 
 /** NPD's default max_output_length. */
-export const NPD_MAX_LINE = 80;
+const NPD_MAX_LINE = 80;
 
-export const SNAPSHOT_CONDITIONS = ['outage', 'failed', 'degraded', 'stale'] as const;
+const SNAPSHOT_CONDITIONS = ['outage', 'failed', 'degraded', 'stale'] as const;
 export const CONDITIONS = [...SNAPSHOT_CONDITIONS, 'iscsid', 'doctor'] as const;
 export type SnapshotCondition = (typeof SNAPSHOT_CONDITIONS)[number];
 export type Condition = (typeof CONDITIONS)[number];

@@ -27,7 +27,7 @@ import { linkUsage } from './usage.js';
 import { computeVerdicts, volumesWithSessions } from './verdicts.js';
 
 /** What a snapshot was built from, kept for the next incremental refresh (never serialised). */
-export interface ReadBasis {
+interface ReadBasis {
   kubeletRoot: string;
   /** iscsi_session class names in listing order (the order a full read assembles them in). */
   names: string[];
@@ -80,7 +80,7 @@ export function endingRead<T>(host: Host, read: () => T): T {
 // Re-exported: callers that take a snapshot normalise the root they pass the same way.
 export { normalizeKubeletRoot };
 
-export interface AssembleInput {
+interface AssembleInput {
   host: Host;
   /** Normalised kubelet root. */
   kubeletRoot: string;

@@ -20,7 +20,7 @@ export interface DmDevice {
   fs?: FsInfo;
 }
 
-export interface BlockClassRead {
+interface BlockClassRead {
   dm: DmDevice[];
   /** loop device → backing file (host path, ` (deleted)` suffix removed). */
   loops: Record<string, string>;

@@ -1,7 +1,7 @@
 import type { Host } from '../host/host.js';
 
-export const BY_PATH_DIR = '/dev/disk/by-path';
-export const MAPPER_DIR = '/dev/mapper';
+const BY_PATH_DIR = '/dev/disk/by-path';
+const MAPPER_DIR = '/dev/mapper';
 
 /**
  * `/dev/disk/by-path` links by the kernel name they point to (`../../sdb` → sdb). udev may not run

@@ -10,7 +10,7 @@ export const NODE_DB_DIRS: readonly string[] = ISCSI_DB_ROOTS.flatMap((r) => [
   `${r}/send_targets`,
   `${r}/ifaces`,
 ]);
-export const INITIATOR_NAME_PATH = '/etc/iscsi/initiatorname.iscsi';
+const INITIATOR_NAME_PATH = '/etc/iscsi/initiatorname.iscsi';
 
 /** Record keys the snapshot keeps. CHAP usernames/passwords are never even looked at. */
 const KEPT = new Set([
@@ -87,12 +87,27 @@ export function findIscsiDbRoot(host: Host): string {
   return ISCSI_DB_ROOTS[0];
 }
 
+/** One node record file of open-iscsi's DB, as listed (its text unparsed). */
+interface NodeRecordFile {
+  /** Host path of the record file. */
+  path: string;
+  /** The target's directory name. */
+  iqn: string;
+  /** The portal entry's directory (or, old layout, file) name: `<addr>,<port>[,<tpgt>]`. */
+  portalEntry: string;
+  entry: { address: string; port: number; tpgt?: number };
+  /** The iface file name (current layout); undefined in the old flat layout. */
+  iface?: string;
+  text: string;
+}
+
 /**
- * Reads node records straight from open-iscsi's DB: `<db>/nodes/<iqn>/<addr>,<port>,<tpgt>/<iface>`
- * (current layout), tolerating the older one where `<addr>,<port>[,<tpgt>]` is itself the record file.
+ * The one listing of node record files, which the snapshot and the doctor both read: `<db>/nodes/<iqn>/
+ * <addr>,<port>,<tpgt>/<iface>` (current layout), tolerating the older one where `<addr>,<port>[,<tpgt>]`
+ * is itself the record file. Entries that are not portal entries and unreadable files go to `problems`.
  */
-export function readNodeRecords(host: Host, dbRoot: string, problems: string[]): NodeRecord[] {
-  const out: NodeRecord[] = [];
+export function readNodeRecordFiles(host: Host, dbRoot: string, problems: string[]): NodeRecordFile[] {
+  const out: NodeRecordFile[] = [];
   const nodes = `${dbRoot}/nodes`;
   for (const iqn of host.readDir(nodes)) {
     for (const pe of host.readDir(`${nodes}/${iqn}`)) {
@@ -107,20 +122,31 @@ export function readNodeRecords(host: Host, dbRoot: string, problems: string[]):
         for (const iface of ifaces) {
           const text = host.readText(`${p}/${iface}`);
           if (text === undefined) problems.push(`${p}/${iface}: unreadable node record`);
-          else out.push(toNodeRecord(iqn, entry, parseRecord(text), iface, `${p}/${iface}`));
+          else out.push({ path: `${p}/${iface}`, iqn, portalEntry: pe, entry, iface, text });
         }
       } else {
         // The old layout (open-iscsi 2.1.x still writes it for `-m node -o new` without a tpgt,
         // usr/idbm.c idbm_rec_write): one file per portal, its iface named inside.
         const text = host.readText(p);
-        if (text !== undefined) {
-          const fields = parseRecord(text);
-          out.push(toNodeRecord(iqn, entry, fields, fields.get('iface.iscsi_ifacename') ?? 'default', p));
-        }
+        if (text !== undefined) out.push({ path: p, iqn, portalEntry: pe, entry, text });
       }
     }
   }
   return out;
+}
+
+/** Node records of the DB in use, as the snapshot reports them (readNodeRecordFiles, parsed). */
+export function readNodeRecords(host: Host, dbRoot: string, problems: string[]): NodeRecord[] {
+  return readNodeRecordFiles(host, dbRoot, problems).map((f) => {
+    const fields = parseRecord(f.text);
+    return toNodeRecord(
+      f.iqn,
+      f.entry,
+      fields,
+      f.iface ?? fields.get('iface.iscsi_ifacename') ?? 'default',
+      f.path,
+    );
+  });
 }
 
 /** Reads `<db>/ifaces/<name>` files (built-in `default`/`iser` have no file and are not listed). */
@@ -147,7 +173,7 @@ export function readIfaces(host: Host, dbRoot: string): Iface[] {
 }
 
 /** `InitiatorName=...` from /etc/iscsi/initiatorname.iscsi (comments and blank lines ignored). */
-export function parseInitiatorName(text: string): string | undefined {
+function parseInitiatorName(text: string): string | undefined {
   for (const line of text.split('\n')) {
     const m = /^\s*InitiatorName\s*=\s*(\S+)\s*$/.exec(line);
     if (m) return m[1];

@@ -16,7 +16,7 @@ import { type AttrTable, readAttr, readAttrs, readIntAttr } from './attr.js';
  * connection instead of fifteen per session.
  */
 
-export interface Negotiated {
+interface Negotiated {
   session?: SessionParams;
   /** By connection name. */
   connections: Map<string, ConnectionParams>;
@@ -65,12 +65,12 @@ function readParams<T extends object>(host: Host, dir: string, table: AttrTable<
 }
 
 /** A connection's negotiated parameters (`dir` is its iscsi_connection attribute dir). */
-export function readConnectionParams(host: Host, dir: string): ConnectionParams | undefined {
+function readConnectionParams(host: Host, dir: string): ConnectionParams | undefined {
   return readParams(host, dir, CONNECTION_ATTRS);
 }
 
 /** A session's negotiated parameters and error-handling timeouts (`dir` is its iscsi_session attribute dir). */
-export function readSessionParams(host: Host, dir: string): SessionParams | undefined {
+function readSessionParams(host: Host, dir: string): SessionParams | undefined {
   return readParams(host, dir, SESSION_ATTRS);
 }
 

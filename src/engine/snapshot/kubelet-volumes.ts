@@ -11,7 +11,7 @@ import type { KubeletVolume, Mount } from '../model.js';
 import { parseIscsiJson } from './iscsi-json.js';
 import { none, trimmed } from './lists.js';
 
-export interface KubeletVolumesRead {
+interface KubeletVolumesRead {
   volumes: KubeletVolume[];
   /** Listings kubelet's getVolCount reads: FS plugin tree and block (volumeDevices) tree. */
   fsListing: PluginListing;

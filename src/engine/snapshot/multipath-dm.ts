@@ -15,7 +15,7 @@
  */
 
 /** One group as the table and status lines describe it. */
-export interface DmGroup {
+interface DmGroup {
   /** `service-time 0`: the selector name with its argument count and arguments (what multipath -ll calls policy). */
   selector?: string;
   /** D (disabled), A (active: the current group) or E (enabled), worded as multipath -ll does. */

@@ -32,15 +32,15 @@ import { type DmMultipath, joinDm, parseDmStatus, parseDmTable, splitDmLine } fr
 import { parseMultipathdMaps } from './multipathd-json.js';
 import { readProcessTable } from './processes.js';
 
-export const TOPOLOGY_TIMEOUT_MS = 5_000;
+const TOPOLOGY_TIMEOUT_MS = 5_000;
 /**
  * A checker can turn a path faulty while its SCSI device still reads `running` (a target that stops
  * answering TUR): a read older than this is renewed at the next snapshot even if nothing in sysfs moved.
  */
-export const TOPOLOGY_MAX_AGE_MS = 60_000;
+const TOPOLOGY_MAX_AGE_MS = 60_000;
 export const MULTIPATHD_MAPS_ARGV = ['multipathd', 'show', 'maps', 'json'] as const;
-export const DMSETUP_TABLE_ARGV = ['dmsetup', 'table', '--target', 'multipath'] as const;
-export const DMSETUP_STATUS_ARGV = ['dmsetup', 'status', '--target', 'multipath'] as const;
+const DMSETUP_TABLE_ARGV = ['dmsetup', 'table', '--target', 'multipath'] as const;
+const DMSETUP_STATUS_ARGV = ['dmsetup', 'status', '--target', 'multipath'] as const;
 
 /** One map's topology as a source gave it, before this snapshot's device states are added. */
 export interface ReadTopology {
@@ -100,7 +100,7 @@ function fingerprintOf(snapshot: Snapshot): string {
 }
 
 /** What a topology depends on: map names, their paths, and the paths' kernel states. */
-export function topologyFingerprint(
+function topologyFingerprint(
   maps: readonly MultipathMap[],
   stateOf: (sd: string) => string | undefined,
 ): string {

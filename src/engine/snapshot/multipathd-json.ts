@@ -8,7 +8,7 @@
  * prints is ignored.
  */
 
-export interface MpdPath {
+interface MpdPath {
   dev: string;
   devT?: string;
   dmState?: string;
@@ -17,7 +17,7 @@ export interface MpdPath {
   priority?: number;
 }
 
-export interface MpdGroup {
+interface MpdGroup {
   group: number;
   selector?: string;
   priority?: number;
@@ -25,7 +25,7 @@ export interface MpdGroup {
   paths: MpdPath[];
 }
 
-export interface MpdMap {
+interface MpdMap {
   name: string;
   /** WWID (multipathd's `uuid`: dm uuid without `mpath-`). */
   uuid?: string;

@@ -48,7 +48,7 @@ function describeStates(sessions: readonly SessionStates[]): string {
 }
 
 /** The one-line wording of an outage: `portal 10.0.0.12:3260 down: 4 sessions FAILED`. */
-export function outageSummary(portal: string, sessions: readonly SessionStates[]): string {
+function outageSummary(portal: string, sessions: readonly SessionStates[]): string {
   return `portal ${portal} down: ${describeStates(sessions)}`;
 }
 
@@ -112,16 +112,13 @@ export function carryDownTimes(prev: Snapshot | undefined, next: Snapshot): void
 }
 
 /** The outage of a session's portal, if its portal is down. */
-export function outageOf(
-  snap: Pick<Snapshot, 'outages'>,
-  s: Pick<Session, 'portal'>,
-): PortalOutage | undefined {
+function outageOf(snap: Pick<Snapshot, 'outages'>, s: Pick<Session, 'portal'>): PortalOutage | undefined {
   if (s.portal === '') return undefined;
   return snap.outages.find((o) => o.portal === s.portal);
 }
 
 /** Why a session counts as down, for refusals and the console: its whole portal, or it alone. */
-export type DownScope =
+type DownScope =
   | { scope: 'portal'; outage: PortalOutage }
   | { scope: 'session'; sessionsUp: number; summary: string };
 

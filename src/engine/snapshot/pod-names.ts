@@ -19,7 +19,7 @@ import type { PodName } from '../model.js';
  * Only UIDs that use an iSCSI volume are looked up: one directory listing, plus one bounded read
  * per UID the listing did not name.
  */
-export const POD_LOGS_DIR = '/var/log/pods';
+const POD_LOGS_DIR = '/var/log/pods';
 
 const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** RFC 1123 label (namespace) and subdomain (pod name), as the API server validates them. */

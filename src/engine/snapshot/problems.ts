@@ -76,7 +76,7 @@ export function problemSortKey(p: Problem): number {
 }
 
 /** What the per-item rules need from the whole snapshot, built once per snapshot. */
-export interface ProblemContext {
+interface ProblemContext {
   mapsBySlave: ReadonlyMap<string, MultipathMap>;
   downPortals: ReadonlySet<string>;
   bySid: ReadonlyMap<number, Session>;
@@ -274,7 +274,7 @@ function volumeProblemOf(
 }
 
 /** An in-tree kubelet volume (a global dir). */
-export function volumeProblem(v: KubeletVolume, ctx: ProblemContext): Problem {
+function volumeProblem(v: KubeletVolume, ctx: ProblemContext): Problem {
   const used = v.mounted || v.pods.length > 0 || v.podDevices.length > 0;
   return volumeProblemOf(
     v.sessions,
@@ -291,7 +291,7 @@ export function volumeProblem(v: KubeletVolume, ctx: ProblemContext): Problem {
  * A CSI volume (staging and publish dirs). Unmounted is not orphaned by itself: the driver's claim
  * keeps it (a pod restarting, docs/csi-drivers.md), so only its sessions' verdicts say leftover.
  */
-export function csiVolumeProblem(v: CsiVolume, ctx: ProblemContext): Problem {
+function csiVolumeProblem(v: CsiVolume, ctx: ProblemContext): Problem {
   const used = v.stagingMounted || v.publish.some((p) => p.mounted);
   const path = csiVolumePath(v);
   return volumeProblemOf(
@@ -314,7 +314,7 @@ export function targetProblem(sessions: readonly Session[], ctx: ProblemContext)
 }
 
 /** A SCSI device: failed when it is not running or its session is not logged in. */
-export function deviceProblem(d: ScsiDevice, s: Session): Problem {
+function deviceProblem(d: ScsiDevice, s: Session): Problem {
   const reasons: string[] = [];
   if (d.state !== 'running') reasons.push(`${deviceName(d)} ${d.state ?? 'state unknown'}`);
   if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.sid} ${s.state}`);
@@ -322,7 +322,7 @@ export function deviceProblem(d: ScsiDevice, s: Session): Problem {
 }
 
 /** A multipath map: failed with no path left, degraded with some lost. */
-export function multipathProblem(m: MultipathMap): Problem {
+function multipathProblem(m: MultipathMap): Problem {
   if (m.failedSlaves.length === 0) return OK;
   const all = m.slaves.length > 0 && m.failedSlaves.length === m.slaves.length;
   return problem(all ? 'failed' : 'degraded', [mapReason(m)]);

@@ -9,7 +9,7 @@
 import type { Session } from '../model.js';
 import { isSessionDown } from './outages.js';
 
-export type RecoveryClock =
+type RecoveryClock =
   /** Logged in, connections up: no recovery running. */
   | { kind: 'up' }
   /** Down with recovery_tmo off (-1): the kernel queues I/O until the session is back, forever. */

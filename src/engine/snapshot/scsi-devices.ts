@@ -7,7 +7,7 @@ import { kept, none } from './lists.js';
 import { readUdevFs } from './udev-db.js';
 
 /** A partition of a SCSI disk (`sdb1`), with what sits on it. */
-export interface PartitionInfo {
+interface PartitionInfo {
   name: string;
   majMin?: string;
   holders: string[];

@@ -37,11 +37,66 @@ const CONNECTION_ATTRS: AttrTable<Connection> = {
   state: readSharedAttr,
 };
 
-function readConnection(host: Host, sessDir: string, name: string): Connection {
+/** One connection's attributes, `connection<sid>:<cid>` of a session's device dir. */
+export function readConnection(host: Host, sessDir: string, name: string): Connection {
   const dir = `${sessDir}/${name}/iscsi_connection/${name}`;
   const c: Connection = { name };
   readAttrs(host, dir, CONNECTION_ATTRS, c);
   return c;
+}
+
+/**
+ * A session's portal from its first connection: the persistent pair (readable while the connection
+ * is down), else address/port; '' when neither is readable.
+ */
+export function connectionPortal(c: Connection | undefined): string {
+  const addr = c?.persistentAddress ?? c?.address;
+  const port = c?.persistentPort ?? c?.port;
+  return addr !== undefined && port !== undefined ? formatPortal(addr, port) : '';
+}
+
+/** What names a session: its sid, where sysfs keeps it, and target, state and iface. */
+interface SessionIdentity {
+  sid: number;
+  /** The class entry's link target (`../../devices/platform/host3/session3/iscsi_session/session3`). */
+  link: string;
+  /** The resolved `iscsi_session/session<N>` attribute dir. */
+  attrDir: string;
+  /** The session's device dir (`.../host<N>/session<M>`): its connections and targets. */
+  sessDir: string;
+  targetIqn: string;
+  state: string;
+  iface: string;
+}
+
+/**
+ * A session's identity from its class entry, for the full read and the console's first look alike
+ * (watchers/first-look.ts), so both key a session the same. The class entry is a relative symlink to
+ * `/sys/devices/<...>/host<N>/session<M>/iscsi_session/session<M>` (captures single-sysfs.json),
+ * resolved by hand (no realpath). Undefined when the session vanished (logout during the read).
+ */
+export function readSessionIdentity(
+  host: Host,
+  name: string,
+  problems: string[],
+): SessionIdentity | undefined {
+  const sid = Number(SESSION.exec(name)?.[1]);
+  if (!Number.isInteger(sid)) return undefined;
+  const classPath = `${ISCSI_SESSION_CLASS}/${name}`;
+  const link = host.readLink(classPath);
+  if (link === undefined) return undefined;
+  const attrDir = resolveLink(classPath, link);
+  const tn = host.readTextOrError(`${attrDir}/targetname`);
+  if ('error' in tn) {
+    if (VANISHED.has(tn.error)) return undefined;
+    problems.push(`${name}: targetname unreadable (${tn.error})`);
+  }
+  const targetIqn = 'value' in tn ? (cleanAttr(tn.value) ?? '') : '';
+  const stateRead = host.readTextOrError(`${attrDir}/state`);
+  if ('error' in stateRead && VANISHED.has(stateRead.error)) return undefined;
+  const state = ('value' in stateRead ? interned(cleanAttr(stateRead.value)) : undefined) ?? 'UNKNOWN';
+  const iface = readSharedAttr(host, `${attrDir}/ifacename`) ?? 'default';
+  return { sid, link, attrDir, sessDir: dirname(dirname(attrDir)), targetIqn, state, iface };
 }
 
 /** Connection id from `connection<sid>:<cid>` (for ordering: the portal comes from the lowest cid). */
@@ -55,37 +110,23 @@ function cid(name: string): number {
  * resolving it by hand (no realpath) gives the session's device dir, whose parent is the SCSI host.
  * Returns undefined when the session vanished (logout during the read).
  */
-export function readSession(
+function readSession(
   host: Host,
   name: string,
   problems: string[],
   extras: Map<string, DeviceExtras>,
   partitionIndex?: ReadonlyMap<string, string[]>,
 ): SysfsSession | undefined {
-  const sid = Number(SESSION.exec(name)?.[1]);
-  if (!Number.isInteger(sid)) return undefined;
-  const classPath = `${ISCSI_SESSION_CLASS}/${name}`;
-  const link = host.readLink(classPath);
-  if (link === undefined) return undefined;
-  const attrDir = resolveLink(classPath, link);
-  const sessDir = dirname(dirname(attrDir));
+  const id = readSessionIdentity(host, name, problems);
+  if (!id) return undefined;
+  const { sid, attrDir, sessDir, targetIqn, state, iface } = id;
   const hostDir = dirname(sessDir);
   const hostName = basename(hostDir);
-  const tn = host.readTextOrError(`${attrDir}/targetname`);
-  if ('error' in tn) {
-    if (VANISHED.has(tn.error)) return undefined;
-    problems.push(`${name}: targetname unreadable (${tn.error})`);
-  }
-  const targetIqn = 'value' in tn ? (cleanAttr(tn.value) ?? '') : '';
-  const stateRead = host.readTextOrError(`${attrDir}/state`);
-  if ('error' in stateRead && VANISHED.has(stateRead.error)) return undefined;
-  const state = ('value' in stateRead ? interned(cleanAttr(stateRead.value)) : undefined) ?? 'UNKNOWN';
   const tpgt = readIntAttr(host, `${attrDir}/tpgt`) ?? -1;
   // The kernel shows a disabled recovery timer (-1: queue I/O forever) as "off"
   // (scsi_transport_iscsi.c, show_priv_session_recovery_tmo); keep the kernel's own -1.
   const tmoText = readAttr(host, `${attrDir}/recovery_tmo`);
   const recoveryTmo = tmoText === 'off' ? -1 : toInt(tmoText);
-  const iface = readSharedAttr(host, `${attrDir}/ifacename`) ?? 'default';
   const initiatorName = readSharedAttr(host, `${attrDir}/initiatorname`);
 
   const connections: Connection[] = [];
@@ -95,10 +136,7 @@ export function readSession(
     else if (TARGET.test(entry)) targets.push(entry);
   }
   connections.sort((a, b) => cid(a.name) - cid(b.name));
-  const c0 = connections[0];
-  const addr = c0?.persistentAddress ?? c0?.address;
-  const port = c0?.persistentPort ?? c0?.port;
-  const portal = addr !== undefined && port !== undefined ? formatPortal(addr, port) : '';
+  const portal = connectionPortal(connections[0]);
   if (portal === '') problems.push(`${name}: no readable connection address; portal unknown`);
 
   const hostNumber = toInt(/^host(\d+)$/.exec(hostName)?.[1]);

@@ -1,7 +1,7 @@
 import type { Host } from '../host/host.js';
 import { decodeOctal } from './mountinfo.js';
 
-export const SWAPS_PATH = '/proc/swaps';
+const SWAPS_PATH = '/proc/swaps';
 
 /**
  * Parses /proc/swaps (`Filename Type Size Used Priority` after a header line; mm/swapfile.c prints

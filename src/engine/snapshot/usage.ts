@@ -26,7 +26,7 @@ export interface DeviceUse {
   podUid?: string;
 }
 
-export interface UsageInput {
+interface UsageInput {
   host: Host;
   kubeletRoot: string;
   sessions: readonly SysfsSession[];
@@ -51,7 +51,7 @@ export interface UsageResult {
  * The kernel name behind a bind mount of a device node: devtmpfs with a root of `/<name>` (one
  * component; captures mountinfo of kubelet's block path). Undefined for anything else.
  */
-export function nodeBindOf(m: Mount): string | undefined {
+function nodeBindOf(m: Mount): string | undefined {
   if (m.fsType !== 'devtmpfs' || m.root.length < 2 || m.root.includes('/', 1)) return undefined;
   return m.root.slice(1);
 }

@@ -45,7 +45,7 @@ export function multipathLlLines(m: MultipathMap): string[] {
 }
 
 /** `active ready running`, `failed faulty offline`: dm state, checker state, device state. */
-export function pathStateWords(p: MultipathPath): string {
+function pathStateWords(p: MultipathPath): string {
   return `${p.dmState ?? '-'} ${p.checkerState ?? '-'} ${p.devState ?? '-'}`;
 }
 

@@ -8,7 +8,7 @@ export const EMPTY = '<empty>';
 const DB = '/etc/iscsi';
 
 /** A record: ordered `key = value` pairs as idbm prints them. */
-export type Record = Map<string, string>;
+type Record = Map<string, string>;
 
 export interface NodeEntry {
   iqn: string;
@@ -18,7 +18,7 @@ export interface NodeEntry {
   rec: Record;
 }
 
-export interface DiscoveryEntry {
+interface DiscoveryEntry {
   portal: Portal;
   rec: Record;
 }
@@ -37,7 +37,7 @@ export function renderRecord(rec: Record, show = false): string {
 }
 
 /** iscsid.conf defaults the simulated node was configured with (node.startup: automatic). */
-export interface IscsidConf {
+interface IscsidConf {
   startup: string;
   replacementTimeout: number;
   scan: 'auto' | 'manual';

@@ -9,7 +9,7 @@ import type { SimScsiDevice, SimSession } from '../types.js';
 export type Attr = readonly [name: string, value: string, mode?: number];
 
 /** Write-only attributes (`scan`, `delete`): the capture marks them NOREAD, mode 0200. */
-export const WRITE_ONLY = 0o200;
+const WRITE_ONLY = 0o200;
 /** Kernel-writable attributes (`state`, `recovery_tmo`, `timeout`). */
 export const RW = 0o644;
 
@@ -75,7 +75,7 @@ export function sessionAttrs(s: SimSession, creatorPid: number): Attr[] {
 }
 
 /** Connection state attribute on 6.1: `up` while logged in, `failed` after a connection error. */
-export function connectionState(s: SimSession): string {
+function connectionState(s: SimSession): string {
   return s.state === 'LOGGED_IN' ? 'up' : 'failed';
 }
 

@@ -24,7 +24,7 @@ export interface SimChange {
   at: number;
 }
 
-export interface LoginParams {
+interface LoginParams {
   iqn: string;
   portal: Portal;
   tpgt: number;
@@ -569,7 +569,7 @@ export class Kernel {
 }
 
 /** recovery_tmo multipathd sets on the sessions of the paths it adds to a map (mp-sysfs.txt). */
-export const MULTIPATH_RECOVERY_TMO = 5;
+const MULTIPATH_RECOVERY_TMO = 5;
 
 /** LUNs a session's target exports, looked up by the scan code. */
 const sessionLuns = new WeakMap<SimSession, { luns: readonly LunSpec[]; tid: number }>();

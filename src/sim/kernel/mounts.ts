@@ -19,7 +19,7 @@ export interface SimMount {
 }
 
 /** Octal escapes of show_mountinfo (fs/proc_namespace.c mangle: space, tab, newline, backslash). */
-export function mangle(path: string): string {
+function mangle(path: string): string {
   return path.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 }
 

@@ -7,7 +7,7 @@ import { incident } from './incident.js';
 import { outage } from './outage.js';
 import { scale } from './scale.js';
 
-export interface ScenarioDef {
+interface ScenarioDef {
   name: string;
   description: string;
   build: (sim: Simulator) => Promise<void>;

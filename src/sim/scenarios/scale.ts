@@ -3,8 +3,7 @@ import type { Simulator } from '../simulator.js';
 import { target } from './lab.js';
 
 /** Sessions and LUNs of the scale scenario (bench/README.md's floor: 1,000 sessions × 4 LUNs). */
-export const SCALE_SESSIONS = 1000;
-export const SCALE_LUNS = 4;
+const SCALE_SESSIONS = 1000;
 
 /**
  * 1,000 sessions × 4 LUNs, half of them multipath (250 targets on two portals), the rest single

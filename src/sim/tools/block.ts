@@ -53,7 +53,7 @@ export function held(ctx: SimContext, ref: BlockRef): boolean {
 
 let uuidCounter = 0;
 /** Deterministic filesystem UUIDs (a seeded counter, not random: reproducible demos). */
-export function nextUuid(seed: number): string {
+function nextUuid(seed: number): string {
   uuidCounter++;
   const h = ((seed * 2654435761 + uuidCounter * 40503) >>> 0).toString(16).padStart(8, '0');
   const n = uuidCounter.toString(16).padStart(12, '0');

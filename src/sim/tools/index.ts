@@ -1,6 +1,5 @@
 import { fail, ok, type SimContext, type Tool, type ToolResult } from '../context.js';
 import { iscsiadm } from '../iscsiadm/index.js';
-import { ISCSI_VERSION } from '../iscsid/node-db.js';
 import { blkid, blockdev, fsck, mkfs } from './block.js';
 import { losetup } from './losetup.js';
 import { mount, umount } from './mount.js';
@@ -33,7 +32,7 @@ const TOOLS: Record<string, Tool> = {
 };
 
 /** `nsenter ... -- argv` / `nsenter --target 1 --mount ... argv` / `chroot DIR argv`: the inner command. */
-export function unwrap(argv: readonly string[]): readonly string[] {
+function unwrap(argv: readonly string[]): readonly string[] {
   const [prog, ...rest] = argv;
   const base = prog?.split('/').pop();
   if (base === 'chroot') return unwrap(rest.slice(rest[0]?.startsWith('-') ? 2 : 1));
@@ -57,6 +56,3 @@ export function runTool(ctx: SimContext, argv: readonly string[]): ToolResult | 
   const tool = TOOLS[name];
   return tool ? tool(ctx, inner.slice(1)) : undefined;
 }
-
-export type { ToolResult };
-export { ISCSI_VERSION };

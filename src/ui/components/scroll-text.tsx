@@ -37,8 +37,3 @@ export function ScrollText(props: {
     </Box>
   );
 }
-
-/** Clamp helper for scroll offsets kept in state. */
-export function clampScroll(offset: number, total: number, height: number): number {
-  return Math.max(0, Math.min(offset, Math.max(0, total - height)));
-}

@@ -3,7 +3,7 @@ import { scrollOrClose } from '../context.js';
 import { defineDialog } from './define-dialog.js';
 import { helpLines } from './help-lines.js';
 
-export interface HelpDialog {
+interface HelpDialog {
   kind: 'help';
 }
 

@@ -15,7 +15,7 @@ import { commandLine } from '../views/journal.js';
 import { defineDialog } from './define-dialog.js';
 import { wrapLines } from './plan-lines.js';
 
-export interface JournalEntryDialog {
+interface JournalEntryDialog {
   kind: 'journal-entry';
   /** The journal id (one action: its begin and end lines). */
   id: string;
@@ -46,7 +46,7 @@ function whoText(w: EngineJournalLine['who']): string {
 }
 
 /** The entry as the dialog's lines, unwrapped. */
-export function journalEntryLines(entry: JournalEntry): Line[] {
+function journalEntryLines(entry: JournalEntry): Line[] {
   const begin = entry.lines?.find((l) => l.phase === 'begin');
   const end = entry.lines?.find((l) => l.phase === 'end');
   const lines: Line[] = [

@@ -10,7 +10,7 @@ import type { JsonPart } from '../views/view.js';
 import { defineDialog } from './define-dialog.js';
 import { wrapLine } from './wrap-lines.js';
 
-export interface JsonDialog {
+interface JsonDialog {
   kind: 'json';
   /** Where it comes from ("status --json"). */
   source: string;
@@ -24,7 +24,7 @@ declare module './dialog-types.js' {
 }
 
 /** The parts as lines wrapped to `width` (0: unwrapped); a path heads each part when there are several. */
-export function jsonLines(parts: readonly JsonPart[], width: number): Line[] {
+function jsonLines(parts: readonly JsonPart[], width: number): Line[] {
   return parts.flatMap((p, i) => [
     ...(i > 0 ? [{ text: '' }] : []),
     ...(parts.length > 1 ? [{ text: `# ${p.path}`, tone: 'dim' as const }] : []),

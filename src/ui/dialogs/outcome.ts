@@ -6,7 +6,7 @@ import { switchView, type UiState } from '../view-store.js';
 import { defineDialog } from './define-dialog.js';
 import { progressLines, wrapLines } from './plan-lines.js';
 
-export interface OutcomeDialog {
+interface OutcomeDialog {
   kind: 'outcome';
   plan: Plan;
   result: ApplyResult;

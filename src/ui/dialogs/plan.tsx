@@ -16,7 +16,7 @@ import { defineDialog } from './define-dialog.js';
 import type { DialogViewProps } from './dialog.js';
 import { planLines } from './plan-lines.js';
 
-export interface PlanDialog {
+interface PlanDialog {
   kind: 'plan';
   plan: Plan;
   typed: string;
@@ -42,7 +42,7 @@ declare module './dialog-types.js' {
  * The engine's consent (engine/actions/consent.ts) for the Plan dialog as it stands: write mode,
  * dry-run, and whether the admin opened the override step. The dialog only phrases it.
  */
-export function planConsent(s: Pick<UiState, 'write' | 'dryRun'>, d: PlanDialog, hostname: string): Consent {
+function planConsent(s: Pick<UiState, 'write' | 'dryRun'>, d: PlanDialog, hostname: string): Consent {
   return consentFor(d.plan, {
     write: s.write,
     dryRun: s.dryRun,
@@ -53,7 +53,7 @@ export function planConsent(s: Pick<UiState, 'write' | 'dryRun'>, d: PlanDialog,
 }
 
 /** The dialog's note on keys typed before the plan was drawn, if any were. */
-export function droppedNote(d: Pick<PlanDialog, 'dropped'>): string | undefined {
+function droppedNote(d: Pick<PlanDialog, 'dropped'>): string | undefined {
   const n = d.dropped ?? 0;
   if (n === 0) return undefined;
   return `${n} key${n === 1 ? '' : 's'} typed before the plan was shown ${n === 1 ? 'was' : 'were'} ignored`;
@@ -65,7 +65,7 @@ function keyCount(input: string): number {
 }
 
 /** What the dialog's footer says when nothing can be applied (the console's words for `blocked`). */
-export function blockedText(b: NonNullable<Consent['blocked']>): string {
+function blockedText(b: NonNullable<Consent['blocked']>): string {
   switch (b.kind) {
     case 'read-only':
       return `${b.reason} · type :write first`;

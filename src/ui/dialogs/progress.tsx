@@ -8,7 +8,7 @@ import type { DialogViewProps } from './dialog.js';
 import { DialogLines } from './frame.js';
 import { progressLines } from './plan-lines.js';
 
-export interface ProgressDialog {
+interface ProgressDialog {
   kind: 'progress';
   plan: Plan;
   stopRequested: boolean;

@@ -12,7 +12,7 @@
  * Widths are counted in code points: the console's texts use single-cell symbols only (✗ · ≤ …).
  */
 
-export interface WrapOptions {
+interface WrapOptions {
   /** The line is a shell command: break between its words only, and mark breaks with ` \`. */
   command?: boolean;
 }
@@ -20,7 +20,7 @@ export interface WrapOptions {
 /** The mark at the end of a piece of a word that had to be cut. */
 export const CUT_MARK = '↩';
 /** The shell's line continuation, at the end of a broken command line. */
-export const SHELL_CONTINUATION = ' \\';
+const SHELL_CONTINUATION = ' \\';
 
 const cells = (s: string): number => {
   let n = 0;

@@ -6,7 +6,7 @@ import { closeDialog, flash } from '../context.js';
 import { toneColor } from '../theme.js';
 import { defineDialog } from './define-dialog.js';
 
-export interface WriteDialog {
+interface WriteDialog {
   kind: 'write';
   typed: string;
 }

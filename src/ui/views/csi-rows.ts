@@ -21,7 +21,7 @@ function tailOf(root: string, p: string): string {
   return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
 }
 
-export function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
+function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
   const p = problemCell(nodeProblems(snap).csiVolumes.get(csiVolumePath(v)) ?? OK_PROBLEM);
   const root = snap.kubelet.root;
   const main = csiVolumePath(v);

@@ -12,7 +12,7 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
  * PROBLEMS adds why in the engine's words (problems.ts: `session 7 FAILED`, `map mpatha lost path
  * sdc`) where it fits. At 80 columns SIZE, MOUNTS and SID drop before it.
  */
-export const DEVICE_COLUMNS: readonly Column[] = [
+const DEVICE_COLUMNS: readonly Column[] = [
   { id: 'name', title: 'DEVICE', width: 12 },
   { id: 'hctl', title: 'H:C:T:L / WWID', width: 12, flex: true, middle: true },
   { id: 'state', title: 'STATE', width: 17 },

@@ -6,7 +6,7 @@ import { COLOR_THEME, type Theme, type Tone, toneColor } from '../theme.js';
 
 const STATUS_TONE: Record<DoctorStatus, Tone> = { pass: 'ok', warn: 'warn', fail: 'bad', skip: 'dim' };
 
-export interface DoctorViewProps {
+interface DoctorViewProps {
   report: DoctorReport;
   /** Rows available (the view never renders more lines than this). */
   height: number;
@@ -21,7 +21,7 @@ export interface DoctorViewProps {
 type Line = { kind: 'check'; check: DoctorCheck; titleWidth: number } | { kind: 'hint'; check: DoctorCheck };
 
 /** The report as display lines: one per check, plus one hint line under each warn/fail. */
-export function doctorLines(report: DoctorReport): Line[] {
+function doctorLines(report: DoctorReport): Line[] {
   const titleWidth = Math.max(0, ...report.checks.map((c) => c.title.length));
   const lines: Line[] = [];
   for (const check of report.checks) {

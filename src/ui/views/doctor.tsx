@@ -17,7 +17,6 @@ function DoctorBody(props: ViewBodyProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: token is the re-run trigger
   useEffect(() => {
     let live = true;
-    if (!backend.runDoctor) return;
     backend.runDoctor().then(
       (r) => live && setReport(r),
       (e: Error) => live && setReport({ error: e.message }),
@@ -26,8 +25,6 @@ function DoctorBody(props: ViewBodyProps) {
       live = false;
     };
   }, [backend, token]);
-  if (!backend.runDoctor)
-    return <Text color={toneColor(theme, 'dim')}>The doctor engine is not available here.</Text>;
   if (!report) return <Text color={toneColor(theme, 'dim')}>Running checks…</Text>;
   if ('error' in report)
     return <Text color={toneColor(theme, 'bad')}>{`doctor failed: ${report.error}`}</Text>;

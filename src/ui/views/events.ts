@@ -6,7 +6,7 @@ import { formatClock } from '../format.js';
 import type { Tone } from '../theme.js';
 import { defineView } from './view.js';
 
-export const EVENT_COLUMNS: readonly Column[] = [
+const EVENT_COLUMNS: readonly Column[] = [
   { id: 'at', title: 'TIME', width: 8 },
   { id: 'severity', title: 'SEV', width: 7 },
   { id: 'kind', title: 'KIND', width: 9 },

@@ -11,7 +11,7 @@ import { safeJournal } from '../journal-feed.js';
 import { TableBody } from './table-body.js';
 import { defineView, type ViewBodyProps } from './view.js';
 
-export const JOURNAL_COLUMNS: readonly Column[] = [
+const JOURNAL_COLUMNS: readonly Column[] = [
   { id: 'at', title: 'TIME (UTC)', width: 19 },
   { id: 'action', title: 'ACTION', width: 13 },
   { id: 'result', title: 'RESULT', width: 8 },
@@ -38,7 +38,7 @@ export function journalRow(j: JournalEntry): TableRow {
 /** What the journal read could not show (malformed lines, older entries); never a crash. */
 function safeNotes(backend: ConsoleBackend): string[] {
   try {
-    return backend.journalNotes?.() ?? [];
+    return backend.journalNotes();
   } catch {
     return [];
   }

@@ -8,7 +8,7 @@ import { problemTone, type Tone } from '../theme.js';
 
 export const OK_PROBLEM: Problem = Object.freeze({ severity: 'ok', reasons: [], reason: '' }) as Problem;
 
-export interface ProblemCell {
+interface ProblemCell {
   text: string;
   tone: Tone;
   /** problemSortKey: ascending is problems first. */

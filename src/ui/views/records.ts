@@ -5,7 +5,7 @@ import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
-export const RECORD_COLUMNS: readonly Column[] = [
+const RECORD_COLUMNS: readonly Column[] = [
   { id: 'kind', title: 'KIND', width: 6 },
   { id: 'target', title: 'TARGET / IFACE', width: 16, flex: true, middle: true },
   { id: 'portal', title: 'PORTAL', width: 22, middle: true },

@@ -37,7 +37,7 @@ const REGISTERED = [
 export type ViewId = (typeof REGISTERED)[number]['view']['id'];
 
 /** A view with how the admin reaches it. */
-export interface RegisteredView extends ViewModule<ViewId> {
+interface RegisteredView extends ViewModule<ViewId> {
   /** The number key that jumps here (1-based: its place in the list above, the tabs and tab order). */
   key: number;
   /** Palette names besides the id (`:s`, `:se`). */

@@ -12,7 +12,7 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
  * portal→host map is this view's point). PROBLEMS is the engine's rule for the row's sessions (problems.ts
  * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
  */
-export const TARGET_COLUMNS: readonly Column[] = [
+const TARGET_COLUMNS: readonly Column[] = [
   { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
   { id: 'portal', title: 'PORTAL', width: 22, middle: true },
   { id: 'host', title: 'HOST', width: 4, align: 'right' },

@@ -56,7 +56,7 @@ export interface ViewBodyProps {
  * Where a view's rows come from besides the node's snapshot: the watchers' event log (re-rendered
  * on every event) or the action journal (re-read on every snapshot and dialog change).
  */
-export type ViewFeed = 'events' | 'journal';
+type ViewFeed = 'events' | 'journal';
 
 /** What `y` says it shows, by where the view's rows come from: the CLI output with the same objects. */
 const JSON_SOURCE: Record<ViewFeed | 'snapshot', string> = {

@@ -20,8 +20,6 @@ import {
   type WizardState,
 } from './wizard-model.js';
 
-export { lunKeyOf };
-
 /** The CHAP keys with a value whose names start with `prefix` (names only). */
 function secretKeysOf(f: Record<string, string>, prefix: string): string[] {
   return Object.keys(wizardSecrets(f)).filter((k) => k.startsWith(prefix));
@@ -51,10 +49,6 @@ export async function discover(ctx: DispatchContext, w: WizardState): Promise<vo
     if (cur && cur.step === 'discovery') setWizard(ctx, { ...goTo({ ...cur, ...extra }, 'target'), status });
   };
   if (w.fields.chapAuthDiscovery === 'true') {
-    if (!ctx.backend.planListTargets) {
-      toTarget('discovery with CHAP is not available in this build: type the target IQN');
-      return;
-    }
     try {
       const plan = ctx.backend.planListTargets(
         {
@@ -73,10 +67,6 @@ export async function discover(ctx: DispatchContext, w: WizardState): Promise<vo
     } catch (e) {
       setWizard(ctx, { ...w, status: `cannot list targets: ${(e as Error).message}` });
     }
-    return;
-  }
-  if (!ctx.backend.discover) {
-    toTarget('discovery is not available in this build: type the target IQN');
     return;
   }
   // The listing stores nothing (-o nonpersistent), but it does log in to the portal: WRITE mode only.
@@ -104,14 +94,6 @@ export function enterLuns(ctx: DispatchContext, w: WizardState): void {
   const key = lunKeyOf(w.fields);
   if ((w.luns?.for === key || w.lunPlan?.for === key) && !w.lunManual) {
     setWizard(ctx, { ...goTo(w, 'luns'), status: undefined });
-    return;
-  }
-  if (!ctx.backend.listLuns) {
-    setWizard(ctx, {
-      ...goTo(w, 'luns'),
-      lunManual: true,
-      status: 'LUN listing is not available: type the LUN',
-    });
     return;
   }
   try {

@@ -10,7 +10,7 @@ import { decimalOf } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { DispatchContext } from '../context.js';
 
-export interface Prefill {
+interface Prefill {
   fields: Record<string, string>;
   /** What it came from ("session 3"), for the status line. */
   from?: string;

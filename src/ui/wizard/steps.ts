@@ -18,7 +18,7 @@ export interface WizardField {
   help: string;
 }
 
-export interface WizardStep {
+interface WizardStep {
   id: WizardStepId;
   title: string;
   fields: readonly WizardField[];
@@ -64,9 +64,6 @@ export const WIZARD_STEPS: readonly WizardStep[] = [
   step('luns', 'LUN', ['lun']),
   step('volume', 'Volume', ['volName', 'block', 'fsType', 'readOnly', 'mount', 'keepOnFailure']),
 ];
-
-/** Every field of every step (the form as one list). */
-export const WIZARD_FIELDS: readonly WizardField[] = WIZARD_STEPS.flatMap((s) => s.fields);
 
 export function stepOf(id: WizardStepId): WizardStep {
   return WIZARD_STEPS.find((s) => s.id === id)!;

@@ -44,7 +44,7 @@ export interface WizardState {
 }
 
 /** What stops a running listing between steps (never mid-command); it then undoes itself. */
-export interface ListingStop {
+interface ListingStop {
   controller: AbortController;
   /** "Stop after the current step?" is asked (ctrl-c, q). */
   ask: boolean;
@@ -62,7 +62,7 @@ export function discoveryKeyOf(f: Record<string, string>): string {
 }
 
 /** One row the cursor can be on: a listed target/LUN, or a field. */
-export type WizardItem = { kind: 'pick'; index: number } | { kind: 'field'; field: WizardField };
+type WizardItem = { kind: 'pick'; index: number } | { kind: 'field'; field: WizardField };
 
 /** The list shown on a step (targets on `target`, LUNs on `luns`), when there is one. */
 export function stepList(w: WizardState): readonly (DiscoveredTarget | ListedLun)[] {

@@ -25,7 +25,7 @@ import {
 const LABEL_WIDTH = 17;
 
 /** `1 Portal › 2 Discovery › [3 Target] › …`: the active step bracketed (readable without colour). */
-export function stepBar(w: WizardState): string {
+function stepBar(w: WizardState): string {
   const at = stepIndex(w.step);
   return [...WIZARD_STEPS.map((s) => s.title), 'Plan']
     .map((t, i) => (i === at ? `[${i + 1} ${t}]` : `${i + 1} ${t}`))

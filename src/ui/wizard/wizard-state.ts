@@ -12,18 +12,10 @@ import { closeDialog, type DispatchContext } from '../context.js';
 import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
 import { discover, enterLuns, listingRunKey, runLunListing, runTargetListing } from './listing.js';
 import { prefillFromSelection } from './prefill.js';
-import {
-  stepIndex,
-  stepOf,
-  stepOfField,
-  WIZARD_STEPS,
-  type WizardField,
-  type WizardStepId,
-} from './steps.js';
+import { stepIndex, stepOf, stepOfField, WIZARD_STEPS, type WizardStepId } from './steps.js';
 import {
   awaitingListing,
   awaitingTargets,
-  currentWizard,
   goTo,
   pendingListingPlan,
   setWizard,
@@ -32,9 +24,7 @@ import {
   type WizardState,
 } from './wizard-model.js';
 
-export { WIZARD_FIELDS } from './steps.js';
-export type { WizardField, WizardState };
-export { currentWizard, setWizard };
+export type { WizardState };
 
 /** No LUN by default: the admin picks one from the listing (or types it). */
 const DEFAULTS: Record<string, string> = {
@@ -152,7 +142,7 @@ function pick(ctx: DispatchContext, w: WizardState, index: number): WizardState 
 }
 
 /** Rows PgUp/PgDn move: about one screen of the list at 80×24, where the list shows ~11 rows. */
-export const WIZARD_PAGE = 10;
+const WIZARD_PAGE = 10;
 
 /**
  * Where PgUp/PgDn/Home/End put the cursor in a step's list (a portal may offer thousands of
@@ -291,10 +281,6 @@ function loadManifest(ctx: DispatchContext, w: WizardState): void {
     setWizard(ctx, { ...goTo(w, 'portal', { manifest: 'enter a file path first' }) });
     return;
   }
-  if (!ctx.backend.loadManifest) {
-    setWizard(ctx, { ...w, status: 'manifest loading is not available in this build' });
-    return;
-  }
   try {
     const m = ctx.backend.loadManifest(path, w.fields.secretFile?.trim() || undefined);
     const loaded = { ...fieldsFromInput(m.input), ...fieldsFromSecrets(m.secrets) };
@@ -312,10 +298,6 @@ function planWizard(ctx: DispatchContext, w: WizardState): void {
   if (first) {
     const step = stepOfField(first.id)!;
     setWizard(ctx, { ...goTo(w, step, { [first.id]: errors[first.id]! }), status: 'fix the marked field' });
-    return;
-  }
-  if (!ctx.backend.planAttach) {
-    setWizard(ctx, { ...w, status: 'attach planning is not available in this build' });
     return;
   }
   try {

@@ -5,6 +5,7 @@
  * engine's: what the console shows of real plans and runs is tested over the simulator through
  * the real app layer (helpers/demo.tsx, demo-console.test.tsx, consent-outage.test.tsx).
  */
+
 import { createStore } from 'zustand/vanilla';
 import type { ConsoleBackend, JournalEntry, Selection } from '../../../src/app/backend.js';
 import { EMPTY_BLAST } from '../../../src/engine/actions/plan-kit.js';
@@ -18,6 +19,7 @@ import {
   sessionKey,
 } from '../../../src/engine/model.js';
 import type { NodeState } from '../../../src/watchers/types.js';
+import { handFilledParts } from '../../helpers/backend-parts.js';
 
 export const T1 = 'iqn.2024-01.lab.example:storage.target1';
 export const T2 = 'iqn.2024-01.lab.example:storage.target2';
@@ -331,6 +333,12 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
   let resolveApply: ((r: ApplyResult) => void) | undefined;
   let pendingPlan: Plan | undefined;
   const b: FakeBackend = {
+    ...handFilledParts(),
+    // The hand-filled store names iscsid among its watcher sources: the status bar shows that.
+    iscsidState: () => {
+      const src = store.getState().health.sources.find((x) => x.name === 'iscsid');
+      return src ? (src.active ? 'up' : 'down') : '?';
+    },
     store,
     actions: fakeActions(),
     calls: { plan: [], apply: [], refresh: 0 },

@@ -51,7 +51,7 @@ function mountBusy(s: Snapshot, path: string): string[] {
 }
 
 /** What uses the object an effect would remove, flush, unmount or log out; [] when nothing. */
-export function usesOfEffect(s: Snapshot, e: ResolvedEffect): { object: string; uses: string[] } | undefined {
+function usesOfEffect(s: Snapshot, e: ResolvedEffect): { object: string; uses: string[] } | undefined {
   switch (e.kind) {
     case 'logout':
       return { object: e.session, uses: sessionBusy(s, e.session) };

@@ -16,10 +16,8 @@ import { secretFileInvariant } from './secret-file.js';
 import type { GuardInput, Invariant } from './types.js';
 import { unmountScopeInvariant } from './unmount-scope.js';
 
-export type { Created, GuardInput, Invariant } from './types.js';
-
 /** Every invariant, in the order they are checked (the mode first: in dry-run nothing else matters). */
-export const INVARIANTS: readonly Invariant[] = [
+const INVARIANTS: readonly Invariant[] = [
   modeInvariant,
   inUseInvariant,
   mapPathsInvariant,
@@ -30,7 +28,7 @@ export const INVARIANTS: readonly Invariant[] = [
 ];
 
 /** One line naming an effect and its object, for verdicts and errors. */
-export function effectLabel(e: StepEffect): string {
+function effectLabel(e: StepEffect): string {
   switch (e.kind) {
     case 'none':
       return 'no change';

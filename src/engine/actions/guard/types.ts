@@ -27,7 +27,7 @@ export interface GuardInput {
 }
 
 /** A refusal of one invariant: what it found, about which object. */
-export interface Breach {
+interface Breach {
   object: string;
   reason: string;
   /** The admin's override for exactly `object` lifts it (guardEffect decides, never the invariant). */

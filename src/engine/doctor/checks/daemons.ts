@@ -5,8 +5,8 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
  * ISCSIADM_NAMESPACE); systemd's iscsid.socket listens on the same name. Abstract sockets belong to
  * a network namespace, so it is looked up in the listener's own /proc/<pid>/net/unix.
  */
-export const ISCSID_ABSTRACT_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
-export const ISCSID_PID_FILE = '/run/iscsid.pid';
+const ISCSID_ABSTRACT_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
+const ISCSID_PID_FILE = '/run/iscsid.pid';
 
 /** Whether a process's network namespace has iscsid's socket; undefined when its table is unreadable. */
 function hasIscsidSocket(ctx: DoctorContext, pid: number): boolean | undefined {

@@ -2,7 +2,7 @@ import { iscsiNameKind, iscsiNameProblem } from '../../iscsi/names.js';
 import { SOURCES } from '../sources.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
-export const INITIATOR_NAME_FILE = '/etc/iscsi/initiatorname.iscsi';
+const INITIATOR_NAME_FILE = '/etc/iscsi/initiatorname.iscsi';
 
 /** The `InitiatorName=` value iscsid uses (the last one), or undefined. */
 export function initiatorNameValue(text: string): string | undefined {

@@ -5,7 +5,7 @@ import { listSome, plural } from '../evidence.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /** Process names kubelet runs under: itself, or embedded in k3s (`k3s server` / `k3s agent`). */
-export const KUBELET_COMMS = ['kubelet', 'k3s-server', 'k3s-agent'] as const;
+const KUBELET_COMMS = ['kubelet', 'k3s-server', 'k3s-agent'] as const;
 
 interface KubeletProcess {
   pid: number;
@@ -15,7 +15,7 @@ interface KubeletProcess {
 }
 
 /** The running kubelet (first match), with its --root-dir flag if it has one. */
-export function findKubelet(ctx: DoctorContext): KubeletProcess | undefined {
+function findKubelet(ctx: DoctorContext): KubeletProcess | undefined {
   for (const comm of KUBELET_COMMS) {
     const pid = ctx.processes.pids(comm)[0];
     if (pid === undefined) continue;

@@ -2,7 +2,7 @@ import { shellLine } from '../../actions/format.js';
 import { formatPortal } from '../../iscsi/portal.js';
 import { nodeStartupAllIfacesArgv } from '../../iscsiadm/argv.js';
 import { listSome, plural } from '../evidence.js';
-import { readNodeRecordFiles } from '../node-db.js';
+import { readDoctorNodeRecords } from '../node-db.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /** `10.0.0.1,3260,1` (DB dir name) → `10.0.0.1:3260`. */
@@ -19,7 +19,7 @@ function portalOf(dirName: string): string {
  */
 export function automaticStartup(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'node-records.startup', title: 'no node records log in automatically at boot' };
-  const records = readNodeRecordFiles(ctx.host);
+  const records = readDoctorNodeRecords(ctx.host);
   const auto = records.filter((r) => r.startup === 'automatic' || r.startup === 'onboot');
   if (auto.length === 0) {
     return { ...base, status: 'pass', evidence: `${plural(records.length, 'node record')}, none automatic` };
@@ -36,7 +36,7 @@ export function automaticStartup(ctx: DoctorContext): DoctorCheck {
 /** Empty record files (an interrupted write) break discovery of that target (Longhorn CleanupScsiNodes, docs/field-incidents.md#14-empty-node-record-files). */
 export function emptyRecords(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'node-records.intact', title: 'node record files intact' };
-  const records = readNodeRecordFiles(ctx.host);
+  const records = readDoctorNodeRecords(ctx.host);
   const empty = records.filter((r) => r.empty);
   if (empty.length === 0)
     return { ...base, status: 'pass', evidence: `${plural(records.length, 'node record')}` };

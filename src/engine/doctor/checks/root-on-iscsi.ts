@@ -11,7 +11,7 @@ export const PROTECTED_MOUNTS = ['/', '/boot', '/boot/efi', '/usr'] as const;
  * `/sys/class/block/<dev>` resolves under `.../session<N>/target.../block/<sdX>[/<part>]` for iSCSI
  * disks and partitions; device-mapper devices (multipath, LVM, crypt) are followed through `slaves/`.
  */
-export function iscsiSessionOfBlock(host: Host, name: string, depth = 0): string | undefined {
+function iscsiSessionOfBlock(host: Host, name: string, depth = 0): string | undefined {
   if (depth > 8) return undefined; // dm stacks are shallow; this bounds a cycle in a broken tree
   const link = host.readLink(`/sys/class/block/${name}`);
   if (link) {

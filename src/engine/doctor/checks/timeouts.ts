@@ -1,7 +1,7 @@
 import { listSome, plural } from '../evidence.js';
 import { iscsiMaps } from '../host-facts.js';
 import { ISCSID_CONF, readIscsidConf } from '../iscsid-conf.js';
-import { readNodeRecordFiles } from '../node-db.js';
+import { readDoctorNodeRecords } from '../node-db.js';
 import { SOURCES } from '../sources.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
@@ -36,7 +36,7 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'timeouts.replacement', title: 'replacement_timeout settings' };
   const conf = readIscsidConf(ctx.host)?.get(KEY);
   const confValue = conf ?? String(DEFAULT_REPLACEMENT_TIMEOUT);
-  const records = readNodeRecordFiles(ctx.host).filter((r) => r.replacementTimeout !== undefined);
+  const records = readDoctorNodeRecords(ctx.host).filter((r) => r.replacementTimeout !== undefined);
   const sessions = ctx.host
     .readDir('/sys/class/iscsi_session')
     .map((s) => ctx.host.readText(`/sys/class/iscsi_session/${s}/recovery_tmo`)?.trim())

@@ -3,7 +3,7 @@ import { versionArgv } from '../../iscsiadm/argv.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /** `iscsiadm version 2.1.8` / `iscsid version 2.1.8` (open-iscsi prints `<prog> version <ISCSI_VERSION_STR>`). */
-export function parseToolVersion(text: string): string | undefined {
+function parseToolVersion(text: string): string | undefined {
   return /\bversion\s+(\S+)/.exec(text)?.[1];
 }
 

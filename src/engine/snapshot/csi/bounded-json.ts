@@ -1,7 +1,7 @@
 import type { Host } from '../../host/host.js';
 
 /** The largest driver/kubelet metadata file read (real ones are < 4 KiB; a bigger one is not theirs). */
-export const MAX_METADATA_BYTES = 64 * 1024;
+const MAX_METADATA_BYTES = 64 * 1024;
 
 export type JsonObjectResult = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
 
@@ -17,7 +17,7 @@ export function readJsonObject(host: Host, path: string): JsonObjectResult | und
   return parseJsonObject(r.value, path);
 }
 
-export function parseJsonObject(text: string, path: string): JsonObjectResult {
+function parseJsonObject(text: string, path: string): JsonObjectResult {
   if (text.length > MAX_METADATA_BYTES)
     return { ok: false, problem: `${path} is larger than ${MAX_METADATA_BYTES} bytes` };
   let raw: unknown;

@@ -28,7 +28,7 @@ function baseName(p: string): string {
  * Values of a flag as Go's flag package and yargs accept it: `--name=v`, `-name=v`, `--name v`,
  * `-name v` (the next argument, unless it is a flag). Every occurrence, in order.
  */
-export function flagValues(argv: readonly string[], name: string): string[] {
+function flagValues(argv: readonly string[], name: string): string[] {
   const out: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
@@ -96,7 +96,7 @@ const RECOGNISERS: readonly Recogniser[] = [
   },
 ];
 
-export interface NodePlugins {
+interface NodePlugins {
   /** Processes serving each driver as a node plugin (`trident_orchestrator --csi_role=node (pid 42)`). */
   running: Map<string, string[]>;
   /**

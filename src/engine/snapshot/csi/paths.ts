@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { normalizeKubeletRoot } from '../../kubelet/paths.js';
 
 /** kubelet's CSI plugin dir component (`CSIPluginName`). */
-export const CSI_PLUGIN = 'kubernetes.io/csi';
+const CSI_PLUGIN = 'kubernetes.io/csi';
 /** The escaped plugin name in pod dirs (`EscapeQualifiedName`). */
 export const CSI_POD_PLUGIN = 'kubernetes.io~csi';
 export const VOL_DATA = 'vol_data.json';
@@ -27,7 +27,7 @@ export const TRIDENT_TRACKING_DIR = '/var/lib/trident/tracking';
 /** Trident's older per-volume file inside the staging dir (`volumePublishInfoFilename`). */
 export const TRIDENT_PUBLISH_INFO = 'volumePublishInfo.json';
 /** Longhorn v1 target names (`GetTargetName`) and device links (`DevPath`). */
-export const LONGHORN_IQN_PREFIX = 'iqn.2019-10.io.longhorn:';
+const LONGHORN_IQN_PREFIX = 'iqn.2019-10.io.longhorn:';
 export const LONGHORN_DEV_DIR = '/dev/longhorn';
 
 /** `<root>/plugins/kubernetes.io/csi`. */
@@ -87,7 +87,7 @@ function isComponent(s: string | undefined): s is string {
   return s !== undefined && s !== '' && s !== '.' && s !== '..' && !s.includes('/') && !s.includes('\0');
 }
 
-export type CsiDirLayout = { dir: string } | { problem: string };
+type CsiDirLayout = { dir: string } | { problem: string };
 
 /**
  * A filesystem volume's staging dir checked against kubelet's layout (docs/csi-drivers.md, kubernetes

@@ -24,7 +24,7 @@ import {
 } from './paths.js';
 
 /** Entries looked at per directory (a node has at most a few thousand volumes). */
-export const MAX_ENTRIES = 20_000;
+const MAX_ENTRIES = 20_000;
 
 function list(host: Host, dir: string): string[] {
   const e = host.readDir(dir);
@@ -85,7 +85,7 @@ class VolumeSet {
   }
 }
 
-export interface CsiRead {
+interface CsiRead {
   state: CsiState;
   /** Host path of every staging/publish path → its volume (for matching mounts). */
   byPath: Map<string, CsiVolume>;
