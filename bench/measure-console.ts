@@ -19,6 +19,7 @@ import { takeSnapshot } from '../src/engine/snapshot/index.js';
 import { benchArgs, collectGarbage, projectDir } from './lib/args.js';
 import { buildDist } from './lib/build-dist.js';
 import { benchConsole } from './lib/console-frames.js';
+import { positionText } from './lib/cursor-text.js';
 import { figure } from './lib/figure.js';
 import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
 import { log, Output } from './lib/output.js';
@@ -70,8 +71,8 @@ async function oneRun(target: string[], keys: number, nodeArgs: string[] = []): 
     // Let the first refresh settle, then press keys with gaps that do not line up with any tick.
     await pty.quiet(300, 5_000);
     // The cursor's "N of M" in the status line (M: the sessions, ≥ 10 here; the view switcher's
-    // "1 of 7" is shorter). Ink rewrites only what changed, so M itself may arrive in pieces; N is
-    // rewritten with it on every move.
+    // "1 of 7" is shorter). Ink rewrites a line from its first changed character, so a move shows as
+    // positionText (lib/cursor-text.ts) followed by M.
     const ROW = /(\d+) of \d{2,}/g;
     const pos = [...pty.text().matchAll(ROW)].at(-1);
     if (!pos) {
@@ -81,8 +82,9 @@ async function oneRun(target: string[], keys: number, nodeArgs: string[] = []): 
     let row = Number(pos[1]);
     for (let i = 0; i < keys; i++) {
       const down = i % 2 === 0 || row === 1;
+      const was = row;
       row += down ? 1 : -1;
-      const shown = new RegExp(`(^|\\D)${row} of \\d{2,}`);
+      const shown = new RegExp(`${positionText(was, row)}\\d{2,}`);
       const from = pty.length;
       const before = performance.now();
       pty.write(down ? 'j' : 'k');

@@ -18,6 +18,7 @@ import { COLOR_THEME } from '../../src/ui/theme.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
 import { handFilledParts } from '../../test/helpers/backend-parts.js';
+import { positionText } from './cursor-text.js';
 import { stripAnsi } from './pty.js';
 
 export interface ConsoleBenchOptions {
@@ -211,7 +212,7 @@ export async function benchConsole(o: ConsoleBenchOptions): Promise<ConsoleBench
       const before = ui.getState().cursor.sessions.index;
       const moved = (frame: string) => {
         const at = ui.getState().cursor.sessions.index;
-        return at !== before && stripAnsi(frame).includes(`${at + 1} of `);
+        return at !== before && stripAnsi(frame).includes(positionText(before + 1, at + 1));
       };
       // A key whose effect does not show within the wait counts as the wait (censored), not as nothing.
       keySamples.push(

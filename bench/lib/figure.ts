@@ -1,6 +1,7 @@
 /**
  * One measured figure with its target: the unit every measurement file reports, and what
- * bench/run.mjs prints, writes to bench/results.json and turns into bench/README-table.md.
+ * bench/run.mjs prints and writes to bench/results.json (README.md's table takes its rows from
+ * bench/lib/table-rows.ts and their values from there).
  */
 export interface Target {
   /** Comparison the value must satisfy. */
