@@ -69,6 +69,8 @@ interface Item {
   scrub: ScrubKind;
   /** Logs keep their end when cut. */
   tail?: boolean;
+  /** Already cut to the cap when read (the journal's end). */
+  cut?: boolean;
 }
 
 /** Regular files of a tree, depth-first in name order; links and special files are skipped. */
@@ -120,7 +122,7 @@ function readJournalTail(host: Host, o: BundleOptions, cap: number, missing: Man
     missing.push({ source: path, why: 'unreadable' });
     return [];
   }
-  return [{ path: JOURNAL_FILE, source: path, text, scrub: 'text', tail: true }];
+  return [{ path: JOURNAL_FILE, source: path, text, scrub: 'text', tail: true, cut: info.size > want }];
 }
 
 /** Commands reach the node itself only on the node, through nsenter/chroot, or in the simulator. */
@@ -238,7 +240,7 @@ export async function buildBundle(host: Host, o: BundleOptions): Promise<Bundle>
   for (const f of first) {
     const second = scrubber.everywhere(f.text);
     let data = Buffer.from(second.text, 'utf8');
-    const truncated = data.length > fileCap;
+    const truncated = data.length > fileCap || f.it.cut === true;
     if (truncated) data = f.it.tail ? data.subarray(data.length - fileCap) : data.subarray(0, fileCap);
     const path = `${o.top}/${f.it.path}`;
     const bad = tarNameProblem(path);

@@ -20,8 +20,12 @@ const RECORD_LINE = /^(\s*#?\s*)([A-Za-z0-9_.[\]]+)(\s*=\s*)(.*?)(\s*)$/;
 const SESSION_CHAP_LINE = /^(\s*)(username|password|username_in|password_in)(:\s*)(.*?)(\s*)$/;
 /** JSON keys that hold a credential (any driver's spelling: ...Username, ...Secret, password, chap...). */
 const SECRET_KEY = /user|secret|passw|chap|credential|token/i;
-/** Values at least this long are also masked wherever else they occur; shorter ones only by key. */
-const MIN_GLOBAL = 4;
+/**
+ * Values at least this long are also masked wherever else they occur; shorter ones (a username
+ * like `user`) only where they are kept, by key: masking them everywhere would cut words and key
+ * names apart all over the bundle.
+ */
+const MIN_GLOBAL = 6;
 
 const CHAP_KEY_SET = new Set(CHAP_KEYS);
 
