@@ -4,27 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import { buildBundle, type Manifest } from '../../src/engine/bundle/index.js';
 import { FsHost } from '../../src/engine/host/fs-host.js';
 import { FixtureNode, SECRET, TARGET } from '../doctor/fixture-node.js';
-
-function capture(): Output & { text: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    isTTY: false,
-    text: () => out,
-    err: () => err,
-  };
-}
+import { captureOutput } from '../helpers/capture-output.js';
 
 /** One distinct secret per place a CHAP user or secret can live on a node. */
 const SECRETS = {
@@ -128,13 +112,11 @@ function extract(file: string): string {
 describe('iscsi-console bundle on a --root tree', () => {
   it('no planted secret in the archive, compressed or not; every manifest entry present; what was left out says why', async () => {
     const file = join(out, 'case.tar.gz');
-    const o = capture();
+    const o = captureOutput();
     const code = await main(['bundle', '--root', node.root, '--output', file], o);
-    expect(o.err()).toBe('');
+    expect(o.err).toBe('');
     expect(code).toBe(0);
-    expect(o.text()).toMatch(
-      /^\/.*case\.tar\.gz: \d+ files, \d+ bytes; \d+ not read \(see manifest\.json\)\n$/,
-    );
+    expect(o.out).toMatch(/^\/.*case\.tar\.gz: \d+ files, \d+ bytes; \d+ not read \(see manifest\.json\)\n$/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const gz = readFileSync(file);
     const tar = gunzipSync(gz);
@@ -184,10 +166,10 @@ describe('iscsi-console bundle on a --root tree', () => {
   it('an existing --output file is not replaced (exit 2, file unchanged, no temp file left)', async () => {
     const file = join(out, 'exists.tar.gz');
     writeFileSync(file, 'mine');
-    const o = capture();
+    const o = captureOutput();
     const code = await main(['bundle', '--root', node.root, '--output', file], o);
     expect(code).toBe(2);
-    expect(o.err()).toContain('it exists already (not replaced)');
+    expect(o.err).toContain('it exists already (not replaced)');
     expect(readFileSync(file, 'utf8')).toBe('mine');
     expect(readdirSync(out)).toEqual(['exists.tar.gz']);
   });
@@ -219,7 +201,7 @@ describe('iscsi-console bundle --demo', () => {
     const cwd = process.cwd();
     process.chdir(out);
     try {
-      const o = capture();
+      const o = captureOutput();
       const code = await main(['bundle', '--demo', 'incident'], o);
       expect(code).toBe(0);
       const [file] = readdirSync(out).filter((f) => f.endsWith('.tar.gz'));
@@ -254,5 +236,19 @@ describe('scrubbing iscsiadm -m session -P 3 (the real capture, with CHAP users 
     expect(r.text).toContain('\t\tusername: ********\n');
     expect(r.text).toContain('\t\tpassword: ********\n');
     expect(s.everywhere('journal: alice-chap-user logged in').text).toBe('journal: ******** logged in');
+  });
+});
+
+describe("scrubbing open-iscsi's shipped iscsid.conf (test/fixtures/iscsid-conf)", () => {
+  it('its commented-out placeholders are masked there and leave every key name elsewhere intact', async () => {
+    const { Scrubber } = await import('../../src/engine/bundle/scrub.js');
+    const text = readFileSync(join(process.cwd(), 'test/fixtures/iscsid-conf/iscsid.conf'), 'utf8');
+    const s = new Scrubber();
+    const r = s.records(text);
+    expect(r.masked).toBe(8);
+    expect(r.text).toContain('#node.session.auth.password = ********\n');
+    expect(r.text).toContain('#discovery.sendtargets.auth.username_in = ********\n');
+    const record = 'node.session.auth.username = ********\nnode.session.auth.password = ********\n';
+    expect(s.everywhere(record).text).toBe(record);
   });
 });

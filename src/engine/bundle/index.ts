@@ -81,9 +81,11 @@ function walk(host: Host, t: FileTree, missing: Manifest['missing']): string[] {
       if (out.length >= TREE_FILES_MAX) return;
       const p = `${dir}/${name}`;
       const kind = host.lstat(p);
-      if (kind === 'file' && (!t.match || t.match.test(name))) out.push(p);
+      const wanted = !t.match || t.match.test(name);
+      if (kind === 'file' && wanted) out.push(p);
       else if (kind === 'dir' && depth > 0) visit(p, depth - 1);
-      else if (kind === 'symlink') missing.push({ source: p, why: 'a symbolic link: not followed' });
+      else if (kind === 'symlink' && wanted)
+        missing.push({ source: p, why: 'a symbolic link: not followed' });
     }
   };
   if (host.lstat(t.dir) === 'dir') visit(t.dir, t.depth);

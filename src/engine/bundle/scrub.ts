@@ -28,6 +28,12 @@ const SECRET_KEY = /user|secret|passw|chap|credential|token/i;
 const MIN_GLOBAL = 6;
 
 const CHAP_KEY_SET = new Set(CHAP_KEYS);
+/**
+ * The placeholders of open-iscsi's shipped iscsid.conf (`#node.session.auth.username = username`,
+ * etc/iscsid.conf): masked where they stand, but never searched for elsewhere — every key name
+ * of the bundle contains them.
+ */
+const PLACEHOLDERS = new Set(['username', 'password', 'username_in', 'password_in']);
 
 /** Collects the secrets found while scrubbing, then masks them in every other text. */
 export class Scrubber {
@@ -35,7 +41,7 @@ export class Scrubber {
 
   private keep(value: string): void {
     const v = value.trim();
-    if (v !== '' && v !== '<empty>' && v !== MASK) this.found.add(v);
+    if (v !== '' && v !== '<empty>' && v !== MASK && !PLACEHOLDERS.has(v)) this.found.add(v);
   }
 
   /** Records and iscsid.conf: CHAP fields masked. Returns the text and how many values were masked. */
