@@ -38,6 +38,7 @@ describe('the lazy command registry', () => {
       'metrics',
       'serve',
       'check',
+      'bundle',
       ...ACTIONS.map((a) => a.id),
     ]);
     expect(COMMAND_NAMES.size).toBe(names.length);

@@ -43,14 +43,14 @@ describe('iscsid.conf', () => {
     expect((await on(iscsidConfStartup)).status).toBe('skip');
   });
 
-  it('NOP-Out pings off: warns, unless root is on iSCSI (open-iscsi README §8.2)', async () => {
+  it('NOP-Out pings off: warns, unless root is on iSCSI (open-iscsi README section 8.2)', async () => {
     conf('node.conn[0].timeo.noop_out_interval = 0\nnode.conn[0].timeo.noop_out_timeout = 0\n');
     const c = await on(noopOut);
     expect(c.status).toBe('warn');
     expect(c.evidence).toBe(
       'noop_out_interval 0, noop_out_timeout 0 in /etc/iscsi/iscsid.conf: pings are off, so a dead connection is noticed only when a SCSI command times out',
     );
-    expect(c.source).toContain('open-iscsi README §8.1.1');
+    expect(c.source).toContain('open-iscsi README section 8.1.1');
     node.iscsiRoot('/');
     expect((await on(noopOut)).status).toBe('pass');
     conf('node.conn[0].timeo.noop_out_timeout = 10\n');
@@ -163,7 +163,7 @@ describe('on the real two-path capture (mp-sysfs: two sessions, two maps over iS
     const c = await run(fx.host(), replacementTimeoutLayout);
     expect(c.status).toBe('warn');
     expect(c.evidence).toContain('session 7 (iqn.2024-01.lab.example:storage.target1 127.0.0.2:3260) 120 s');
-    expect(c.source).toContain('open-iscsi README §8.1');
+    expect(c.source).toContain('open-iscsi README section 8.1');
   });
 
   it("maps over Longhorn's iSCSI devices: fails and names map, device and volume", async () => {

@@ -69,6 +69,8 @@ interface Item {
   scrub: ScrubKind;
   /** Logs keep their end when cut. */
   tail?: boolean;
+  /** Already cut to the cap when read (the journal's end). */
+  cut?: boolean;
 }
 
 /** Regular files of a tree, depth-first in name order; links and special files are skipped. */
@@ -79,9 +81,11 @@ function walk(host: Host, t: FileTree, missing: Manifest['missing']): string[] {
       if (out.length >= TREE_FILES_MAX) return;
       const p = `${dir}/${name}`;
       const kind = host.lstat(p);
-      if (kind === 'file' && (!t.match || t.match.test(name))) out.push(p);
+      const wanted = !t.match || t.match.test(name);
+      if (kind === 'file' && wanted) out.push(p);
       else if (kind === 'dir' && depth > 0) visit(p, depth - 1);
-      else if (kind === 'symlink') missing.push({ source: p, why: 'a symbolic link: not followed' });
+      else if (kind === 'symlink' && wanted)
+        missing.push({ source: p, why: 'a symbolic link: not followed' });
     }
   };
   if (host.lstat(t.dir) === 'dir') visit(t.dir, t.depth);
@@ -120,7 +124,7 @@ function readJournalTail(host: Host, o: BundleOptions, cap: number, missing: Man
     missing.push({ source: path, why: 'unreadable' });
     return [];
   }
-  return [{ path: JOURNAL_FILE, source: path, text, scrub: 'text', tail: true }];
+  return [{ path: JOURNAL_FILE, source: path, text, scrub: 'text', tail: true, cut: info.size > want }];
 }
 
 /** Commands reach the node itself only on the node, through nsenter/chroot, or in the simulator. */
@@ -238,7 +242,7 @@ export async function buildBundle(host: Host, o: BundleOptions): Promise<Bundle>
   for (const f of first) {
     const second = scrubber.everywhere(f.text);
     let data = Buffer.from(second.text, 'utf8');
-    const truncated = data.length > fileCap;
+    const truncated = data.length > fileCap || f.it.cut === true;
     if (truncated) data = f.it.tail ? data.subarray(data.length - fileCap) : data.subarray(0, fileCap);
     const path = `${o.top}/${f.it.path}`;
     const bad = tarNameProblem(path);

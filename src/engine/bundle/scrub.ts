@@ -20,10 +20,20 @@ const RECORD_LINE = /^(\s*#?\s*)([A-Za-z0-9_.[\]]+)(\s*=\s*)(.*?)(\s*)$/;
 const SESSION_CHAP_LINE = /^(\s*)(username|password|username_in|password_in)(:\s*)(.*?)(\s*)$/;
 /** JSON keys that hold a credential (any driver's spelling: ...Username, ...Secret, password, chap...). */
 const SECRET_KEY = /user|secret|passw|chap|credential|token/i;
-/** Values at least this long are also masked wherever else they occur; shorter ones only by key. */
-const MIN_GLOBAL = 4;
+/**
+ * Values at least this long are also masked wherever else they occur; shorter ones (a username
+ * like `user`) only where they are kept, by key: masking them everywhere would cut words and key
+ * names apart all over the bundle.
+ */
+const MIN_GLOBAL = 6;
 
 const CHAP_KEY_SET = new Set(CHAP_KEYS);
+/**
+ * The placeholders of open-iscsi's shipped iscsid.conf (`#node.session.auth.username = username`,
+ * etc/iscsid.conf): masked where they stand, but never searched for elsewhere — every key name
+ * of the bundle contains them.
+ */
+const PLACEHOLDERS = new Set(['username', 'password', 'username_in', 'password_in']);
 
 /** Collects the secrets found while scrubbing, then masks them in every other text. */
 export class Scrubber {
@@ -31,7 +41,7 @@ export class Scrubber {
 
   private keep(value: string): void {
     const v = value.trim();
-    if (v !== '' && v !== '<empty>' && v !== MASK) this.found.add(v);
+    if (v !== '' && v !== '<empty>' && v !== MASK && !PLACEHOLDERS.has(v)) this.found.add(v);
   }
 
   /** Records and iscsid.conf: CHAP fields masked. Returns the text and how many values were masked. */

@@ -1,6 +1,6 @@
 /**
- * The admin's own files (`--manifest`, `--secret`, the console's manifest prompt): read where the
- * console runs, not through the Host's root, but as carefully as a node's files — a path can name
+ * The admin's own files (`--manifest`, `--secret`, the console's manifest prompt; a bundle it
+ * writes): read and written where the console runs, not through the Host's root, but as carefully as a node's files — a path can name
  * /dev/zero, a FIFO nobody writes, or a huge file. Checked to be a regular file before it is opened
  * (opening a device can have effects of its own), opened non-blocking (a FIFO swapped in between
  * answers at once), and read with the Host's bounded reader (regular files only, capped).

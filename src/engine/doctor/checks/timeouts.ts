@@ -73,7 +73,7 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
   return { ...base, status: 'pass', evidence };
 }
 
-/** open-iscsi README §8.1.4: with dm-multipath, "a shorter value like 5 to 15 seconds". */
+/** open-iscsi README section 8.1.4: with dm-multipath, "a shorter value like 5 to 15 seconds". */
 export const MULTIPATH_REPLACEMENT_MAX = 15;
 
 /**
