@@ -16,7 +16,7 @@ afterEach(async () => {
 
 describe('expected state', () => {
   it('per target: expected, logged-in and missing portals; per volume: the LUN and the device it resolved to', async () => {
-    env = await degradedVolume();
+    env = await degradedVolume({ pod: true });
     const snap = env.snap();
     const t = snap.expected?.targets.find((x) => x.iqn === IQN);
     expect(t?.expectedPortals).toEqual([P1, P2]);
@@ -57,7 +57,7 @@ describe('expected state', () => {
   });
 
   it('the missing portal is a degraded problem on the volume and in the summary line', async () => {
-    env = await degradedVolume();
+    env = await degradedVolume({ pod: true });
     const p = nodeProblems(env.snap());
     const want = `volume pv-x has 1 of 2 paths: portal ${P2} not logged in`;
     expect(p.volumes.get(GLOBAL)).toMatchObject({ severity: 'degraded', reasons: [want] });
@@ -66,7 +66,7 @@ describe('expected state', () => {
   });
 
   it('a LUN whose device is gone is a failed problem naming the LUN and the PV; scan is offered with the LUN', async () => {
-    env = await degradedVolume();
+    env = await degradedVolume({ pod: true });
     await env.host.sim.kubeletAttach({
       portals: [P1],
       iqn: IQN,

@@ -266,6 +266,27 @@ async function listTargets(rt: Runtime, step: PlanStep): Promise<string> {
   return `${rt.targets.length} target${rt.targets.length === 1 ? '' : 's'} offered`;
 }
 
+/**
+ * The reachability probe of the portals a plan logs in to (restore): every one must answer, else
+ * the plan is refused here, before its first change. No probe in this context fails closed.
+ */
+async function probePortals(rt: Runtime, d: DynamicOf<'probe-portals'>): Promise<string> {
+  if (!rt.probePortals)
+    throw new RefusedError(
+      `no reachability probe here: ${d.portals.join(', ')} not probed`,
+      'restore runs only where the portals can be probed (a real node, or the simulator)',
+    );
+  const got = await rt.probePortals(d.portals);
+  const silent = d.portals.filter((p) => !got.some((r) => r.portal === p && r.answers));
+  const said = got.map((r) => `${r.portal}: ${r.detail} (probed ${r.probedAt.slice(11, 19)})`).join('; ');
+  if (silent.length > 0)
+    throw new RefusedError(
+      `portal${silent.length === 1 ? '' : 's'} ${silent.join(', ')} did not answer the probe: nothing was changed (${said})`,
+      'wait for the array, then run restore again',
+    );
+  return said;
+}
+
 /** The node as it was before this apply changed anything (tidy and rollback compare against it). */
 export function noteBefore(rt: Runtime, s: Snapshot): void {
   rt.before ??= {
@@ -289,6 +310,7 @@ const RUNNERS: { [K in DynamicStep['kind']]: Runner<K> } = {
   'probe-transport': (rt, _s, _step, d) => probeTransport(rt, d),
   'iface-clone': (rt, _s, _step, d) => cloneIface(rt, d),
   'resolve-hostname': (rt, _s, _step, d) => resolveHostname(rt, d),
+  'probe-portals': (rt, _s, _step, d) => probePortals(rt, d),
   'scan-lun': (rt, s, _step, d) => scanLun(rt, s, d),
   'record-secrets': (rt, _s, _step, d) =>
     writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) }),

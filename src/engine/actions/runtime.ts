@@ -10,7 +10,7 @@ import type { RecordBackup } from '../iscsiadm/record-secrets.js';
 import type { Created } from './guard/types.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
-import type { ListedLun, ResolvedEffect } from './types.js';
+import type { ListedLun, PortalReach, ResolvedEffect } from './types.js';
 
 export interface Runtime {
   host: Host;
@@ -62,6 +62,8 @@ export interface Runtime {
   verdicts: string[];
   /** Reports a running wait's elapsed time (progress). */
   onWait?: (elapsedMs: number, timeoutMs: number) => void;
+  /** The reachability probe (ActionContext.probePortals), when this context has one. */
+  probePortals?: (portals: readonly string[]) => Promise<PortalReach[]>;
 }
 
 /** Runs a command, records it (masked) for the journal, and returns the result. */

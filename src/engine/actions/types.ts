@@ -20,7 +20,8 @@ export type ActionId =
   | 'online'
   | 'logout'
   | 'forget'
-  | 'cleanup';
+  | 'cleanup'
+  | 'restore';
 
 /**
  * Plans the registry does not offer as a key or subcommand of their own, both the attach wizard's:
@@ -169,7 +170,9 @@ export type DynamicStep =
   | { kind: 'read-luns'; iqn: string; portal: string; iface: string; timeoutMs: number }
   /** list-luns: `1` to device/delete of every SCSI device of the session it made. */
   | { kind: 'remove-scanned'; iqn: string; portal: string; iface: string }
-  | { kind: 'resolve-hostname'; name: string };
+  | { kind: 'resolve-hostname'; name: string }
+  /** restore: the reachability probe of the portals it logs in to; one that does not answer refuses the plan. */
+  | { kind: 'probe-portals'; portals: string[] };
 
 /** The dynamic step of one kind. */
 export type DynamicOf<K extends DynamicStep['kind']> = Extract<DynamicStep, { kind: K }>;
@@ -322,6 +325,22 @@ export interface ActionContext {
   /** Plan only (`--dry-run`, the console's :dry-run): the executor runs no step that changes the node. */
   dryRun?: boolean;
   takeSnapshot: () => Snapshot;
+  /**
+   * The live reachability probe (bounded, every portal in parallel), for plans that must not act on
+   * a portal that does not answer (restore). Absent: such a plan is refused at its probe step.
+   */
+  probePortals?: (portals: readonly string[]) => Promise<PortalReach[]>;
+}
+
+/** What the reachability probe found for one portal. */
+export interface PortalReach {
+  portal: string;
+  /** The portal answered (SendTargets replied, or a TCP connect was accepted; an auth failure answers too). */
+  answers: boolean;
+  /** How it answered or failed (`SendTargets listed 2 targets`, `connect refused`, `no answer in 5 s`). */
+  detail: string;
+  /** When it was probed (ISO). */
+  probedAt: string;
 }
 
 /**
