@@ -9,7 +9,7 @@ import { findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext, PortalReach } from '../../src/engine/actions/types.js';
 import { nodeProblems } from '../../src/engine/snapshot/problems.js';
 import { portalOf } from '../../src/sim/kernel/names.js';
-import { degradedVolume, GLOBAL, IQN, P1, P2 } from '../helpers/degraded-volume.js';
+import { degradedVolume, GLOBAL, IQN, P2 } from '../helpers/degraded-volume.js';
 import { fakeTime } from '../helpers/fake-time.js';
 import type { SimEnv } from './helpers.js';
 
@@ -127,7 +127,9 @@ describe('restore', () => {
     const plan = planFor(env, withProbe(env), 'pv-x');
     const r = plan.refusals.find((x) => x.id === 'in-use-without-map');
     expect(r?.overridable).toBe(false);
-    expect(r?.reason).toMatch(/^pv-x's LUN 1 runs on sda directly, with no multipath map, and sda is in use \(sda is bind-mounted/);
+    expect(r?.reason).toMatch(
+      /^pv-x's LUN 1 runs on sda directly, with no multipath map, and sda is in use \(sda is bind-mounted/,
+    );
   });
 
   it('an unknown name is a clear error', async () => {
