@@ -8,6 +8,7 @@
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import type { OptionSpec } from '../options.js';
+import type { Prober } from '../probe/prober.js';
 import type { AttachRecordsPlan } from './attach-records.js';
 
 export type ActionId =
@@ -321,6 +322,13 @@ export interface ActionContext {
   write: boolean;
   /** Plan only (`--dry-run`, the console's :dry-run): the executor runs no step that changes the node. */
   dryRun?: boolean;
+  /**
+   * The live reachability probe (src/engine/probe/prober.ts): there in write mode or when the admin
+   * asked (`status --probe`, the console's key), absent otherwise. Planners read its last results
+   * (`prober.last(portal)`, also in every snapshot `takeSnapshot` reads); callers that plan from a
+   * fresh look ask `prober.probe(portals)` first. Bounded: 5 s per portal, parallel, once per interval.
+   */
+  prober?: Prober;
   takeSnapshot: () => Snapshot;
 }
 
