@@ -6,9 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { findAction } from '../../src/engine/actions/registry.js';
-import type { ActionContext, PortalReach } from '../../src/engine/actions/types.js';
+import type { ActionContext } from '../../src/engine/actions/types.js';
 import { nodeProblems } from '../../src/engine/snapshot/problems.js';
-import { portalOf } from '../../src/sim/kernel/names.js';
 import { degradedVolume, GLOBAL, IQN, P2 } from '../helpers/degraded-volume.js';
 import { fakeTime } from '../helpers/fake-time.js';
 import type { SimEnv } from './helpers.js';
@@ -19,23 +18,6 @@ afterEach(async () => {
   env = undefined;
 });
 
-/** The simulated SAN's own answer: a portal answers when something listens on it and it is up. */
-function withProbe(e: SimEnv): ActionContext {
-  return {
-    ...e.ctx,
-    probePortals: async (portals: readonly string[]): Promise<PortalReach[]> =>
-      portals.map((portal) => {
-        const answers = e.host.sim.san.reachable(portalOf(portal));
-        return {
-          portal,
-          answers,
-          detail: answers ? 'SendTargets answered' : 'connect refused',
-          probedAt: new Date(e.host.now()).toISOString(),
-        };
-      }),
-  };
-}
-
 function planFor(e: SimEnv, ctx: ActionContext, ref: string) {
   const def = findAction('restore');
   const s = e.snap();
@@ -45,7 +27,7 @@ function planFor(e: SimEnv, ctx: ActionContext, ref: string) {
 describe('restore', () => {
   it("plans kubelet's login for the missing portal only: discovery (record missing), scan/startup manual, login, targeted scan, map wait", async () => {
     env = await degradedVolume();
-    const plan = planFor(env, withProbe(env), 'pv-x');
+    const plan = planFor(env, env.ctx, 'pv-x');
     expect(plan.refusals).toEqual([]);
     expect(plan.steps.map((s) => s.id)).toEqual([
       'probe-portals',
@@ -77,7 +59,7 @@ describe('restore', () => {
 
   it('logs the portal in, the device joins the map, the map has 2 paths; the problem is gone', async () => {
     env = await degradedVolume();
-    const ctx = withProbe(env);
+    const ctx = env.ctx;
     const plan = planFor(env, ctx, IQN);
     const result = await applyPlan(plan, ctx, { ...fakeTime() });
     expect(result.error).toBeUndefined();
@@ -96,12 +78,13 @@ describe('restore', () => {
 
   it('refused when the portal does not answer the probe, and nothing changed', async () => {
     env = await degradedVolume({ keepDown: true });
-    const ctx = withProbe(env);
+    const ctx = env.ctx;
     const before = env.snap();
     const result = await applyPlan(planFor(env, ctx, 'pv-x'), ctx, { ...fakeTime() });
     expect(result.ok).toBe(false);
     expect(result.error?.kind).toBe('refused');
     expect(result.error?.message).toMatch(`portal ${P2} did not answer the probe: nothing was changed`);
+    expect(result.error?.message).toMatch(/connection refused \(probed \d\d:\d\d:\d\d\)/);
     const after = env.snap();
     expect(after.sessions.map((s) => s.key)).toEqual(before.sessions.map((s) => s.key));
     expect(after.nodeRecords.map((r) => r.path)).toEqual(before.nodeRecords.map((r) => r.path));
@@ -109,14 +92,24 @@ describe('restore', () => {
 
   it('refused at its probe step where no probe exists (fails closed)', async () => {
     env = await degradedVolume();
-    const result = await applyPlan(planFor(env, env.ctx, 'pv-x'), env.ctx, { ...fakeTime() });
+    const { prober: _, ...noProbe } = env.ctx;
+    const result = await applyPlan(planFor(env, noProbe, 'pv-x'), noProbe, { ...fakeTime() });
     expect(result.error?.kind).toBe('refused');
     expect(result.error?.message).toMatch(/no reachability probe here/);
   });
 
+  it('refused before consent when the last probe found the portal silent', async () => {
+    env = await degradedVolume({ keepDown: true });
+    await env.ctx.prober!.probe([P2]);
+    const plan = planFor(env, env.ctx, 'pv-x');
+    expect(plan.refusals.find((r) => r.id === 'portal-silent')?.reason).toMatch(
+      new RegExp(`^portal ${P2} does not answer: .*\\(probed \\d\\d:\\d\\d:\\d\\d\\)$`),
+    );
+  });
+
   it('refused before consent when every expected portal has a session; a missing LUN points at scan', async () => {
     env = await degradedVolume();
-    const ctx = withProbe(env);
+    const ctx = env.ctx;
     await applyPlan(planFor(env, ctx, 'pv-x'), ctx, { ...fakeTime() });
     const again = planFor(env, ctx, 'pv-x');
     expect(again.refusals.map((r) => r.id)).toContain('nothing-missing');
@@ -124,7 +117,7 @@ describe('restore', () => {
 
   it("refused when the volume's one path is in use without a map: the new path could not join one", async () => {
     env = await degradedVolume({ pod: true });
-    const plan = planFor(env, withProbe(env), 'pv-x');
+    const plan = planFor(env, env.ctx, 'pv-x');
     const r = plan.refusals.find((x) => x.id === 'in-use-without-map');
     expect(r?.overridable).toBe(false);
     expect(r?.reason).toMatch(

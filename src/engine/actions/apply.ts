@@ -260,7 +260,7 @@ export async function applyPlan(
     created: { sessions: new Set(), records: new Set(), ifaces: new Set() },
     verdicts: [],
     guard: refuseUnguarded,
-    ...(ctx.probePortals ? { probePortals: ctx.probePortals } : {}),
+    ...(ctx.prober ? { prober: ctx.prober } : {}),
   };
   const guard = createStepGuard(plan, ctx, options, rt);
   let locks: HeldLocks;

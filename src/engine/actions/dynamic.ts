@@ -10,6 +10,7 @@ import { ifaceDeleteArgv, ifaceNewArgv, ifaceShowArgv, ifaceUpdateArgv } from '.
 import { parseDiscovery } from '../iscsiadm/discovery.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
+import { probeLine } from '../probe/probe-line.js';
 import { tidyDiscovered } from './attach-cleanup.js';
 import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
@@ -271,14 +272,14 @@ async function listTargets(rt: Runtime, step: PlanStep): Promise<string> {
  * the plan is refused here, before its first change. No probe in this context fails closed.
  */
 async function probePortals(rt: Runtime, d: DynamicOf<'probe-portals'>): Promise<string> {
-  if (!rt.probePortals)
+  if (!rt.prober)
     throw new RefusedError(
       `no reachability probe here: ${d.portals.join(', ')} not probed`,
-      'restore runs only where the portals can be probed (a real node, or the simulator)',
+      'restore probes the portals it logs in to: run it with --write (a --root tree is never probed)',
     );
-  const got = await rt.probePortals(d.portals);
-  const silent = d.portals.filter((p) => !got.some((r) => r.portal === p && r.answers));
-  const said = got.map((r) => `${r.portal}: ${r.detail} (probed ${r.probedAt.slice(11, 19)})`).join('; ');
+  const got = await rt.prober.probe(d.portals);
+  const silent = d.portals.filter((p) => !got.some((r) => r.portal === p && r.answers === true));
+  const said = got.map((r) => `${r.portal}: ${probeLine(r)}`).join('; ');
   if (silent.length > 0)
     throw new RefusedError(
       `portal${silent.length === 1 ? '' : 's'} ${silent.join(', ')} did not answer the probe: nothing was changed (${said})`,

@@ -16,6 +16,7 @@
 import { UserError } from '../errors.js';
 import type { ExpectedVolume, Snapshot } from '../model.js';
 import { sessionKey } from '../model.js';
+import { probeLine } from '../probe/probe-line.js';
 import { volumeHasSession } from '../snapshot/expected.js';
 import { planLunScan, planPortalLogin } from './attach-portal.js';
 import { deviceByKey, deviceUse, recordKey } from './lookup.js';
@@ -146,6 +147,23 @@ function refuseChap(plan: Plan, s: Snapshot, iqn: string, l: PortalLogin, record
   });
 }
 
+/**
+ * A portal the probe last found silent is refused before consent (the probe step would refuse it
+ * anyway, after consent); the step probes again at apply time, so a portal back since then passes.
+ */
+function refuseSilentPortals(plan: Plan, ctx: ActionContext, logins: readonly PortalLogin[]): void {
+  for (const l of logins) {
+    const last = ctx.prober?.last(l.portal);
+    if (last?.answers !== false) continue;
+    plan.refusals.push({
+      id: 'portal-silent',
+      reason: `portal ${l.portal} does not answer: ${probeLine(last)}`,
+      hint: 'wait for the array, then run restore again (it probes again first)',
+      overridable: false,
+    });
+  }
+}
+
 function planRestore(input: RestoreInput, s: Snapshot, ctx: ActionContext): Plan {
   const volumes = volumesOf(s, input);
   const iqn = input.kind === 'target' ? input.ref : (volumes[0]?.iqn ?? '');
@@ -183,6 +201,7 @@ function planRestore(input: RestoreInput, s: Snapshot, ctx: ActionContext): Plan
     dynamic: { kind: 'probe-portals', portals: logins.map((l) => l.portal) },
     effect: { kind: 'none' },
   });
+  refuseSilentPortals(plan, ctx, logins);
   for (const l of logins) {
     const record = recordKey({ targetIqn: iqn, portal: l.portal, iface: l.iface });
     const recordMissing = !s.nodeRecords.some((r) => recordKey(r) === record);

@@ -8,6 +8,7 @@
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import type { OptionSpec } from '../options.js';
+import type { Prober } from '../probe/prober.js';
 import type { AttachRecordsPlan } from './attach-records.js';
 
 export type ActionId =
@@ -324,23 +325,14 @@ export interface ActionContext {
   write: boolean;
   /** Plan only (`--dry-run`, the console's :dry-run): the executor runs no step that changes the node. */
   dryRun?: boolean;
-  takeSnapshot: () => Snapshot;
   /**
-   * The live reachability probe (bounded, every portal in parallel), for plans that must not act on
-   * a portal that does not answer (restore). Absent: such a plan is refused at its probe step.
+   * The live reachability probe (src/engine/probe/prober.ts): there in write mode or when the admin
+   * asked (`status --probe`, the console's key), absent otherwise. Planners read its last results
+   * (`prober.last(portal)`, also in every snapshot `takeSnapshot` reads); callers that plan from a
+   * fresh look ask `prober.probe(portals)` first. Bounded: 5 s per portal, parallel, once per interval.
    */
-  probePortals?: (portals: readonly string[]) => Promise<PortalReach[]>;
-}
-
-/** What the reachability probe found for one portal. */
-export interface PortalReach {
-  portal: string;
-  /** The portal answered (SendTargets replied, or a TCP connect was accepted; an auth failure answers too). */
-  answers: boolean;
-  /** How it answered or failed (`SendTargets listed 2 targets`, `connect refused`, `no answer in 5 s`). */
-  detail: string;
-  /** When it was probed (ISO). */
-  probedAt: string;
+  prober?: Prober;
+  takeSnapshot: () => Snapshot;
 }
 
 /**
