@@ -43,6 +43,7 @@ describe('doctor on a healthy --root tree', () => {
       'node-records.intact',
       'timeouts.replacement',
       'sessions.portals',
+      'volumes.expected-paths',
       'root.iscsi',
       'kubelet.volumes',
       'csi.drivers',

@@ -81,7 +81,7 @@ describe('iscsi-console doctor', () => {
     const text = out.text();
     expect(text).not.toContain('\u001b[');
     const lines = text.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('doctor: 17 ok, 0 warnings, 1 failed, 0 skipped');
+    expect(lines.at(-1)).toBe('doctor: 18 ok, 0 warnings, 1 failed, 0 skipped');
     const versions = lines.find((l) => l.includes('versions equal'));
     expect(versions).toMatch(
       /^✗ iscsiadm and iscsid versions equal +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /,

@@ -28,7 +28,9 @@ function missingLunOf(s: Snapshot, path: string): ScanInput {
     }
   }
   throw new UserError(
-    v ? `every LUN ${v.name} expects is present on its logged-in sessions` : `${path} names no LUN the console can scan for`,
+    v
+      ? `every LUN ${v.name} expects is present on its logged-in sessions`
+      : `${path} names no LUN the console can scan for`,
     'to add another: iscsi-console scan <sid> <lun>',
   );
 }

@@ -28,6 +28,7 @@ import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';
 import { csiDetailLines } from './csi-detail.js';
+import { portalMatrixLines } from './portal-matrix.js';
 
 /**
  * `now` (host clock, ms) dates the kernel's recovery countdown; without it the countdown is not
@@ -69,6 +70,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
     lines.push(...connectionParamLines(c));
   }
   lines.push(...sessionParamLines(s.params));
+  lines.push(...portalMatrixLines(snap, s.targetIqn, s.portal));
   lines.push(
     { text: '' },
     { text: `LUNs → devices → maps → mounts → kubelet → pods (${s.devices.length})`, bold: true },

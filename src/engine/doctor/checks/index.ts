@@ -1,6 +1,7 @@
 import type { DoctorCheckFn } from '../types.js';
 import { csiDrivers } from './csi-drivers.js';
 import { iscsidRunning, multipathdRunning, udevdRunning } from './daemons.js';
+import { expectedPaths } from './expected-paths.js';
 import { initiatorName } from './initiator.js';
 import { kubeletOwnsVolumes, kubeletRoot, kubeletRunning } from './kubelet.js';
 import { dmMultipathModule, iscsiTcpModule, scsiTransportIscsiModule } from './modules.js';
@@ -28,6 +29,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheckFn[] = [
   emptyRecords,
   replacementTimeouts,
   portalsUp,
+  expectedPaths,
   rootOnIscsi,
   kubeletOwnsVolumes,
   csiDrivers,
