@@ -86,7 +86,7 @@ describe('iscsi-console doctor', () => {
     expect(versions).toMatch(
       /^✗ iscsiadm and iscsid versions equal +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /,
     );
-    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(17);
+    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(18);
   });
 
   it('colours the symbols on a terminal and not when output is piped', async () => {
