@@ -627,6 +627,8 @@ export interface ExpectedVolume {
   /** Expected portals whose logged-in session has a device for every expected LUN. */
   paths: number;
   expectedLuns: ExpectedLun[];
+  /** Something uses the volume: its global dir or a pod's mount, a pod's block device, the driver's staging or publish path. */
+  inUse: boolean;
   /** Why the expectation may be short (iscsi.json hidden under the mount: only the dir name's portal and the map's). */
   partial?: string;
 }

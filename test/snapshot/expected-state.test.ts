@@ -74,7 +74,7 @@ describe('expected state', () => {
       iqn: IQN,
       lun: 3,
       volName: 'pv-y',
-      podUIDs: [],
+      podUIDs: ['22222222-2222-4333-8444-555555555555'],
       mode: 'block',
     });
     const sd = env.snap().sessions[0]!.devices.find((d) => d.lun === 3)!.name!;
@@ -85,6 +85,7 @@ describe('expected state', () => {
     expect(p.volumes.get(g3)?.severity).toBe('failed');
     expect(p.volumes.get(g3)?.reasons[0]).toBe('LUN 3 expected by pv-y has no device');
     expect(p.expected.get(g3)?.kind).toBe('missing-lun');
+    expect(p.summary).toContain('2 volumes short of expected paths or LUNs');
     // scan is offered from the problem with its LUN filled in: the CLI's hint, the console's row action.
     const sid = env.snap().sessions[0]!.sid;
     expect(p.expected.get(g3)?.hint).toBe(`iscsi-console scan ${sid} 3 --write`);

@@ -177,6 +177,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     multipath: usage.multipath,
     volumes: kube.volumes,
     driverFiles: csi.state.driverFiles,
+    mountPoints: new Set(mounts.map((m) => m.mountPoint)),
   });
   if (expected) snapshot.expected = expected;
   if (input.probes && input.probes.length > 0) snapshot.probes = [...input.probes];

@@ -126,11 +126,14 @@ export type ExpectationKind = 'missing-lun' | 'missing-path';
  */
 export function expectedProblem(v: ExpectedVolume): ExpectedProblem {
   if (!volumeHasSession(v)) return OK;
+  // A volume nothing uses is leftover first: what it lacks is a warning, not an incident.
+  const lost: Severity = v.inUse ? 'failed' : 'warning';
+  const short: Severity = v.inUse ? 'degraded' : 'warning';
   for (const l of v.expectedLuns) {
     const live = l.paths.find((p) => p.sessionState === 'LOGGED_IN');
     if (live && l.device === null)
       return {
-        ...problem('failed', [`LUN ${l.lun} expected by ${v.name} has no device`]),
+        ...problem(lost, [`LUN ${l.lun} expected by ${v.name} has no device`]),
         kind: 'missing-lun',
         hint: scanHint(live.sid!, l.lun),
       };
@@ -148,7 +151,7 @@ export function expectedProblem(v: ExpectedVolume): ExpectedProblem {
   const text = `volume ${v.name} has ${v.paths} of ${v.expectedPaths} paths: ${why.join(', ')}`;
   const ref = /^[A-Za-z0-9._:-]+$/.test(v.name) ? v.name : v.path;
   const hint = v.missingPortals.length > 0 ? `iscsi-console restore ${ref} --write` : scan;
-  return { ...problem('degraded', [text]), kind: 'missing-path', ...(hint ? { hint } : {}) };
+  return { ...problem(short, [text]), kind: 'missing-path', ...(hint ? { hint } : {}) };
 }
 
 /** A problem of the expected state, with what it is and the one command that repairs it. */
@@ -374,12 +377,13 @@ export function nodeSummary(
   snap: Snapshot,
   counts: Record<Severity, number>,
   leftoverDirs: number,
-  expected: readonly Problem[] = [],
+  expectedAll: readonly Problem[] = [],
 ): string {
   const parts: string[] = [];
   for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
   for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
-  // One volume short of a path or a LUN is named as the problem says it; more are counted.
+  // One volume in use short of a path or a LUN is named as the problem says it; more are counted.
+  const expected = expectedAll.filter((p) => p.severity !== 'warning');
   if (expected.length === 1) parts.push(expected[0]!.reason);
   else if (expected.length > 1) parts.push(`${expected.length} volumes short of expected paths or LUNs`);
   if (leftoverDirs > 0)

@@ -7,8 +7,8 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
  * Volumes on the paths their metadata expects (src/engine/snapshot/expected.ts, the problems rule's
  * expectation problems): kubelet never retries a portal whose login failed at attach
  * (kubernetes#74305), so a multipath volume can run on one path for weeks. A LUN with no device
- * fails (the volume cannot do I/O); a volume short of paths is a warning (it runs, without
- * redundancy). The hint is the command that repairs the first one.
+ * in use fails (the volume cannot do I/O); a volume short of paths, or one nothing uses, is a
+ * warning (it runs without redundancy, or it is leftover). The hint is the command that repairs the first one.
  */
 export function expectedPaths(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'volumes.expected-paths', title: 'volumes on their expected paths' };
@@ -25,7 +25,7 @@ export function expectedPaths(ctx: DoctorContext): DoctorCheck {
       evidence: `${plural(volumes.length, 'volume')} on every expected path (${plural(paths, 'path')})`,
     };
   }
-  const lunLost = problems.some((p) => p.kind === 'missing-lun');
+  const lunLost = problems.some((p) => p.kind === 'missing-lun' && p.severity === 'failed');
   const hint = problems.find((p) => p.hint)?.hint;
   return {
     ...base,
