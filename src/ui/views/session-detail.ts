@@ -70,7 +70,6 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
     lines.push(...connectionParamLines(c));
   }
   lines.push(...sessionParamLines(s.params));
-  lines.push(...portalMatrixLines(snap, s.targetIqn, s.portal));
   lines.push(
     { text: '' },
     { text: `LUNs → devices → maps → mounts → kubelet → pods (${s.devices.length})`, bold: true },
@@ -103,6 +102,8 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
   );
   for (const p of other) lines.push({ text: `  → pod ${podLabel(snap.kubelet.pods, p)}` });
   lines.push(...csiDetailLines(snap, s));
+  // The target's portals as its volumes expect them, beside what is (portal × session × path).
+  lines.push(...portalMatrixLines(snap, s.targetIqn, s.portal));
   return lines;
 }
 
