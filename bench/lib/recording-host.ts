@@ -1,4 +1,11 @@
-import type { EntryInfo, EntryKind, Host, RunOptions, RunResult } from '../../src/engine/host/host.js';
+import type {
+  EntryInfo,
+  EntryKind,
+  Host,
+  RunOptions,
+  RunResult,
+  TcpConnectResult,
+} from '../../src/engine/host/host.js';
 
 /** The Host read calls a snapshot makes; the floor replays exactly these. */
 export type ReadOp = 'readText' | 'readTextOrError' | 'readDir' | 'readLink' | 'lstat' | 'stat';
@@ -121,6 +128,11 @@ export class RecordingHost implements Host {
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
     this.note('run');
     return this.inner.run(argv, options);
+  }
+
+  connectTcp(address: string, port: number, timeoutMs: number): Promise<TcpConnectResult> {
+    this.note('connectTcp');
+    return this.inner.connectTcp(address, port, timeoutMs);
   }
 
   hostname(): string {

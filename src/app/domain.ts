@@ -66,6 +66,7 @@ export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js'
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
+export { type PortalMatrixCells, portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

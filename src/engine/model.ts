@@ -376,6 +376,24 @@ export interface Iface {
 }
 
 /**
+ * What one live reachability probe of a portal found (src/engine/probe/portal-probe.ts): run only
+ * in write mode or when asked (`status --probe`, the console's key), never on a `--root` tree.
+ */
+export interface PortalProbe {
+  /** `addr:port` as in Session.portal. */
+  portal: string;
+  /** When the probe started (ISO, the injected clock). */
+  at: string;
+  /** The portal answered (SendTargets, an authorization failure, or a TCP accept where no SendTargets is sent); false: it did not; undefined: not probed. */
+  answers: boolean | undefined;
+  /** What answered or failed: `sendtargets`, `auth` (asked for credentials), `tcp` (the connect alone), `none` (not probed). */
+  via: 'sendtargets' | 'auth' | 'tcp' | 'none';
+  /** One line: `SendTargets answered (3 targets)`, `connection refused`, `accepted a TCP connection, no SendTargets answer within 5 s`. */
+  detail: string;
+  durationMs: number;
+}
+
+/**
  * A portal the node has lost: every session of this node to it is down (src/engine/snapshot/outages.ts).
  * The node cannot tell a dead portal from a target that dropped all of its sessions; either way
  * iscsid keeps retrying and cleaning up would turn a blip into data loss.
@@ -443,6 +461,11 @@ export interface Snapshot {
    * names its target, portals and LUN.
    */
   expected?: ExpectedState;
+  /**
+   * The live reachability probe's latest result per portal (docs/status-schema.md#probes): absent
+   * unless the caller probed (write mode, `status --probe`, the console's key); never on a `--root` tree.
+   */
+  probes?: PortalProbe[];
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**
@@ -604,6 +627,8 @@ export interface ExpectedVolume {
   /** Expected portals whose logged-in session has a device for every expected LUN. */
   paths: number;
   expectedLuns: ExpectedLun[];
+  /** Something uses the volume: its global dir or a pod's mount, a pod's block device, the driver's staging or publish path. */
+  inUse: boolean;
   /** Why the expectation may be short (iscsi.json hidden under the mount: only the dir name's portal and the map's). */
   partial?: string;
 }

@@ -1,4 +1,4 @@
-import type { RunOptions, RunResult } from '../engine/host/host.js';
+import type { RunOptions, RunResult, TcpConnectResult } from '../engine/host/host.js';
 import type { Clock } from './clock.js';
 import type { Faults } from './faults.js';
 import type { NodeDb } from './iscsid/node-db.js';
@@ -35,6 +35,8 @@ export interface SimNode extends SimContext {
   /** The errno a read of `path` fails with right now (a down connection's ENOTCONN), if any. */
   readError(path: string): string | undefined;
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
+  /** A TCP connect from the node, as the SAN answers it (Host.connectTcp). */
+  connectTcp(address: string, port: number): TcpConnectResult;
 }
 
 /** A simulated program's answer. `hang` = it never returns (multipath -ll on blocked paths). */

@@ -11,6 +11,11 @@ type LoginOutcome = 0 | 8 | 19 | 24;
 export class San {
   readonly targets: TargetSpec[] = [];
   private readonly down = new Set<string>();
+  /**
+   * Portals whose listener accepts a TCP connection but whose iSCSI layer does not serve it:
+   * `silent` never answers a PDU (a hung target daemon), `drops` closes the connection at once.
+   */
+  private readonly broken = new Map<string, 'silent' | 'drops'>();
 
   /** Adds a target; LUNs without a WWID get tgt's (naa.6...e + tid + lun). */
   add(t: TargetSpec): TargetSpec {
@@ -44,10 +49,26 @@ export class San {
     return this.down.has(portalText(portal));
   }
 
+  /** The portal's listener misbehaves (see `broken`), or undefined to serve normally again. */
+  setBroken(portal: Portal, how: 'silent' | 'drops' | undefined): void {
+    if (how) this.broken.set(portalText(portal), how);
+    else this.broken.delete(portalText(portal));
+  }
+
+  brokenHow(portal: Portal): 'silent' | 'drops' | undefined {
+    return this.broken.get(portalText(portal));
+  }
+
+  /** A TCP connect to the portal is accepted: it is up and something listens there. */
+  acceptsTcp(portal: Portal): boolean {
+    const key = portalText(portal);
+    return !this.down.has(key) && (this.broken.has(key) || this.targets.some((t) => t.portals.includes(key)));
+  }
+
   /** Something listens on this portal (and it is up). */
   reachable(portal: Portal): boolean {
     const key = portalText(portal);
-    return !this.down.has(key) && this.targets.some((t) => t.portals.includes(key));
+    return !this.down.has(key) && !this.broken.has(key) && this.targets.some((t) => t.portals.includes(key));
   }
 
   /** What SendTargets on a portal answers for an initiator: only that portal, only allowed targets. */

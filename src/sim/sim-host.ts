@@ -8,6 +8,7 @@ import {
   HostIoError,
   type RunOptions,
   type RunResult,
+  type TcpConnectResult,
 } from '../engine/host/host.js';
 import { under } from '../engine/host/path.js';
 import type { SimNode } from './context.js';
@@ -185,6 +186,11 @@ export class SimHost<S extends SimNode = SimNode> implements Host {
 
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult> {
     return this.sim.run(argv, options);
+  }
+
+  /** The SAN answers: accepted when the portal is up and something listens there, else refused. */
+  connectTcp(address: string, port: number, _timeoutMs: number): Promise<TcpConnectResult> {
+    return Promise.resolve(this.sim.connectTcp(address, port));
   }
 
   startRead(): void {

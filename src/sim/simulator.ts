@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
-import type { RunOptions, RunResult } from '../engine/host/host.js';
+import type { RunOptions, RunResult, TcpConnectResult } from '../engine/host/host.js';
 import { maskSecrets } from '../engine/host/host.js';
+import { formatPortal } from '../engine/iscsi/portal.js';
 import { type Clock, createClock } from './clock.js';
 import type { SimNode, ToolResult } from './context.js';
 import { Faults } from './faults.js';
@@ -129,6 +130,34 @@ export class Simulator implements SimNode {
     const p = portalOf(portal);
     this.san.setDown(p, true);
     for (const s of this.kernel.sessionsOnPortal(p)) this.kernel.failSession(s);
+  }
+
+  /** A TCP connect from the node to `address:port`, as the SAN answers it (Host.connectTcp). */
+  connectTcp(address: string, port: number): TcpConnectResult {
+    const p = portalOf(formatPortal(address, port));
+    return this.san.acceptsTcp(p)
+      ? { outcome: 'connected', durationMs: 0 }
+      : { outcome: 'failed', code: 'ECONNREFUSED', durationMs: 0 };
+  }
+
+  /**
+   * The portal's listener accepts connections but its iSCSI layer is broken: `silent` never
+   * answers (SendTargets hangs), `drops` closes each connection at once; undefined heals it.
+   * Existing sessions are not touched (see `sessionStuck` for a session that stays down).
+   */
+  portalBroken(portal: string, how: 'silent' | 'drops' | undefined): void {
+    this.san.setBroken(portalOf(portal), how);
+  }
+
+  /**
+   * One session loses its connection and stays FAILED while its portal keeps answering: the
+   * stuck session of trident#1138 / open-iscsi#387 (its recovery never completes). iscsid does not
+   * bring it back on its own here; `portalUp` or a logout/login does.
+   */
+  sessionStuck(sid: number): void {
+    const s = this.kernel.sessions.get(sid);
+    if (!s) throw new Error(`no such session: ${sid}`);
+    this.kernel.failSession(s);
   }
 
   /** The portal answers again: iscsid reconnects its sessions (LOGGED_IN, devices running). */

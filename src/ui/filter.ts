@@ -43,7 +43,7 @@ export const FILTER_FIELDS = {
     'devices',
     'pods',
   ],
-  targets: ['target', 'portal', 'sid', 'state', 'flags', 'problems'],
+  targets: ['target', 'portal', 'sid', 'state', 'paths', 'flags', 'problems'],
   volumes: [
     'path',
     'mode',

@@ -5,6 +5,7 @@
  * one transition between the two snapshots, so comparing each pair once never reports a change twice.
  */
 import type { KubeletVolume, Mount, ScsiDevice, Session, Snapshot } from '../engine/model.js';
+import { nodeProblems } from '../engine/snapshot/problems.js';
 import {
   deviceAppeared,
   deviceGone,
@@ -35,6 +36,8 @@ import {
   sessionStateEvent,
   volumeDirAdded,
   volumeDirRemoved,
+  volumeShort,
+  volumeWhole,
 } from './events.js';
 import { deepEqual } from './share.js';
 import type { EventDraft, SnapshotDiff } from './types.js';
@@ -205,6 +208,23 @@ function diffKubelet(prev: Snapshot, next: Snapshot, events: EventDraft[]): void
   });
 }
 
+/**
+ * Volumes short of their expected paths or LUNs (the problems rule's expectation problems): an event
+ * when one appears or its reason changes, and one when the volume is whole again.
+ */
+function diffExpected(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
+  const before = nodeProblems(prev).expected;
+  const after = nodeProblems(next).expected;
+  for (const [path, p] of after)
+    if (before.get(path)?.reason !== p.reason)
+      events.push(volumeShort(path, p.reason, p.severity === 'failed'));
+  for (const path of before.keys()) {
+    if (after.has(path)) continue;
+    const v = next.expected?.volumes.find((x) => x.path === path);
+    if (v) events.push(volumeWhole(path, v.name, v.paths));
+  }
+}
+
 function diffRecords(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
   compareBy(prev.nodeRecords, next.nodeRecords, (r) => r.path, {
     added: (_k, r) => events.push(recordAdded(r)),
@@ -230,6 +250,7 @@ export function diffSnapshots(prev: Snapshot, next: Snapshot): DiffResult {
   diffMultipath(prev, next, events);
   diffMounts(prev, next, events);
   diffKubelet(prev, next, events);
+  diffExpected(prev, next, events);
   diffRecords(prev, next, events);
   return { diff, events };
 }

@@ -178,6 +178,23 @@ export const volumeDirAdded = (v: KubeletVolume): EventDraft =>
 export const volumeDirRemoved = (v: KubeletVolume): EventDraft =>
   event('kubelet', 'info', v.path, 'removed', `kubelet volume dir removed: ${v.path}`);
 
+/**
+ * A volume's expected-state problem (src/engine/snapshot/problems.ts expectedProblem) appeared or
+ * changed: its reason is the message (`volume pv-x has 1 of 2 paths: portal … not logged in`).
+ */
+export const volumeShort = (path: string, reason: string, failed: boolean): EventDraft =>
+  event('kubelet', failed ? 'error' : 'warn', path, `expected ${reason}`, reason);
+
+/** The volume is on every path and LUN its metadata expects again. */
+export const volumeWhole = (path: string, name: string, paths: number): EventDraft =>
+  event(
+    'kubelet',
+    'info',
+    path,
+    'expected restored',
+    `volume ${name} on its expected paths again (${paths} path${paths === 1 ? '' : 's'})`,
+  );
+
 export const podVolumeAdded = (v: PodVolume): EventDraft =>
   event('kubelet', 'info', v.path, 'added', `pod ${v.podUid} volume ${v.volName} added`);
 

@@ -57,6 +57,7 @@ describe('doctor on a healthy --root tree', () => {
       'multipath-conf.dev-loss-tmo',
       'multipath.claims',
       'sessions.portals',
+      'volumes.expected-paths',
       'root.iscsi',
       'kubelet.volumes',
       'csi.drivers',

@@ -81,12 +81,12 @@ describe('iscsi-console doctor', () => {
     const text = out.text();
     expect(text).not.toContain('\u001b[');
     const lines = text.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('doctor: 22 ok, 0 warnings, 1 failed, 3 skipped');
+    expect(lines.at(-1)).toBe('doctor: 23 ok, 0 warnings, 1 failed, 3 skipped');
     const versions = lines.find((l) => l.includes('versions equal'));
     expect(versions).toMatch(
       /^✗ iscsiadm and iscsid versions equal +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /,
     );
-    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(22);
+    expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(23);
     expect(lines.filter((l) => l.startsWith('- '))).toHaveLength(3);
   });
 

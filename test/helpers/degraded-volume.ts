@@ -11,8 +11,11 @@ export const P2 = '10.0.0.11:3260';
 export const POD = '11111111-2222-4333-8444-555555555555';
 export const GLOBAL = `/var/lib/kubelet/plugins/kubernetes.io/iscsi/volumeDevices/iface-default/${P1}-${IQN}-lun-1`;
 
-/** The volume attached with P2 down, P2 back up; `keepDown` leaves P2 down. */
-export async function degradedVolume(keepDown = false): Promise<SimEnv> {
+/**
+ * The volume attached with P2 down, then P2 back up. `keepDown` leaves P2 down; `pod` maps the volume
+ * into a pod (its path then held by the pod's bind mount and loop device, as kubelet leaves it).
+ */
+export async function degradedVolume(o: { keepDown?: boolean; pod?: boolean } = {}): Promise<SimEnv> {
   const e = await simEnv('empty');
   e.host.sim.addTarget({
     iqn: IQN,
@@ -28,9 +31,9 @@ export async function degradedVolume(keepDown = false): Promise<SimEnv> {
     iqn: IQN,
     lun: 1,
     volName: 'pv-x',
-    podUIDs: [POD],
+    podUIDs: o.pod ? [POD] : [],
     mode: 'block',
   });
-  if (!keepDown) e.host.sim.portalUp(P2);
+  if (!o.keepDown) e.host.sim.portalUp(P2);
   return e;
 }

@@ -29,6 +29,7 @@ const ACTION_IDS: Record<ActionId, true> = {
   logout: true,
   forget: true,
   cleanup: true,
+  restore: true,
 };
 
 /** Loads one action subcommand (the whole action registry comes with it). */

@@ -8,10 +8,11 @@ import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
 import { podLabel } from '../../engine/snapshot/pod-names.js';
-import { nodeProblems } from '../../engine/snapshot/problems.js';
+import { type NodeProblems, nodeProblems } from '../../engine/snapshot/problems.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
-import { safeDeep } from '../../engine/text/safe-text.js';
+import { portalMatrixLine } from '../../engine/text/portal-matrix.js';
+import { safeDeep, safeText } from '../../engine/text/safe-text.js';
 import { formatCsiSection } from './status-csi.js';
 import { ANSI, type Paint, table } from './status-table.js';
 
@@ -58,6 +59,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     out.push(paint(`OUTAGES (${snap.outages.length})`, 'bold'));
     for (const o of snap.outages) out.push(`  ! ${paint(o.summary, 'red')} (${outageDetail(o)})`);
   }
+  out.push(...formatExpected(raw, problems, paint));
   out.push('');
   formatSessions(snap, paint, out);
   out.push('');
@@ -71,6 +73,29 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
   if (snap.problems.length === 0) out.push('  none');
   for (const p of snap.problems) out.push(`  ! ${p}`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Volumes short of what their metadata expects (docs/status-schema.md#expected-state): each problem
+ * with the command that repairs it, then each such target's portal matrix.
+ */
+function formatExpected(raw: Snapshot, problems: NodeProblems, paint: Paint): string[] {
+  if (problems.expected.size === 0) return [];
+  const out = ['', paint(`EXPECTED PATHS (${problems.expected.size} short)`, 'bold')];
+  const short = new Set<string>();
+  for (const v of raw.expected?.volumes ?? []) {
+    const p = problems.expected.get(v.path);
+    if (!p) continue;
+    short.add(v.iqn);
+    out.push(`  ! ${paint(safeText(p.reason), p.severity === 'failed' ? 'red' : 'yellow')}`);
+    if (p.hint) out.push(`    → ${p.hint}`);
+  }
+  for (const t of raw.expected?.targets ?? []) {
+    if (!short.has(t.iqn)) continue;
+    out.push(`  ${safeText(t.iqn)}`);
+    for (const r of t.portals) out.push(`    ${safeText(portalMatrixLine(r))}`);
+  }
+  return out;
 }
 
 /** The sessions' table, then each session's reasons, kubelet's answer and devices. */

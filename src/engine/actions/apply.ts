@@ -200,6 +200,7 @@ function newRuntime(ctx: ActionContext, options: ApplyOptions): Runtime {
     created: { sessions: new Set(), records: new Set(), ifaces: new Set() },
     verdicts: [],
     guard: refuseUnguarded,
+    ...(ctx.prober ? { prober: ctx.prober } : {}),
   };
 }
 

@@ -201,6 +201,8 @@ export interface LunScanSpec {
   lun: number;
   /** The SCSI host number of a session already logged in (portalHostMap), else resolved after the login. */
   host: number | undefined;
+  /** Appended to the step ids, for a plan that scans several LUNs on one portal (`:lun3`). */
+  idSuffix?: string;
 }
 
 /**
@@ -210,8 +212,9 @@ export interface LunScanSpec {
 export function planLunScan(plan: Plan, spec: LunScanSpec): void {
   const { iqn, portal: tp, lun } = spec;
   const kLun = kernelLunOf(lun);
+  const suffix = spec.idSuffix ?? '';
   addStep(plan, {
-    id: `scan-lun:${tp}`,
+    id: `scan-lun:${tp}${suffix}`,
     why:
       kLun === lun
         ? `targeted scan "0 0 ${lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`
@@ -227,7 +230,7 @@ export function planLunScan(plan: Plan, spec: LunScanSpec): void {
   const kubeletProblem = kubeletLunProblem(lun);
   if (kubeletProblem) plan.warnings.push(kubeletProblem);
   addStep(plan, {
-    id: `wait-device:${tp}`,
+    id: `wait-device:${tp}${suffix}`,
     why: "wait for udev to create the by-path link (polled every 100 ms, not kubelet's 1 s sleeps)",
     wait: { what: `device for ${tp} LUN ${lun}`, path: byPath, timeoutMs: 30_000 },
     preconditions: [],

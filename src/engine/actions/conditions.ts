@@ -111,6 +111,38 @@ const CHECKS: Record<string, Checker> = {
     );
     return pods.length === 0 ? ok : fail(`pod bind mounts remain: ${pods.map((p) => p.path).join(', ')}`);
   },
+  /** A volume's metadata still lists exactly these portals (`value`: comma-separated, expected.ts order). */
+  'volume-expects': (c, s) => {
+    const v = s.expected?.volumes.find((x) => x.path === c.subject);
+    if (!v) return fail(`${c.subject} expects no portals any more`);
+    const now = v.expectedPortals.join(',');
+    return now === c.value ? ok : fail(`it now expects ${now || 'no portal'}`);
+  },
+  /** No session to the target at the portal, by any iface (`subject`: `iqn|portal`; kubelet's portal→host map ignores the iface). */
+  'target-portal-absent': (c, s) => {
+    const x = s.sessions.find((z) => `${z.targetIqn}|${z.portal}` === c.subject);
+    return x ? fail(`session ${x.sid} (${x.iface}) is logged in there now`) : ok;
+  },
+  /**
+   * A volume runs on `value` paths: that many expected portals with the LUN on a logged-in session
+   * and, for more than one, every one of them in one multipath map.
+   */
+  'volume-paths': (c, s) => {
+    const v = s.expected?.volumes.find((x) => x.path === c.subject);
+    if (!v) return fail(`${c.subject} expects nothing any more`);
+    const want = Number(c.value);
+    if (v.paths < want) return fail(`${v.name} has ${v.paths} of ${want} paths`);
+    if (want <= 1) return ok;
+    for (const l of v.expectedLuns) {
+      const devs = l.paths.map((p) => p.device).filter((d): d is string => d !== undefined);
+      const m = s.multipath.find((x) => x.name === l.device);
+      if (!m) return fail(`LUN ${l.lun} runs on ${devs.join(', ')} with no multipath map`);
+      const out = devs.filter((d) => !m.slaves.includes(d));
+      if (out.length > 0) return fail(`${out.join(', ')} not in map ${m.alias} (${m.slaves.join(', ')})`);
+      if (m.slaves.length < want) return fail(`map ${m.alias} has ${m.slaves.length} of ${want} paths`);
+    }
+    return ok;
+  },
   'record-present': about(recordByKey, gone.record, () => ok),
   'record-absent': about(recordByKey, vanished, (_r, c) => fail(`node record ${c.subject} still exists`)),
   'record-startup': about(recordByKey, gone.record, (r, c) =>

@@ -4,6 +4,7 @@
  * snapshot applyPlan re-checks each step against is always read the same way.
  */
 import type { Host } from '../host/host.js';
+import { createProber } from '../probe/prober.js';
 import { takeSnapshot } from '../snapshot/index.js';
 import type { ActionContext } from './types.js';
 
@@ -15,15 +16,24 @@ interface ActionContextOptions {
   write: boolean;
   /** Plan only: the executor refuses every step that would change the node. */
   dryRun?: boolean;
+  /** The admin asked for the live probe (`status --probe`, the console's key); write mode implies it. */
+  probe?: boolean;
+  /** The probe's clock (default the Host's). */
+  now?: () => number;
 }
 
 export function actionContext(o: ActionContextOptions): ActionContext {
+  // Only in write mode or when asked: a read-only look never sends anything to the network.
+  const prober =
+    o.write || o.probe ? createProber({ host: o.host, now: o.now ?? (() => o.host.now()) }) : undefined;
   return {
     host: o.host,
     kubeletRoot: o.kubeletRoot,
     stateDir: o.stateDir,
     write: o.write,
     ...(o.dryRun ? { dryRun: true } : {}),
-    takeSnapshot: () => takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot }),
+    ...(prober ? { prober } : {}),
+    takeSnapshot: () =>
+      takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot, ...(prober ? { probes: prober.results() } : {}) }),
   };
 }

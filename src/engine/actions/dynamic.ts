@@ -10,6 +10,7 @@ import { ifaceDeleteArgv, ifaceNewArgv, ifaceShowArgv, ifaceUpdateArgv } from '.
 import { parseDiscovery } from '../iscsiadm/discovery.js';
 import { ifaceCloneParams, transportName } from '../iscsiadm/record.js';
 import type { Snapshot } from '../model.js';
+import { probeLine } from '../probe/probe-line.js';
 import { tidyDiscovered } from './attach-cleanup.js';
 import { writeChapRecord } from './chap-record.js';
 import { commandError } from './iscsiadm.js';
@@ -266,6 +267,27 @@ async function listTargets(rt: Runtime, step: PlanStep): Promise<string> {
   return `${rt.targets.length} target${rt.targets.length === 1 ? '' : 's'} offered`;
 }
 
+/**
+ * The reachability probe of the portals a plan logs in to (restore): every one must answer, else
+ * the plan is refused here, before its first change. No probe in this context fails closed.
+ */
+async function probePortals(rt: Runtime, d: DynamicOf<'probe-portals'>): Promise<string> {
+  if (!rt.prober)
+    throw new RefusedError(
+      `no reachability probe here: ${d.portals.join(', ')} not probed`,
+      'restore probes the portals it logs in to: run it with --write (a --root tree is never probed)',
+    );
+  const got = await rt.prober.probe(d.portals);
+  const silent = d.portals.filter((p) => !got.some((r) => r.portal === p && r.answers === true));
+  const said = got.map((r) => `${r.portal}: ${probeLine(r)}`).join('; ');
+  if (silent.length > 0)
+    throw new RefusedError(
+      `portal${silent.length === 1 ? '' : 's'} ${silent.join(', ')} did not answer the probe: nothing was changed (${said})`,
+      'wait for the array, then run restore again',
+    );
+  return said;
+}
+
 /** The node as it was before this apply changed anything (tidy and rollback compare against it). */
 export function noteBefore(rt: Runtime, s: Snapshot): void {
   rt.before ??= {
@@ -289,6 +311,7 @@ const RUNNERS: { [K in DynamicStep['kind']]: Runner<K> } = {
   'probe-transport': (rt, _s, _step, d) => probeTransport(rt, d),
   'iface-clone': (rt, _s, _step, d) => cloneIface(rt, d),
   'resolve-hostname': (rt, _s, _step, d) => resolveHostname(rt, d),
+  'probe-portals': (rt, _s, _step, d) => probePortals(rt, d),
   'scan-lun': (rt, s, _step, d) => scanLun(rt, s, d),
   'record-secrets': (rt, _s, _step, d) =>
     writeChapRecord(rt, { ...d, portal: effectivePortal(rt, d.portal) }),

@@ -11,6 +11,7 @@ import { forgetAction } from './forget.js';
 import { logoutAction } from './logout.js';
 import { onlineAction } from './online.js';
 import { rescanAction } from './rescan.js';
+import { restoreAction } from './restore.js';
 import { scanAction } from './scan.js';
 import type { ActionDef, ActionId } from './types.js';
 import { unmountAction } from './unmount.js';
@@ -26,6 +27,7 @@ export const ACTIONS: readonly ActionDef[] = [
   logoutAction,
   forgetAction,
   cleanupAction,
+  restoreAction,
 ] as unknown as readonly ActionDef[];
 
 export function findAction(id: ActionId | string): ActionDef {

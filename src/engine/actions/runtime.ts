@@ -7,6 +7,7 @@ import { RefusedError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
 import type { RecordBackup } from '../iscsiadm/record-secrets.js';
+import type { Prober } from '../probe/prober.js';
 import type { Created } from './guard/types.js';
 import { commandError, type IscsiadmOptions, type IscsiadmResult, runCommand } from './iscsiadm.js';
 import type { JournalCommand } from './journal.js';
@@ -62,6 +63,8 @@ export interface Runtime {
   verdicts: string[];
   /** Reports a running wait's elapsed time (progress). */
   onWait?: (elapsedMs: number, timeoutMs: number) => void;
+  /** The reachability probe (ActionContext.prober), when this context has one. */
+  prober?: Prober;
 }
 
 /** Runs a command, records it (masked) for the journal, and returns the result. */

@@ -18,11 +18,33 @@ interface ScanInput {
   lun: number;
 }
 
+/** The first expected LUN of the volume at `path` that a logged-in session lacks. */
+function missingLunOf(s: Snapshot, path: string): ScanInput {
+  const v = s.expected?.volumes.find((x) => x.path === path || csiStaging(s, x.path) === path);
+  for (const l of v?.expectedLuns ?? []) {
+    for (const p of l.paths) {
+      if (p.sessionState !== 'LOGGED_IN' || p.device !== undefined || p.sid === undefined) continue;
+      return { sessionKey: findSession(s, String(p.sid)).key, lun: l.lun };
+    }
+  }
+  throw new UserError(
+    v
+      ? `every LUN ${v.name} expects is present on its logged-in sessions`
+      : `${path} names no LUN the console can scan for`,
+    'to add another: iscsi-console scan <sid> <lun>',
+  );
+}
+
+/** A driver file's staging path (the CSI volume row's key), for a volume selected in the CSI rows. */
+function csiStaging(s: Snapshot, filePath: string): string | undefined {
+  return s.csi?.driverFiles.find((f) => f.path === filePath)?.stagingPath;
+}
+
 export const scanAction: ActionDef<ScanInput> = {
   id: 'scan',
   title: 'Scan one LUN',
   key: 'n',
-  scopes: ['session'],
+  scopes: ['session', 'volume'],
   destructive: false,
   summary: 'Add one LUN of a session (targeted `0 0 L` scan, as kubelet does)',
   usage: 'scan <sid> <lun>',
@@ -35,8 +57,13 @@ export const scanAction: ActionDef<ScanInput> = {
     noExtraPositionals('scan', positionals, ['<sid>', '<lun>']);
     return { sessionKey: findSession(s, sid).key, lun: parseLun(lun) };
   },
-  /** From a session: the first LUN a kubelet volume of it expects but the kernel does not have. */
+  /**
+   * From a volume (its "LUN expected, no device" problem): the LUN its metadata expects on the first
+   * logged-in session that lacks it (src/engine/snapshot/expected.ts). From a session: the first LUN
+   * a kubelet volume of it expects but the kernel does not have.
+   */
   inputFromSelection(sel, s) {
+    if (sel.scope === 'volume') return missingLunOf(s, sel.key.replace(/^csi:/, ''));
     const x = findSession(s, sel.key);
     const present = new Set(x.devices.map((d) => d.lun));
     const missing = s.kubelet.volumes

@@ -8,6 +8,7 @@
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import type { OptionSpec } from '../options.js';
+import type { Prober } from '../probe/prober.js';
 import type { AttachRecordsPlan } from './attach-types.js';
 
 export type ActionId =
@@ -20,7 +21,8 @@ export type ActionId =
   | 'online'
   | 'logout'
   | 'forget'
-  | 'cleanup';
+  | 'cleanup'
+  | 'restore';
 
 /**
  * Plans the registry does not offer as a key or subcommand of their own, both the attach wizard's:
@@ -185,7 +187,9 @@ export type DynamicStep =
   | { kind: 'read-luns'; iqn: string; portal: string; iface: string; timeoutMs: number }
   /** list-luns: `1` to device/delete of every SCSI device of the session it made. */
   | { kind: 'remove-scanned'; iqn: string; portal: string; iface: string }
-  | { kind: 'resolve-hostname'; name: string };
+  | { kind: 'resolve-hostname'; name: string }
+  /** restore: the reachability probe of the portals it logs in to; one that does not answer refuses the plan. */
+  | { kind: 'probe-portals'; portals: string[] };
 
 /** The dynamic step of one kind. */
 export type DynamicOf<K extends DynamicStep['kind']> = Extract<DynamicStep, { kind: K }>;
@@ -337,6 +341,13 @@ export interface ActionContext {
   write: boolean;
   /** Plan only (`--dry-run`, the console's :dry-run): the executor runs no step that changes the node. */
   dryRun?: boolean;
+  /**
+   * The live reachability probe (src/engine/probe/prober.ts): there in write mode or when the admin
+   * asked (`status --probe`, the console's key), absent otherwise. Planners read its last results
+   * (`prober.last(portal)`, also in every snapshot `takeSnapshot` reads); callers that plan from a
+   * fresh look ask `prober.probe(portals)` first. Bounded: 5 s per portal, parallel, once per interval.
+   */
+  prober?: Prober;
   takeSnapshot: () => Snapshot;
 }
 

@@ -22,10 +22,11 @@ import {
   type RunOptions,
   type RunResult,
   type StreamHandlers,
+  type TcpConnectResult,
 } from './host.js';
 import { under } from './path.js';
 import { type ReadCap, readCapFor } from './read-caps.js';
-import { createRunner, type RunnerConfig, spawnLineStream, wrapArgv } from './runner.js';
+import { connectTcp, createRunner, type RunnerConfig, spawnLineStream, wrapArgv } from './runner.js';
 
 function kindOf(st: fs.Stats): EntryKind {
   if (st.isSymbolicLink()) return 'symlink';
@@ -615,6 +616,21 @@ export class FsHost implements Host {
       return undefined;
     }
     return new PageReader(fd);
+  }
+
+  /**
+   * A `--root` tree read with this machine's own tools (`--exec direct`) is a copy or a fixture, not
+   * the node: no socket is opened for it. A debug pod's `/host` with `--exec nsenter|chroot` is the
+   * live node (`kubectl debug node` shares the node's network namespace), so it is probed.
+   */
+  connectTcp(address: string, port: number, timeoutMs: number): Promise<TcpConnectResult> {
+    if (this.kind === 'root' && this.runnerConfig.mode === 'direct')
+      return Promise.resolve({
+        outcome: 'not-allowed',
+        detail: `${this.root} is a --root tree, not a live node`,
+        durationMs: 0,
+      });
+    return connectTcp(address, port, timeoutMs);
   }
 
   spawnStream(argv: readonly string[], handlers: StreamHandlers): LineStream {

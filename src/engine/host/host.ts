@@ -77,6 +77,12 @@ export interface Host {
   /** Run a command: argv array, never a shell. Exit codes are data, not exceptions. */
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
   /**
+   * One TCP connection to `address:port`, closed at once with nothing sent (the reachability
+   * probe's fallback, src/engine/probe/portal-probe.ts), bounded by `timeoutMs`. A `--root` tree
+   * is not the node: it answers `not-allowed` and opens no socket. The simulator answers from its SAN.
+   */
+  connectTcp(address: string, port: number, timeoutMs: number): Promise<TcpConnectResult>;
+  /**
    * Starts a long-lived, line-streamed command (`udevadm monitor`) through the same exec mode as
    * `run`. Optional: hosts without one (the simulator, tests) leave it out and watchers degrade to polling.
    */
@@ -187,6 +193,17 @@ export interface RunResult {
   timedOut: boolean;
   /** Set when the program could not be started (ENOENT: not installed). */
   spawnError?: string;
+  durationMs: number;
+}
+
+/** What one TCP connection attempt found (Host.connectTcp). */
+export interface TcpConnectResult {
+  /** `connected`: the portal accepted; `failed`: refused, unreachable or no answer in time; `not-allowed`: this Host opens no socket. */
+  outcome: 'connected' | 'failed' | 'not-allowed';
+  /** errno of a failure (ECONNREFUSED, EHOSTUNREACH; ETIMEDOUT when the bound ran out). */
+  code?: string;
+  /** Why this Host opened no socket. */
+  detail?: string;
   durationMs: number;
 }
 

@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import { ExternalCommandError } from '../errors.js';
 import {
   type LineStream,
@@ -6,6 +7,7 @@ import {
   type RunResult,
   type StreamExit,
   type StreamHandlers,
+  type TcpConnectResult,
 } from './host.js';
 
 /**
@@ -266,4 +268,39 @@ export function spawnLineStream(argv: readonly string[], handlers: StreamHandler
       await exited;
     },
   };
+}
+
+/**
+ * One TCP connection attempt, closed as soon as it is made: the reachability probe's fallback
+ * (src/engine/probe/portal-probe.ts) when a SendTargets discovery cannot be sent without
+ * credentials. Nothing is written to the socket. Bounded by `timeoutMs` (a SYN nobody answers is
+ * given up, not waited out for the kernel's ~2 min of retries). Never throws.
+ */
+export function connectTcp(address: string, port: number, timeoutMs: number): Promise<TcpConnectResult> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    const socket = new net.Socket();
+    const done = (r: TcpConnectResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(
+      () => done({ outcome: 'failed', code: 'ETIMEDOUT', durationMs: took() }),
+      Math.max(1, timeoutMs),
+    );
+    socket.once('connect', () => done({ outcome: 'connected', durationMs: took() }));
+    socket.once('error', (e: NodeJS.ErrnoException) =>
+      done({ outcome: 'failed', code: e.code ?? 'EIO', durationMs: took() }),
+    );
+    try {
+      socket.connect({ host: address, port });
+    } catch (e) {
+      done({ outcome: 'failed', code: (e as NodeJS.ErrnoException).code ?? 'EINVAL', durationMs: took() });
+    }
+  });
 }

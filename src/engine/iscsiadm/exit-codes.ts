@@ -89,6 +89,7 @@ const BY_CODE = new Map(TABLE.map((e) => [e.code, e]));
 export const IscsiErr = {
   SUCCESS: 0,
   SESS_NOT_FOUND: 2,
+  TRANS: 4,
   IDBM: 6,
   TRANS_TIMEOUT: 8,
   PDU_TIMEOUT: 11,

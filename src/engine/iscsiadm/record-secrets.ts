@@ -88,7 +88,10 @@ export function setRecordFields(text: string, fields: Readonly<Record<string, st
 }
 
 /** The value of each of `names` in a record's text as iscsiadm reads it (first line wins), or undefined. */
-function recordFieldValues(text: string, names: readonly string[]): Record<string, string | undefined> {
+export function recordFieldValues(
+  text: string,
+  names: readonly string[],
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = Object.fromEntries(names.map((n) => [n, undefined]));
   for (const line of text.split('\n')) {
     const name = lineName(line);

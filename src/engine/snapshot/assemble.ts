@@ -7,7 +7,7 @@
 
 import type { Host } from '../host/host.js';
 import { normalizeKubeletRoot } from '../kubelet/paths.js';
-import { SCHEMA_VERSION, type Session, type Snapshot } from '../model.js';
+import { type PortalProbe, SCHEMA_VERSION, type Session, type Snapshot } from '../model.js';
 import { readBlockClass } from './block-class.js';
 import { buildClaimIndex } from './csi/claims.js';
 import { readCsi } from './csi/read-csi.js';
@@ -47,6 +47,11 @@ export function readBasisOf(snapshot: Snapshot): ReadBasis | undefined {
 export interface SnapshotOptions {
   /** Host path of the kubelet root dir (`--kubelet-root`, default /var/lib/kubelet). */
   kubeletRoot: string;
+  /**
+   * The live probe's latest results (src/engine/probe/prober.ts), when the caller probes: they tell
+   * a portal outage from sessions stuck while their portal answers. The read itself sends nothing.
+   */
+  probes?: readonly PortalProbe[];
 }
 
 /** The full read behind `takeSnapshot` (index.ts): every session, then the node-wide sources. */
@@ -60,7 +65,16 @@ export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot
     const entries = new Map<string, SessionEntryRead>();
     const read = readSessions(host, problems, entries);
     const basis = { kubeletRoot, names: [...entries.keys()], entries };
-    return assembleSnapshot({ host, kubeletRoot, read, basis, problems, started, takenAt });
+    return assembleSnapshot({
+      host,
+      kubeletRoot,
+      read,
+      basis,
+      problems,
+      started,
+      takenAt,
+      ...(options.probes ? { probes: options.probes } : {}),
+    });
   });
 }
 
@@ -91,6 +105,8 @@ interface AssembleInput {
   /** performance.now() and host clock at the start of the read. */
   started: number;
   takenAt: string;
+  /** SnapshotOptions.probes. */
+  probes?: readonly PortalProbe[];
 }
 
 /** Reads the node-wide sources and builds the snapshot (see the file comment). */
@@ -178,8 +194,10 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     multipath: usage.multipath,
     volumes: kube.volumes,
     driverFiles: csi.state.driverFiles,
+    mountPoints: new Set(mounts.map((m) => m.mountPoint)),
   });
   if (expected) snapshot.expected = expected;
+  if (input.probes && input.probes.length > 0) snapshot.probes = [...input.probes];
   if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;

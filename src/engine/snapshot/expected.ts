@@ -30,6 +30,8 @@ export interface ExpectedInput {
   multipath: readonly MultipathMap[];
   volumes: readonly KubeletVolume[];
   driverFiles: readonly CsiDriverFile[];
+  /** Mount points (PID 1's mountinfo): a driver file's staging or publish path mounted means in use. */
+  mountPoints: ReadonlySet<string>;
 }
 
 /** The driver files that name what a volume should have (Trident's volumePublishInfo.json is its older copy of the tracking file). */
@@ -49,6 +51,7 @@ interface Seed {
   lun: number;
   /** Sessions that carry the volume's device (its mount, its map): their portals are expected too. */
   carriers: readonly number[];
+  inUse: boolean;
   partial?: string;
 }
 
@@ -81,6 +84,7 @@ function inTreeSeed(v: KubeletVolume): Seed | undefined {
     portals,
     lun,
     carriers: v.sessions,
+    inUse: v.mounted || v.pods.length > 0 || v.podDevices.length > 0,
   };
   if (v.metadataSource === 'hidden')
     seed.partial =
@@ -88,7 +92,7 @@ function inTreeSeed(v: KubeletVolume): Seed | undefined {
   return seed;
 }
 
-function driverSeed(f: CsiDriverFile): Seed | undefined {
+function driverSeed(f: CsiDriverFile, mountPoints: ReadonlySet<string>): Seed | undefined {
   if (!DRIVER_SOURCES.has(f.kind as ExpectedVolume['source'])) return undefined;
   if (!f.targetIqn || f.lun === undefined) return undefined;
   return {
@@ -101,6 +105,7 @@ function driverSeed(f: CsiDriverFile): Seed | undefined {
     portals: ipPortals(f.portals),
     lun: f.lun,
     carriers: [],
+    inUse: [f.stagingPath, ...f.publishedPaths].some((p) => p !== undefined && mountPoints.has(p)),
   };
 }
 
@@ -202,6 +207,7 @@ function expectedVolume(ix: Index, seed: Seed): ExpectedVolume {
     expectedPaths: Math.max(expectedPortals.length, fromMap.slaves),
     paths: paths.filter((p) => p.sessionState === 'LOGGED_IN' && p.device !== undefined).length,
     expectedLuns: [lun],
+    inUse: seed.inUse,
   };
   if (seed.partial) v.partial = seed.partial;
   return v;
@@ -256,7 +262,7 @@ export function expectedState(input: ExpectedInput): ExpectedState | undefined {
     if (s) seeds.push(s);
   }
   for (const f of input.driverFiles) {
-    const s = driverSeed(f);
+    const s = driverSeed(f, input.mountPoints);
     if (s) seeds.push(s);
   }
   if (seeds.length === 0) return undefined;

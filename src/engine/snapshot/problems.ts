@@ -124,26 +124,40 @@ export type ExpectationKind = 'missing-lun' | 'missing-path';
  * own problem, not this one. Only for a volume in service (some session to an expected portal): a
  * volume with none is "no session logged in" already.
  */
-export function expectedProblem(v: ExpectedVolume): Problem & { kind?: ExpectationKind } {
+export function expectedProblem(v: ExpectedVolume): ExpectedProblem {
   if (!volumeHasSession(v)) return OK;
+  // A volume nothing uses is leftover first: what it lacks is a warning, not an incident.
+  const lost: Severity = v.inUse ? 'failed' : 'warning';
+  const short: Severity = v.inUse ? 'degraded' : 'warning';
   for (const l of v.expectedLuns) {
-    const live = l.paths.some((p) => p.sessionState === 'LOGGED_IN');
+    const live = l.paths.find((p) => p.sessionState === 'LOGGED_IN');
     if (live && l.device === null)
       return {
-        ...problem('failed', [`LUN ${l.lun} expected by ${v.name} has no device`]),
+        ...problem(lost, [`LUN ${l.lun} expected by ${v.name} has no device`]),
         kind: 'missing-lun',
+        hint: scanHint(live.sid!, l.lun),
       };
   }
   if (v.paths >= v.expectedPaths) return OK;
   const why: string[] = v.missingPortals.map((p) => `portal ${p} not logged in`);
+  let scan: string | undefined;
   for (const l of v.expectedLuns)
     for (const p of l.paths)
-      if (p.sessionState === 'LOGGED_IN' && p.device === undefined)
+      if (p.sessionState === 'LOGGED_IN' && p.device === undefined) {
         why.push(`LUN ${l.lun} not on session ${p.sid} (${p.portal})`);
+        scan ??= scanHint(p.sid!, l.lun);
+      }
   if (why.length === 0) return OK;
   const text = `volume ${v.name} has ${v.paths} of ${v.expectedPaths} paths: ${why.join(', ')}`;
-  return { ...problem('degraded', [text]), kind: 'missing-path' };
+  const ref = /^[A-Za-z0-9._:-]+$/.test(v.name) ? v.name : v.path;
+  const hint = v.missingPortals.length > 0 ? `iscsi-console restore ${ref} --write` : scan;
+  return { ...problem(short, [text]), kind: 'missing-path', ...(hint ? { hint } : {}) };
 }
+
+/** A problem of the expected state, with what it is and the one command that repairs it. */
+export type ExpectedProblem = Problem & { kind?: ExpectationKind; hint?: string };
+
+const scanHint = (sid: number, lun: number) => `iscsi-console scan ${sid} ${lun} --write`;
 
 /** The expectation problems of the volumes behind one path (a global dir, a CSI staging path), merged. */
 function expectedReasons(path: string, ctx: ProblemContext): { severity: Severity; reasons: string[] } {
@@ -339,7 +353,7 @@ export interface NodeProblems {
   /** By kernel name (`dm-0`). */
   maps: ReadonlyMap<string, Problem>;
   /** Expected volumes (snapshot `expected.volumes`) that lack a path or a LUN, by their path. */
-  expected: ReadonlyMap<string, Problem & { kind?: ExpectationKind }>;
+  expected: ReadonlyMap<string, ExpectedProblem>;
   /** Sessions per severity (ok included). */
   counts: Record<Severity, number>;
   /** `2 failed · 1 degraded · 1 stale · 1 orphaned · portal 10.0.0.12:3260 down`. */
@@ -363,12 +377,13 @@ export function nodeSummary(
   snap: Snapshot,
   counts: Record<Severity, number>,
   leftoverDirs: number,
-  expected: readonly Problem[] = [],
+  expectedAll: readonly Problem[] = [],
 ): string {
   const parts: string[] = [];
   for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
   for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
-  // One volume short of a path or a LUN is named as the problem says it; more are counted.
+  // One volume in use short of a path or a LUN is named as the problem says it; more are counted.
+  const expected = expectedAll.filter((p) => p.severity !== 'warning');
   if (expected.length === 1) parts.push(expected[0]!.reason);
   else if (expected.length > 1) parts.push(`${expected.length} volumes short of expected paths or LUNs`);
   if (leftoverDirs > 0)
@@ -421,7 +436,7 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
   }
   const maps = new Map<string, Problem>();
   for (const m of snap.multipath) maps.set(m.name, multipathProblem(m));
-  const expected = new Map<string, Problem & { kind?: ExpectationKind }>();
+  const expected = new Map<string, ExpectedProblem>();
   for (const v of snap.expected?.volumes ?? []) {
     const p = expectedProblem(v);
     if (p.severity === 'ok') continue;

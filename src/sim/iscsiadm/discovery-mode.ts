@@ -49,6 +49,16 @@ function sendTargets(ctx: SimContext, portal: Portal, iface: string, nonpersiste
   }
   // `-o nonpersistent` stores nothing: no discovery record, no node records (usr/iscsiadm.c).
   const d = nonpersistent ? ctx.db.findDiscovery(portal) : ctx.db.newDiscovery(portal);
+  const broken = ctx.san.brokenHow(portal);
+  // A listener that accepts and never answers: iscsiadm waits for the login response until killed.
+  if (broken === 'silent' && ctx.san.acceptsTcp(portal)) return { hang: true };
+  if (broken === 'drops' && ctx.san.acceptsTcp(portal)) {
+    const line = `iscsiadm: Connection to Discovery Address ${portal.address} closed\n`;
+    return fail(
+      4,
+      `${line}iscsiadm: Login I/O error, failed to receive a PDU\niscsiadm: Could not perform SendTargets discovery: encountered connection failure\n`,
+    );
+  }
   if (!ctx.san.reachable(portal)) {
     // err-discovery-closed-port.txt: six connection attempts (reopen_max 5), then a PDU timeout.
     const line = `iscsiadm: cannot make connection to ${portal.address}: Connection refused\n`;

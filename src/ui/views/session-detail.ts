@@ -28,6 +28,7 @@ import type { Line } from '../components/scroll-text.js';
 import { formatBytes } from '../format.js';
 import { HEALTH_LOOK, stateTone, VERDICT_LOOK } from '../theme.js';
 import { csiDetailLines } from './csi-detail.js';
+import { portalMatrixLines } from './portal-matrix.js';
 
 /**
  * `now` (host clock, ms) dates the kernel's recovery countdown; without it the countdown is not
@@ -101,6 +102,8 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
   );
   for (const p of other) lines.push({ text: `  → pod ${podLabel(snap.kubelet.pods, p)}` });
   lines.push(...csiDetailLines(snap, s));
+  // The target's portals as its volumes expect them, beside what is (portal × session × path).
+  lines.push(...portalMatrixLines(snap, s.targetIqn, s.portal));
   return lines;
 }
 

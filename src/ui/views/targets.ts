@@ -1,6 +1,14 @@
 /** The Targets view (2): one row per (target, portal) and the portal→host map kubelet relies on. */
-import { addressFamily, inKubelet, parsePortal, problemContext, targetProblem } from '../../app/domain.js';
-import type { Session, Snapshot } from '../../engine/model.js';
+import {
+  addressFamily,
+  inKubelet,
+  nodeProblems,
+  parsePortal,
+  portalMatrixCells,
+  problemContext,
+  targetProblem,
+} from '../../app/domain.js';
+import type { ExpectedPortalRow, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { stateTone } from '../theme.js';
@@ -18,6 +26,8 @@ const TARGET_COLUMNS: readonly Column[] = [
   { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
+  // The portal matrix's path state (expected state): each expected LUN's device on this portal.
+  { id: 'paths', title: 'PATHS', width: 16, hideBelow: 110 },
   { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
 ];
 
@@ -47,6 +57,17 @@ export function targetRows(snap: Snapshot): TableRow[] {
     const portals = new Set([v.portal, ...(v.metadata?.Portals ?? [])].filter(Boolean));
     for (const p of portals) entry(v.iqn, p).listed = true;
   }
+  // Every portal a volume expects (driver files too, expected.ts), with the matrix row of each.
+  const matrix = new Map<string, ExpectedPortalRow>();
+  for (const t of snap.expected?.targets ?? [])
+    for (const r of t.portals) {
+      matrix.set(`${t.iqn}|${r.portal}`, r);
+      if (r.expected) entry(t.iqn, r.portal).listed = true;
+    }
+  const expectedProblems = nodeProblems(snap).expected;
+  /** The first volume that expects this portal and has no session there: restore's input. */
+  const missingFor = (iqn: string, portal: string) =>
+    snap.expected?.volumes.find((v) => v.iqn === iqn && v.missingPortals.includes(portal));
   const rows: TableRow[] = [];
   const ctx = problemContext(snap);
   const prefix = nodeIqnPrefix(snap);
@@ -67,7 +88,11 @@ export function targetRows(snap: Snapshot): TableRow[] {
       if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
       // The sessions' problem (targetProblem words `not in kubelet` itself), then the portal flags;
       // reasons on an ok severity (a foreign session kubelet does not know) read as a warning.
-      const problem = info.sessions.length > 0 ? targetProblem(info.sessions, ctx) : OK_PROBLEM;
+      const missing = info.sessions.length === 0 ? missingFor(iqn, portal) : undefined;
+      const problem =
+        info.sessions.length > 0
+          ? targetProblem(info.sessions, ctx)
+          : ((missing && expectedProblems.get(missing.path)) ?? OK_PROBLEM);
       const reasons = [...problem.reasons, ...flags.filter((f) => !problem.reasons.includes(f))];
       const cell = problemCell(
         problem.severity === 'ok' && reasons.length > 0
@@ -78,6 +103,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
       const rank = cell.sort;
       const s = info.sessions[0];
       const host = hostMap[portal] ?? s?.hostNumber;
+      const m = matrix.get(`${iqn}|${portal}`);
+      const paths = m ? portalMatrixCells(m).paths : '';
       rows.push({
         key: `${iqn}|${portal}`,
         cells: [
@@ -86,9 +113,18 @@ export function targetRows(snap: Snapshot): TableRow[] {
           host === undefined ? '-' : String(host),
           info.sessions.map((x) => x.sid).join(',') || '-',
           s?.state ?? '-',
+          paths || '-',
           text,
         ],
-        tones: [undefined, undefined, undefined, undefined, stateTone(s?.state), cell.tone],
+        tones: [
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          missing ? 'bad' : stateTone(s?.state),
+          paths.includes('no device') ? 'bad' : undefined,
+          cell.tone,
+        ],
         fields: {
           target: iqn,
           portal,
@@ -96,6 +132,7 @@ export function targetRows(snap: Snapshot): TableRow[] {
           flags: flags.join(' '),
           problems: cell.field,
           sid: String(s?.sid ?? ''),
+          paths,
         },
         sort: {
           target: iqn,
@@ -103,11 +140,17 @@ export function targetRows(snap: Snapshot): TableRow[] {
           host: host ?? -1,
           sid: s?.sid ?? -1,
           state: s?.state ?? '',
+          paths,
           // A portal flag alone (listed, not logged in) ranks as a warning.
           flags: rank,
           problem: rank,
         },
-        ...(s ? { scope: 'session' as const, label: `session ${s.sid}`, actionKey: s.key } : {}),
+        // A logged-in portal acts on its session; a missing one on the volume that expects it (restore).
+        ...(s
+          ? { scope: 'session' as const, label: `session ${s.sid}`, actionKey: s.key }
+          : missing
+            ? { scope: 'volume' as const, label: `volume ${missing.name}`, actionKey: missing.path }
+            : {}),
       });
     }
   }
@@ -119,7 +162,8 @@ export const targetsView = defineView({
   columns: TARGET_COLUMNS,
   rows: fromSnapshot(targetRows),
   // A logged-in target row opens its session's detail.
-  open: (row) => (row.actionKey ? { view: 'sessions', detail: row.actionKey } : undefined),
+  open: (row) =>
+    row.scope === 'session' && row.actionKey ? { view: 'sessions', detail: row.actionKey } : undefined,
   json: fromStatus((row) => ({
     kind: 'target',
     iqn: row.fields.target ?? '',

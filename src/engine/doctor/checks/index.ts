@@ -1,6 +1,7 @@
 import type { DoctorCheckFn } from '../types.js';
 import { csiDrivers } from './csi-drivers.js';
 import { iscsidRunning, multipathdRunning, udevdRunning } from './daemons.js';
+import { expectedPaths } from './expected-paths.js';
 import { initiatorName, initiatorUnique } from './initiator.js';
 import { iscsidConfStartup, noopOut } from './iscsid-settings.js';
 import { kubeletOwnsVolumes, kubeletRoot, kubeletRunning } from './kubelet.js';
@@ -39,6 +40,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheckFn[] = [
   devLossTmo,
   multipathClaims,
   portalsUp,
+  expectedPaths,
   rootOnIscsi,
   kubeletOwnsVolumes,
   csiDrivers,
