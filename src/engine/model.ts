@@ -394,6 +394,21 @@ export interface PortalProbe {
 }
 
 /**
+ * Sessions down while the live probe proved their portal answers (src/engine/snapshot/stuck.ts):
+ * not an outage to wait out but a node-side state to repair (docs/stuck-sessions.md).
+ */
+export interface StuckPortal {
+  /** `addr:port` as in Session.portal. */
+  portal: string;
+  /** Sids of this node's down sessions to the portal, ascending. */
+  sessions: number[];
+  /** The probe that answered. */
+  probe: PortalProbe;
+  /** `portal 10.0.0.10:3260 answers; 2 sessions stuck (probed 12:01:03 UTC)`. */
+  summary: string;
+}
+
+/**
  * A portal the node has lost: every session of this node to it is down (src/engine/snapshot/outages.ts).
  * The node cannot tell a dead portal from a target that dropped all of its sessions; either way
  * iscsid keeps retrying and cleaning up would turn a blip into data loss.
@@ -414,6 +429,8 @@ export interface PortalOutage {
   firstSeenAt: string;
   /** One line for banners, reasons and events: `portal 10.0.0.12:3260 down: 4 sessions FAILED`. */
   summary: string;
+  /** The live probe that found the portal silent, when one ran (the summary then says `portal does not answer (probed …)`). */
+  probe?: PortalProbe;
 }
 
 export interface Snapshot {
@@ -460,6 +477,8 @@ export interface Snapshot {
    * unless the caller probed (write mode, `status --probe`, the console's key); never on a `--root` tree.
    */
   probes?: PortalProbe[];
+  /** Portals whose down sessions are stuck: the probe answered (absent when none, or nothing was probed). */
+  stuck?: StuckPortal[];
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**

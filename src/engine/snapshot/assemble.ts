@@ -21,6 +21,7 @@ import { readPodNames } from './pod-names.js';
 import { readPodVolumes } from './pod-volumes.js';
 import { buildPortalHostMap } from './portal-host-map.js';
 import { readSessions, type SessionEntryRead, type SessionsRead } from './sessions.js';
+import { splitStuck } from './stuck.js';
 import { readSwaps } from './swaps.js';
 import { linkUsage } from './usage.js';
 import { computeVerdicts } from './verdicts.js';
@@ -124,7 +125,9 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   }
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
-  const outages = findOutages(raw, input.takenAt);
+  // The probe's results, when the caller probed, split the down portals: silent ones stay outages,
+  // answering ones are stuck sessions to repair (stuck.ts).
+  const { outages, stuck } = splitStuck(raw, findOutages(raw, input.takenAt), input.probes);
   const csi = readCsi(host, kubeletRoot, mounts, problems);
   const csiPresent = csi.state.volumes.length + csi.state.driverFiles.length + csi.state.drivers.length > 0;
   // Names of the pods using iSCSI volumes (pod-names.ts), for the reasons and the detail: one
@@ -172,6 +175,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   };
   if (csiPresent) snapshot.csi = csi.state;
   if (input.probes && input.probes.length > 0) snapshot.probes = [...input.probes];
+  if (stuck.length > 0) snapshot.stuck = stuck;
   if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;

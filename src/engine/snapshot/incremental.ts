@@ -105,6 +105,7 @@ export function refreshSnapshot(
     problems,
     started,
     takenAt,
+    ...(options.probes ? { probes: options.probes } : {}),
   });
   return { snapshot, incremental: true };
 }

@@ -13,11 +13,13 @@ import type {
   CsiVolume,
   KubeletVolume,
   MultipathMap,
+  PortalProbe,
   ScsiDevice,
   Session,
   SessionKey,
   Snapshot,
 } from '../model.js';
+import { stuckReason } from './stuck.js';
 
 export type Severity = 'failed' | 'degraded' | 'outage' | 'stale' | 'orphaned' | 'warning' | 'ok';
 
@@ -78,6 +80,8 @@ export interface ProblemContext {
   mapsBySlave: ReadonlyMap<string, MultipathMap>;
   downPortals: ReadonlySet<string>;
   bySid: ReadonlyMap<number, Session>;
+  /** Down sessions whose portal the live probe found answering (stuck.ts), by sid. */
+  stuckBySid: ReadonlyMap<number, PortalProbe>;
 }
 
 const contexts = new WeakMap<Snapshot, ProblemContext>();
@@ -91,6 +95,9 @@ export function problemContext(snap: Snapshot): ProblemContext {
       mapsBySlave,
       downPortals: new Set(snap.outages.map((o) => o.portal)),
       bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
+      stuckBySid: new Map(
+        (snap.stuck ?? []).flatMap((p) => p.sessions.map((sid) => [sid, p.probe] as const)),
+      ),
     };
     contexts.set(snap, c);
   }
@@ -117,7 +124,10 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
   if (s.pending) return OK;
   const reasons: string[] = [];
   if (ctx.downPortals.has(s.portal)) reasons.push(`portal ${s.portal} down`);
-  if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.state}`);
+  const stuck = ctx.stuckBySid.get(s.sid);
+  // Stuck first: the portal answers, so the node, not the array, is what must be repaired.
+  if (stuck) reasons.push(stuckReason(s, stuck));
+  else if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.state}`);
   if (s.devices.length === 0) reasons.push('no SCSI devices');
   const own = new Set<string>();
   for (const d of s.devices) {
@@ -281,6 +291,10 @@ export function nodeSummary(snap: Snapshot, counts: Record<Severity, number>, le
   const parts: string[] = [];
   for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
   for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
+  for (const p of snap.stuck ?? [])
+    parts.push(
+      `${p.sessions.length} session${p.sessions.length === 1 ? '' : 's'} stuck (portal ${p.portal} answers)`,
+    );
   if (leftoverDirs > 0)
     parts.push(`${leftoverDirs} kubelet dir${leftoverDirs === 1 ? '' : 's'} without a session`);
   if (parts.length > 0) return parts.join(' · ');

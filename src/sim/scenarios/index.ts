@@ -1,5 +1,6 @@
 import type { Simulator } from '../simulator.js';
 import { csiScenario } from './csi.js';
+import { degraded } from './degraded.js';
 import { empty } from './empty.js';
 import { healthy } from './healthy.js';
 import { incident } from './incident.js';
@@ -31,6 +32,12 @@ export const SCENARIO_DEFS: readonly ScenarioDef[] = [
     name: 'outage',
     description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
     build: outage,
+  },
+  {
+    name: 'degraded',
+    description:
+      'after an outage: a volume on one of its two paths, a LUN expected with no device, a session stuck FAILED while its portal answers',
+    build: degraded,
   },
   { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)', build: empty },
   {
