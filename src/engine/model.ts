@@ -394,6 +394,35 @@ export interface PortalProbe {
 }
 
 /**
+ * A filesystem on an iSCSI disk or map the kernel reported errors for (src/engine/snapshot/fs-errors.ts).
+ * `failing`: errors now, writes failing (the kernel stopped it: ext4 "Remounting filesystem
+ * read-only", XFS "shut down" after its last mount, or the superblock `ro` under a `rw` mount);
+ * `on-record`: ext4 keeps its error count across mounts, so an old count is history, not an incident.
+ */
+export interface FsError {
+  /** Kernel name of the block device the filesystem is on (`sdc`, `dm-0`). */
+  device: string;
+  fsType: string;
+  state: 'failing' | 'on-record';
+  /** Where it is mounted. */
+  mountPoints: string[];
+  /** PV (volume) names and pods (`namespace/name`, else the UID) that mount it, from kubelet's paths. */
+  volumes: string[];
+  pods: string[];
+  /** ext4's own record (`/sys/fs/ext4/<dev>/`): errors since the last fsck, first and last error (ISO), the function of the last. */
+  errorsCount?: number;
+  firstErrorAt?: string;
+  lastErrorAt?: string;
+  lastErrorFunc?: string;
+  /** The kernel log line that stopped it, and when (ISO), when the log was readable. */
+  kernelLog?: { line: string; at?: string };
+  /** mountinfo: superblock `ro` under a `rw` mount (older kernels set SB_RDONLY on error). */
+  superblockReadOnly: boolean;
+  /** One line: `filesystem on sdc (pv-z, pod db/pg-0) stopped by the kernel after an I/O error: writes fail`. */
+  summary: string;
+}
+
+/**
  * Sessions down while the live probe proved their portal answers (src/engine/snapshot/stuck.ts):
  * not an outage to wait out but a node-side state to repair (docs/stuck-sessions.md).
  */
@@ -477,6 +506,8 @@ export interface Snapshot {
    * unless the caller probed (write mode, `status --probe`, the console's key); never on a `--root` tree.
    */
   probes?: PortalProbe[];
+  /** Filesystems on iSCSI disks with kernel-reported errors (absent when none). */
+  fsErrors?: FsError[];
   /** Portals whose down sessions are stuck: the probe answered (absent when none, or nothing was probed). */
   stuck?: StuckPortal[];
   /** Things that could not be read or parsed; never fatal. */

@@ -12,6 +12,7 @@ import { readBlockClass } from './block-class.js';
 import { buildClaimIndex } from './csi/claims.js';
 import { readCsi } from './csi/read-csi.js';
 import { readByPathLinks, readMapperNames } from './dev-links.js';
+import { readFsErrors } from './fs-errors.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
@@ -149,6 +150,16 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     podNames,
   });
   for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
+  const fsErrors = readFsErrors({
+    host,
+    kubeletRoot,
+    mounts,
+    sessions,
+    multipath: usage.multipath,
+    pods: podNames,
+    // A --root tree's /dev/kmsg (if any) is the machine the console runs on, not the tree's node.
+    kernelLog: host.kind !== 'root',
+  });
   const dbRoot = findIscsiDbRoot(host);
   const nodeRecords = readNodeRecords(host, dbRoot, problems);
   const ifaces = readIfaces(host, dbRoot);
@@ -176,6 +187,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   if (csiPresent) snapshot.csi = csi.state;
   if (input.probes && input.probes.length > 0) snapshot.probes = [...input.probes];
   if (stuck.length > 0) snapshot.stuck = stuck;
+  if (fsErrors.length > 0) snapshot.fsErrors = fsErrors;
   if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;

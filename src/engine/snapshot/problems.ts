@@ -11,6 +11,7 @@
  */
 import type {
   CsiVolume,
+  FsError,
   KubeletVolume,
   MultipathMap,
   PortalProbe,
@@ -82,6 +83,8 @@ export interface ProblemContext {
   bySid: ReadonlyMap<number, Session>;
   /** Down sessions whose portal the live probe found answering (stuck.ts), by sid. */
   stuckBySid: ReadonlyMap<number, PortalProbe>;
+  /** Filesystems with kernel-reported errors (fs-errors.ts), by the device they are on (sd or dm). */
+  fsByDevice: ReadonlyMap<string, FsError>;
 }
 
 const contexts = new WeakMap<Snapshot, ProblemContext>();
@@ -95,6 +98,7 @@ export function problemContext(snap: Snapshot): ProblemContext {
       mapsBySlave,
       downPortals: new Set(snap.outages.map((o) => o.portal)),
       bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
+      fsByDevice: new Map((snap.fsErrors ?? []).map((e) => [e.device, e])),
       stuckBySid: new Map(
         (snap.stuck ?? []).flatMap((p) => p.sessions.map((sid) => [sid, p.probe] as const)),
       ),
@@ -112,6 +116,21 @@ function mapReason(m: MultipathMap): string {
     return `map ${m.alias} lost all paths`;
   const n = m.failedSlaves.length;
   return `map ${m.alias} lost path${n === 1 ? '' : 's'} ${m.failedSlaves.join(', ')}`;
+}
+
+/** The filesystem errors on a session's disks or on the multipath maps over them. */
+function sessionFsErrors(s: Session, ctx: ProblemContext): FsError[] {
+  if (ctx.fsByDevice.size === 0) return [];
+  const out = new Set<FsError>();
+  for (const d of s.devices) {
+    if (!d.name) continue;
+    const own = ctx.fsByDevice.get(d.name);
+    if (own) out.add(own);
+    const m = ctx.mapsBySlave.get(d.name);
+    const onMap = m ? ctx.fsByDevice.get(m.name) : undefined;
+    if (onMap) out.add(onMap);
+  }
+  return [...out];
 }
 
 /**
@@ -144,6 +163,11 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
     }
   }
   let severity: Severity = s.health;
+  // A filesystem the kernel stopped fails every pod's writes, whatever the session's own state says.
+  for (const e of sessionFsErrors(s, ctx)) {
+    reasons.unshift(e.summary);
+    severity = worse(severity, e.state === 'failing' ? 'failed' : 'warning');
+  }
   if (severity === 'ok' && (s.verdict === 'stale' || s.verdict === 'orphaned' || s.verdict === 'outage'))
     severity = s.verdict;
   if (s.verdict === 'stale') reasons.push('no kubelet volume');
@@ -291,6 +315,8 @@ export function nodeSummary(snap: Snapshot, counts: Record<Severity, number>, le
   const parts: string[] = [];
   for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
   for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
+  for (const e of snap.fsErrors ?? [])
+    if (e.state === 'failing') parts.push(`filesystem on ${e.device} stopped: writes fail`);
   for (const p of snap.stuck ?? [])
     parts.push(
       `${p.sessions.length} session${p.sessions.length === 1 ? '' : 's'} stuck (portal ${p.portal} answers)`,

@@ -6,7 +6,8 @@ import { loginAndFormat, PORTAL_A, PORTAL_B, PORTAL_C, target, volume } from './
  * its two portals was down (kubelet carries on with the logins that worked, kubernetes#74305), so it
  * runs on one path though both portals answer now; a LUN a volume expects with no device (removed
  * on the node after a target-side change); a session stuck FAILED while its portal answers
- * (trident#1138) — the probe (`status --probe`, the console's key, write mode) tells it from an outage.
+ * (trident#1138) — the probe (`status --probe`, write mode) tells it from an outage; and an ext4
+ * the kernel stopped after an I/O error (democratic-csi#193) while its session looks healthy.
  */
 export async function degraded(sim: Simulator): Promise<void> {
   // One of two paths: PORTAL_B was down at attach time and is back now.
@@ -29,4 +30,10 @@ export async function degraded(sim: Simulator): Promise<void> {
   await loginAndFormat(sim, target('scratch', [PORTAL_C], [5]));
   const stuck = sim.kernel.findSessions((s) => s.iqn.endsWith(':scratch'))[0]!;
   sim.sessionStuck(stuck.sid);
+  // A filesystem forced read-only: the target went away past replacement_timeout and came back;
+  // ext4 (errors=remount-ro) stopped writes on the I/O error and stays stopped though the path is back.
+  await volume(sim, target('pg-data', [PORTAL_A], [10]), 'pg-0', { namespace: 'db' });
+  const pg = sim.kernel.findSessions((x) => x.iqn.endsWith(':pg-data'))[0]!;
+  const sd = [...sim.kernel.sdDevices()].find(([, v]) => v.session === pg && v.device.lun === 1)![0];
+  sim.fsError(sd);
 }

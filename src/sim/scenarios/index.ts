@@ -36,7 +36,7 @@ export const SCENARIO_DEFS: readonly ScenarioDef[] = [
   {
     name: 'degraded',
     description:
-      'after an outage: a volume on one of its two paths, a LUN expected with no device, a session stuck FAILED while its portal answers',
+      'after an outage: a volume on one of its two paths, a LUN expected with no device, a session stuck FAILED while its portal answers, a filesystem forced read-only',
     build: degraded,
   },
   { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)', build: empty },
