@@ -11,6 +11,7 @@ import { actionContext } from '../../src/engine/actions/context.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import { probedSnapshot } from '../../src/engine/probe/probed-snapshot.js';
 import { nodeProblems } from '../../src/engine/snapshot/problems.js';
+import { stuckRecoveries } from '../../src/engine/snapshot/stuck.js';
 import { KUBELET_ROOT, type SimEnv, STATE_DIR, simEnv } from '../actions/helpers.js';
 
 const SCRATCH = 'iqn.2026-01.lab.example:scratch';
@@ -79,5 +80,27 @@ describe('a session stuck while its portal answers (--demo degraded)', () => {
       /portal does not answer \(probed \d\d:\d\d:\d\d UTC: connection refused\)$/,
     );
     expect(check(guard, fresh, e.host)).toMatchObject({ ok: false });
+  });
+});
+
+describe('what an admin would consider for a stuck session', () => {
+  it('in use: no repair offered, each recovery with its risk; higher without another path', () => {
+    const single = stuckRecoveries({ inUse: true, otherPathsUp: false });
+    expect(single.map((r) => [r.what.split(' ')[0], r.risk])).toEqual([
+      ['wait', 'low'],
+      ['restart', 'medium'],
+      ['echo', 'high'],
+      ['logout', 'high'],
+    ]);
+    expect(
+      stuckRecoveries({ inUse: true, otherPathsUp: true }).find((r) => r.what.startsWith('echo'))?.risk,
+    ).toBe('medium');
+    expect(single.some((r) => r.what.startsWith('cleanup'))).toBe(false);
+  });
+
+  it('not in use: cleanup, without the override', () => {
+    expect(stuckRecoveries({ inUse: false, otherPathsUp: false })).toMatchObject([
+      { what: 'cleanup (no override needed: the portal answers)', risk: 'low' },
+    ]);
   });
 });

@@ -94,3 +94,53 @@ export function stuckProbeOf(
 ): PortalProbe | undefined {
   return snap.stuck?.find((p) => p.portal === s.portal && p.sessions.includes(s.sid))?.probe;
 }
+
+/** A recovery an admin would consider for a stuck session, with its risk (docs/stuck-sessions.md). */
+export interface StuckRecovery {
+  what: string;
+  risk: 'low' | 'medium' | 'high';
+  why: string;
+}
+
+/**
+ * What an admin would consider for a stuck session, each with its risk: the console offers no
+ * automatic repair for one in use (`inUse`), only these facts; one nothing uses may be cleaned up.
+ * `otherPathsUp`: the session's volume has another working path (multipath fails over).
+ */
+export function stuckRecoveries(o: { inUse: boolean; otherPathsUp: boolean }): StuckRecovery[] {
+  if (!o.inUse)
+    return [
+      {
+        what: 'cleanup (no override needed: the portal answers)',
+        risk: 'low',
+        why: 'nothing uses the session; its logout re-checks that the portal still answers',
+      },
+    ];
+  const single = !o.otherPathsUp;
+  return [
+    {
+      what: 'wait',
+      risk: 'low',
+      why: 'I/O on this path stays queued or failing; the volume may run short of paths for good (trident#1138)',
+    },
+    {
+      what: 'restart iscsid',
+      risk: single ? 'medium' : 'low',
+      why: 'iscsid retries the login of the sessions it finds at start (open-iscsi#126); a session that still cannot log in stays down',
+    },
+    {
+      what: 'echo 1 > /sys/class/iscsi_session/sessionN/recovery_tmo',
+      risk: single ? 'high' : 'medium',
+      why: single
+        ? 'queued I/O fails at once and no other path takes it: the filesystem sees errors (ext4 errors=remount-ro stops it, trident#961)'
+        : 'queued I/O on this path fails at once; multipath moves it to the working paths',
+    },
+    {
+      what: 'logout and login again',
+      risk: 'high',
+      why: single
+        ? 'the disk under a mounted filesystem is removed; stop the pod first'
+        : 'this path is removed and re-added; a logout may be refused while iscsid reconnects (open-iscsi#513)',
+    },
+  ];
+}
