@@ -99,7 +99,9 @@ function addProblems(set: FamilySet, snap: Snapshot): void {
   );
   count(
     'filesystem',
-    (snap.fsErrors ?? []).map((e) => ({ severity: (e.state === 'failing' ? 'failed' : 'warning') as Severity })),
+    (snap.fsErrors ?? []).map((e) => ({
+      severity: (e.state === 'failing' ? 'failed' : 'warning') as Severity,
+    })),
   );
   for (const [kind, row] of Object.entries(kinds))
     for (const [severity, n] of Object.entries(row))
