@@ -11,9 +11,10 @@ import { outageDetail } from '../../engine/snapshot/outages.js';
 import { podLabel } from '../../engine/snapshot/pod-names.js';
 import { nodeProblems } from '../../engine/snapshot/problems.js';
 import { statusJson } from '../../engine/snapshot/status-json.js';
+import { stuckReason } from '../../engine/snapshot/stuck.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
-import { safeDeep } from '../../engine/text/safe-text.js';
+import { safeDeep, safeText } from '../../engine/text/safe-text.js';
 import type { Command } from '../command.js';
 import { formatCsiSection } from './status-csi.js';
 import { ANSI, type Paint, table } from './status-table.js';
@@ -65,8 +66,22 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
   if (snap.stuck && snap.stuck.length > 0) {
     out.push('');
     out.push(paint(`STUCK (${snap.stuck.length})`, 'bold'));
-    for (const p of snap.stuck)
-      out.push(`  ! ${paint(p.summary, 'red')} (sessions ${p.sessions.join(', ')}; ${p.probe.detail})`);
+    for (const p of snap.stuck) {
+      out.push(`  ! ${paint(p.summary, 'red')} (${p.probe.detail})`);
+      for (const sid of p.sessions) {
+        const x = snap.sessions.find((y) => y.sid === sid);
+        if (x) out.push(`    ${stuckReason(x, p.probe)}`);
+      }
+    }
+  }
+  // Filesystems the kernel stopped (or that carry old errors): every pod on one fails its writes.
+  if (snap.fsErrors && snap.fsErrors.length > 0) {
+    out.push('');
+    out.push(paint(`FILESYSTEMS (${snap.fsErrors.length})`, 'bold'));
+    for (const e of snap.fsErrors)
+      out.push(
+        `  ${e.state === 'failing' ? '!' : '-'} ${paint(safeText(e.summary), e.state === 'failing' ? 'red' : 'yellow')}`,
+      );
   }
   out.push('');
   out.push(paint(`SESSIONS (${snap.sessions.length})`, 'bold'));
