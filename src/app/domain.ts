@@ -64,6 +64,7 @@ export {
 } from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
+export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { type PortalMatrixCells, portalMatrixCells } from '../engine/text/portal-matrix.js';

@@ -394,6 +394,50 @@ export interface PortalProbe {
 }
 
 /**
+ * A filesystem on an iSCSI disk or map the kernel reported errors for (src/engine/snapshot/fs-errors.ts).
+ * `failing`: errors now, writes failing (the kernel stopped it: ext4 "Remounting filesystem
+ * read-only", XFS "shut down" after its last mount, or the superblock `ro` under a `rw` mount);
+ * `on-record`: ext4 keeps its error count across mounts, so an old count is history, not an incident.
+ */
+export interface FsError {
+  /** Kernel name of the block device the filesystem is on (`sdc`, `dm-0`). */
+  device: string;
+  fsType: string;
+  state: 'failing' | 'on-record';
+  /** Where it is mounted. */
+  mountPoints: string[];
+  /** PV (volume) names and pods (`namespace/name`, else the UID) that mount it, from kubelet's paths. */
+  volumes: string[];
+  pods: string[];
+  /** ext4's own record (`/sys/fs/ext4/<dev>/`): errors since the last fsck, first and last error (ISO), the function of the last. */
+  errorsCount?: number;
+  firstErrorAt?: string;
+  lastErrorAt?: string;
+  lastErrorFunc?: string;
+  /** The kernel log line that stopped it, and when (ISO), when the log was readable. */
+  kernelLog?: { line: string; at?: string };
+  /** mountinfo: superblock `ro` under a `rw` mount (older kernels set SB_RDONLY on error). */
+  superblockReadOnly: boolean;
+  /** One line: `filesystem on sdc (pv-z, pod db/pg-0) stopped by the kernel after an I/O error: writes fail`. */
+  summary: string;
+}
+
+/**
+ * Sessions down while the live probe proved their portal answers (src/engine/snapshot/stuck.ts):
+ * not an outage to wait out but a node-side state to repair (docs/stuck-sessions.md).
+ */
+export interface StuckPortal {
+  /** `addr:port` as in Session.portal. */
+  portal: string;
+  /** Sids of this node's down sessions to the portal, ascending. */
+  sessions: number[];
+  /** The probe that answered. */
+  probe: PortalProbe;
+  /** `portal 10.0.0.10:3260 answers; 2 sessions stuck (probed 12:01:03 UTC)`. */
+  summary: string;
+}
+
+/**
  * A portal the node has lost: every session of this node to it is down (src/engine/snapshot/outages.ts).
  * The node cannot tell a dead portal from a target that dropped all of its sessions; either way
  * iscsid keeps retrying and cleaning up would turn a blip into data loss.
@@ -414,6 +458,8 @@ export interface PortalOutage {
   firstSeenAt: string;
   /** One line for banners, reasons and events: `portal 10.0.0.12:3260 down: 4 sessions FAILED`. */
   summary: string;
+  /** The live probe that found the portal silent, when one ran (the summary then says `portal does not answer (probed …)`). */
+  probe?: PortalProbe;
 }
 
 export interface Snapshot {
@@ -466,6 +512,10 @@ export interface Snapshot {
    * unless the caller probed (write mode, `status --probe`, the console's key); never on a `--root` tree.
    */
   probes?: PortalProbe[];
+  /** Filesystems on iSCSI disks with kernel-reported errors (absent when none). */
+  fsErrors?: FsError[];
+  /** Portals whose down sessions are stuck: the probe answered (absent when none, or nothing was probed). */
+  stuck?: StuckPortal[];
   /** Things that could not be read or parsed; never fatal. */
   problems: string[];
   /**

@@ -37,6 +37,8 @@ export interface SimNode extends SimContext {
   run(argv: readonly string[], options?: RunOptions): Promise<RunResult>;
   /** A TCP connect from the node, as the SAN answers it (Host.connectTcp). */
   connectTcp(address: string, port: number): TcpConnectResult;
+  /** The kernel log as `/dev/kmsg` records, oldest first. */
+  readonly kmsg: readonly string[];
 }
 
 /** A simulated program's answer. `hang` = it never returns (multipath -ll on blocked paths). */

@@ -188,6 +188,11 @@ export class SimHost<S extends SimNode = SimNode> implements Host {
     return this.sim.run(argv, options);
   }
 
+  /** The simulated kernel's log (Simulator.kmsg), newest `maxRecords`. */
+  readKernelLog(maxRecords: number): string[] {
+    return this.sim.kmsg.slice(-maxRecords);
+  }
+
   /** The SAN answers: accepted when the portal is up and something listens there, else refused. */
   connectTcp(address: string, port: number, _timeoutMs: number): Promise<TcpConnectResult> {
     return Promise.resolve(this.sim.connectTcp(address, port));

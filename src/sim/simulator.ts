@@ -22,6 +22,7 @@ import {
 } from './node-files.js';
 import { San } from './san.js';
 import { SimHost } from './sim-host.js';
+import { devtOf } from './tools/block.js';
 import { runTool } from './tools/index.js';
 import { Tree } from './tree.js';
 import type { SdevState, SimScsiDevice, SimSession, TargetSpec } from './types.js';
@@ -65,9 +66,12 @@ export class Simulator implements SimNode {
     this.seed = o.seed;
     this.hostname = o.hostname ?? 'sim-node-1';
     this.clock = createClock(o.clock);
+    this.bootedAt = this.clock.now();
     const sysfs = new SysfsWriter(this.tree, DAEMONS.iscsid.pid, o.profile ?? 'full');
     const udev = new Udev(this.tree);
     writeNodeFiles(this.tree, this.hostname);
+    // btime: what dates a kernel log record (usec since boot) on a real node, /proc/stat.
+    this.tree.file('/proc/stat', `btime ${Math.floor(this.bootedAt / 1000)}\n`);
     sysfs.base();
     udev.base();
     this.kernel = new Kernel(this.tree, sysfs, udev, this.clock);
@@ -158,6 +162,49 @@ export class Simulator implements SimNode {
     const s = this.kernel.sessions.get(sid);
     if (!s) throw new Error(`no such session: ${sid}`);
     this.kernel.failSession(s);
+  }
+
+  /** When the simulated node booted (ms, its clock). */
+  readonly bootedAt: number;
+
+  /** The kernel log as `/dev/kmsg` records (`pri,seq,usec,flags;message`), oldest first. */
+  readonly kmsg: string[] = [];
+
+  /** Appends a kernel log record at the simulated clock (usec since the simulated boot). */
+  logKernel(message: string, level = 3): void {
+    const usec = Math.max(0, this.clock.now() - this.bootedAt) * 1000;
+    this.kmsg.push(`${level},${this.kmsg.length},${usec},-;${message}`);
+  }
+
+  /**
+   * The ext4 on `device` (`sdc`, `dm-0`) met an I/O error (a target gone past replacement_timeout):
+   * the kernel counts it in the superblock (`/sys/fs/ext4/<dev>/errors_count`, first/last error
+   * time and function) and, with `errors=remount-ro`, logs "Remounting filesystem read-only" and
+   * stops writes. `oldKernel`: also sets SB_RDONLY, so mountinfo's superblock options read `ro`
+   * (kernels before ext4_handle_error stopped doing so). `remount: false` leaves only the record.
+   */
+  fsError(device: string, o: { remount?: boolean; oldKernel?: boolean; func?: string } = {}): void {
+    const dir = `/sys/fs/ext4/${device}`;
+    const now = Math.floor(this.clock.now() / 1000);
+    const count = Number(this.tree.read(`${dir}/errors_count`) ?? '0') + 1;
+    const first = Number(this.tree.read(`${dir}/first_error_time`) ?? '0') || now;
+    this.tree.dir(dir);
+    this.tree.file(`${dir}/errors_count`, `${count}\n`);
+    this.tree.file(`${dir}/first_error_time`, `${first}\n`);
+    this.tree.file(`${dir}/last_error_time`, `${now}\n`);
+    this.tree.file(`${dir}/last_error_func`, `${o.func ?? 'ext4_journal_check_start'}\n`);
+    this.logKernel(
+      `EXT4-fs error (device ${device}): ${o.func ?? 'ext4_journal_check_start'}:84: Detected aborted journal`,
+    );
+    if (o.remount === false) return;
+    this.logKernel(`EXT4-fs (${device}): Remounting filesystem read-only`, 2);
+    if (o.oldKernel) {
+      const ref = this.kernel.resolveBlock(`/dev/${device}`);
+      const devt = ref ? devtOf(ref) : undefined;
+      for (const m of this.mounts.mounts)
+        if (m.devt === devt) m.superOptions = m.superOptions.replace(/^rw\b/, 'ro');
+      this.mountsChanged();
+    }
   }
 
   /** The portal answers again: iscsid reconnects its sessions (LOGGED_IN, devices running). */

@@ -16,6 +16,17 @@ afterEach(() => t?.close());
 
 const now = () => t.sim.clock.now();
 
+/** Every command the Host runs from now on (argv), for asserting that none ran. */
+function recordCommands(sim: TestSim): string[][] {
+  const ran: string[][] = [];
+  const run = sim.host.run.bind(sim.host);
+  sim.host.run = (argv, o) => {
+    ran.push([...argv]);
+    return run(argv, o);
+  };
+  return ran;
+}
+
 describe('probePortal', () => {
   it('a portal whose SendTargets answers: answers, with what it listed', async () => {
     t = labSim();
@@ -35,12 +46,7 @@ describe('probePortal', () => {
   it('a portal that refuses: does not answer, and no iscsiadm runs', async () => {
     t = labSim();
     t.sim.portalDown(P);
-    const ran: string[][] = [];
-    const run = t.host.run.bind(t.host);
-    t.host.run = (argv, o) => {
-      ran.push([...argv]);
-      return run(argv, o);
-    };
+    const ran = recordCommands(t);
     const r = await probePortal(t.host, P, { now });
     expect(r).toMatchObject({ answers: false, via: 'tcp', detail: 'connection refused' });
     expect(ran).toEqual([]);
@@ -84,12 +90,7 @@ describe('probePortal', () => {
     const rec = '/etc/iscsi/send_targets/127.0.0.1,3260/st_config';
     t.host.mkdir(path.dirname(rec));
     t.host.writeText(rec, 'discovery.sendtargets.auth.authmethod = CHAP\n');
-    const ran: string[][] = [];
-    const run = t.host.run.bind(t.host);
-    t.host.run = (argv, o) => {
-      ran.push([...argv]);
-      return run(argv, o);
-    };
+    const ran = recordCommands(t);
     const r = await probePortal(t.host, P, { now });
     expect(r).toMatchObject({ answers: true, via: 'tcp' });
     expect(ran).toEqual([]);

@@ -23,10 +23,43 @@ function open(scenario: string) {
 }
 
 test('the scenario list; unknown names are a UserError listing them', async () => {
-  expect(SCENARIOS.map((s) => s.name)).toEqual(['incident', 'healthy', 'outage', 'empty', 'csi', 'scale']);
+  expect(SCENARIOS.map((s) => s.name)).toEqual([
+    'incident',
+    'healthy',
+    'outage',
+    'degraded',
+    'empty',
+    'csi',
+    'scale',
+  ]);
   await expect(openSimHost({ scenario: 'nope' })).rejects.toThrow(UserError);
   await expect(openSimHost({ scenario: 'nope' })).rejects.toMatchObject({
-    hint: 'choose one of: incident, healthy, outage, empty, csi, scale',
+    hint: 'choose one of: incident, healthy, outage, degraded, empty, csi, scale',
+  });
+});
+
+describe('degraded', () => {
+  const host = open('degraded');
+  test('one path of two, a LUN missing, a session down while its portal listens, an ext4 stopped', () => {
+    const snap = takeSnapshot(host(), KUBELET);
+    // A volume on one of its two paths: kubelet's metadata lists both portals, one session exists.
+    const orders = snap.kubelet.volumes.find((v) => v.iqn.endsWith(':orders-data'))!;
+    expect(orders.metadata?.Portals).toEqual(['10.0.0.10:3260', '10.0.0.11:3260']);
+    expect(snap.sessions.filter((x) => x.targetIqn.endsWith(':orders-data')).map((x) => x.portal)).toEqual([
+      '10.0.0.10:3260',
+    ]);
+    expect(host().sim.connectTcp('10.0.0.11', 3260).outcome).toBe('connected');
+    // A LUN expected with no device.
+    const cat = snap.sessions.find((x) => x.targetIqn.endsWith(':catalog-data'))!;
+    expect(snap.kubelet.volumes.find((v) => v.iqn.endsWith(':catalog-data'))?.lun).toBe('2');
+    expect(cat.devices.filter((d) => d.lun === 2)).toEqual([]);
+    // A session down while its portal answers; without a probe the read can only call it an outage.
+    const scratch = snap.sessions.find((x) => x.targetIqn.endsWith(':scratch'))!;
+    expect(scratch.state).toBe('FAILED');
+    expect(snap.outages.map((o) => o.portal)).toEqual([scratch.portal]);
+    expect(host().sim.connectTcp('10.0.0.12', 3260).outcome).toBe('connected');
+    // A filesystem forced read-only.
+    expect(snap.fsErrors?.map((f) => [f.state, f.pods])).toEqual([['failing', ['db/pg-0']]]);
   });
 });
 

@@ -13,6 +13,7 @@ import { ACTIONS } from '../../engine/actions/registry.js';
 import type { ActionDef } from '../../engine/actions/types.js';
 import { ExitCode, errorText, RefusedError } from '../../engine/errors.js';
 import type { OptionSpec } from '../../engine/options.js';
+import { probedSnapshot } from '../../engine/probe/probed-snapshot.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { safeText } from '../../engine/text/safe-text.js';
 import type { Command, CommandContext } from '../command.js';
@@ -83,9 +84,6 @@ export function actionCommand(def: ActionDef): Command {
     async run(ctx, args) {
       const { globals, out, host } = ctx;
       const snap = () => takeSnapshot(host, { kubeletRoot: globals.kubeletRoot });
-      const snapshot = snap();
-      const options = args.options as Record<string, unknown>;
-      const input = def.inputFromCli(args.positionals, options, snapshot);
       const actx = actionContext({
         host,
         kubeletRoot: globals.kubeletRoot,
@@ -93,6 +91,10 @@ export function actionCommand(def: ActionDef): Command {
         write: globals.write,
         dryRun: globals.dryRun,
       });
+      // In write mode the down sessions' portals are probed first: outage or stuck decides refusals.
+      const snapshot = await probedSnapshot(actx, snap());
+      const options = args.options as Record<string, unknown>;
+      const input = def.inputFromCli(args.positionals, options, snapshot);
       const plan = def.plan(input, snapshot, actx);
       const consent = consentFor(plan, {
         write: globals.write,

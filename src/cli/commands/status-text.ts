@@ -9,6 +9,7 @@ import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
 import { podLabel } from '../../engine/snapshot/pod-names.js';
 import { type NodeProblems, nodeProblems } from '../../engine/snapshot/problems.js';
+import { stuckReason } from '../../engine/snapshot/stuck.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
 import { portalMatrixLine } from '../../engine/text/portal-matrix.js';
@@ -59,6 +60,7 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
     out.push(paint(`OUTAGES (${snap.outages.length})`, 'bold'));
     for (const o of snap.outages) out.push(`  ! ${paint(o.summary, 'red')} (${outageDetail(o)})`);
   }
+  out.push(...formatStuckAndFs(snap, paint));
   out.push(...formatExpected(raw, problems, paint));
   out.push('');
   formatSessions(snap, paint, out);
@@ -73,6 +75,32 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
   if (snap.problems.length === 0) out.push('  none');
   for (const p of snap.problems) out.push(`  ! ${p}`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Stuck sessions (the probe found the portal answering: the node's to repair, not the array's) and
+ * filesystems the kernel stopped or that carry old errors (every pod on one fails its writes).
+ */
+function formatStuckAndFs(snap: Snapshot, paint: Paint): string[] {
+  const out: string[] = [];
+  if (snap.stuck && snap.stuck.length > 0) {
+    out.push('', paint(`STUCK (${snap.stuck.length})`, 'bold'));
+    for (const p of snap.stuck) {
+      out.push(`  ! ${paint(p.summary, 'red')} (${p.probe.detail})`);
+      for (const sid of p.sessions) {
+        const x = snap.sessions.find((y) => y.sid === sid);
+        if (x) out.push(`    ${stuckReason(x, p.probe)}`);
+      }
+    }
+  }
+  if (snap.fsErrors && snap.fsErrors.length > 0) {
+    out.push('', paint(`FILESYSTEMS (${snap.fsErrors.length})`, 'bold'));
+    for (const e of snap.fsErrors)
+      out.push(
+        `  ${e.state === 'failing' ? '!' : '-'} ${paint(safeText(e.summary), e.state === 'failing' ? 'red' : 'yellow')}`,
+      );
+  }
+  return out;
 }
 
 /**

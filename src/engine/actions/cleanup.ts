@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { downScopeOf } from '../snapshot/outages.js';
+import { clockTime, stuckProbeOf } from '../snapshot/stuck.js';
 import { addCsiRefusals, addDriverFileSteps } from './csi-claims.js';
 import { planCsiVolume } from './csi-dirs.js';
 import { csiVolumeByPath, findSession, findVolume, podMountsOf } from './lookup.js';
@@ -47,10 +48,37 @@ interface CleanupInput {
  * dropped it or be restarting it: refused too, saying so. The rule lives in the snapshot
  * (src/engine/snapshot/outages.ts); both refusals can be overridden.
  */
+/**
+ * A down session whose portal answered the live probe is stuck, not waiting for its array: its
+ * cleanup needs no override (docs/stuck-sessions.md). The plan says why, and each of its logouts
+ * carries the precondition the executor re-checks on the fresh snapshot: the session is up again
+ * or still stuck behind a portal that answers — never a portal that went silent since.
+ */
+export function addStuckNotes(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
+  for (const x of sessions) {
+    const probe = stuckProbeOf(s, x);
+    if (!probe) continue;
+    plan.warnings.push(
+      `session ${x.sid} is ${x.state} while its portal ${x.portal} answers (probed ${clockTime(probe.at)}: ${probe.detail}): stuck, not an outage, so no override is needed`,
+    );
+    for (const st of plan.steps)
+      if (st.effect.kind === 'logout' && st.effect.session === x.key)
+        st.preconditions.push(
+          pre(
+            'session-not-outage',
+            `session ${x.sid} is up, or stuck while its portal answers the probe`,
+            x.key,
+          ),
+        );
+  }
+}
+
 function outageRefusals(s: Snapshot, sessions: readonly Session[]): Plan['refusals'] {
   const out: Plan['refusals'] = [];
   const portals = new Set<string>();
   for (const x of sessions) {
+    // Stuck, not an outage: the live probe proved the portal answers (stuckNotes says so instead).
+    if (stuckProbeOf(s, x)) continue;
     const down = downScopeOf(s, x);
     if (!down) continue;
     if (down.scope === 'portal') {
@@ -199,6 +227,7 @@ function planSessions(
   const vols = s.kubelet.volumes.filter((v) => volPaths.has(v.path));
   const removable = volumeSteps(plan, s, vols);
   addSessionTeardown(plan, s, sessions);
+  addStuckNotes(plan, s, sessions);
   addDriverFileSteps(plan, s, sessions, input);
   for (const v of removable) {
     for (const st of removeKubeletDirSteps(v)) addStep(plan, st);

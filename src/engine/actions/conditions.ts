@@ -7,6 +7,8 @@
 import type { Host } from '../host/host.js';
 import type { CsiVolume, Snapshot } from '../model.js';
 import { csiVolumeMounted } from '../snapshot/csi/describe.js';
+import { isSessionDown } from '../snapshot/outages.js';
+import { stuckProbeOf } from '../snapshot/stuck.js';
 import { podMountsOn } from './kubelet-mounts.js';
 import {
   csiVolumeByPath,
@@ -72,6 +74,13 @@ const CHECKS: Record<string, Checker> = {
   ),
   'session-logged-in': about(sessionByKey, gone.session, (x) =>
     x.state === 'LOGGED_IN' ? ok : fail(`session ${x.sid} is ${x.state}`),
+  ),
+  // A logout the planner allowed only because the session was stuck (cleanup.ts addStuckNotes):
+  // it is fine while the session is up or still stuck; a portal gone silent is an outage again.
+  'session-not-outage': about(sessionByKey, vanished, (x, _c, s) =>
+    !isSessionDown(x) || stuckProbeOf(s, x)
+      ? ok
+      : fail(`session ${x.sid} is ${x.state} and its portal ${x.portal} no longer answers the probe`),
   ),
   'session-not-in-use': about(sessionByKey, vanished, (x) =>
     x.pods.length > 0 ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok,
@@ -204,7 +213,7 @@ export function csiVolumeFingerprint(
 }
 
 /** Evaluates one condition; unknown ids fail closed. */
-function check(c: Precondition, s: Snapshot, host: Host): CheckResult {
+export function check(c: Precondition, s: Snapshot, host: Host): CheckResult {
   const fn = CHECKS[c.id];
   return fn ? fn(c, s, host) : fail(`unknown precondition ${c.id}`);
 }

@@ -633,6 +633,44 @@ export class FsHost implements Host {
     return connectTcp(address, port, timeoutMs);
   }
 
+  /**
+   * `/dev/kmsg` under the root, when it is the kernel's character device: each read(2) returns one
+   * record, EAGAIN once the buffer is drained (O_NONBLOCK: never waits for new ones), EPIPE when a
+   * record was overwritten while reading (skipped). Only the newest `maxRecords` are kept.
+   */
+  readKernelLog(maxRecords: number): string[] | undefined {
+    const file = `${this.root === '/' ? '' : this.root}/dev/kmsg`;
+    let fd: number;
+    try {
+      if (!fs.lstatSync(file).isCharacterDevice()) return undefined;
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch {
+      return undefined;
+    }
+    const out: string[] = [];
+    const buf = Buffer.alloc(8192);
+    try {
+      // The ring buffer holds a bounded number of records; the loop bound is a guard on top.
+      for (let i = 0; i < 1_000_000; i++) {
+        let n: number;
+        try {
+          n = fs.readSync(fd, buf, 0, buf.length, null);
+        } catch (e) {
+          if (errCode(e) === 'EPIPE') continue;
+          break;
+        }
+        if (n <= 0) break;
+        const rec = buf.toString('utf8', 0, n);
+        const nl = rec.indexOf('\n');
+        out.push(nl < 0 ? rec : rec.slice(0, nl));
+        if (out.length > maxRecords) out.shift();
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return out;
+  }
+
   spawnStream(argv: readonly string[], handlers: StreamHandlers): LineStream {
     return spawnLineStream(wrapArgv(argv, this.runnerConfig), handlers);
   }

@@ -83,6 +83,13 @@ export interface Host {
    */
   connectTcp(address: string, port: number, timeoutMs: number): Promise<TcpConnectResult>;
   /**
+   * The kernel log's records as `/dev/kmsg` gives them (`pri,seq,usec,flags;message`, one per
+   * entry, continuation lines dropped), oldest first, at most `maxRecords` of the newest: opened
+   * non-blocking and read until the buffer is drained, never waited on. Undefined where it cannot
+   * be read (not root, no `/dev/kmsg` in a `--root` tree). Optional: test hosts leave it out.
+   */
+  readKernelLog?(maxRecords: number): string[] | undefined;
+  /**
    * Starts a long-lived, line-streamed command (`udevadm monitor`) through the same exec mode as
    * `run`. Optional: hosts without one (the simulator, tests) leave it out and watchers degrade to polling.
    */

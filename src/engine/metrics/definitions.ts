@@ -48,7 +48,7 @@ export const FAMILIES = {
   ),
   iscsi_node_problems: g("Sessions per problem severity, as the console's summary line counts them."),
   iscsi_node_problem_objects: g(
-    'Objects with a problem, per kind (session, kubelet_volume, csi_volume, device, multipath_map, volume_missing_path, volume_missing_lun, portal, read) and severity.',
+    'Objects with a problem, per kind (session, kubelet_volume, csi_volume, device, multipath_map, volume_missing_path, volume_missing_lun, portal, read, stuck_session, filesystem) and severity.',
   ),
   iscsi_session_state_changes_total: c("Changes of the session's kernel state the watcher saw (serve only)."),
   iscsi_events_total: c('Events of the live watcher, by kind and severity (serve only).'),

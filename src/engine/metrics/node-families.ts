@@ -102,6 +102,17 @@ function addProblems(set: FamilySet, snap: Snapshot): void {
     'read',
     snap.problems.map(() => ({ severity: 'warning' as Severity })),
   );
+  // Only when probed (stuck.ts) and when the kernel reported filesystem errors (fs-errors.ts).
+  count(
+    'stuck_session',
+    (snap.stuck ?? []).flatMap((x) => x.sessions.map(() => ({ severity: 'failed' as Severity }))),
+  );
+  count(
+    'filesystem',
+    (snap.fsErrors ?? []).map((e) => ({
+      severity: (e.state === 'failing' ? 'failed' : 'warning') as Severity,
+    })),
+  );
   for (const [kind, row] of Object.entries(kinds))
     for (const [severity, n] of Object.entries(row))
       set.add('iscsi_node_problem_objects', { kind, severity }, n);

@@ -6,7 +6,7 @@
  * What goes on the wire, in order, all inside one budget (PROBE_BUDGET_MS, 5 s):
  * 1. one TCP connection to the portal, closed at once with nothing sent (Host.connectTcp). A refused
  *    or unreachable portal is known in milliseconds, without iscsiadm's six connection attempts.
- * 2. when it connected, one SendTargets discovery with `-o nonpersistent` (iscsiadm.md; open-iscsi
+ * 2. when it connected, one SendTargets discovery with `-o nonpersistent` (docs/iscsiadm.md; open-iscsi
  *    usr/iscsiadm.c writes no discovery and no node record for OP_NONPERSISTENT), the attach
  *    wizard's own listing (list-targets.ts' twin in discover.ts). Skipped when discovery CHAP is
  *    configured for the portal (its discovery record or iscsid.conf): the probe sends no

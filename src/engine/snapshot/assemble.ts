@@ -13,6 +13,7 @@ import { buildClaimIndex } from './csi/claims.js';
 import { readCsi } from './csi/read-csi.js';
 import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { expectedState } from './expected.js';
+import { readFsErrors } from './fs-errors.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
@@ -22,6 +23,7 @@ import { readPodNames } from './pod-names.js';
 import { readPodVolumes } from './pod-volumes.js';
 import { buildPortalHostMap } from './portal-host-map.js';
 import { readSessions, type SessionEntryRead, type SessionsRead, type SysfsSession } from './sessions.js';
+import { splitStuck } from './stuck.js';
 import { readSwaps } from './swaps.js';
 import { linkUsage } from './usage.js';
 import { computeVerdicts, volumesWithSessions } from './verdicts.js';
@@ -140,7 +142,9 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   }
   const kube = readKubeletVolumes(host, kubeletRoot, mounts);
   const podVolumes = readPodVolumes(host, kubeletRoot, mounts, kube.volumes);
-  const outages = findOutages(raw, input.takenAt);
+  // The probe's results, when the caller probed, split the down portals: silent ones stay outages,
+  // answering ones are stuck sessions to repair (stuck.ts).
+  const { outages, stuck } = splitStuck(raw, findOutages(raw, input.takenAt), input.probes);
   const csi = readCsi(host, kubeletRoot, mounts, problems);
   const csiPresent = csi.state.volumes.length + csi.state.driverFiles.length + csi.state.drivers.length > 0;
   // Names of the pods using iSCSI volumes (pod-names.ts), for the reasons and the detail: one
@@ -164,6 +168,16 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   const volumes = volumesWithSessions(kube.volumes, sessions);
   shareClaimedDevices(input.basis, raw, sessions);
   for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
+  const fsErrors = readFsErrors({
+    host,
+    kubeletRoot,
+    mounts,
+    sessions,
+    multipath: usage.multipath,
+    pods: podNames,
+    // A --root tree's /dev/kmsg (if any) is the machine the console runs on, not the tree's node.
+    kernelLog: host.kind !== 'root',
+  });
   const dbRoot = findIscsiDbRoot(host);
   const nodeRecords = readNodeRecords(host, dbRoot, problems);
   const ifaces = readIfaces(host, dbRoot);
@@ -198,6 +212,8 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   });
   if (expected) snapshot.expected = expected;
   if (input.probes && input.probes.length > 0) snapshot.probes = [...input.probes];
+  if (stuck.length > 0) snapshot.stuck = stuck;
+  if (fsErrors.length > 0) snapshot.fsErrors = fsErrors;
   if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;

@@ -107,6 +107,7 @@ export function refreshSnapshot(
       problems,
       started,
       takenAt,
+      ...(options.probes ? { probes: options.probes } : {}),
     });
     return { snapshot, incremental: true };
   });

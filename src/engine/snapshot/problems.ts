@@ -12,14 +12,17 @@
 import type {
   CsiVolume,
   ExpectedVolume,
+  FsError,
   KubeletVolume,
   MultipathMap,
+  PortalProbe,
   ScsiDevice,
   Session,
   SessionKey,
   Snapshot,
 } from '../model.js';
 import { volumeHasSession } from './expected.js';
+import { stuckReason } from './stuck.js';
 
 export type Severity = 'failed' | 'degraded' | 'outage' | 'stale' | 'orphaned' | 'warning' | 'ok';
 
@@ -82,6 +85,10 @@ interface ProblemContext {
   bySid: ReadonlyMap<number, Session>;
   /** Expected volumes (expected.ts) by path: the in-tree global dir, else the driver file's staging path. */
   expectedByPath: ReadonlyMap<string, ExpectedVolume[]>;
+  /** Down sessions whose portal the live probe found answering (stuck.ts), by sid. */
+  stuckBySid: ReadonlyMap<number, PortalProbe>;
+  /** Filesystems with kernel-reported errors (fs-errors.ts), by the device they are on (sd or dm). */
+  fsByDevice: ReadonlyMap<string, FsError>;
 }
 
 const contexts = new WeakMap<Snapshot, ProblemContext>();
@@ -101,6 +108,10 @@ export function problemContext(snap: Snapshot): ProblemContext {
       downPortals: new Set(snap.outages.map((o) => o.portal)),
       bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
       expectedByPath,
+      fsByDevice: new Map((snap.fsErrors ?? []).map((e) => [e.device, e])),
+      stuckBySid: new Map(
+        (snap.stuck ?? []).flatMap((p) => p.sessions.map((sid) => [sid, p.probe] as const)),
+      ),
     };
     contexts.set(snap, c);
   }
@@ -179,6 +190,21 @@ function mapReason(m: MultipathMap): string {
   return `map ${m.alias} lost path${n === 1 ? '' : 's'} ${m.failedSlaves.join(', ')}`;
 }
 
+/** The filesystem errors on a session's disks or on the multipath maps over them. */
+function sessionFsErrors(s: Session, ctx: ProblemContext): FsError[] {
+  if (ctx.fsByDevice.size === 0) return [];
+  const out = new Set<FsError>();
+  for (const d of s.devices) {
+    if (!d.name) continue;
+    const own = ctx.fsByDevice.get(d.name);
+    if (own) out.add(own);
+    const m = ctx.mapsBySlave.get(d.name);
+    const onMap = m ? ctx.fsByDevice.get(m.name) : undefined;
+    if (onMap) out.add(onMap);
+  }
+  return [...out];
+}
+
 /**
  * A session's problem: `failed`/`degraded` from its health, else its verdict when that is stale,
  * orphaned or outage. Reasons: the portal outage first (it explains the rest), the session state,
@@ -189,7 +215,10 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
   if (s.pending) return OK;
   const reasons: string[] = [];
   if (ctx.downPortals.has(s.portal)) reasons.push(`portal ${s.portal} down`);
-  if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.state}`);
+  const stuck = ctx.stuckBySid.get(s.sid);
+  // Stuck first: the portal answers, so the node, not the array, is what must be repaired.
+  if (stuck) reasons.push(stuckReason(s, stuck));
+  else if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.state}`);
   if (s.devices.length === 0) reasons.push('no SCSI devices');
   const own = new Set<string>();
   for (const d of s.devices) {
@@ -206,6 +235,11 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
     }
   }
   let severity: Severity = s.health;
+  // A filesystem the kernel stopped fails every pod's writes, whatever the session's own state says.
+  for (const e of sessionFsErrors(s, ctx)) {
+    reasons.unshift(e.summary);
+    severity = worse(severity, e.state === 'failing' ? 'failed' : 'warning');
+  }
   if (severity === 'ok' && (s.verdict === 'stale' || s.verdict === 'orphaned' || s.verdict === 'outage'))
     severity = s.verdict;
   if (s.verdict === 'stale') reasons.push('no kubelet volume');
@@ -386,6 +420,12 @@ export function nodeSummary(
   const expected = expectedAll.filter((p) => p.severity !== 'warning');
   if (expected.length === 1) parts.push(expected[0]!.reason);
   else if (expected.length > 1) parts.push(`${expected.length} volumes short of expected paths or LUNs`);
+  for (const e of snap.fsErrors ?? [])
+    if (e.state === 'failing') parts.push(`filesystem on ${e.device} stopped: writes fail`);
+  for (const p of snap.stuck ?? [])
+    parts.push(
+      `${p.sessions.length} session${p.sessions.length === 1 ? '' : 's'} stuck (portal ${p.portal} answers)`,
+    );
   if (leftoverDirs > 0)
     parts.push(`${leftoverDirs} kubelet dir${leftoverDirs === 1 ? '' : 's'} without a session`);
   if (parts.length > 0) return parts.join(' · ');

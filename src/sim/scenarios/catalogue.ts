@@ -14,6 +14,11 @@ export const SCENARIO_CATALOGUE = [
     name: 'outage',
     description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
   },
+  {
+    name: 'degraded',
+    description:
+      'after an outage: a volume on one of its two paths, a LUN expected with no device, a session stuck FAILED while its portal answers, a filesystem forced read-only',
+  },
   { name: 'empty', description: 'nothing logged in; targets to attach (loopback, IPv6, CHAP)' },
   {
     name: 'csi',

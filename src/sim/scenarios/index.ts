@@ -1,6 +1,7 @@
 import type { Simulator } from '../simulator.js';
 import { SCENARIO_CATALOGUE, type ScenarioName } from './catalogue.js';
 import { csiScenario } from './csi.js';
+import { degraded } from './degraded.js';
 import { empty } from './empty.js';
 import { healthy } from './healthy.js';
 import { incident } from './incident.js';
@@ -19,6 +20,7 @@ const BUILDS: Record<ScenarioName, ScenarioDef['build']> = {
   incident,
   healthy,
   outage,
+  degraded,
   empty,
   csi: csiScenario,
   scale,

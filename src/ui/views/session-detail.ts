@@ -5,6 +5,7 @@
  */
 
 import {
+  clockTime,
   describeBinds,
   describeRecovery,
   downScopeOf,
@@ -15,10 +16,13 @@ import {
   pathDown,
   podLabel,
   recoveryClock,
+  stuckProbeOf,
+  stuckRecoveries,
 } from '../../app/domain.js';
 import type {
   Connection,
   MultipathMap,
+  PortalProbe,
   ScsiDevice,
   Session,
   SessionParams,
@@ -119,6 +123,8 @@ function kernelStateLines(snap: Snapshot, s: Session, now: number | undefined): 
       tone: stateTone(s.state),
     },
   ];
+  const stuck = stuckProbeOf(snap, s);
+  if (stuck) return [...lines, ...stuckLines(snap, s, stuck)];
   const down = downScopeOf(snap, s);
   if (!down) return lines;
   lines.push({
@@ -130,6 +136,37 @@ function kernelStateLines(snap: Snapshot, s: Session, now: number | undefined): 
   lines.push({ text: `  recovery: ${describeRecovery(clock)}`, tone: 'warn' });
   if (s.downSeenAt) lines.push({ text: `  first seen down ${s.downSeenAt}`, tone: 'dim' });
   return lines;
+}
+
+/**
+ * A stuck session (down while the probe found its portal answering): the facts (state, time down,
+ * recovery_tmo, the probe) and the recoveries an admin would consider, each with its risk. No
+ * automatic repair is offered for one in use.
+ */
+function stuckLines(snap: Snapshot, s: Session, probe: PortalProbe): Line[] {
+  const out: Line[] = [
+    {
+      text: `  stuck: ${s.state} while portal ${s.portal} answers (probed ${clockTime(probe.at)}: ${probe.detail})`,
+      tone: 'bad',
+      bold: true,
+    },
+  ];
+  if (s.downSeenAt) out.push({ text: `  first seen down ${s.downSeenAt}`, tone: 'dim' });
+  const inUse = s.verdict === 'in-use' || s.pods.length > 0;
+  const mapsUp = s.devices.some((d) =>
+    snap.multipath.some(
+      (m) => d.name && m.slaves.includes(d.name) && m.slaves.length > m.failedSlaves.length,
+    ),
+  );
+  out.push({
+    text: inUse ? '  in use: no automatic repair; what an admin would consider:' : '  nothing uses it:',
+  });
+  for (const r of stuckRecoveries({ inUse, otherPathsUp: mapsUp }))
+    out.push({
+      text: `    [${r.risk} risk] ${r.what}: ${r.why}`,
+      tone: r.risk === 'high' ? 'bad' : r.risk === 'medium' ? 'warn' : 'dim',
+    });
+  return out;
 }
 
 /** What the connection negotiated, worded as `iscsiadm -m session -P 3` prints it. */
