@@ -60,6 +60,13 @@ export interface ConsoleBackend {
   actions: readonly ActionDef[];
   /** Ask the watchers for an immediate re-read. */
   refreshNow(): void;
+  /**
+   * The live reachability probe of the down sessions' portals (src/engine/probe/), asked by the
+   * admin: from then on every read carries its results, so a portal that answers turns its down
+   * sessions from outage into stuck. Resolves with one line for the status bar; rejects (with the
+   * reason) where a probe must not be sent: a --root tree read with local tools.
+   */
+  probePortals(): Promise<string>;
   /** One plan for the selections (several marked rows → a combined plan with `parts`). */
   plan(action: ActionId, selections: Selection[], write: boolean): Plan;
   /** Plan an attach from the wizard's fields. */

@@ -20,6 +20,9 @@ import { UserError } from '../engine/errors.js';
 import type { Host } from '../engine/host/host.js';
 import type { ExecMode } from '../engine/host/runner.js';
 import type { Snapshot } from '../engine/model.js';
+import { probeLine } from '../engine/probe/probe-line.js';
+import { downPortals } from '../engine/probe/probed-snapshot.js';
+import { createProber, type Prober } from '../engine/probe/prober.js';
 import { takeSnapshot } from '../engine/snapshot/index.js';
 import { firstLook } from '../watchers/first-look.js';
 import { createNodeStore } from '../watchers/store.js';
@@ -74,12 +77,28 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
   }
   store.flush();
   let watcher: Watcher | undefined;
+  // Made when the admin first asks for a probe (never before: a look sends nothing to the network);
+  // then shared by the watcher's reads and every action's fresh snapshots.
+  let prober: Prober | undefined;
   const start = (): Watcher => {
-    watcher ??= startWatcher({ host: o.host, kubeletRoot: o.kubeletRoot, refreshMs: o.refreshMs, store });
+    watcher ??= startWatcher({
+      host: o.host,
+      kubeletRoot: o.kubeletRoot,
+      refreshMs: o.refreshMs,
+      store,
+      probes: () => prober?.results() ?? [],
+    });
     return watcher;
   };
   const ctxFor = (write: boolean, dryRun = false): ActionContext =>
-    actionContext({ host: o.host, kubeletRoot: o.kubeletRoot, stateDir: o.stateDir, write, dryRun });
+    actionContext({
+      host: o.host,
+      kubeletRoot: o.kubeletRoot,
+      stateDir: o.stateDir,
+      write,
+      dryRun,
+      ...(prober ? { prober } : {}),
+    });
   // Plans are built from the full read only: a first look has no verdicts, devices or kubelet
   // state, so planning on it could miss exactly what makes an action unsafe.
   const current = (): Snapshot => {
@@ -101,6 +120,21 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     store,
     actions: ACTIONS,
     refreshNow: () => void start().refreshNow('console'),
+    async probePortals() {
+      if (o.host.kind === 'root' && o.exec === 'direct')
+        throw new UserError(
+          `no probe: ${o.host.root} is a --root tree read with local tools, not a live node`,
+          'run the console on the node, or in a debug pod with --exec nsenter',
+        );
+      const portals = downPortals(current());
+      if (portals.length === 0) return 'no down session: no portal to probe';
+      prober ??= createProber({ host: o.host, now: () => o.host.now() });
+      const results = await prober.probe(portals);
+      start().refreshNow('probe');
+      return results
+        .map((r) => `${r.portal} ${r.answers ? 'answers' : 'does not answer'}: ${probeLine(r)}`)
+        .join('; ');
+    },
     plan(action: ActionId, selections: Selection[], write: boolean): Plan {
       // One intent, one plan: the engine decides which marked rows one planner takes together.
       return planSelections(findAction(action), selections, current(), ctxFor(write));

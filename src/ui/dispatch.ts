@@ -348,6 +348,13 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
       if (next) ctx.ui.setState({ sort: { ...s.sort, [s.view]: { column: next.id, desc: false } } });
       return;
     }
+    case 'probe':
+      flash(ctx, 'probing the down portals (at most 5 s)…', 'ok');
+      ctx.backend.probePortals().then(
+        (line) => flash(ctx, line, 'ok'),
+        (e: Error) => flash(ctx, e.message, 'bad'),
+      );
+      return;
     case 'refresh':
       ctx.backend.refreshNow();
       ctx.ui.setState({ refreshToken: s.refreshToken + 1 });

@@ -26,6 +26,7 @@ type NavId =
   | 'sortPrev'
   | 'sortReverse'
   | 'refresh'
+  | 'probe'
   | 'nextView'
   | 'prevView'
   | 'lastView'
@@ -110,6 +111,13 @@ export const NAV_KEYS: readonly NavKey[] = [
   { id: 'sortPrev', label: '<', help: 'Sort by the previous column', match: (i) => i === '<' },
   { id: 'sortReverse', label: '~', help: 'Reverse the sort order', match: (i) => i === '~' },
   { id: 'refresh', label: 'ctrl-r', help: 'Re-read the node now', match: (i, k) => k.ctrl && i === 'r' },
+  // Sends to the network only when pressed: a TCP connect, then a SendTargets that stores nothing.
+  {
+    id: 'probe',
+    label: 'p',
+    help: "Probe the down sessions' portals: one that answers makes its sessions stuck, not an outage",
+    match: (i, k) => i === 'p' && !k.ctrl && !k.meta,
+  },
   // ] [ and → ← as in k9s and lazygit: the neighbouring tab, wrapping at either end.
   {
     id: 'nextView',

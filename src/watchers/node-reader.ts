@@ -5,7 +5,7 @@
  * the last snapshot and the probe taken just before it.
  */
 import type { Host } from '../engine/host/host.js';
-import type { Snapshot } from '../engine/model.js';
+import type { PortalProbe, Snapshot } from '../engine/model.js';
 import type { refreshSnapshot, takeSnapshot } from '../engine/snapshot/index.js';
 import { diffProbes } from './probe-diff.js';
 import type { SysfsProbe } from './sysfs-probe.js';
@@ -18,12 +18,16 @@ interface NodeReaderOptions {
   host: Host;
   kubeletRoot: string;
   /** The full read. */
-  read: (host: Host, options: { kubeletRoot: string }) => Snapshot;
+  read: (host: Host, options: ReadOptions) => Snapshot;
   /** The incremental read; absent: every read is full. */
   refresh: typeof refreshSnapshot | undefined;
   /** Longest time between full reads while reading incrementally, ms (0: always full). */
   fullRefreshMs: number;
+  /** The live probe's latest results, once the admin asked for a probe (the console's key). */
+  probes?: () => readonly PortalProbe[];
 }
+
+type ReadOptions = { kubeletRoot: string; probes?: readonly PortalProbe[] };
 
 interface NodeRead {
   snapshot: Snapshot;
@@ -66,6 +70,12 @@ export function createNodeReader(o: NodeReaderOptions): NodeReader {
    * and a full read is not due; the sessions to re-read come from the probe before the last read
    * against this one, so a change that landed after that probe is re-read now.
    */
+  /** What every read is given: the kubelet root and, once probed, the probe's results (stuck vs outage). */
+  function readOptions(): ReadOptions {
+    const probes = o.probes?.() ?? [];
+    return { kubeletRoot: o.kubeletRoot, ...(probes.length > 0 ? { probes } : {}) };
+  }
+
   function read(reason: string, probe: SysfsProbe): NodeRead {
     const pollOnly = reason.split(', ').every((r) => r === SYSFS_CHANGED || r === MOUNTS_CHANGED);
     const now = o.host.now();
@@ -74,13 +84,13 @@ export function createNodeReader(o: NodeReaderOptions): NodeReader {
       if (pending.size > 0 && !changed.structural)
         changed = { sids: [...new Set([...changed.sids, ...pending])], structural: false };
       pending.clear();
-      const r = o.refresh(o.host, { kubeletRoot: o.kubeletRoot }, lastRead.snapshot, changed);
+      const r = o.refresh(o.host, readOptions(), lastRead.snapshot, changed);
       if (!r.incremental) lastFullAt = now;
       return { snapshot: r.snapshot, full: !r.incremental };
     }
     lastFullAt = now;
     pending.clear();
-    return { snapshot: o.read(o.host, { kubeletRoot: o.kubeletRoot }), full: true };
+    return { snapshot: o.read(o.host, readOptions()), full: true };
   }
 
   return {

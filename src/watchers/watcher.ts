@@ -21,7 +21,7 @@
  */
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../engine/actions/types.js';
 import type { Host } from '../engine/host/host.js';
-import type { Snapshot } from '../engine/model.js';
+import type { PortalProbe, Snapshot } from '../engine/model.js';
 import {
   refreshSnapshot as engineRefreshSnapshot,
   takeSnapshot as engineTakeSnapshot,
@@ -68,6 +68,11 @@ export interface WatcherOptions {
   files?: boolean;
   /** Delay that coalesces bursts of uevents and file events before one refresh (default 50 ms). */
   settleMs?: number;
+  /**
+   * The live probe's latest results (src/engine/probe/prober.ts), read into every snapshot once the
+   * admin asked for a probe: they tell a portal outage from sessions stuck while it answers.
+   */
+  probes?: () => readonly PortalProbe[];
   /** Read engine (injectable for unit tests). */
   takeSnapshot?: (host: Host, options: { kubeletRoot: string }) => Snapshot;
   /**
@@ -120,6 +125,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
       refresh: engineRefreshSnapshot,
     }),
     fullRefreshMs: options.fullRefreshMs ?? DEFAULT_FULL_REFRESH_MS,
+    ...(options.probes ? { probes: options.probes } : {}),
   });
   // `files` (below) needs the pipeline's refresher; the pipeline calls it only once ticks run.
   const pipeline = createPollPipeline({

@@ -18,6 +18,7 @@ type Parts = Pick<
   | 'now'
   | 'iscsidState'
   | 'runDoctor'
+  | 'probePortals'
 >;
 
 const absent = (what: string) => () => {
@@ -36,5 +37,6 @@ export function handFilledParts(): Parts {
     now: () => Date.now(),
     iscsidState: () => '?',
     runDoctor: () => Promise.reject(new Error('a hand-filled backend has no doctor')),
+    probePortals: () => Promise.reject(new Error('a hand-filled backend has no probe')),
   };
 }

@@ -4,7 +4,7 @@
  * snapshot applyPlan re-checks each step against is always read the same way.
  */
 import type { Host } from '../host/host.js';
-import { createProber } from '../probe/prober.js';
+import { createProber, type Prober } from '../probe/prober.js';
 import { takeSnapshot } from '../snapshot/index.js';
 import type { ActionContext } from './types.js';
 
@@ -18,6 +18,8 @@ interface ActionContextOptions {
   dryRun?: boolean;
   /** The admin asked for the live probe (`status --probe`, the console's key); write mode implies it. */
   probe?: boolean;
+  /** A prober to share (the console's: its results are in the watcher's reads too). */
+  prober?: Prober;
   /** The probe's clock (default the Host's). */
   now?: () => number;
 }
@@ -25,7 +27,8 @@ interface ActionContextOptions {
 export function actionContext(o: ActionContextOptions): ActionContext {
   // Only in write mode or when asked: a read-only look never sends anything to the network.
   const prober =
-    o.write || o.probe ? createProber({ host: o.host, now: o.now ?? (() => o.host.now()) }) : undefined;
+    o.prober ??
+    (o.write || o.probe ? createProber({ host: o.host, now: o.now ?? (() => o.host.now()) }) : undefined);
   return {
     host: o.host,
     kubeletRoot: o.kubeletRoot,
