@@ -67,7 +67,7 @@ export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot
 export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
-export { type PortalMatrixCells, portalMatrixCells } from '../engine/text/portal-matrix.js';
+export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

@@ -23,7 +23,7 @@ import type { MetricsCounters } from '../watchers/metrics-counters.js';
 import type { NodeStore } from '../watchers/store.js';
 import { type DeflatedPart, deflatePart, type GzipPart, gzipParts } from './gzip-parts.js';
 
-export interface RendererOptions {
+interface RendererOptions {
   store: NodeStore;
   counters: MetricsCounters;
   version: string;
@@ -31,7 +31,7 @@ export interface RendererOptions {
 }
 
 /** One scrape's body. */
-export interface ScrapeBody {
+interface ScrapeBody {
   /** The exposition's bytes, in order. */
   plain: Buffer[];
   /** The same bytes as one gzip member; undefined when compressing the snapshot's part failed. */

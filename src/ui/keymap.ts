@@ -181,7 +181,7 @@ const BARE_KEY: Key = Object.freeze({
  * Every printable character that navigation takes, asked of NAV_KEYS themselves (and the views'
  * digits), so the collision check cannot drift from the keys the dispatcher resolves.
  */
-export function navChars(): string[] {
+function navChars(): string[] {
   const out: string[] = [];
   for (let c = 0x20; c < 0x7f; c++) {
     const ch = String.fromCharCode(c);

@@ -60,6 +60,12 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'csi-layout', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
   { id: 'pod-running', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
   { id: 'csi-not-empty', overridable: false, from: 'csi-dirs (cleanup of a CSI volume path)' },
+  { id: 'no-path', overridable: false, from: 'restore (a volume with no path at all)' },
+  { id: 'in-use-without-map', overridable: false, from: 'restore (a device in use with no multipath map)' },
+  { id: 'chap', overridable: false, from: 'restore (a missing record would need CHAP from another)' },
+  { id: 'portal-silent', overridable: false, from: 'restore (the last probe found the portal silent)' },
+  { id: 'not-expected', overridable: false, from: 'restore (a portal no volume expects)' },
+  { id: 'nothing-missing', overridable: false, from: 'restore (nothing to put back)' },
 ];
 
 const ACTIONS_DIR = join(import.meta.dirname, '../../src/engine/actions');

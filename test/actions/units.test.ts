@@ -333,7 +333,7 @@ describe('attach plan (kubelet AttachDisk, docs/kubelet-iscsi.md#attachdisk)', (
 });
 
 describe('registry, combine, format', () => {
-  it('has the ten actions with unique keys and documented usage', () => {
+  it('has the eleven actions with unique keys and documented usage', () => {
     expect(ACTIONS.map((a) => a.id)).toEqual([
       'attach',
       'scan',
@@ -345,6 +345,7 @@ describe('registry, combine, format', () => {
       'logout',
       'forget',
       'cleanup',
+      'restore',
     ]);
     expect(new Set(ACTIONS.map((a) => a.key)).size).toBe(ACTIONS.length);
     for (const a of ACTIONS) {

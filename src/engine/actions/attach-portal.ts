@@ -33,7 +33,7 @@ import { hostScanPath, scanData } from './sysfs-writes.js';
 import type { Plan } from './types.js';
 
 /** The iface an attach logs in through: `initIface` itself, or its clone with another initiator name. */
-export interface IfaceSpec {
+interface IfaceSpec {
   /** spec.iscsiInterface (`default` unless set). */
   initIface: string;
   /** The iface the sessions use: `initIface`, or the clone's name (`<portal>:<volName>`, kubelet's). */
@@ -79,7 +79,7 @@ export function planIface(plan: Plan, spec: IfaceSpec): void {
 }
 
 /** One portal's login, as kubelet's AttachDisk logs in to each portal of a volume. */
-export interface PortalLoginSpec {
+interface PortalLoginSpec {
   iqn: string;
   /** The portal, normalised (`ADDR:PORT`, IPv6 as `[ADDR]:PORT`); also the steps' `group`. */
   portal: string;
@@ -192,7 +192,7 @@ function planDiscovery(
 }
 
 /** One LUN on one portal's session. */
-export interface LunScanSpec {
+interface LunScanSpec {
   iqn: string;
   /** The portal, normalised; also the steps' `group`. */
   portal: string;

@@ -63,7 +63,7 @@ export function planMetadata(plan: Plan, globalPath: string, json: string, mount
 }
 
 /** What the mount takes: the filesystem, read-only, and the admin's mount options. */
-export interface MountSpec {
+interface MountSpec {
   fsType: string;
   readOnly: boolean;
   mountOptions: readonly string[];

@@ -54,7 +54,7 @@ interface CleanupInput {
  * carries the precondition the executor re-checks on the fresh snapshot: the session is up again
  * or still stuck behind a portal that answers — never a portal that went silent since.
  */
-export function addStuckNotes(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
+function addStuckNotes(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
   for (const x of sessions) {
     const probe = stuckProbeOf(s, x);
     if (!probe) continue;

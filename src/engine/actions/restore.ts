@@ -24,7 +24,7 @@ import { noExtraPositionals } from './one-ref.js';
 import { addStep, addUnique, newPlan, pre } from './plan-kit.js';
 import type { ActionContext, ActionDef, Plan, Scope } from './types.js';
 
-export interface RestoreInput {
+interface RestoreInput {
   /** A target (every volume that expects it) or one volume (its global dir or driver file). */
   kind: 'target' | 'volume';
   /** The IQN, or the volume's path. */

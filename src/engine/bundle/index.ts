@@ -23,7 +23,7 @@ export const BUNDLE_TOTAL_CAP = 64 * MiB;
 const TREE_FILES_MAX = 20_000;
 const COMMAND_TIMEOUT_MS = 30_000;
 
-export interface BundleOptions {
+interface BundleOptions {
   kubeletRoot: string;
   exec: ExecMode;
   stateDir: string;
@@ -33,7 +33,7 @@ export interface BundleOptions {
   totalCap?: number;
 }
 
-export interface ManifestEntry {
+interface ManifestEntry {
   /** Path inside the archive (below the top directory). */
   path: string;
   /** Host path or command it came from. */
@@ -57,7 +57,7 @@ export interface Manifest {
   missing: { source: string; why: string }[];
 }
 
-export interface Bundle {
+interface Bundle {
   archive: Buffer;
   manifest: Manifest;
 }

@@ -23,7 +23,7 @@ export interface FileTree {
   scrub: ScrubKind;
 }
 
-export interface CommandSource {
+interface CommandSource {
   /** Archive name under `commands/`. */
   name: string;
   argv: readonly string[];
@@ -33,7 +33,7 @@ export interface CommandSource {
 }
 
 /** The kernel log lines a storage case needs: iSCSI, SCSI disks, device-mapper and filesystems on them. */
-export const KERNEL_LINES =
+const KERNEL_LINES =
   /iscsi|scsi|\bsd[a-z]+\b|\bdm-\d+|device-mapper|multipath|connection\d+:\d+|session\d+|EXT4-fs|XFS|blk_update_request|I\/O error|Buffer I\/O/i;
 
 export function fileTrees(kubeletRoot: string): FileTree[] {

@@ -68,7 +68,7 @@ function header(e: TarEntry): Buffer {
 }
 
 /** The uncompressed archive. */
-export function tarArchive(entries: readonly TarEntry[]): Buffer {
+function tarArchive(entries: readonly TarEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of entries) {
     parts.push(header(e), e.data);

@@ -9,16 +9,16 @@
 import type { Host } from '../host/host.js';
 
 export const MULTIPATH_CONF = '/etc/multipath.conf';
-export const MULTIPATH_CONF_DIR = '/etc/multipath/conf.d';
+const MULTIPATH_CONF_DIR = '/etc/multipath/conf.d';
 
-export interface MpAttr {
+interface MpAttr {
   key: string;
   value: string;
   /** `file:line` where it was set. */
   at: string;
 }
 
-export interface MpSection {
+interface MpSection {
   name: string;
   attrs: MpAttr[];
   children: MpSection[];
@@ -133,7 +133,7 @@ export function readMultipathConf(host: Host): MultipathConf | undefined {
 }
 
 /** Every top-level section of that name, in reading order. */
-export function sectionsNamed(conf: MultipathConf, name: string): MpSection[] {
+function sectionsNamed(conf: MultipathConf, name: string): MpSection[] {
   return conf.sections.filter((s) => s.name === name);
 }
 
@@ -165,7 +165,7 @@ export function deviceValues(conf: MultipathConf, key: string): { where: string;
 }
 
 /** Blacklist entries (`devnode`, `wwid`, `property`, `protocol`, and `device` subsections). */
-export interface BlacklistEntry {
+interface BlacklistEntry {
   kind: string;
   value: string;
   /** For `device`: vendor and product. */

@@ -30,7 +30,7 @@ import type { PortalProbe } from '../model.js';
 /** The most one portal's probe may take, connect and SendTargets together. */
 export const PROBE_BUDGET_MS = 5_000;
 
-export interface ProbeOptions {
+interface ProbeOptions {
   /** The clock (ms since the epoch): the probe's time stamp. */
   now: () => number;
   /** Total time for this portal (default PROBE_BUDGET_MS); never more. */
@@ -40,7 +40,7 @@ export interface ProbeOptions {
 const AUTHMETHOD = 'discovery.sendtargets.auth.authmethod';
 
 /** Discovery CHAP set up for this portal: its discovery record asks for it, or iscsid.conf does. */
-export function discoveryNeedsCredentials(host: Host, portal: string): boolean {
+function discoveryNeedsCredentials(host: Host, portal: string): boolean {
   for (const f of discoveryRecordFiles(host, portal)) {
     const v = recordFieldValues(host.readText(f) ?? '', [AUTHMETHOD])[AUTHMETHOD];
     if (v !== undefined && v.toUpperCase() === 'CHAP') return true;

@@ -9,9 +9,9 @@ import type { PortalProbe } from '../model.js';
 import { PROBE_BUDGET_MS, probePortal } from './portal-probe.js';
 
 /** Default time between two probes of one portal: the console's and the watcher's slowest cadence. */
-export const PROBE_INTERVAL_MS = 30_000;
+const PROBE_INTERVAL_MS = 30_000;
 
-export interface ProberOptions {
+interface ProberOptions {
   host: Host;
   now: () => number;
   /** Never more than one probe per portal per this many ms (default PROBE_INTERVAL_MS). */

@@ -25,7 +25,7 @@ import type {
   Session,
 } from '../model.js';
 
-export interface ExpectedInput {
+interface ExpectedInput {
   sessions: readonly Session[];
   multipath: readonly MultipathMap[];
   volumes: readonly KubeletVolume[];

@@ -19,7 +19,7 @@ import type { FsError, Mount, MultipathMap, PodName, Session } from '../model.js
 import { readAttr } from './attr.js';
 
 /** Kernel log records read at most (the newest; the default ring buffer holds far fewer lines). */
-export const KMSG_MAX_RECORDS = 20_000;
+const KMSG_MAX_RECORDS = 20_000;
 
 interface LogEvent {
   kind: 'mount' | 'stop';
@@ -66,7 +66,7 @@ function epochAttr(host: Host, path: string): string | undefined {
   return Number.isFinite(v) && v > 0 ? new Date(v * 1000).toISOString() : undefined;
 }
 
-export interface FsErrorsInput {
+interface FsErrorsInput {
   host: Host;
   kubeletRoot: string;
   mounts: readonly Mount[];
@@ -166,7 +166,7 @@ export function readFsErrors(i: FsErrorsInput): FsError[] {
 }
 
 /** The problem's words (see FsError.summary). */
-export function fsErrorSummary(e: Omit<FsError, 'summary'>): string {
+function fsErrorSummary(e: Omit<FsError, 'summary'>): string {
   const who = [...e.volumes, ...e.pods.map((p) => `pod ${p}`)].join(', ');
   const on = `filesystem on ${e.device}${who ? ` (${who})` : ''}`;
   if (e.state === 'failing') return `${on} stopped by the kernel after an I/O error: writes fail`;

@@ -10,7 +10,7 @@ import type { IscsiJson } from '../model.js';
  * start-up beyond Node's own. A problem is worded as zod's English messages word it (the
  * wording `status` has always printed; test/snapshot/iscsi-json.test.ts holds the two side by side).
  */
-export type IscsiJsonResult = { ok: true; value: IscsiJson } | { ok: false; problem: string };
+type IscsiJsonResult = { ok: true; value: IscsiJson } | { ok: false; problem: string };
 
 /** Parses and validates iscsi.json text. Never throws: a bad file is a problem on its volume. */
 export function parseIscsiJson(text: string): IscsiJsonResult {

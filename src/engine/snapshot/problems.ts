@@ -125,7 +125,7 @@ function driverFileStaging(snap: Snapshot, path: string): string | undefined {
 }
 
 /** What an expected volume lacks: a LUN with no device at all, or paths short of what it expects. */
-export type ExpectationKind = 'missing-lun' | 'missing-path';
+type ExpectationKind = 'missing-lun' | 'missing-path';
 
 /**
  * An expected volume's problem (expected.ts): `failed` when a LUN it expects has no device on any
@@ -135,7 +135,7 @@ export type ExpectationKind = 'missing-lun' | 'missing-path';
  * own problem, not this one. Only for a volume in service (some session to an expected portal): a
  * volume with none is "no session logged in" already.
  */
-export function expectedProblem(v: ExpectedVolume): ExpectedProblem {
+function expectedProblem(v: ExpectedVolume): ExpectedProblem {
   if (!volumeHasSession(v)) return OK;
   // A volume nothing uses is leftover first: what it lacks is a warning, not an incident.
   const lost: Severity = v.inUse ? 'failed' : 'warning';
@@ -166,7 +166,7 @@ export function expectedProblem(v: ExpectedVolume): ExpectedProblem {
 }
 
 /** A problem of the expected state, with what it is and the one command that repairs it. */
-export type ExpectedProblem = Problem & { kind?: ExpectationKind; hint?: string };
+type ExpectedProblem = Problem & { kind?: ExpectationKind; hint?: string };
 
 const scanHint = (sid: number, lun: number) => `iscsi-console scan ${sid} ${lun} --write`;
 
@@ -407,7 +407,7 @@ const SUMMARY_ORDER: Severity[] = ['failed', 'degraded', 'outage', 'stale', 'orp
  * The node's summary line: sessions per severity, worst first, then each portal that is down and
  * kubelet volumes no session backs. Never empty.
  */
-export function nodeSummary(
+function nodeSummary(
   snap: Snapshot,
   counts: Record<Severity, number>,
   leftoverDirs: number,

@@ -18,16 +18,16 @@ export function clockTime(iso: string): string {
 }
 
 /** `portal 10.0.0.10:3260 answers; 2 sessions stuck (probed 12:01:03 UTC)`. */
-export function stuckSummary(portal: string, sessions: number, probe: PortalProbe): string {
+function stuckSummary(portal: string, sessions: number, probe: PortalProbe): string {
   return `portal ${portal} answers; ${sessions} session${sessions === 1 ? '' : 's'} stuck (probed ${clockTime(probe.at)})`;
 }
 
 /** The outage's words once a probe found the portal silent: `…; portal does not answer (probed 12:01:03 UTC)`. */
-export function silentSummary(o: PortalOutage, probe: PortalProbe): string {
+function silentSummary(o: PortalOutage, probe: PortalProbe): string {
   return `${o.summary}; portal does not answer (probed ${clockTime(probe.at)}: ${probe.detail})`;
 }
 
-export interface StuckSplit {
+interface StuckSplit {
   /** The portals still taken as down (no probe, or a probe that got no answer). */
   outages: PortalOutage[];
   stuck: StuckPortal[];
@@ -96,7 +96,7 @@ export function stuckProbeOf(
 }
 
 /** A recovery an admin would consider for a stuck session, with its risk (docs/stuck-sessions.md). */
-export interface StuckRecovery {
+interface StuckRecovery {
   what: string;
   risk: 'low' | 'medium' | 'high';
   why: string;

@@ -5,7 +5,7 @@
 import type { SessionClaim } from '../model.js';
 import { applyClaims, type ClaimIndex } from './csi/claims.js';
 import type { SysfsSession } from './sessions.js';
-import type { Decided } from './verdicts.js';
+import type { Decided } from './verdict-types.js';
 
 /** The verdict with the session's claims applied (a new value), and the claims found. */
 export function claimedVerdict(

@@ -8,13 +8,13 @@ import { makeVolCounter } from '../kubelet/paths.js';
 import type { KubeletVolume, MultipathMap, PodVolume, PortalOutage } from '../model.js';
 import type { SysfsSession } from './sessions.js';
 import type { UsageResult } from './usage.js';
-import type { VerdictInput } from './verdicts.js';
+import type { VerdictInput } from './verdict-types.js';
 
 /**
  * Lists keyed by portal+IQN (portals normalised: `[v6]:port`, default port), as two map levels so a
  * lookup per session builds no key string.
  */
-export class ByRef<T> {
+class ByRef<T> {
   private readonly byPortal = new Map<string, Map<string, T[]>>();
   // The same few portal strings repeat across thousands of sessions and volumes: parse each once.
   private readonly normal = new Map<string, string>();
@@ -54,7 +54,7 @@ export function volumePortals(v: KubeletVolume): string[] {
   return ps.filter((p) => p !== '');
 }
 
-export type KubeletLoop = UsageResult['unresolvedKubeletLoops'][number];
+type KubeletLoop = UsageResult['unresolvedKubeletLoops'][number];
 
 export interface VerdictIndex {
   volsByRef: ByRef<KubeletVolume>;

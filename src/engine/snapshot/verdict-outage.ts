@@ -6,7 +6,7 @@
 import type { PortalOutage } from '../model.js';
 import type { SysfsSession } from './sessions.js';
 import type { VerdictIndex } from './verdict-index.js';
-import type { Decided } from './verdicts.js';
+import type { Decided } from './verdict-types.js';
 
 /** The session's portal outage, if its portal is down. */
 export function outageOf(s: SysfsSession, idx: VerdictIndex): PortalOutage | undefined {

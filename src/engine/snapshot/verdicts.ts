@@ -1,63 +1,19 @@
-/**
- * Each session's verdict and health (docs/status-schema.md, verdicts), with reasons, as a chain of
- * questions, each answered by a function of its own and none changing its input:
- * - foreign? (verdict-use.ts) a device (or a partition/dm holder of it) is mounted outside the
- *   kubelet root or is swap;
- * - in use? (verdict-use.ts) mounted under the kubelet root, referred to by a pod volume dir, or held
- *   by a loop device backed under the kubelet plugin dir;
- * - else `orphaned` if a kubelet global dir refers to its portal+iqn (kubelet's refcount keeps it
- *   logged in forever), else `stale`;
- * - claimed? (verdict-claims.ts) a CSI driver's claim: never stale or orphaned;
- * - outage? (verdict-outage.ts) an orphaned or stale session whose portal is down is `outage`;
- * - health (verdict-health.ts) and kubelet's own isSessionBusy answer beside ours (verdict-kubelet.ts).
- */
-
-import type { PluginListing } from '../kubelet/paths.js';
-import type {
-  KubeletVolume,
-  MultipathMap,
-  PodName,
-  PodVolume,
-  PortalOutage,
-  Session,
-  Verdict,
-} from '../model.js';
-import type { ClaimIndex } from './csi/claims.js';
+import type { KubeletVolume, Session } from '../model.js';
 import { withDeviceClaims } from './csi/device-claims.js';
 import { trimmed, withItem } from './lists.js';
 import type { SysfsSession } from './sessions.js';
-import type { DeviceUse, UsageResult } from './usage.js';
 import { claimedVerdict, withClaimPods } from './verdict-claims.js';
 import { sessionHealth } from './verdict-health.js';
 import { indexVerdictInput, sessionVolumes, type VerdictIndex } from './verdict-index.js';
+import type { Decided, VerdictInput } from './verdict-types.js';
+
+export type { Decided, VerdictInput };
+
 import { kubeletAnswer } from './verdict-kubelet.js';
 import { outageOf, outageVerdict } from './verdict-outage.js';
 import { foreignUses, kubeletUses, podUsers } from './verdict-use.js';
 
 export { volumePortals } from './verdict-index.js';
-
-export interface VerdictInput {
-  sessions: readonly SysfsSession[];
-  uses: ReadonlyMap<string, DeviceUse[]>;
-  unresolvedKubeletLoops: UsageResult['unresolvedKubeletLoops'];
-  multipath: readonly MultipathMap[];
-  volumes: readonly KubeletVolume[];
-  podVolumes: readonly PodVolume[];
-  fsListing: PluginListing;
-  blockListing: PluginListing;
-  /** Portals that are down (outages.ts findOutages): a session there is never plain stale. */
-  outages?: readonly PortalOutage[];
-  /** CSI drivers' claims (docs/csi-drivers.md); absent: in-tree rules only. */
-  claims?: ClaimIndex;
-  /** Pod names by UID (pod-names.ts): reasons name a pod by them where the node says. */
-  podNames?: Readonly<Record<string, PodName>>;
-}
-
-/** A verdict and the reasons behind it, as one question leaves it for the next. */
-export interface Decided {
-  verdict: Verdict;
-  reasons: string[];
-}
 
 /**
  * The sessions with their verdicts, health, reasons, kubelet volumes, pods and device claims: new

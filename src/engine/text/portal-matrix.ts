@@ -5,7 +5,7 @@
  */
 import type { ExpectedPortalRow } from '../model.js';
 
-export interface PortalMatrixCells {
+interface PortalMatrixCells {
   portal: string;
   /** `expected`, or `not expected` for a portal only a session names. */
   expected: string;

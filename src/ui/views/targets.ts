@@ -31,6 +31,27 @@ const TARGET_COLUMNS: readonly Column[] = [
   { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
 ];
 
+/** A (target, portal) row's own flags, beside its sessions' problem. */
+function portalFlags(
+  portal: string,
+  info: { sessions: Session[]; listed: boolean },
+  hostMap: Readonly<Record<string, number | undefined>>,
+  listed: number,
+  loggedListed: number,
+): string[] {
+  const flags: string[] = [];
+  const parsed = parsePortal(portal);
+  if (parsed && addressFamily(parsed.address) === 'hostname' && hostMap[portal] === undefined) {
+    flags.push('hostname; sysfs shows an IP');
+  }
+  if (info.listed && info.sessions.length === 0) flags.push('listed, not logged in');
+  if (listed > 1 && loggedListed > 0 && loggedListed < listed)
+    flags.push(`partial ${loggedListed}/${listed}`);
+  // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
+  if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
+  return flags;
+}
+
 /**
  * One row per (target, portal): portals from sessions and from kubelet's volume metadata. Flags the
  * two field bugs kubelet hits: a portal given as a hostname while sysfs shows an IP (its
@@ -75,17 +96,8 @@ export function targetRows(snap: Snapshot): TableRow[] {
     const listed = [...portals.values()].filter((p) => p.listed).length;
     const loggedListed = [...portals.values()].filter((p) => p.listed && p.sessions.length > 0).length;
     for (const [portal, info] of portals) {
-      const flags: string[] = [];
       const hostMap = snap.portalHostMap[iqn] ?? {};
-      const parsed = parsePortal(portal);
-      if (parsed && addressFamily(parsed.address) === 'hostname' && hostMap[portal] === undefined) {
-        flags.push('hostname; sysfs shows an IP');
-      }
-      if (info.listed && info.sessions.length === 0) flags.push('listed, not logged in');
-      if (listed > 1 && loggedListed > 0 && loggedListed < listed)
-        flags.push(`partial ${loggedListed}/${listed}`);
-      // Not `!info.listed`: a mounted volume hides the portals its iscsi.json lists (problems.ts inKubelet).
-      if (info.sessions.length > 0 && !info.sessions.some(inKubelet)) flags.push('not in kubelet');
+      const flags = portalFlags(portal, info, hostMap, listed, loggedListed);
       // The sessions' problem (targetProblem words `not in kubelet` itself), then the portal flags;
       // reasons on an ok severity (a foreign session kubelet does not know) read as a warning.
       const missing = info.sessions.length === 0 ? missingFor(iqn, portal) : undefined;

@@ -5,7 +5,7 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
 const INITIATOR_NAME_FILE = '/etc/iscsi/initiatorname.iscsi';
 
 /** The `InitiatorName=` value iscsid uses (the last one), or undefined. */
-export function initiatorNameValue(text: string): string | undefined {
+function initiatorNameValue(text: string): string | undefined {
   return text
     .split('\n')
     .map((l) => l.trim())

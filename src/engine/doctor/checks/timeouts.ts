@@ -74,7 +74,7 @@ export function replacementTimeouts(ctx: DoctorContext): DoctorCheck {
 }
 
 /** open-iscsi README section 8.1.4: with dm-multipath, "a shorter value like 5 to 15 seconds". */
-export const MULTIPATH_REPLACEMENT_MAX = 15;
+const MULTIPATH_REPLACEMENT_MAX = 15;
 
 /**
  * replacement_timeout against the path layout, per live session (its recovery_tmo is the value in
