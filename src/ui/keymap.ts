@@ -154,7 +154,7 @@ export function resolveAction(
 }
 
 /** A printable key pressed alone, as Ink reports it: no modifier, no special key. */
-const BARE_KEY: Key = Object.freeze({
+export const BARE_KEY: Key = Object.freeze({
   upArrow: false,
   downArrow: false,
   leftArrow: false,

@@ -22,6 +22,7 @@ import { RefusedError } from '../../src/engine/errors.js';
 import { openSimHost, type SimHost } from '../../src/sim/index.js';
 import { dialogFor } from '../../src/ui/dialogs/registry.js';
 import { type DispatchContext, dispatchKey, openPlan } from '../../src/ui/dispatch.js';
+import { BARE_KEY } from '../../src/ui/keymap.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
 import { handFilledParts } from '../helpers/backend-parts.js';
@@ -197,24 +198,7 @@ async function cli(
   }
 }
 
-const plainKey = (over: Partial<Key> = {}): Key =>
-  ({
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    ...over,
-  }) as Key;
+const plainKey = (over: Partial<Key> = {}): Key => ({ ...BARE_KEY, ...over });
 
 /** The console's dispatcher: open the plan dialog, then the keys an admin would press. */
 function consoleRun(plan: Plan, write: boolean, keys: readonly (string | 'enter')[]): Outcome {
