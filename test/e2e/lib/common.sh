@@ -106,6 +106,10 @@ target_new() {
   done
   tgtadm --lld iscsi --op bind --mode target --tid "$tid" -I ALL
 }
+# target_gone TID : delete the target on the array, dropping its connections. tgtd refuses
+# ("this logical unit is still active") while a SCSI command is queued on one of its LUNs — an ext4
+# journal commit or a udev probe can be in flight — even with --force, so retry until it is gone.
+target_gone() { wait_for "tgtadm --lld iscsi --op delete --mode target --tid $1 --force 2>/dev/null" 30; }
 # ---- initiator side (plain iscsiadm, what an admin or kubelet would type) ----
 discover() { iscsiadm -m discovery -t sendtargets -p "$1" >/dev/null; }
 login() { iscsiadm -m node -T "$(iqn "$1")" -p "$2" --login >/dev/null; }

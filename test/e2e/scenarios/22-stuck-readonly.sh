@@ -30,7 +30,7 @@ echo 20 > "/sys/class/iscsi_session/session$SID/recovery_tmo"
 FSDEV=$(basename "$(readlink -f "$DEV")")
 
 # the target goes away on the array; tgtd keeps listening on the portal
-tgtadm --lld iscsi --op delete --mode target --tid 221 --force
+check "target_gone 221" "tgtd deleted target 221 (its connections dropped)"
 down() { grep -qE 'FAILED|FREE' "/sys/class/iscsi_session/session$SID/state"; }
 check "wait_for down 60" "session $SID down after the target went away ($(cat /sys/class/iscsi_session/session$SID/state))"
 listens() { timeout 3 bash -c "exec 3<>/dev/tcp/${P1%:*}/${P1##*:}" 2>/dev/null; }
@@ -73,6 +73,6 @@ check "grep -qF '$want' $WORK/st-ro-text.out" "status names the read-only proble
 umount "$PODDIR" "$G" 2>/dev/null
 iscsiadm -m node -T "$IQ" -p "$P1" --logout >/dev/null 2>&1
 iscsiadm -m node -T "$IQ" -p "$P1" -o delete >/dev/null 2>&1
-tgtadm --lld iscsi --op delete --mode target --tid 221 --force
+target_gone 221
 rm -rf "/var/log/pods/db_pg-0_$UID1" "$K/pods/$UID1"
 finish
