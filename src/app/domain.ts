@@ -48,7 +48,7 @@ export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/porta
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
-export { podLabel } from '../engine/snapshot/pod-names.js';
+export { kubectlDeletePods, podLabel, podsPhrase } from '../engine/text/pod-names.js';
 export {
   csiVolumePath,
   inKubelet,

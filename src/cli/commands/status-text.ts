@@ -7,7 +7,7 @@ import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
-import { podLabel } from '../../engine/snapshot/pod-names.js';
+import { podLabel } from '../../engine/text/pod-names.js';
 import { type NodeProblems, nodeProblems } from '../../engine/snapshot/problems.js';
 import { stuckReason } from '../../engine/snapshot/stuck.js';
 import { fsWords } from '../../engine/text/fs-words.js';

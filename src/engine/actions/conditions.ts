@@ -9,6 +9,7 @@ import type { CsiVolume, Snapshot } from '../model.js';
 import { csiVolumeMounted } from '../snapshot/csi/describe.js';
 import { isSessionDown } from '../snapshot/outages.js';
 import { stuckProbeOf } from '../snapshot/stuck.js';
+import { podsPhrase } from '../text/pod-names.js';
 import { podMountsOn } from './kubelet-mounts.js';
 import {
   csiVolumeByPath,
@@ -82,8 +83,8 @@ const CHECKS: Record<string, Checker> = {
       ? ok
       : fail(`session ${x.sid} is ${x.state} and its portal ${x.portal} no longer answers the probe`),
   ),
-  'session-not-in-use': about(sessionByKey, vanished, (x) =>
-    x.pods.length > 0 ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok,
+  'session-not-in-use': about(sessionByKey, vanished, (x, _c, s) =>
+    x.pods.length > 0 ? fail(`session ${x.sid} is now in use by ${podsPhrase(s.kubelet.pods, x.pods)}`) : ok,
   ),
   'device-present': about(deviceByKey, gone.device, () => ok),
   'device-absent': about(deviceByKey, vanished, (d, c) =>

@@ -91,6 +91,7 @@ export function planLines(raw: Plan): PlanLine[] {
     for (const r of plan.refusals) {
       lines.push({ text: `  ${refusalLine(r)}`, tone: 'bad' });
       if (r.hint) lines.push({ text: `    hint: ${r.hint}`, tone: 'dim' });
+      for (const c of r.commands ?? []) lines.push({ text: `      $ ${c}`, command: true });
     }
   }
   for (const w of plan.warnings) lines.push({ text: `warning: ${w}`, tone: 'warn' });

@@ -6,6 +6,8 @@
 
 import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv } from '../iscsiadm/argv.js';
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
+import { fingerprintText } from '../text/fingerprint.js';
+import { podLabel } from '../text/pod-names.js';
 import { readOnlyRefusals } from './consent.js';
 import { recordKey } from './lookup.js';
 import { deviceAttrPath } from './sysfs-writes.js';
@@ -250,21 +252,21 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
 export function addSessionsToBlast(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
   const b = plan.blastRadius;
   for (const x of sessions) {
-    addUnique(b.sessions, `${x.sid} ${x.key}`);
+    addUnique(b.sessions, sessionBlast(x));
     addUnique(plan.before, x.key);
     addUnique(b.kubeletVolumes, ...x.kubeletVolumes);
-    addUnique(b.pods, ...x.pods);
+    addUnique(b.pods, ...x.pods.map((u) => podLabel(s.kubelet.pods, u)));
     for (const d of x.devices) addDeviceToBlast(plan, s, d);
     const rec = s.nodeRecords.find(
       (r) => r.targetIqn === x.targetIqn && r.portal === x.portal && r.iface === x.iface,
     );
-    if (rec) addUnique(b.nodeRecords, recordKey(rec));
+    if (rec) addUnique(b.nodeRecords, fingerprintText(recordKey(rec)));
   }
 }
 
 export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
   const b = plan.blastRadius;
-  addUnique(b.devices, `${deviceName(d)} ${d.key}`);
+  addUnique(b.devices, deviceBlast(d));
   addUnique(plan.before, d.key);
   addUnique(b.mounts, ...d.mountpoints, ...(d.blockBinds ?? []).map((x) => x.path));
   for (const m of s.multipath.filter((m) => d.name && m.slaves.includes(d.name))) {
@@ -277,7 +279,17 @@ export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
 export function addSessionSubject(plan: Plan, x: Session): void {
   plan.before.push(x.key);
   plan.lockKeys = [x.targetIqn];
-  plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+  plan.blastRadius.sessions.push(sessionBlast(x));
+}
+
+/** A session in the blast radius: `4 iqn… @ 10.0.0.10:3260 (default)` (the pipe key stays internal). */
+function sessionBlast(x: Session): string {
+  return `${x.sid} ${fingerprintText(x.key)}`;
+}
+
+/** A device in the blast radius: `sdd (iqn… @ 10.0.0.10:3260 (default) LUN 1)`. */
+export function deviceBlast(d: ScsiDevice): string {
+  return `${deviceName(d)} (${fingerprintText(d.key)})`;
 }
 
 /**

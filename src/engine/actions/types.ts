@@ -210,6 +210,11 @@ export interface Refusal {
   id: string;
   reason: string;
   hint?: string;
+  /**
+   * Exact commands the hint asks for (`kubectl -n db delete pod postgres-0`), one per line under
+   * it, so they can be copied as they are.
+   */
+  commands?: readonly string[];
   /** Can the override act lift it (consent.ts: CLI --force, console `o`, token `override <hostname>`)? */
   overridable: boolean;
   /**

@@ -76,13 +76,3 @@ export function readPodNames(
   }
   return out;
 }
-
-/**
- * How a pod is named to a person: `namespace/name` from the pod log dirs, `name` (the pod's
- * hostname, namespace unknown) from etc-hosts, else the UID. One home for CLI and console.
- */
-export function podLabel(pods: Readonly<Record<string, PodName>> | undefined, uid: string): string {
-  const p = pods?.[uid];
-  if (!p) return uid;
-  return p.namespace !== undefined ? `${p.namespace}/${p.name}` : `${p.name} (hostname)`;
-}
