@@ -17,9 +17,9 @@ import {
 } from '../../src/engine/snapshot/multipath-topology.js';
 import { parseMultipathdMaps } from '../../src/engine/snapshot/multipathd-json.js';
 import { parseEtcHosts, parsePodLogDir } from '../../src/engine/snapshot/pod-names.js';
-import { podLabel } from '../../src/engine/text/pod-names.js';
 import { parseUdevFs } from '../../src/engine/snapshot/udev-db.js';
 import { multipathLlLines } from '../../src/engine/text/multipath-ll.js';
+import { podLabel } from '../../src/engine/text/pod-names.js';
 import { sessionDetailLines } from '../../src/ui/views/session-detail.js';
 import { captureStdout } from '../helpers/materialize-sysfs.js';
 import { FixtureRoot, KROOT } from './fixture-root.js';

@@ -70,7 +70,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
     const plan = newPlan(
       'forget',
       input.manual ? 'Set node.startup=manual' : 'Delete node records',
-      records.map(recordKey).join('; '),
+      records.map((r) => fingerprintText(recordKey(r))).join('; '),
       ctx,
     );
     if (input.manual) plan.risk = 'low';

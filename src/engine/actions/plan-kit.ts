@@ -95,7 +95,7 @@ export function unmountStep(path: string, force: boolean): PlanStep {
     id: `umount:${path}`,
     why: force
       ? 'unmount the global mount although pod bind mounts remain (forced): pods keep the filesystem busy'
-      : 'unmount the global mount before the devices go (kubelet UnmountDevice)',
+      : 'unmount the global mount before the devices go (as kubelet does)',
     argv: ['umount', path],
     effect: { kind: 'unmount', path },
     timeoutMs: TIMEOUTS.umount,
@@ -116,7 +116,7 @@ export function unmountStep(path: string, force: boolean): PlanStep {
 export function flushMapStep(m: MultipathMap): PlanStep {
   return {
     id: `flush:${m.name}`,
-    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (the order kubelet's deleteDevices uses)`,
+    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (kubelet's order)`,
     argv: ['multipath', '-f', `/dev/${m.name}`],
     effect: { kind: 'flush-map', map: m.wwid },
     timeoutMs: TIMEOUTS.multipath,
@@ -187,10 +187,11 @@ export function logoutSteps(
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-not-in-use', `session ${portal} is not in use by pods`, session.key)],
       doneIf: [pre('session-absent', `no session to ${portal}`, session.key)],
+      takesEffect: [pre('session-absent', `the session to ${portal} is logged out`, session.key)],
     },
     {
       id: `delete-record:${portal}`,
-      why: `delete the node record so iscsid does not log in again at boot (kubelet detachISCSIDisk)`,
+      why: 'delete the node record so iscsid does not log in again at boot',
       argv: nodeDeleteArgv(portal, iqn, iface),
       effect: { kind: 'record-delete', record: rk },
       okExitCodes: [21, 2],
@@ -231,7 +232,7 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
   return [
     {
       id: `unlink:${json}`,
-      why: "remove kubelet metadata of the orphaned volume (so kubelet's isSessionBusy stops counting it)",
+      why: "remove kubelet's iscsi.json of the orphaned volume: while the dir exists kubelet counts it and never logs the session out",
       fs: { op: 'unlink', path: json },
       effect: { kind: 'unlink', path: json },
       preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],

@@ -82,7 +82,7 @@ export function addSessionTeardown(plan: Plan, s: Snapshot, sessions: readonly S
     const otherUsers = s.sessions.filter((x) => x.iface === iface && !keys.has(x.key));
     if (otherUsers.length > 0) {
       plan.warnings.push(
-        `iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it (kubernetes#73181)`,
+        `iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it`,
       );
       continue;
     }
