@@ -59,7 +59,7 @@ function globalMountStep(plan: Plan, s: Snapshot, km: KubeletMountPoint): PlanSt
     const commands = kubectlDeletePods(s.kubelet.pods, uids);
     plan.refusals.push({
       id: 'pod-mounts',
-      reason: `${podsPhrase(s.kubelet.pods, uids)} still bind-mount ${km.path}: ${pods.map((p) => p.path).join(', ')}`,
+      reason: `${podsPhrase(s.kubelet.pods, uids)} still ${new Set(uids).size === 1 ? 'bind-mounts' : 'bind-mount'} ${km.path}: ${pods.map((p) => p.path).join(', ')}`,
       hint: 'delete or evict the pods first (kubelet then unmounts itself); --force unmounts only the global mount',
       ...(commands.length > 0 ? { commands } : {}),
       overridable: true,
