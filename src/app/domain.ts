@@ -14,7 +14,9 @@
  * - outages, recovery: the outage a down session belongs to, the kernel's recovery countdown;
  * - journal: how a journaled command ended (commandOutcome), as `status` and the CLI say it;
  * - fs-words, multipath-ll, pod-names: FSTYPE/LABEL/UUID, multipath -ll's topology and pod names,
- *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
+ *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them),
+ *   with the kubectl commands that delete pods;
+ * - fingerprint: a session, LUN or record key as "target @ portal (iface) LUN n" (events, blast radius);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal;
  * - status-json: the objects of `status --json` a row stands for (the console's `y`).
@@ -32,10 +34,10 @@ export {
 } from '../engine/actions/attach-params.js';
 export { answerConsents, type Consent, consentFor } from '../engine/actions/consent.js';
 export {
+  commandText,
   overrideLines,
   type PlanLine,
   planLines,
-  shellQuote,
   stepAction,
   stepNumber,
 } from '../engine/actions/format.js';
@@ -48,7 +50,6 @@ export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/porta
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
-export { podLabel } from '../engine/snapshot/pod-names.js';
 export {
   csiVolumePath,
   inKubelet,
@@ -65,8 +66,11 @@ export {
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
+export { fingerprintText } from '../engine/text/fingerprint.js';
 export { fsWords } from '../engine/text/fs-words.js';
+export { kubeletOnDetachText, metadataSourceText, metadataSourceWord } from '../engine/text/kubelet-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
+export { kubectlDeletePods, podLabel, podsPhrase } from '../engine/text/pod-names.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */

@@ -199,6 +199,8 @@ export interface Session {
   kubeletVolumes: string[];
   /** Pod UIDs with a volume dir referring to this session. */
   pods: string[];
+  /** `pods` with their names, in the same order (docs/status-schema.md#pod-names); set when `pods` is not empty. */
+  podRefs?: PodRef[];
   key: SessionKey;
   /** Who claims the session (docs/csi-drivers.md); absent when nothing does. */
   claims?: SessionClaim[];
@@ -319,6 +321,9 @@ export interface IscsiJson {
 
 export interface PodVolume {
   podUid: string;
+  /** The pod's namespace and name where the node says (kubelet.pods), beside its UID. */
+  podNamespace?: string;
+  podName?: string;
   volName: string;
   /** Host path of the pod's volume dir or device symlink. */
   path: string;
@@ -347,6 +352,8 @@ export interface KubeletVolume {
   /** Sessions (sids) this volume refers to (portal+iqn, all its portals). */
   sessions: number[];
   pods: string[];
+  /** `pods` with their names, in the same order; set when `pods` is not empty. */
+  podRefs?: PodRef[];
   problems: string[];
   /** Facts worth showing that are not problems (e.g. iscsi.json hidden under the mount). */
   notes?: string[];
@@ -526,6 +533,16 @@ export interface Snapshot {
   partial?: { sessionsTotal: number };
 }
 
+/**
+ * A pod UID with its name beside it, for `status --json` readers (docs/status-schema.md#pod-names):
+ * `namespace` and `name` are absent where the node does not say (a hostname-only name has no namespace).
+ */
+export interface PodRef {
+  uid: string;
+  namespace?: string;
+  name?: string;
+}
+
 /** A pod's name as the node records it (src/engine/snapshot/pod-names.ts). */
 export interface PodName {
   /** Namespace, when the source has it (the pod log dir does; etc-hosts does not). */
@@ -552,6 +569,9 @@ export function lunKey(targetIqn: string, portal: string, iface: string, lun: nu
  */
 interface CsiPublish {
   podUid: string;
+  /** The pod's namespace and name where the node says (kubelet.pods), beside its UID. */
+  podNamespace?: string;
+  podName?: string;
   /** Host path of the publish target (`.../kubernetes.io~csi/<pv>/mount`, or the block symlink). */
   path: string;
   mounted: boolean;

@@ -49,9 +49,9 @@ describe('attach: the node records discovery creates', () => {
       env.ctx,
     );
     expect(plan.blastRadius.nodeRecords).toEqual([
-      `${T1}|${P}|default (used: node.startup=manual, node.session.scan=manual)`,
-      `${T2}|${P}|default (created by discovery, deleted after login)`,
-      `${SECURE}|${P}|default (created by discovery, deleted after login)`,
+      `${T1} @ ${P} (default) (used: node.startup=manual, node.session.scan=manual)`,
+      `${T2} @ ${P} (default) (created by discovery, deleted after login)`,
+      `${SECURE} @ ${P} (default) (created by discovery, deleted after login)`,
     ]);
     const tidy = plan.steps.find((x) => x.id === 'tidy-discovered');
     expect(tidy?.why).toContain(`${T2} @ ${P}, ${SECURE} @ ${P}`);

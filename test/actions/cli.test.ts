@@ -87,7 +87,7 @@ describe('action subcommands', () => {
   it('--force overrides overridable refusals (and still asks for the typed token on a terminal)', async () => {
     const c = capture();
     expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--yes'], c.out)).toBe(3);
-    expect(c.stderr()).toMatch(/pods still bind-mount/);
+    expect(c.stderr()).toMatch(/pod db\/postgres-0 still bind-mounts/);
     expect(c.stderr()).toMatch(/hint: add --force to override pod-mounts/);
     const f = capture();
     expect(await main(['unmount', GP, '--demo', 'incident', '--write', '--yes', '--force'], f.out)).toBe(0);
@@ -101,7 +101,7 @@ describe('action subcommands', () => {
     expect(t.asked[0]).toMatch(/Type "override sim-node-1" to override the refusals/);
     // The refusals being overridden are named before the question.
     expect(t.stderr()).toMatch(
-      /OVERRIDE 1 refusal[\s\S]*\[pod-mounts, can be overridden\] pods still bind-mount/,
+      /OVERRIDE 1 refusal[\s\S]*\[pod-mounts, can be overridden\] pod db\/postgres-0 still bind-mounts/,
     );
   });
 

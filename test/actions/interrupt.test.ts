@@ -90,14 +90,18 @@ const CASES: Case[] = [
   },
 ];
 
-function fakeTool(bin: string, name: string, log: string, fifo: string, c: Case): void {
+function fakeTool(bin: string, name: string, log: string, fifo: string, c: Case, root: string): void {
   const block =
     c.tool === name
       ? `case " $* " in *" ${c.match}"*) ${c.deaf ? "trap '' TERM INT HUP;" : ''} echo "$$" > "${fifo}.pid"; read _ < "${fifo}" ;; esac\n`
       : '';
+  // A logout that exits 0 has logged the session out, as the real tool's has: the executor checks
+  // that it took effect (the session is gone from sysfs) before it calls the step done.
+  const effect =
+    name === 'iscsiadm' ? `case " $* " in *" --logout "*) rm -f "${root}/sys/class/iscsi_session/session1" ;; esac\n` : '';
   fs.writeFileSync(
     join(bin, name),
-    `#!/bin/sh\necho "start $$ ${name} $*" >> "${log}"\n${block}echo "end $$ ${name} $*" >> "${log}"\nexit 0\n`,
+    `#!/bin/sh\necho "start $$ ${name} $*" >> "${log}"\n${block}${effect}echo "end $$ ${name} $*" >> "${log}"\nexit 0\n`,
     { mode: 0o755 },
   );
 }
@@ -117,8 +121,8 @@ async function startLogout(c: Case) {
   const log = join(work, 'tools.log');
   const fifo = join(work, 'gate');
   fs.writeFileSync(log, '');
-  fakeTool(bin, 'iscsiadm', log, fifo, c);
-  fakeTool(bin, 'blockdev', log, fifo, c);
+  fakeTool(bin, 'iscsiadm', log, fifo, c, f.root);
+  fakeTool(bin, 'blockdev', log, fifo, c, f.root);
   await new Promise((r) => spawn('mkfifo', [fifo]).on('close', r));
   const p: ChildProcess = spawn(
     NODE,

@@ -50,7 +50,7 @@ describe('block-volume bind mounts', () => {
     ]);
     expect(snap.sessions[0]!.verdict).toBe('in-use');
     expect(snap.sessions[0]!.reasons.join('\n')).toMatch(
-      /sdb's device node is bound at .*uid-gone \(kubelet block volume, pod uid-gone\)/,
+      /sdb's device node is bound at .*uid-gone \(kubelet block volume, pod uid-gone \(name unknown\)\)/,
     );
   });
 

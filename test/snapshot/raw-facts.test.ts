@@ -16,9 +16,10 @@ import {
   type TopologyRead,
 } from '../../src/engine/snapshot/multipath-topology.js';
 import { parseMultipathdMaps } from '../../src/engine/snapshot/multipathd-json.js';
-import { parseEtcHosts, parsePodLogDir, podLabel } from '../../src/engine/snapshot/pod-names.js';
+import { parseEtcHosts, parsePodLogDir } from '../../src/engine/snapshot/pod-names.js';
 import { parseUdevFs } from '../../src/engine/snapshot/udev-db.js';
 import { multipathLlLines } from '../../src/engine/text/multipath-ll.js';
+import { podLabel } from '../../src/engine/text/pod-names.js';
 import { sessionDetailLines } from '../../src/ui/views/session-detail.js';
 import { captureStdout } from '../helpers/materialize-sysfs.js';
 import { FixtureRoot, KROOT } from './fixture-root.js';
@@ -238,8 +239,8 @@ describe('pod names from the node (pod log dirs, then etc-hosts), else the UID',
       [UID_B]: { name: 'worker-3', source: 'etc-hosts' },
     });
     expect(podLabel(snap.kubelet.pods, UID_A)).toBe('shop/web-0');
-    expect(podLabel(snap.kubelet.pods, UID_B)).toBe('worker-3 (hostname)');
-    expect(podLabel(snap.kubelet.pods, 'not-a-uid')).toBe('not-a-uid');
+    expect(podLabel(snap.kubelet.pods, UID_B)).toBe('worker-3 (namespace unknown)');
+    expect(podLabel(snap.kubelet.pods, 'not-a-uid')).toBe('not-a-uid (name unknown)');
   });
 
   it('refuses names that are not DNS names and host-network hosts files', () => {

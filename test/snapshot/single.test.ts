@@ -156,7 +156,7 @@ describe('snapshot of the single-session capture', () => {
       { path: `${g2}/uid-b`, via: 'sdb', kubelet: true, podUid: 'uid-b' },
     ]);
     expect(s.reasons).toContain(
-      `sdb's device node is bound at ${g2}/uid-b (kubelet block volume, pod uid-b)`,
+      `sdb's device node is bound at ${g2}/uid-b (kubelet block volume, pod uid-b (name unknown))`,
     );
     expect(s.reasons.join('\n')).not.toContain(`sdb is mounted at ${g2}`);
     expect(s.devices[2]!.loops).toEqual(['loop0']);
@@ -165,7 +165,7 @@ describe('snapshot of the single-session capture', () => {
     expect(s.pods.sort()).toEqual(['uid-a', 'uid-b']);
     expect(s.reasons).toContain(`sda is mounted at ${g1}`);
     expect(s.reasons).toContain(`sdb is held by loop0 (backing file ${g2}/uid-b)`);
-    expect(s.reasons).toContain(`pod uid-a volume pv-a refers to ${g1}`);
+    expect(s.reasons).toContain(`pod uid-a (name unknown) volume pv-a refers to ${g1}`);
     // kubelet counts 1 FS dir + 1 block dir for 127.0.0.1:3260-<iqn> → busy; both volumes in use: agree.
     expect(s.kubeletBusy).toBe(true);
     expect(s.kubeletDisagreement).toBeUndefined();

@@ -7,11 +7,12 @@ import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
 import type { Health, Snapshot, Verdict } from '../../engine/model.js';
 import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
-import { podLabel } from '../../engine/snapshot/pod-names.js';
 import { type NodeProblems, nodeProblems } from '../../engine/snapshot/problems.js';
 import { stuckReason } from '../../engine/snapshot/stuck.js';
 import { fsWords } from '../../engine/text/fs-words.js';
+import { kubeletOnDetachText, metadataSourceWord } from '../../engine/text/kubelet-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
+import { podLabel } from '../../engine/text/pod-names.js';
 import { portalMatrixLine } from '../../engine/text/portal-matrix.js';
 import { safeDeep, safeText } from '../../engine/text/safe-text.js';
 import { formatCsiSection } from './status-csi.js';
@@ -161,7 +162,7 @@ function formatSessions(snap: Snapshot, paint: Paint, out: string[]): void {
     for (const s of snap.sessions) {
       out.push(`session ${s.sid} (${s.targetIqn} via ${s.portal || '?'}): ${s.verdict}, ${s.health}`);
       for (const r of s.reasons) out.push(`  - ${r}`);
-      out.push(`  - kubelet isSessionBusy: ${s.kubeletBusy ? 'busy' : 'not busy'}`);
+      out.push(`  - ${kubeletOnDetachText(s.kubeletBusy)}`);
       if (s.kubeletDisagreement) out.push(`  ! ${paint(s.kubeletDisagreement, 'yellow')}`);
       for (const d of s.devices) out.push(...deviceLines(d, paint));
     }
@@ -202,10 +203,10 @@ function formatKubeletVolumes(snap: Snapshot, paint: Paint, out: string[]): void
     const rows = snap.kubelet.volumes.map((v) => [
       v.mode === 'block' ? 'block' : 'fs',
       v.path,
-      v.metadataSource,
+      metadataSourceWord(v.metadataSource),
       v.mounted ? 'yes' : 'no',
       v.sessions.join(',') || '-',
-      v.pods.join(',') || '-',
+      v.pods.map((u) => podLabel(snap.kubelet.pods, u)).join(', ') || '-',
     ]);
     out.push(...table(['MODE', 'PATH', 'METADATA', 'MOUNTED', 'SESSIONS', 'PODS'], rows));
     for (const v of snap.kubelet.volumes) {

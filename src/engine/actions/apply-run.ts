@@ -2,7 +2,7 @@
  * The "run" stage of one step of applyPlan: its command (CHAP values put in only here), its sysfs
  * write or file change through the Host, or its wait; and a failed step's compensations.
  */
-import { InterruptedError, TimeoutError, UserError } from '../errors.js';
+import { InterruptedError, stepFailedError, TimeoutError, UserError } from '../errors.js';
 import type { Snapshot } from '../model.js';
 import { failures } from './conditions.js';
 import { runDynamic } from './dynamic.js';
@@ -94,6 +94,48 @@ export async function waitFor(rt: Runtime, ctx: ActionContext, step: PlanStep): 
       throw new TimeoutError(
         `timed out waiting for ${step.wait?.what ?? step.id}: ${missing.join('; ')}`,
         'check dmesg for SCSI errors',
+      );
+    }
+    await rt.sleep(rt.pollMs);
+  }
+}
+
+/** How long a step's declared effect may take to show in sysfs after its command returned. */
+const EFFECT_GRACE_MS = 2_000;
+
+/** What a step whose effect did not show is called, and what to look at (by the effect's kind). */
+const NO_EFFECT: Partial<Record<PlanStep['effect']['kind'], { what: string; hint: string }>> = {
+  logout: {
+    what: 'the logout',
+    hint: 'iscsid logs sessions out: check that it runs (systemctl status iscsid) and what holds the session (iscsiadm -m session -P 3); nothing after this step was run',
+  },
+};
+
+/**
+ * A step that declares what it achieves (`takesEffect`) is checked once its command returned: a
+ * command can succeed without the node changing (iscsiadm --logout exits 0 while iscsid leaves the
+ * session up), and the run must not go on, or mark the step done, as if it had. The kernel removes
+ * a session before iscsiadm returns, so the short grace covers only sysfs catching up.
+ */
+export async function checkTakesEffect(
+  rt: Runtime,
+  ctx: ActionContext,
+  step: PlanStep,
+  detail: string,
+): Promise<void> {
+  if (!step.takesEffect || step.takesEffect.length === 0) return;
+  const deadline = rt.now() + EFFECT_GRACE_MS;
+  for (;;) {
+    const missing = failures(step.takesEffect, ctx.takeSnapshot(), ctx.host);
+    if (missing.length === 0) return;
+    if (rt.now() >= deadline || rt.signal?.aborted) {
+      const words = NO_EFFECT[step.effect.kind] ?? {
+        what: 'the step',
+        hint: 'check the node by hand before going on',
+      };
+      throw stepFailedError(
+        `${words.what} did not take effect (the command ended with ${detail}): ${missing.join('; ')}`,
+        words.hint,
       );
     }
     await rt.sleep(rt.pollMs);

@@ -18,10 +18,11 @@ import {
 import { HostIoError, maskSecrets } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import { rollBack, rollbackText } from './apply-rollback.js';
-import { compensate, execute, waitFor } from './apply-run.js';
+import { checkTakesEffect, compensate, execute, waitFor } from './apply-run.js';
 import { failures } from './conditions.js';
 import { overrideObjects, blockingRefusals as refusalsBlockingApply } from './consent.js';
 import { noteBefore } from './dynamic.js';
+import { commandText, stepRef } from './format.js';
 import { createStepGuard, type StepGuard } from './guard/executor.js';
 import { modeRefusal } from './guard/mode.js';
 import { realSleep } from './iscsiadm.js';
@@ -95,6 +96,8 @@ interface Outcome {
   status: 'done' | 'skipped' | 'failed';
   detail: string;
   durationMs?: number;
+  /** A dynamic step's commands as they ran (StepProgress.ran). */
+  ran?: string[];
 }
 
 /** The portals (step groups) that failed so far: kubelet tries the next portal after a failed one. */
@@ -289,7 +292,7 @@ function interruptedBefore(plan: Plan, i: number): Failure {
   const previous = plan.steps[i - 1];
   return {
     message: previous
-      ? `interrupted: stopped after step ${previous.id}; ${plan.steps.length - i} later step(s) not run`
+      ? `interrupted: stopped after ${stepRef(plan, previous)}; ${plan.steps.length - i} later step(s) not run`
       : 'interrupted before the first step: nothing was run',
     exitCode: ExitCode.interrupted,
     kind: 'interrupted',
@@ -309,7 +312,7 @@ function noPathLeft(rt: Runtime, portals: Portals): Failure {
 function interruptedInLastStep(plan: Plan, options: ApplyOptions): Failure | undefined {
   if (!options.signal?.aborted || plan.steps.length === 0) return undefined;
   return {
-    message: `interrupted during the last step (${plan.steps[plan.steps.length - 1]!.id}): it ran to its end; nothing was left to skip`,
+    message: `interrupted during the last step, ${stepRef(plan, plan.steps[plan.steps.length - 1]!)}: it ran to its end; nothing was left to skip`,
     exitCode: ExitCode.interrupted,
     kind: 'interrupted',
   };
@@ -318,7 +321,9 @@ function interruptedInLastStep(plan: Plan, options: ApplyOptions): Failure | und
 /** Writes a step's outcome, once, to the progress stream and its journal entry. */
 function settle(run: Run, i: number, js: JournalStep, outcome: Outcome): void {
   run.emit(i, outcome);
-  Object.assign(js, outcome);
+  // The journal keeps the commands themselves (js.commands), not their text.
+  const { ran: _ran, ...journaled } = outcome;
+  Object.assign(js, journaled);
 }
 
 /**
@@ -338,13 +343,20 @@ async function runStep(run: Run, i: number, js: JournalStep, portals: Portals): 
     });
   try {
     const outcome = await attempt(run, step, started);
-    settle(run, i, js, outcome);
+    // A dynamic step's commands are known only now (device, host number): shown as they ran.
+    settle(
+      run,
+      i,
+      js,
+      step.dynamic && rt.commands.length > 0 ? { ...outcome, ran: rt.commands.map(commandText) } : outcome,
+    );
     return undefined;
   } catch (e) {
     const failure = toFailure(e);
     const durationMs = Math.round(performance.now() - started);
     const { outcome, error } = await afterFailure(run, step, failure, portals);
-    settle(run, i, js, { ...outcome, durationMs });
+    const ran = step.dynamic && rt.commands.length > 0 ? { ran: rt.commands.map(commandText) } : {};
+    settle(run, i, js, { ...outcome, durationMs, ...ran });
     return error;
   } finally {
     js.commands = rt.commands;
@@ -362,13 +374,16 @@ async function attempt(run: Run, step: PlanStep, started: number): Promise<Outco
   const unmet = failures(step.preconditions, s, ctx.host);
   if (unmet.length > 0) {
     throw new RefusedError(
-      `precondition of step ${step.id} no longer holds: ${unmet.join('; ')}`,
-      'the node changed since the plan was made; re-plan and review it',
+      `${stepRef(run.plan, step)} was not run: ${unmet.join('; ')}`,
+      run.plan.steps.indexOf(step) === 0
+        ? 'the node changed since the plan was made; re-plan and review it'
+        : 'the node is not as this step needs it (it changed since the plan was made, or an earlier step did not do all it should); re-read the node, re-plan and review it',
     );
   }
   guard.before(step, s);
   const detail = step.wait && !step.dynamic ? await waitFor(rt, ctx, step) : await execute(rt, s, step);
   guard.after(step, s, detail);
+  await checkTakesEffect(rt, ctx, step, detail);
   return { status: 'done', detail, durationMs: Math.round(performance.now() - started) };
 }
 
@@ -388,7 +403,7 @@ async function afterFailure(
   if (!refused) await compensate(rt, step.onFailure, [21, 2]);
   if (step.ignoreFailure && !refused) return { outcome: { status: 'done', detail: `ignored: ${f.message}` } };
   if (step.warnOnly && !refused) {
-    rt.warnings.push(`${step.id}: ${f.message}`);
+    rt.warnings.push(`${stepRef(run.plan, step)}: ${f.message}`);
     return { outcome: { status: 'done', detail: `warning: ${f.message}` } };
   }
   if (step.group && !refused && f.kind !== 'interrupted') {

@@ -79,7 +79,7 @@ const HELP: Readonly<Record<RowKey<(typeof ROWS)[number]>, string>> = {
   portals: 'comma-separated, for multipath',
   iqn: 'target name: iqn.YYYY-MM.reverse.domain:name or eui.<16 hex>',
   lun: `LUN number, 0-${MAX_TARGET_LUN} (the Kubernetes API takes 0-255; kubelet finds no LUN ≥ 256's by-path link)`,
-  volName: 'PV name or Pod volume name (kubelet VolName, spec.Name(): names the global dir)',
+  volName: 'PV name or pod volume name (the name kubelet gives the volume; it names the global dir)',
   iscsiInterface: "open-iscsi iface record, the volume's iscsiInterface",
   initiatorName: "custom initiator IQN (kubelet clones the iface as <portal>:<volume>); none: the node's own",
   chapAuthDiscovery: `CHAP for discovery (${CHAP_FROM_SECRET})`,

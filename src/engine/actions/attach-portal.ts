@@ -62,7 +62,7 @@ export function planIface(plan: Plan, spec: IfaceSpec): void {
     throw new UserError('the iface clone would replace the iface it is cloned from');
   addStep(plan, {
     id: 'clone-iface',
-    why: `clone iface ${spec.initIface} as ${spec.iface} with initiator name ${spec.initiatorName}: then one "-o update -n <key> -v <value>" per set key of ${spec.initIface} (sorted) and iface.initiatorname; exit 15 tolerated (kubernetes#74524); deleted again on failure`,
+    why: `clone iface ${spec.initIface} as ${spec.iface} with initiator name ${spec.initiatorName}: then one "-o update -n <key> -v <value>" per set key of ${spec.initIface} (sorted) and iface.initiatorname; exit 15 (the iface exists) tolerated; deleted again on failure`,
     argv: ifaceNewArgv(spec.iface),
     okExitCodes: [15],
     timeoutMs: TIMEOUTS.iscsiadm,
@@ -124,7 +124,7 @@ export function planPortalLogin(plan: Plan, spec: PortalLoginSpec): void {
   if (spec.discover) planDiscovery(plan, spec, spec.chapDiscovery ? addChap : undefined);
   warnOnlyUpdate(
     'scan-manual',
-    'node.session.scan=manual so login does not scan every LUN of the target (kubernetes#90982)',
+    'node.session.scan=manual so login does not scan every LUN of the target',
     nodeUpdateArgv(tp, iqn, iface, 'node.session.scan', 'manual'),
   );
   if (spec.chapSession) addChap('node', nodeArgv(tp, iqn, iface), SESSION_CHAP_KEYS);
@@ -147,7 +147,7 @@ export function planPortalLogin(plan: Plan, spec: PortalLoginSpec): void {
   });
   warnOnlyUpdate(
     'startup-manual',
-    'node.startup=manual (no -I: every iface record of this portal/target, kubernetes#57475)',
+    'node.startup=manual on every iface record of this portal and target (no -I), so iscsid does not log in again at boot',
     nodeStartupAllIfacesArgv(tp, iqn, 'manual'),
   );
   plan.undo.push(`${shellLine(logoutArgv(tp, iqn, iface))}; ${shellLine(nodeDeleteArgv(tp, iqn, iface))}`);
@@ -217,8 +217,8 @@ export function planLunScan(plan: Plan, spec: LunScanSpec): void {
     id: `scan-lun:${tp}${suffix}`,
     why:
       kLun === lun
-        ? `targeted scan "0 0 ${lun}" on the session's SCSI host (kubelet scanOneLun, kubernetes#59946)`
-        : `targeted scan "0 0 ${kLun}" on the session's SCSI host: the kernel's number for target LUN ${lun} (kubelet scanOneLun writes ${lun}, which asks the target for another LUN)`,
+        ? `targeted scan "0 0 ${lun}" on the session's SCSI host (this LUN only: a whole-bus scan would add LUNs no volume asked for)`
+        : `targeted scan "0 0 ${kLun}" on the session's SCSI host: the kernel's number for target LUN ${lun} (kubelet writes ${lun}, which asks the target for another LUN)`,
     write: { path: hostScanPath(spec.host), data: scanData(kLun) },
     preconditions: [],
     group: tp,

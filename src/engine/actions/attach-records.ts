@@ -6,8 +6,10 @@
  * unused target logs in at the next boot (synology-csi#138). The attach plan names those records,
  * deletes the ones it created and does not use, and on failure rolls back what it created.
  */
+
 import { nodeDeleteArgv } from '../iscsiadm/argv.js';
 import type { Snapshot } from '../model.js';
+import { fingerprintText } from '../text/fingerprint.js';
 import type { AttachRecordsPlan } from './attach-types.js';
 import { recordKey } from './lookup.js';
 import type { Plan } from './types.js';
@@ -33,9 +35,11 @@ export function planDiscoveryRecords(
     .filter((k) => !existing.has(k));
   const unused = created.filter((k) => !used.has(k));
   for (const k of used)
-    plan.blastRadius.nodeRecords.push(`${k} (used: node.startup=manual, node.session.scan=manual)`);
+    plan.blastRadius.nodeRecords.push(
+      `${fingerprintText(k)} (used: node.startup=manual, node.session.scan=manual)`,
+    );
   for (const k of unused)
-    plan.blastRadius.nodeRecords.push(`${k} (created by discovery, deleted after login)`);
+    plan.blastRadius.nodeRecords.push(`${fingerprintText(k)} (created by discovery, deleted after login)`);
   const listed = discovered
     ? unused.length > 0
       ? `: ${unused.map((k) => k.split('|').slice(0, 2).join(' @ ')).join(', ')}`

@@ -17,7 +17,7 @@ export function planFindMultipath(plan: Plan, portalCount: number, clone: string
   addStep(plan, {
     id: 'find-multipath',
     why: multiPortal
-      ? 'wait up to 10 s for a dm map over the paths (/sys/block/dm-*/slaves, kubelet FindMultipathDeviceForDevice)'
+      ? 'wait up to 10 s for a dm map over the paths (/sys/block/dm-*/slaves, as kubelet looks for it)'
       : 'use a dm map over the path if multipathd made one, else the path itself',
     wait: { what: 'multipath map over the paths', timeoutMs },
     effect: { kind: 'none' },
@@ -45,7 +45,7 @@ export function planFindMultipath(plan: Plan, portalCount: number, clone: string
 export function planMetadata(plan: Plan, globalPath: string, json: string, mounting: boolean): void {
   addStep(plan, {
     id: 'mkdir-global',
-    why: 'create the kubelet global dir (MkdirAll 0750)',
+    why: 'create the kubelet global dir (mode 0750, as kubelet)',
     fs: { op: 'mkdir', path: globalPath },
     effect: { kind: 'mkdir', path: globalPath },
     preconditions: [],
@@ -53,7 +53,7 @@ export function planMetadata(plan: Plan, globalPath: string, json: string, mount
   });
   addStep(plan, {
     id: 'write-iscsi-json',
-    why: 'write iscsi.json exactly as kubelet persistISCSI does, before the mount, so kubelet can detach it later',
+    why: 'write iscsi.json exactly as kubelet writes it, before the mount, so kubelet can detach it later',
     fs: { op: 'write-json', path: `${globalPath}/iscsi.json`, data: json },
     effect: { kind: 'write-file', path: `${globalPath}/iscsi.json`, mode: 0o644 },
     preconditions: [],

@@ -234,7 +234,7 @@ export const attachAction: ActionDef<AttachInput> = {
   scopes: ['node'],
   destructive: false,
   summary:
-    "Attach an iSCSI volume exactly as kubelet's AttachDisk does (login, scan, format-and-mount, iscsi.json)",
+    'Attach an iSCSI volume exactly as kubelet attaches it (login, scan, format-and-mount, iscsi.json)',
   usage:
     'attach (--manifest FILE [--volume-name NAME] | --portal P [--portal P2] --iqn IQN --lun N --volume-name NAME) [--secret FILE] [--fs-type ext4] [--read-only] [--block] [--iface NAME] [--initiator-name IQN] [--chap-discovery] [--chap-session] [--no-mount] [--mount-option OPT] [--keep-on-failure]',
   cliOptions: attachOptionSpecs(),

@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { downScopeOf } from '../snapshot/outages.js';
 import { clockTime, stuckProbeOf } from '../snapshot/stuck.js';
+import { kubectlDeletePods, podsPhrase } from '../text/pod-names.js';
 import { addCsiRefusals, addDriverFileSteps } from './csi-claims.js';
 import { planCsiVolume } from './csi-dirs.js';
 import { csiVolumeByPath, findSession, findVolume, podMountsOf } from './lookup.js';
@@ -108,10 +109,13 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
     addUnique(plan.blastRadius.kubeletVolumes, v.path);
     const pods = podMountsOf(s, v.path);
     if (v.pods.length > 0 || pods.length > 0) {
+      const uids = [...new Set([...v.pods, ...pods.map((p) => p.podUid)])];
+      const commands = kubectlDeletePods(s.kubelet.pods, uids);
       plan.refusals.push({
         id: 'in-use',
-        reason: `kubelet volume ${v.path} is used by pods ${[...new Set([...v.pods, ...pods.map((p) => p.podUid)])].join(', ')}`,
-        hint: 'delete the pods first; kubelet tears the volume down itself',
+        reason: `kubelet volume ${v.path} is used by ${podsPhrase(s.kubelet.pods, uids)}`,
+        hint: `delete the ${uids.length === 1 ? 'pod' : 'pods'} first; kubelet tears the volume down itself`,
+        ...(commands.length > 0 ? { commands } : {}),
         overridable: false,
       });
       continue;
@@ -220,7 +224,7 @@ function planSessions(
       );
   destructive(plan, 'high', one ? String(first.sid) : s.node.hostname);
   plan.lockKeys = targets;
-  addSessionRefusals(plan, sessions);
+  addSessionRefusals(plan, s, sessions);
   addCsiRefusals(plan, s, sessions);
   plan.refusals.push(...outageRefusals(s, sessions));
   const volPaths = new Set(sessions.flatMap((x) => x.kubeletVolumes));
@@ -265,6 +269,7 @@ function planVolume(path: string, s: Snapshot, ctx: Parameters<ActionDef['plan']
     // would mean; a verdict of in-use that comes from this very mount does not block its cleanup.
     addSessionRefusals(
       plan,
+      s,
       sessions.filter((x) => x.verdict === 'foreign' || (x.verdict === 'in-use' && x.pods.length > 0)),
     );
     for (const x of sessions.filter((x) => x.verdict === 'in-use' && x.pods.length === 0)) {

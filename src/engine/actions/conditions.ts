@@ -9,6 +9,8 @@ import type { CsiVolume, Snapshot } from '../model.js';
 import { csiVolumeMounted } from '../snapshot/csi/describe.js';
 import { isSessionDown } from '../snapshot/outages.js';
 import { stuckProbeOf } from '../snapshot/stuck.js';
+import { fingerprintText } from '../text/fingerprint.js';
+import { podsPhrase } from '../text/pod-names.js';
 import { podMountsOn } from './kubelet-mounts.js';
 import {
   csiVolumeByPath,
@@ -50,10 +52,10 @@ function about<T>(
 
 /** What a check reports when the object it must find is not there. */
 const gone = {
-  session: (c: Precondition) => fail(`session ${c.subject} is gone`),
-  device: (c: Precondition) => fail(`no device for ${c.subject}`),
+  session: (c: Precondition) => fail(`session ${fingerprintText(c.subject)} is gone`),
+  device: (c: Precondition) => fail(`no device for ${fingerprintText(c.subject)}`),
   map: (c: Precondition) => fail(`map ${c.subject} is gone`),
-  record: (c: Precondition) => fail(`no node record ${c.subject}`),
+  record: (c: Precondition) => fail(`no node record ${fingerprintText(c.subject)}`),
 };
 
 /** A check whose object may vanish: gone is as good as checked (absent, unused, not claimed). */
@@ -66,11 +68,13 @@ const CHECKS: Record<string, Checker> = {
   'write-enabled': () => ok,
   'session-present': about(sessionByKey, gone.session, () => ok),
   'session-absent': about(sessionByKey, vanished, (x, c) =>
-    fail(`session ${x.sid} (${c.subject}) still exists`),
+    fail(`session ${x.sid} (${fingerprintText(c.subject)}) still exists`),
   ),
   /** The fingerprint still names the same sid (sids are reused after a re-login). */
   'session-is': about(sessionByKey, gone.session, (x, c) =>
-    String(x.sid) === c.value ? ok : fail(`${c.subject} is now session ${x.sid}, not ${c.value}`),
+    String(x.sid) === c.value
+      ? ok
+      : fail(`${fingerprintText(c.subject)} is now session ${x.sid}, not ${c.value}`),
   ),
   'session-logged-in': about(sessionByKey, gone.session, (x) =>
     x.state === 'LOGGED_IN' ? ok : fail(`session ${x.sid} is ${x.state}`),
@@ -82,19 +86,19 @@ const CHECKS: Record<string, Checker> = {
       ? ok
       : fail(`session ${x.sid} is ${x.state} and its portal ${x.portal} no longer answers the probe`),
   ),
-  'session-not-in-use': about(sessionByKey, vanished, (x) =>
-    x.pods.length > 0 ? fail(`session ${x.sid} is now in use by pods ${x.pods.join(', ')}`) : ok,
+  'session-not-in-use': about(sessionByKey, vanished, (x, _c, s) =>
+    x.pods.length > 0 ? fail(`session ${x.sid} is now in use by ${podsPhrase(s.kubelet.pods, x.pods)}`) : ok,
   ),
   'device-present': about(deviceByKey, gone.device, () => ok),
   'device-absent': about(deviceByKey, vanished, (d, c) =>
-    fail(`${d.device.name ?? d.device.hctl} (${c.subject}) still exists`),
+    fail(`${d.device.name ?? d.device.hctl} (${fingerprintText(c.subject)}) still exists`),
   ),
   /** The fingerprint still names the same kernel device: never act on an sdX that moved. */
   'device-is': about(deviceByKey, gone.device, (d, c) => {
     const name = d.device.name ?? d.device.hctl;
     return name === c.value || d.device.hctl === c.value
       ? ok
-      : fail(`${c.subject} is now ${name}, not ${c.value}`);
+      : fail(`${fingerprintText(c.subject)} is now ${name}, not ${c.value}`);
   }),
   'device-unused': about(deviceByKey, vanished, (d, _c, s) => unused(deviceUse(s, d.device))),
   'device-unmounted': about(deviceByKey, vanished, (d, _c, s) =>
@@ -153,7 +157,9 @@ const CHECKS: Record<string, Checker> = {
     return ok;
   },
   'record-present': about(recordByKey, gone.record, () => ok),
-  'record-absent': about(recordByKey, vanished, (_r, c) => fail(`node record ${c.subject} still exists`)),
+  'record-absent': about(recordByKey, vanished, (_r, c) =>
+    fail(`node record ${fingerprintText(c.subject)} still exists`),
+  ),
   'record-startup': about(recordByKey, gone.record, (r, c) =>
     r.startup === c.value ? ok : fail(`node.startup is ${r.startup ?? 'unknown'}`),
   ),

@@ -21,6 +21,7 @@ import {
   GLOBAL_MOUNT,
   VOL_DATA,
 } from '../snapshot/csi/paths.js';
+import { podLabel } from '../text/pod-names.js';
 import { csiVolumeFingerprint } from './conditions.js';
 import { driverActivity } from './csi-claims.js';
 import { csiVolumeByPath } from './lookup.js';
@@ -203,7 +204,7 @@ export function planCsiVolume(path: string, s: Snapshot, ctx: ActionContext): Pl
     plan.warnings.push(
       `${driverActivity(s, v.driver)}; kubelet's dirs are removed only while nothing mounts them`,
     );
-  addUnique(plan.blastRadius.pods, ...csiVolumePods(v));
+  addUnique(plan.blastRadius.pods, ...csiVolumePods(v).map((u) => podLabel(s.kubelet.pods, u)));
   for (const d of dirs) {
     addUnique(plan.blastRadius.kubeletVolumes, d.dir);
     for (const st of dirSteps(d)) addStep(plan, st);

@@ -7,7 +7,7 @@ import { UserError } from '../errors.js';
 import { deviceKernelLun } from '../iscsi/lun.js';
 import type { Snapshot } from '../model.js';
 import { findDevice } from './lookup.js';
-import { destructive, deviceName, newPlan } from './plan-kit.js';
+import { destructive, deviceBlast, deviceName, newPlan } from './plan-kit.js';
 import { hostScanPath, scanData } from './sysfs-writes.js';
 import { addDeviceTeardown } from './teardown.js';
 import type { ActionDef } from './types.js';
@@ -46,7 +46,7 @@ export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
     const plan = newPlan(
       'delete-device',
       `Delete ${names.join(', ')}`,
-      refs.map((r) => `${deviceName(r.device)} ${r.device.key}`).join('; '),
+      refs.map((r) => deviceBlast(r.device)).join('; '),
       ctx,
     );
     destructive(plan, 'high', names.length === 1 ? names[0]! : s.node.hostname);

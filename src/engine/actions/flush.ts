@@ -2,10 +2,11 @@
  * flush: `multipath -f /dev/dm-N` for one map (docs/kubelet-iscsi.md#device-deletion, docs/field-incidents.md#3-multipath-map-with-failed-paths and #4-busy-or-map-in-use). Refused while the map is mounted,
  * held (kpartx/LVM), swap or open by a loop device ("map in use" in the field).
  */
+
 import type { Snapshot } from '../model.js';
 import { allDevices, findMap, mapUses } from './lookup.js';
 import { oneRefInput } from './one-ref.js';
-import { addStep, addUnique, destructive, flushMapStep, newPlan, pre } from './plan-kit.js';
+import { addStep, addUnique, destructive, deviceBlast, flushMapStep, newPlan, pre } from './plan-kit.js';
 import { refusalOfUse } from './teardown.js';
 import type { ActionDef } from './types.js';
 
@@ -31,7 +32,7 @@ export const flushAction: ActionDef<FlushInput> = {
     addUnique(plan.blastRadius.mounts, ...m.mountpoints);
     plan.before.push(m.wwid);
     const paths = allDevices(s).filter((x) => x.device.name && m.slaves.includes(x.device.name));
-    for (const d of paths) addUnique(plan.blastRadius.devices, `${d.device.name} ${d.device.key}`);
+    for (const d of paths) addUnique(plan.blastRadius.devices, deviceBlast(d.device));
     plan.lockKeys = [...new Set(paths.map((d) => d.session.targetIqn))];
     for (const u of mapUses(s, m)) {
       const hint = `release ${m.alias} first (findmnt -S /dev/${m.name}; ls /sys/block/${m.name}/holders)`;

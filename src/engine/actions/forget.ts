@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import { discoverArgv, nodeArgv, recordOpArgv, recordUpdateArgv } from '../iscsiadm/argv.js';
 import type { NodeRecord, Snapshot } from '../model.js';
+import { fingerprintText } from '../text/fingerprint.js';
 import { shellLine } from './format.js';
 import { onTarget, parseTargetRef, recordByKey, recordKey } from './lookup.js';
 import { addStep, addUnique, destructive, newPlan, pre, TIMEOUTS } from './plan-kit.js';
@@ -69,7 +70,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
     const plan = newPlan(
       'forget',
       input.manual ? 'Set node.startup=manual' : 'Delete node records',
-      records.map(recordKey).join('; '),
+      records.map((r) => fingerprintText(recordKey(r))).join('; '),
       ctx,
     );
     if (input.manual) plan.risk = 'low';
@@ -77,7 +78,7 @@ export const forgetAction: ActionDef<ForgetInput> = {
     plan.lockKeys = [...new Set(records.map((r) => r.targetIqn))];
     for (const r of records) {
       const rk = recordKey(r);
-      addUnique(plan.blastRadius.nodeRecords, rk);
+      addUnique(plan.blastRadius.nodeRecords, fingerprintText(rk));
       addUnique(plan.before, rk);
       const base = nodeArgv(r.portal, r.targetIqn, r.iface);
       if (input.manual) {

@@ -6,6 +6,7 @@
  */
 import { safeDeep } from '../text/safe-text.js';
 import type { Consent } from './consent.js';
+import type { JournalCommand } from './journal.js';
 import type { ApplyResult, BlastRadius, Plan, PlanStep, Refusal } from './types.js';
 
 /** How a line reads: a tone the console colours it with (plain text ignores it). */
@@ -54,6 +55,24 @@ export function stepAction(s: PlanStep): string {
   return '(no-op)';
 }
 
+/** A command a step ran, as the shell line it was (`$ argv`, `$ echo data > attr`, `rmdir path`). */
+export function commandText(c: Pick<JournalCommand, 'argv' | 'write' | 'fs'>): string {
+  if (c.argv) return `$ ${shellLine(c.argv)}`;
+  if (c.write) return `$ echo ${shellQuote(c.write.data.trimEnd())} > ${c.write.path}`;
+  if (c.fs) return `${c.fs.op} ${c.fs.path}`;
+  return '(no command)';
+}
+
+/**
+ * A step as an error or a warning names it: its number and what it runs
+ * (`step 3 (iscsiadm -m node … --logout -I default)`), never its internal id.
+ */
+export function stepRef(plan: Plan, step: PlanStep): string {
+  const i = plan.steps.indexOf(step);
+  const action = stepAction(step).replace(/^\$ /, '');
+  return `step ${i < 0 ? '?' : i + 1} (${action})`;
+}
+
 /** `10s`, `1.5s`, `0.2s`: a timeout as the admin reads it (never rounded to 0). */
 function formatSeconds(ms: number): string {
   const s = ms / 1000;
@@ -91,6 +110,7 @@ export function planLines(raw: Plan): PlanLine[] {
     for (const r of plan.refusals) {
       lines.push({ text: `  ${refusalLine(r)}`, tone: 'bad' });
       if (r.hint) lines.push({ text: `    hint: ${r.hint}`, tone: 'dim' });
+      for (const c of r.commands ?? []) lines.push({ text: `      $ ${c}`, command: true });
     }
   }
   for (const w of plan.warnings) lines.push({ text: `warning: ${w}`, tone: 'warn' });
@@ -111,7 +131,8 @@ export function planLines(raw: Plan): PlanLine[] {
   plan.steps.forEach((s, i) => {
     const flags = [
       s.group ? `portal ${s.group}` : '',
-      s.okExitCodes?.length ? `ok exit ${s.okExitCodes.join('/')}` : '',
+      // iscsiadm's "not found" (21, 2) and "exists" (15) exits count as success (docs/iscsiadm.md): said in words.
+      s.okExitCodes?.length ? 'ok if already done' : '',
       s.warnOnly ? 'warn only' : '',
       s.ignoreFailure ? 'result ignored' : '',
     ]

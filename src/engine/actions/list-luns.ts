@@ -23,6 +23,7 @@
  * portal), no second one is made — its paths could join a dm map in use — and the LUNs those
  * sessions have are listed from the snapshot, each with what uses it.
  */
+
 import { UserError } from '../errors.js';
 import { ifaceNameProblem, iscsiNameProblem } from '../iscsi/names.js';
 import { formatPortal, parseTargetPortal, portalProblem } from '../iscsi/portal.js';
@@ -38,6 +39,7 @@ import {
 } from '../iscsiadm/argv.js';
 import type { ScsiDevice, Snapshot } from '../model.js';
 import { sessionKey } from '../model.js';
+import { fingerprintText } from '../text/fingerprint.js';
 import { SESSION_CHAP_KEYS } from './chap-keys.js';
 import { chapSteps } from './chap-steps.js';
 import { deviceUses, recordKey } from './lookup.js';
@@ -205,13 +207,13 @@ function planListingRecord(
       overridable: false,
     });
   }
-  addUnique(plan.blastRadius.sessions, `${key} (temporary: logged out at the end)`);
+  addUnique(plan.blastRadius.sessions, `${fingerprintText(key)} (temporary: logged out at the end)`);
   if (existed) {
     plan.warnings.push(
       `node record ${iqn} @ ${portal} (${iface}) exists: the login uses it as it is (its own startup, scan and CHAP settings) and it is kept afterwards`,
     );
   } else {
-    addUnique(plan.blastRadius.nodeRecords, `${rec} (created, deleted at the end)`);
+    addUnique(plan.blastRadius.nodeRecords, `${fingerprintText(rec)} (created, deleted at the end)`);
     addStep(plan, {
       id: 'node-new',
       why: 'write this one node record (no discovery, so no other target gets a record)',

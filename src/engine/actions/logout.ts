@@ -66,7 +66,7 @@ export const logoutAction: ActionDef<LogoutInput> = {
     const plan = newPlan('logout', 'Log out', subject, ctx);
     destructive(plan, 'high', sessions.length === 1 ? String(first.sid) : s.node.hostname);
     plan.lockKeys = [...new Set(sessions.map((x) => x.targetIqn))];
-    addSessionRefusals(plan, sessions);
+    addSessionRefusals(plan, s, sessions);
     addCsiRefusals(plan, s, sessions);
     for (const x of sessions) {
       if (x.verdict !== 'in-use' && x.kubeletVolumes.length > 0) {

@@ -2,7 +2,9 @@
  * online: write `running` to `device/state` of an offline device — what iscsid does itself on a
  * recovery relogin (usr/iscsi_sysfs.c iscsi_sysfs_set_device_online; docs/field-incidents.md#2-devices-offline-or-blocked-after-a-target-outage).
  */
+
 import type { Snapshot } from '../model.js';
+import { fingerprintText } from '../text/fingerprint.js';
 import { findDevice } from './lookup.js';
 import { oneRefInput } from './one-ref.js';
 import { addDeviceToBlast, addStep, deviceName, newPlan, pre, refuseSessionDown } from './plan-kit.js';
@@ -26,7 +28,7 @@ export const onlineAction: ActionDef<OnlineInput> = {
   plan(input, s: Snapshot, ctx) {
     const { device: d, session: x } = findDevice(s, input.deviceKey);
     const name = deviceName(d);
-    const plan = newPlan('online', `Online ${name}`, `${name} (${d.hctl}) ${d.key}`, ctx);
+    const plan = newPlan('online', `Online ${name}`, `${name} (${d.hctl}) ${fingerprintText(d.key)}`, ctx);
     addDeviceToBlast(plan, s, d);
     plan.lockKeys = [x.targetIqn];
     if (d.state === 'running')

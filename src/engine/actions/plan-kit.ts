@@ -6,6 +6,8 @@
 
 import { ifaceDeleteArgv, logoutArgv, nodeDeleteArgv } from '../iscsiadm/argv.js';
 import type { KubeletVolume, MultipathMap, ScsiDevice, Session, Snapshot } from '../model.js';
+import { fingerprintText } from '../text/fingerprint.js';
+import { podLabel } from '../text/pod-names.js';
 import { readOnlyRefusals } from './consent.js';
 import { recordKey } from './lookup.js';
 import { deviceAttrPath } from './sysfs-writes.js';
@@ -93,7 +95,7 @@ export function unmountStep(path: string, force: boolean): PlanStep {
     id: `umount:${path}`,
     why: force
       ? 'unmount the global mount although pod bind mounts remain (forced): pods keep the filesystem busy'
-      : 'unmount the global mount before the devices go (kubelet UnmountDevice)',
+      : 'unmount the global mount before the devices go (as kubelet does)',
     argv: ['umount', path],
     effect: { kind: 'unmount', path },
     timeoutMs: TIMEOUTS.umount,
@@ -114,7 +116,7 @@ export function unmountStep(path: string, force: boolean): PlanStep {
 export function flushMapStep(m: MultipathMap): PlanStep {
   return {
     id: `flush:${m.name}`,
-    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (the order kubelet's deleteDevices uses)`,
+    why: `flush multipath map ${m.alias} (${m.name}) before deleting its paths (kubelet's order)`,
     argv: ['multipath', '-f', `/dev/${m.name}`],
     effect: { kind: 'flush-map', map: m.wwid },
     timeoutMs: TIMEOUTS.multipath,
@@ -185,10 +187,11 @@ export function logoutSteps(
       timeoutMs: TIMEOUTS.iscsiadm,
       preconditions: [pre('session-not-in-use', `session ${portal} is not in use by pods`, session.key)],
       doneIf: [pre('session-absent', `no session to ${portal}`, session.key)],
+      takesEffect: [pre('session-absent', `the session to ${portal} is logged out`, session.key)],
     },
     {
       id: `delete-record:${portal}`,
-      why: `delete the node record so iscsid does not log in again at boot (kubelet detachISCSIDisk)`,
+      why: 'delete the node record so iscsid does not log in again at boot',
       argv: nodeDeleteArgv(portal, iqn, iface),
       effect: { kind: 'record-delete', record: rk },
       okExitCodes: [21, 2],
@@ -229,7 +232,7 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
   return [
     {
       id: `unlink:${json}`,
-      why: "remove kubelet metadata of the orphaned volume (so kubelet's isSessionBusy stops counting it)",
+      why: "remove kubelet's iscsi.json of the orphaned volume: while the dir exists kubelet counts it and never logs the session out",
       fs: { op: 'unlink', path: json },
       effect: { kind: 'unlink', path: json },
       preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],
@@ -250,21 +253,21 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
 export function addSessionsToBlast(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
   const b = plan.blastRadius;
   for (const x of sessions) {
-    addUnique(b.sessions, `${x.sid} ${x.key}`);
+    addUnique(b.sessions, sessionBlast(x));
     addUnique(plan.before, x.key);
     addUnique(b.kubeletVolumes, ...x.kubeletVolumes);
-    addUnique(b.pods, ...x.pods);
+    addUnique(b.pods, ...x.pods.map((u) => podLabel(s.kubelet.pods, u)));
     for (const d of x.devices) addDeviceToBlast(plan, s, d);
     const rec = s.nodeRecords.find(
       (r) => r.targetIqn === x.targetIqn && r.portal === x.portal && r.iface === x.iface,
     );
-    if (rec) addUnique(b.nodeRecords, recordKey(rec));
+    if (rec) addUnique(b.nodeRecords, fingerprintText(recordKey(rec)));
   }
 }
 
 export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
   const b = plan.blastRadius;
-  addUnique(b.devices, `${deviceName(d)} ${d.key}`);
+  addUnique(b.devices, deviceBlast(d));
   addUnique(plan.before, d.key);
   addUnique(b.mounts, ...d.mountpoints, ...(d.blockBinds ?? []).map((x) => x.path));
   for (const m of s.multipath.filter((m) => d.name && m.slaves.includes(d.name))) {
@@ -277,7 +280,17 @@ export function addDeviceToBlast(plan: Plan, s: Snapshot, d: ScsiDevice): void {
 export function addSessionSubject(plan: Plan, x: Session): void {
   plan.before.push(x.key);
   plan.lockKeys = [x.targetIqn];
-  plan.blastRadius.sessions.push(`${x.sid} ${x.key}`);
+  plan.blastRadius.sessions.push(sessionBlast(x));
+}
+
+/** A session in the blast radius: `4 iqn… @ 10.0.0.10:3260 (default)` (the pipe key stays internal). */
+function sessionBlast(x: Session): string {
+  return `${x.sid} ${fingerprintText(x.key)}`;
+}
+
+/** A device in the blast radius: `sdd (iqn… @ 10.0.0.10:3260 (default) LUN 1)`. */
+export function deviceBlast(d: ScsiDevice): string {
+  return `${deviceName(d)} (${fingerprintText(d.key)})`;
 }
 
 /**

@@ -35,7 +35,7 @@ export const rescanAction: ActionDef<RescanInput> = {
     plan.risk = 'medium';
     addSessionSubject(plan, x);
     plan.warnings.push(
-      'iscsiadm --rescan writes "- - -" (all LUNs): LUNs kubelet never asked for may appear (kubernetes#59946); prefer `scan <sid> <lun>`',
+      'iscsiadm --rescan writes "- - -" (all LUNs): LUNs no volume asked for appear as new devices on this node; prefer `scan <sid> <lun>`',
     );
     refuseSessionDown(plan, x, {
       hint: 'a rescan of a session that is not logged in blocks until the recovery timeout',

@@ -13,11 +13,13 @@
  * when a pod needs it), when its device is used directly without a map (multipathd cannot put a map
  * over a device in use, so the new path would stay unused), or when CHAP would have to be copied.
  */
+
 import { UserError } from '../errors.js';
 import type { ExpectedVolume, Snapshot } from '../model.js';
 import { sessionKey } from '../model.js';
 import { probeLine } from '../probe/probe-line.js';
 import { volumeHasSession } from '../snapshot/expected.js';
+import { fingerprintText } from '../text/fingerprint.js';
 import { planLunScan, planPortalLogin } from './attach-portal.js';
 import { deviceByKey, deviceUse, recordKey } from './lookup.js';
 import { noExtraPositionals } from './one-ref.js';
@@ -224,8 +226,8 @@ function planRestore(input: RestoreInput, s: Snapshot, ctx: ActionContext): Plan
     plan.steps[first]!.preconditions.push(
       pre('target-portal-absent', `no session to ${iqn} at ${l.portal}`, `${iqn}|${l.portal}`),
     );
-    addUnique(plan.blastRadius.sessions, sessionKey(iqn, l.portal, l.iface));
-    addUnique(plan.blastRadius.nodeRecords, ...(recordMissing ? [record] : []));
+    addUnique(plan.blastRadius.sessions, fingerprintText(sessionKey(iqn, l.portal, l.iface)));
+    addUnique(plan.blastRadius.nodeRecords, ...(recordMissing ? [fingerprintText(record)] : []));
     for (const lun of l.luns)
       planLunScan(plan, {
         iqn,

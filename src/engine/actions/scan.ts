@@ -107,7 +107,7 @@ export const scanAction: ActionDef<ScanInput> = {
       id: 'scan',
       why:
         k === input.lun
-          ? `targeted scan of channel 0, target 0, LUN ${input.lun} (kubelet scanOneLun)`
+          ? `targeted scan of channel 0, target 0, LUN ${input.lun} (as kubelet does)`
           : `targeted scan of channel 0, target 0, kernel LUN ${k} (target LUN ${input.lun} in flat space addressing; kubelet would write ${input.lun} and find nothing)`,
       write: { path: hostScanPath(x.hostNumber), data: scanData(k) },
       effect: { kind: 'scan', path: hostScanPath(x.hostNumber) },

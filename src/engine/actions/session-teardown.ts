@@ -5,6 +5,7 @@
  */
 import { discoverArgv, loginArgv } from '../iscsiadm/argv.js';
 import type { Session, Snapshot } from '../model.js';
+import { kubectlDeletePods, podsPhrase } from '../text/pod-names.js';
 import { shellLine } from './format.js';
 import { recordKey } from './lookup.js';
 import { addSessionsToBlast, addStep, ifaceDeleteStep, isClonedIface, logoutSteps, pre } from './plan-kit.js';
@@ -12,15 +13,10 @@ import { addDeviceTeardown } from './teardown.js';
 import type { Plan } from './types.js';
 
 /** Refusals shared by logout and cleanup: sessions pods use, sessions kubelet does not know. */
-export function addSessionRefusals(plan: Plan, sessions: readonly Session[]): void {
+export function addSessionRefusals(plan: Plan, s: Snapshot, sessions: readonly Session[]): void {
   for (const x of sessions) {
     if (x.verdict === 'in-use') {
-      plan.refusals.push({
-        id: 'in-use',
-        reason: `session ${x.sid} (${x.portal}) is in use by pods ${x.pods.join(', ') || '(kubelet volumes)'}`,
-        hint: 'delete the pods first; kubelet logs out by itself when the last volume of the target goes',
-        overridable: false,
-      });
+      plan.refusals.push(inUseRefusal(s, x));
     } else if (x.verdict === 'foreign') {
       plan.refusals.push({
         id: 'foreign',
@@ -31,6 +27,37 @@ export function addSessionRefusals(plan: Plan, sessions: readonly Session[]): vo
       });
     }
   }
+}
+
+/**
+ * Why a session counts as in use, naming its pods and the commands that delete them; a session no
+ * pod uses is in use through its kubelet volume's own global mount (kubelet left it mounted), and
+ * the refusal says that instead of naming pods that are not there.
+ */
+function inUseRefusal(s: Snapshot, x: Session): Plan['refusals'][number] {
+  if (x.pods.length > 0) {
+    const commands = kubectlDeletePods(s.kubelet.pods, x.pods);
+    return {
+      id: 'in-use',
+      reason: `session ${x.sid} (${x.portal}) is in use by ${podsPhrase(s.kubelet.pods, x.pods)}`,
+      hint: `delete the ${x.pods.length === 1 ? 'pod' : 'pods'} first; kubelet logs out by itself when the last volume of the target goes`,
+      ...(commands.length > 0 ? { commands } : {}),
+      overridable: false,
+    };
+  }
+  const mounted = x.kubeletVolumes.filter((p) => s.kubelet.volumes.some((v) => v.path === p && v.mounted));
+  return {
+    id: 'in-use',
+    reason:
+      mounted.length > 0
+        ? `session ${x.sid} (${x.portal}) is in use only by its own kubelet global mount ${mounted.join(', ')}: no pod uses it`
+        : `session ${x.sid} (${x.portal}) is in use: ${x.reasons[0] ?? 'its devices are in use'}`,
+    hint:
+      mounted.length > 0
+        ? 'clean up the kubelet volume instead (it unmounts the global dir, then logs out)'
+        : 'release what uses its devices first (see its reasons)',
+    overridable: false,
+  };
 }
 
 /** Adds device teardown + logout + record delete + clone delete for the sessions. */
@@ -55,7 +82,7 @@ export function addSessionTeardown(plan: Plan, s: Snapshot, sessions: readonly S
     const otherUsers = s.sessions.filter((x) => x.iface === iface && !keys.has(x.key));
     if (otherUsers.length > 0) {
       plan.warnings.push(
-        `iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it (kubernetes#73181)`,
+        `iface ${iface} is kept: sessions ${otherUsers.map((x) => x.sid).join(', ')} still use it`,
       );
       continue;
     }

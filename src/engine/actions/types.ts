@@ -112,6 +112,11 @@ interface StepBase {
    * (a device that is already gone need not be deleted again).
    */
   doneIf?: Precondition[];
+  /**
+   * What must hold on the node once the step ran: a command that succeeds without it did not take
+   * effect, and the step fails saying so (`iscsiadm --logout` can exit 0 while the session stays).
+   */
+  takesEffect?: Precondition[];
   /** A failure is only warned about (kubelet warns on node.session.scan / node.startup updates). */
   warnOnly?: boolean;
   /** Any exit code is fine (kubelet ignores the result of `discoverydb -o new`). */
@@ -210,6 +215,11 @@ export interface Refusal {
   id: string;
   reason: string;
   hint?: string;
+  /**
+   * Exact commands the hint asks for (`kubectl -n db delete pod postgres-0`), one per line under
+   * it, so they can be copied as they are.
+   */
+  commands?: readonly string[];
   /** Can the override act lift it (consent.ts: CLI --force, console `o`, token `override <hostname>`)? */
   overridable: boolean;
   /**
@@ -264,6 +274,11 @@ export interface StepProgress {
   /** Exit code / error / "already done (exit 21 ISCSI_ERR_NO_OBJS_FOUND)". */
   detail?: string;
   durationMs?: number;
+  /**
+   * The commands the step ran, resolved (a dynamic step's device, host number and filesystem known
+   * only when it runs), set once it ran: shown instead of the plan's placeholders.
+   */
+  ran?: string[];
 }
 
 export interface ApplyResult {

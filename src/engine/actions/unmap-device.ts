@@ -19,7 +19,7 @@ export function unmapBlockVolumeSteps(plan: Plan, s: Snapshot, v: KubeletVolume)
       if (file !== entry) continue;
       steps.push({
         id: `losetup-d:${loop}`,
-        why: `release ${loop}, which holds ${entry} open (kubelet DetachFileDevice)`,
+        why: `release ${loop}, which holds ${entry} open (as kubelet does on unmap)`,
         argv: ['losetup', '-d', `/dev/${loop}`],
         effect: { kind: 'detach-loop', loop },
         timeoutMs: TIMEOUTS.umount,
@@ -31,7 +31,7 @@ export function unmapBlockVolumeSteps(plan: Plan, s: Snapshot, v: KubeletVolume)
       addUnique(plan.blastRadius.mounts, entry);
       steps.push({
         id: `umount:${entry}`,
-        why: `unmount the bind mount of the device node for pod ${uid} (kubelet UnmapDevice, bindMount)`,
+        why: `unmount the bind mount of the device node for pod ${uid} (as kubelet does on unmap)`,
         argv: ['umount', entry],
         effect: { kind: 'unmount', path: entry },
         timeoutMs: TIMEOUTS.umount,
@@ -41,7 +41,7 @@ export function unmapBlockVolumeSteps(plan: Plan, s: Snapshot, v: KubeletVolume)
     }
     steps.push({
       id: `unlink:${entry}`,
-      why: `remove the empty per-pod entry ${uid} left by the bind mount (kubelet UnmapDevice)`,
+      why: `remove the empty per-pod entry ${uid} left by the bind mount (as kubelet does on unmap)`,
       fs: { op: 'unlink', path: entry },
       effect: { kind: 'unlink', path: entry },
       preconditions: [

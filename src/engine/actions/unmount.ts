@@ -8,7 +8,7 @@
  */
 import { UserError } from '../errors.js';
 import type { Mount, Snapshot } from '../model.js';
-import { podLabel } from '../snapshot/pod-names.js';
+import { kubectlDeletePods, podLabel, podsPhrase } from '../text/pod-names.js';
 import { type KubeletMountPoint, kubeletMountAt } from './kubelet-mounts.js';
 import { noExtraPositionals } from './one-ref.js';
 import { addStep, addUnique, destructive, newPlan, pre, unmountStep } from './plan-kit.js';
@@ -34,11 +34,13 @@ function refuseForeign(plan: Plan, m: Mount): void {
 /** A pod's own mount of a volume: only with the override, naming the pod. */
 function podMountStep(plan: Plan, s: Snapshot, km: KubeletMountPoint): PlanStep {
   const pod = podLabel(s.kubelet.pods, km.podUid!);
-  addUnique(plan.blastRadius.pods, km.podUid);
+  const podCommands = kubectlDeletePods(s.kubelet.pods, [km.podUid!]);
+  addUnique(plan.blastRadius.pods, pod);
   plan.refusals.push({
     id: 'pod-volume',
     reason: `${km.path} is pod ${pod}'s own mount of volume ${km.volume}: unmounting it pulls the volume out from under the pod, whose writes then land on the node's disk`,
     hint: 'delete or evict the pod (kubelet unmounts it itself); override only if the pod is gone for good',
+    ...(podCommands.length > 0 ? { commands: podCommands } : {}),
     overridable: true,
     objects: [km.path],
   });
@@ -49,14 +51,17 @@ function podMountStep(plan: Plan, s: Snapshot, km: KubeletMountPoint): PlanStep 
 }
 
 /** A volume's global (staging) mount: refused while pods' own mounts of it remain, unless forced. */
-function globalMountStep(plan: Plan, km: KubeletMountPoint): PlanStep {
+function globalMountStep(plan: Plan, s: Snapshot, km: KubeletMountPoint): PlanStep {
   const pods = km.podMounts;
   if (pods.length > 0) {
-    addUnique(plan.blastRadius.pods, ...pods.map((p) => p.podUid));
+    addUnique(plan.blastRadius.pods, ...pods.map((p) => podLabel(s.kubelet.pods, p.podUid)));
+    const uids = pods.map((p) => p.podUid);
+    const commands = kubectlDeletePods(s.kubelet.pods, uids);
     plan.refusals.push({
       id: 'pod-mounts',
-      reason: `pods still bind-mount ${km.path}: ${pods.map((p) => p.path).join(', ')}`,
+      reason: `${podsPhrase(s.kubelet.pods, uids)} still ${new Set(uids).size === 1 ? 'bind-mounts' : 'bind-mount'} ${km.path}: ${pods.map((p) => p.path).join(', ')}`,
       hint: 'delete or evict the pods first (kubelet then unmounts itself); --force unmounts only the global mount',
+      ...(commands.length > 0 ? { commands } : {}),
       overridable: true,
       objects: [km.path],
     });
@@ -102,7 +107,7 @@ export const unmountAction: ActionDef<UnmountInput> = {
     }
     if (km.iqn) plan.lockKeys = [km.iqn];
     addUnique(plan.blastRadius.kubeletVolumes, km.volume);
-    addStep(plan, km.kind === 'pod' ? podMountStep(plan, s, km) : globalMountStep(plan, km));
+    addStep(plan, km.kind === 'pod' ? podMountStep(plan, s, km) : globalMountStep(plan, s, km));
     plan.expect!.push(pre('not-mounted', `${path} is unmounted`, path));
     plan.undo.push(`mount -t ${mount.fsType} ${mount.source} ${path}`);
     return plan;

@@ -19,7 +19,7 @@ import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
 import { applyTopology, cachedTopology } from './multipath-topology.js';
 import { findOutages, isSessionDown } from './outages.js';
-import { readPodNames } from './pod-names.js';
+import { addPodRefs, readPodNames } from './pod-names.js';
 import { readPodVolumes } from './pod-volumes.js';
 import { buildPortalHostMap } from './portal-host-map.js';
 import { readSessions, type SessionEntryRead, type SessionsRead, type SysfsSession } from './sessions.js';
@@ -165,7 +165,15 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     claims: buildClaimIndex(host, csi.state, csi.byPath),
     podNames,
   });
-  const volumes = volumesWithSessions(kube.volumes, sessions);
+  // status --json names every pod beside its UID (docs/status-schema.md#pod-names).
+  const named = addPodRefs(
+    podNames,
+    sessions,
+    volumesWithSessions(kube.volumes, sessions),
+    podVolumes,
+    csi.state.volumes,
+  );
+  const volumes = named.volumes;
   shareClaimedDevices(input.basis, raw, sessions);
   for (const s of sessions) if (isSessionDown(s)) s.downSeenAt = input.takenAt;
   const fsErrors = readFsErrors({
@@ -196,13 +204,13 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     mounts,
     swaps,
     loops,
-    kubelet: { root: kubeletRoot, volumes, podVolumes },
+    kubelet: { root: kubeletRoot, volumes, podVolumes: named.podVolumes },
     nodeRecords,
     ifaces,
     outages,
     problems,
   };
-  if (csiPresent) snapshot.csi = csi.state;
+  if (csiPresent) snapshot.csi = { ...csi.state, volumes: named.csiVolumes };
   const expected = expectedState({
     sessions,
     multipath: usage.multipath,

@@ -1,5 +1,5 @@
 import type { Host } from '../host/host.js';
-import type { PodName } from '../model.js';
+import type { CsiVolume, KubeletVolume, PodName, PodRef, PodVolume, Session } from '../model.js';
 
 /**
  * Pod names for the UIDs kubelet's dirs give (docs/status-schema.md#pod-names), read from two
@@ -77,12 +77,43 @@ export function readPodNames(
   return out;
 }
 
+/** A UID with the name the node gives it (none: the UID alone). */
+function podRef(names: Readonly<Record<string, PodName>>, uid: string): PodRef {
+  const p = names[uid];
+  if (!p) return { uid };
+  return p.namespace !== undefined ? { uid, namespace: p.namespace, name: p.name } : { uid, name: p.name };
+}
+
 /**
- * How a pod is named to a person: `namespace/name` from the pod log dirs, `name` (the pod's
- * hostname, namespace unknown) from etc-hosts, else the UID. One home for CLI and console.
+ * Puts the pods' names beside their UIDs wherever `status --json` lists a pod (sessions, global
+ * dirs, pod volume dirs, CSI publish dirs), so a jq reader needs no lookup in `kubelet.pods`.
+ * Sessions are this read's own objects (set in place); volumes, pod volumes and CSI volumes may be
+ * shared with the previous read, so those that change are copied.
  */
-export function podLabel(pods: Readonly<Record<string, PodName>> | undefined, uid: string): string {
-  const p = pods?.[uid];
-  if (!p) return uid;
-  return p.namespace !== undefined ? `${p.namespace}/${p.name}` : `${p.name} (hostname)`;
+export function addPodRefs(
+  names: Readonly<Record<string, PodName>>,
+  sessions: Session[],
+  volumes: readonly KubeletVolume[],
+  podVolumes: readonly PodVolume[],
+  csiVolumes: readonly CsiVolume[],
+): { volumes: KubeletVolume[]; podVolumes: PodVolume[]; csiVolumes: CsiVolume[] } {
+  for (const s of sessions) if (s.pods.length > 0) s.podRefs = s.pods.map((u) => podRef(names, u));
+  const named = (uid: string) => {
+    const r = podRef(names, uid);
+    return {
+      ...(r.namespace !== undefined ? { podNamespace: r.namespace } : {}),
+      ...(r.name !== undefined ? { podName: r.name } : {}),
+    };
+  };
+  return {
+    volumes: volumes.map((v) =>
+      v.pods.length > 0 ? { ...v, podRefs: v.pods.map((u) => podRef(names, u)) } : v,
+    ),
+    podVolumes: podVolumes.map((pv) => (names[pv.podUid] ? { ...pv, ...named(pv.podUid) } : pv)),
+    csiVolumes: csiVolumes.map((v) =>
+      v.publish.some((p) => names[p.podUid])
+        ? { ...v, publish: v.publish.map((p) => (names[p.podUid] ? { ...p, ...named(p.podUid) } : p)) }
+        : v,
+    ),
+  };
 }

@@ -121,7 +121,7 @@ export function stuckRecoveries(o: { inUse: boolean; otherPathsUp: boolean }): S
     {
       what: 'wait',
       risk: 'low',
-      why: 'I/O on this path stays queued or failing; the volume may run short of paths for good (trident#1138)',
+      why: 'I/O on this path stays queued or failing; the volume may run short of paths for good',
     },
     {
       what: 'restart iscsid',
@@ -132,7 +132,7 @@ export function stuckRecoveries(o: { inUse: boolean; otherPathsUp: boolean }): S
       what: 'echo 1 > /sys/class/iscsi_session/sessionN/recovery_tmo',
       risk: single ? 'high' : 'medium',
       why: single
-        ? 'queued I/O fails at once and no other path takes it: the filesystem sees errors (ext4 errors=remount-ro stops it, trident#961)'
+        ? 'queued I/O fails at once and no other path takes it: the filesystem sees errors (ext4 errors=remount-ro stops it)'
         : 'queued I/O on this path fails at once; multipath moves it to the working paths',
     },
     {

@@ -4,7 +4,7 @@
  * it (in use?). A device counts with its partitions and dm holders (usage.ts).
  */
 import type { KubeletVolume, PodName } from '../model.js';
-import { podLabel } from './pod-names.js';
+import { podLabel } from '../text/pod-names.js';
 import type { SysfsSession } from './sessions.js';
 import type { DeviceUse } from './usage.js';
 import type { VerdictIndex } from './verdict-index.js';

@@ -6,7 +6,7 @@
  * dialog's width (commands between their words), nothing is cut.
  */
 import type { EngineJournalLine, JournalEntry } from '../../app/backend.js';
-import { commandOutcome, planLines, shellQuote } from '../../app/domain.js';
+import { commandOutcome, commandText, planLines } from '../../app/domain.js';
 import type { Line } from '../components/scroll-text.js';
 import { scrollOrClose } from '../context.js';
 import { safeJournal } from '../journal-feed.js';
@@ -32,13 +32,6 @@ const STEP_LOOK: Record<string, { symbol: string; tone: Tone }> = {
   failed: { symbol: '✗', tone: 'bad' },
   skipped: { symbol: '↷', tone: 'dim' },
 };
-
-function commandText(c: NonNullable<EngineJournalLine['steps']>[number]['commands'][number]): string {
-  if (c.argv) return `$ ${c.argv.map(shellQuote).join(' ')}`;
-  if (c.write) return `$ echo ${shellQuote(c.write.data.trimEnd())} > ${c.write.path}`;
-  if (c.fs) return `${c.fs.op} ${c.fs.path}`;
-  return '(no command)';
-}
 
 function whoText(w: EngineJournalLine['who']): string {
   const user = w.user ?? (w.uid !== undefined ? `uid ${w.uid}` : 'unknown user');

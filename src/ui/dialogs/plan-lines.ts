@@ -61,9 +61,16 @@ export function progressLines(plan: Plan, steps: readonly StepProgress[], width 
     const p = steps.find((x) => x.stepId === s.id);
     const look = STATUS_LOOK[p?.status ?? 'pending'];
     const dur = p?.durationMs !== undefined ? ` (${p.durationMs} ms)` : '';
-    const command = Boolean(s.argv || s.write);
-    const out: Line[] = wrapLine(`${look.symbol} ${stepNumber(i)} ${stepAction(s)}`, width, { command }).map(
-      (text) => ({ text, tone: look.tone }),
+    const command = Boolean(s.argv || s.write || p?.ran);
+    // A step that ran shows its commands as they ran (a dynamic step's device is known only then).
+    const actions = p?.ran && p.ran.length > 0 ? p.ran : [stepAction(s)];
+    const out: Line[] = actions.flatMap((a, k) =>
+      wrapLine(`${k === 0 ? `${look.symbol} ${stepNumber(i)}` : '     '} ${a}`, width, { command }).map(
+        (text) => ({
+          text,
+          tone: look.tone,
+        }),
+      ),
     );
     // The duration follows the command on its last line, or on a line of its own when that is full.
     if (dur) {

@@ -1,6 +1,6 @@
 /** The Events view (6): the watchers' live event log; the cursor follows new events from the last row. */
 import type { NodeEvent } from '../../app/backend.js';
-import { eventRecord } from '../../app/domain.js';
+import { eventRecord, fingerprintText } from '../../app/domain.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatClock } from '../format.js';
 import type { Tone } from '../theme.js';
@@ -22,11 +22,13 @@ const SEVERITY_LOOK: Record<NodeEvent['severity'], { text: string; tone: Tone }>
 
 export function eventRow(e: NodeEvent): TableRow {
   const sev = SEVERITY_LOOK[e.severity];
+  // A session or LUN is keyed target|portal|iface[|lun]: shown as "target @ portal (iface) LUN n".
+  const subject = fingerprintText(e.subject);
   return {
     key: String(e.id),
-    cells: [formatClock(e.at), sev.text, e.kind, e.subject, e.message],
+    cells: [formatClock(e.at), sev.text, e.kind, subject, e.message],
     tones: ['dim', sev.tone, undefined, 'dim', undefined],
-    fields: { kind: e.kind, severity: e.severity, subject: e.subject, message: e.message },
+    fields: { kind: e.kind, severity: e.severity, subject, message: e.message },
     sort: { at: e.id, severity: e.severity, kind: e.kind },
   };
 }

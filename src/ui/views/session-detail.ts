@@ -11,7 +11,9 @@ import {
   downScopeOf,
   fsWords,
   kubeletLunProblem,
+  kubeletOnDetachText,
   lunLabel,
+  metadataSourceText,
   multipathLlLines,
   pathDown,
   podLabel,
@@ -56,7 +58,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
       bold: true,
     },
     {
-      text: `kubelet isSessionBusy: ${s.kubeletBusy ? 'yes (busy: kubelet will not log out)' : 'no (kubelet would log out on detach)'}`,
+      text: kubeletOnDetachText(s.kubeletBusy),
       tone: s.kubeletDisagreement ? 'warn' : 'dim',
     },
   ];
@@ -88,7 +90,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
   for (const kv of vols) {
     lines.push({ text: `  ${kv.path}`, tone: kv.problems.length ? 'warn' : undefined });
     lines.push({
-      text: `      ${kv.mode}, lun ${kv.lun}, ${kv.mounted ? 'mounted' : 'not mounted'}, metadata from ${kv.metadataSource}`,
+      text: `      ${kv.mode}, lun ${kv.lun}, ${kv.mounted ? 'mounted' : 'not mounted'}, ${metadataSourceText(kv.metadataSource)}`,
       tone: 'dim',
     });
     for (const p of kv.problems) lines.push({ text: `      ⚠ ${p}`, tone: 'warn' });

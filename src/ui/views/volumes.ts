@@ -1,5 +1,5 @@
 /** The Volumes view (3): kubelet's in-tree iSCSI volumes, then the CSI drivers' volumes. */
-import { nodeProblems } from '../../app/domain.js';
+import { metadataSourceWord, nodeProblems } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { nodeIqnPrefix, volumeDirLabel } from '../iqn-prefix.js';
@@ -42,7 +42,7 @@ function inTreeVolumeRows(snap: Snapshot): TableRow[] {
         v.mode === 'filesystem' ? 'fs' : 'block',
         v.lun,
         v.mounted ? 'yes' : 'no',
-        v.metadataSource,
+        metadataSourceWord(v.metadataSource),
         v.sessions.join(',') || '-',
         String(v.pods.length),
         p.text,

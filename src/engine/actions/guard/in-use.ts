@@ -4,6 +4,7 @@
  * (lookup.ts deviceUses/mapUses), read from the fresh snapshot.
  */
 import type { Snapshot } from '../../model.js';
+import { podsPhrase } from '../../text/pod-names.js';
 import {
   csiVolumeByPath,
   deviceByKey,
@@ -38,7 +39,7 @@ function deviceBusy(s: Snapshot, key: string): string[] {
 function sessionBusy(s: Snapshot, key: string): string[] {
   const x = sessionByKey(s, key);
   if (!x) return [];
-  const out = x.pods.length > 0 ? [`session ${x.sid} is used by pods ${x.pods.join(', ')}`] : [];
+  const out = x.pods.length > 0 ? [`session ${x.sid} is used by ${podsPhrase(s.kubelet.pods, x.pods)}`] : [];
   for (const d of x.devices) out.push(...deviceBusy(s, d.key));
   return out;
 }
