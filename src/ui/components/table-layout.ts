@@ -92,20 +92,6 @@ export function layoutColumns(
       free -= add;
     }
   }
-  // Still short of its content: a column takes from lower-priority columns down to their `min`
-  // (REASON keeps its text at 80 columns while a target name is cut a little more).
-  for (const k of order) {
-    const p = growPriority(cols[k]!);
-    if (p === 0) break;
-    for (const j of [...order].reverse()) {
-      if (widths[k]! >= want[k]!) break;
-      const c = cols[j]!;
-      if (j === k || c.min === undefined || growPriority(c) >= p) continue;
-      const take = Math.min(want[k]! - widths[k]!, Math.max(0, widths[j]! - Math.max(c.min, titleNeed(c))));
-      widths[j]! -= take;
-      widths[k]! += take;
-    }
-  }
   // Too narrow for the floors: squeeze growing columns, lowest priority first, before Ink cuts the line.
   for (const k of [...order].reverse()) {
     if (free >= 0) break;

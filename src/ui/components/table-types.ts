@@ -22,11 +22,6 @@ export interface Column {
   width: number;
   /** Growth priority for space beyond the floors: higher first (REASON highest); 0 grows last. */
   grow?: number;
-  /**
-   * What a higher-priority column may squeeze this one down to when it is short of its content
-   * (a TARGET cut further so REASON keeps its text); undefined: never squeezed for another.
-   */
-  min?: number;
   /** Never wider than this, however long the content. */
   max?: number;
   /** Same as `grow: 1` (older column definitions). */

@@ -14,7 +14,7 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
  */
 const DEVICE_COLUMNS: readonly Column[] = [
   { id: 'name', title: 'DEVICE', width: 12 },
-  { id: 'hctl', title: 'H:C:T:L / WWID', width: 12, min: 8, grow: 1, middle: true },
+  { id: 'hctl', title: 'H:C:T:L / WWID', width: 12, grow: 1, middle: true },
   { id: 'state', title: 'STATE', width: 17 },
   { id: 'size', title: 'SIZE', width: 6, align: 'right', hideBelow: 100 },
   { id: 'holders', title: 'HOLDERS/PATHS', width: 14, middle: true },

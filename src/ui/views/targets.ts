@@ -22,7 +22,7 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
  * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
  */
 const TARGET_COLUMNS: readonly Column[] = [
-  { id: 'target', title: 'TARGET', width: 16, min: 12, grow: 2, elide: 'unique' },
+  { id: 'target', title: 'TARGET', width: 12, grow: 2, elide: 'unique' },
   { id: 'portal', title: 'PORTAL', width: 15, middle: true },
   { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
