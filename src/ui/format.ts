@@ -31,6 +31,7 @@ export function truncateStart(text: string, width: number): string {
   for (let i = from; i < text.length - Math.floor(width / 2); i++) {
     // An elision already in the text (`-…:`) is not shown twice.
     if (text[i] === '…') return `${text.slice(i)}`;
+    if (text[i + 1] === '…') continue;
     if (BOUNDARY.test(text[i - 1] ?? '') || BOUNDARY.test(text[i]!)) return `…${text.slice(i)}`;
   }
   return `…${text.slice(from)}`;

@@ -132,7 +132,7 @@ for (const [columns, rows] of SIZES) {
       expect(new Set(dirs).size).toBe(4);
       // Cut at the start, on a boundary: the volume's name and LUN stay whole (never `326…ics-tsdb`).
       for (const name of ['metrics-tsdb', 'kafka-data', 'grafana-data', 'postgres-data'])
-        expect(dirs.some((d) => d.endsWith(`${name}-lun-1`))).toBe(true);
+        expect(dirs.some((d) => d?.endsWith(`${name}-lun-1`))).toBe(true);
     });
 
     it('Targets agree with Volumes: kafka-data on 10.0.0.11 is in kubelet; problems first', async () => {
@@ -238,7 +238,12 @@ describe('CSI volumes on --demo csi', () => {
         const cells = f
           .split('\n')
           .filter((l) => /^.{2}pvc?-/.test(l))
-          .map((l) => l.slice(2).split(/\s(?=yes|no\s)/)[0]!.trim());
+          .map((l) =>
+            l
+              .slice(2)
+              .split(/\s(?=yes|no\s)/)[0]!
+              .trim(),
+          );
         expect(cells.length).toBeGreaterThan(2);
         expect(new Set(cells).size).toBe(cells.length);
         expect(f).toMatch(/^.{2}pv-csi-web /m);

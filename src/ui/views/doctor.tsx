@@ -11,10 +11,14 @@ import { doctorCheckId, doctorRows } from './doctor-rows.js';
 import { DoctorBody, doctorDetail } from './doctor-view.js';
 import { defineView } from './view.js';
 
-/** The evidence grows first; a check's title only up to its content after it. */
+/**
+ * The evidence grows first, to 100 cells (a line longer than that is read in the check's detail);
+ * then a check's title, up to its content: whole at 160 columns, cut at 80 where the evidence
+ * keeps 45 cells.
+ */
 const DOCTOR_COLUMNS: readonly Column[] = [
-  { id: 'check', title: 'CHECK', width: 26, grow: 1 },
-  { id: 'evidence', title: 'EVIDENCE / FIX', width: 20, grow: 3 },
+  { id: 'check', title: 'CHECK', width: 30, grow: 1 },
+  { id: 'evidence', title: 'EVIDENCE / FIX', width: 40, grow: 3, max: 100 },
 ];
 
 /**

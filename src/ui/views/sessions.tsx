@@ -33,7 +33,7 @@ import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view
  */
 export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
-  { id: 'target', title: 'TARGET', width: 12, grow: 2, elide: 'unique' },
+  { id: 'target', title: 'TARGET', width: 10, grow: 2, elide: 'unique' },
   { id: 'portal', title: 'PORTAL', width: 15, middle: true },
   { id: 'iface', title: 'IFACE', width: 12, middle: true, hideBelow: 110 },
   { id: 'state', title: 'STATE', width: 9, hideBelow: 100 },
