@@ -13,7 +13,6 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleBackend, JournalEntry, NodeEvent } from '../app/backend.js';
 import type { Scope } from '../engine/actions/types.js';
-import type { Snapshot } from '../engine/model.js';
 import { Text } from './components/safe-text.js';
 import type { TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
@@ -32,9 +31,10 @@ import { tabStrip } from './tab-strip.js';
 import { type Theme, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiStore, ViewId } from './view-store.js';
+import { useDoctorFeed } from './views/doctor.js';
 import { VIEWS, viewById, viewRows } from './views/registry.js';
 import { TableBody } from './views/table-body.js';
-import type { ViewBodyProps } from './views/view.js';
+import type { ViewBodyProps, ViewData } from './views/view.js';
 
 /** Below this the console shows only a "terminal too small" message. */
 const MIN_COLUMNS = 60;
@@ -85,9 +85,13 @@ export function ConsoleApp(props: ConsoleAppProps) {
     () => (view.feed === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL),
     [view, snapshot, s.dialog?.kind, backend],
   );
+  // The doctor's checks run while its view is shown (on open and ctrl-r), into the UI store.
+  const refreshToken = useStore(ui, (x) => x.refreshToken);
+  useDoctorFeed(backend, ui, view.feed === 'doctor', refreshToken);
+  const doctor = useStore(ui, (x) => (view.feed === 'doctor' ? x.doctor : undefined));
   const base = useMemo(
-    () => ({ columns: view.columns, rows: viewRows(view, { snapshot, events, journal }) }),
-    [view, snapshot, events, journal],
+    () => ({ columns: view.columns, rows: viewRows(view, { snapshot, events, journal, doctor }) }),
+    [view, snapshot, events, journal, doctor],
   );
   const rows = useMemo(() => {
     const pred = compileFilter<TableRow>(s.filter);
@@ -105,7 +109,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     // A page keeps one line of the last in view: a dialog shows 4 lines fewer (border, title,
     // footer) and, with more below, one more for its "… more lines" line, so PgDn skips nothing.
     pageSize: Math.max(1, s.dialog ? bodyHeight - 6 : bodyHeight - 2),
-    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname, width - 4),
+    scrollMax: scrollMax(s, { snapshot, events, journal, doctor }, backend, bodyHeight, hostname, width),
     hostname,
     running,
     now: clock,
@@ -179,12 +183,12 @@ function scrollMax(
     write: boolean;
     dryRun: boolean;
   },
-  snap: Snapshot | undefined,
+  data: ViewData,
   backend: ConsoleBackend,
   bodyHeight: number,
   hostname: string,
-  /** A dialog's body width (the frame takes 4 columns): what its lines wrap to. */
-  bodyWidth: number,
+  /** The body's width: a view's detail wraps to it, a dialog's lines to 4 columns less (its frame). */
+  width: number,
 ): number | undefined {
   const d = s.dialog;
   if (d) {
@@ -194,12 +198,12 @@ function scrollMax(
       dryRun: s.dryRun,
       backend,
       hostname,
-      bodyWidth,
+      bodyWidth: width - 4,
     });
     // Dialogs lose 2 border lines, a title and a footer.
     return count === undefined ? undefined : Math.max(0, count - Math.max(1, bodyHeight - 4));
   }
-  const lines = viewById(s.view).scrollLines?.(snap, s.detail);
+  const lines = viewById(s.view).scrollLines?.(data.snapshot, s.detail, width, data);
   return lines === undefined ? undefined : Math.max(0, lines - bodyHeight);
 }
 
@@ -256,6 +260,7 @@ function ViewPane(props: PaneProps & { view: ViewId }) {
       sort: x.sort[x.view],
       filter: x.filter[x.view],
       refreshToken: x.refreshToken,
+      doctor: x.doctor,
     })),
   );
   const marks = useMemo(() => new Set(s.marks), [s.marks]);

@@ -438,6 +438,7 @@ function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
     snapshot: node.snapshot,
     events: node.events,
     journal: view.feed === 'journal' ? safeJournal(ctx.backend) : [],
+    doctor: s.doctor,
   };
   // In a session's detail, `y` is that session (the sessions view's json reads the key only).
   const target: TableRow | undefined =

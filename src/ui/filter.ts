@@ -63,6 +63,7 @@ export const FILTER_FIELDS = {
   records: ['kind', 'target', 'portal', 'iface', 'startup', 'session', 'initiator'],
   events: ['kind', 'severity', 'subject', 'message'],
   journal: ['action', 'subject', 'result'],
+  doctor: ['check', 'status', 'id', 'evidence', 'fix', 'source'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The field names of a view (empty for a view without a filterable list, e.g. doctor). */

@@ -14,6 +14,29 @@ export function truncateMiddle(text: string, width: number): string {
   return `${text.slice(0, head)}…${text.slice(text.length - tail)}`;
 }
 
+/** Characters after which a name may be cut: the parts of IQNs, portals and kubelet dir names. */
+const BOUNDARY = /[-:./_@ …]/;
+
+/**
+ * Keeps the end of text, cutting its start on a part boundary when one leaves enough to read
+ * (`…:metrics-tsdb-lun-1`, not `10.0.0.12:326…ics-tsdb-lun-1`): a kubelet dir name's distinguishing
+ * part is its IQN's name and LUN, at the end.
+ */
+export function truncateStart(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (text.length <= width) return text;
+  if (width <= 1) return '…';
+  const from = text.length - (width - 1);
+  // The first boundary at or after the cut that still leaves half the width of text.
+  for (let i = from; i < text.length - Math.floor(width / 2); i++) {
+    // An elision already in the text (`-…:`) is not shown twice.
+    if (text[i] === '…') return `${text.slice(i)}`;
+    if (text[i + 1] === '…') continue;
+    if (BOUNDARY.test(text[i - 1] ?? '') || BOUNDARY.test(text[i]!)) return `…${text.slice(i)}`;
+  }
+  return `…${text.slice(from)}`;
+}
+
 /** Cuts the end of text to width, marking the cut. */
 export function truncateEnd(text: string, width: number): string {
   if (width <= 0) return '';

@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Selection } from '../app/backend.js';
 import type { Dialog, DialogStates } from './dialogs/dialog-types.js';
 import { VIEW_IDS, type ViewId } from './views/registry.js';
+import type { DoctorFeed } from './views/view.js';
 
 export { VIEW_IDS, type ViewId };
 
@@ -47,6 +48,8 @@ export interface UiState {
   pendingSecrets?: Record<string, string>;
   /** Bumped by ctrl-r: views that run commands (doctor) re-run on it. */
   refreshToken: number;
+  /** The Doctor view's last run (views/doctor.tsx useDoctorFeed); undefined while it runs. */
+  doctor?: DoctorFeed;
   /** The wizard's target, so the console can end on the new session's detail. */
   attachTarget?: { iqn: string; portal: string };
   /** The wizard's form while its attach runs; kept after a failure so reopening restores it. */

@@ -14,7 +14,7 @@ describe('other views', () => {
     const f = await t.waitFor('PROBLEMS');
     expect(f).toMatch(/10\.0\.0\.5:3260\s+2\s+1\s+LOGGED_IN/);
     expect(f).toMatch(
-      /storage\.ex…le\.com:3260\s+-\s+-\s+-\s+-\s+! hostname; sysfs shows an IP; listed, not logged in; partial 2\/3/,
+      /storage\.example\.com:3260\s+-\s+-\s+-\s+-\s+! hostname; sysfs shows an IP; listed, not logged in; partial 2\/3/,
     );
     expect(f).toMatch(/10\.0\.0\.7:3260\s+4\s+3 LOGGED_IN -\s+! partial 2\/3/);
     // The PROBLEMS column is the engine's rule for the row's sessions, then the portal flags.

@@ -30,7 +30,7 @@ async function outageSnapshot(tweak?: (sim: Awaited<ReturnType<typeof openSimHos
 }
 
 const rowOf = (frame: string, sid: number) =>
-  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} (iqn|…:)`).test(l));
+  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} (iqn|…)`).test(l));
 
 describe('console on a dead portal', () => {
   it('shows the banner under the tabs and the outage as the row reason', async () => {

@@ -7,12 +7,13 @@ let t: Mounted | undefined;
 afterEach(() => t?.unmount());
 
 const rowOf = (frame: string, sid: number) =>
-  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} (iqn|…:)`).test(l));
+  frame.split('\n').find((l) => new RegExp(`^.{2}\\s*${sid} (iqn|…)`).test(l));
 
 describe('sessions view', () => {
   it('shows one row per session with verdict and health as symbol and word', async () => {
     t = await mountConsole();
-    const f = await t.waitFor('storage.target2');
+    // REASON grows first: the target is cut where it differs from the others (…age.target2).
+    const f = await t.waitFor('.target2');
     expect(f).toContain('READ-ONLY');
     expect(f).toContain('node-17');
     expect(f).toContain('iscsid ● up');
@@ -52,7 +53,9 @@ describe('sessions view', () => {
     expect(f).toContain('sdb is held by dm-0');
     expect(f).toMatch(/LUN 1\s+2:0:0:1\s+sdb\s+running/);
     expect(f).toContain('→ dm-0 mpatha (2/2 paths ok)');
-    expect(f).toContain('→ pod pod-a-uid volume data');
+    // The mount path wraps instead of being cut, so the pod is further down.
+    await t.press('G');
+    await t.waitFor('→ pod pod-a-uid volume data');
     await t.press(KEY.escape);
     await t.waitFor('1 of 3');
   });
@@ -83,11 +86,11 @@ describe('sessions view', () => {
     });
     // Problems first: the failed session 2 stays on top; 3 now comes before 1.
     f = await t.waitFor('2 of 3');
-    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+3 (iqn|…:)/);
+    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+3 (iqn|…)/);
     // The selected session disappears: the cursor stays at its position, clamped.
     backend.store.setState({ snapshot: { ...snap, sessions: [snap.sessions[0]!] } });
     f = await t.waitFor('1 of 1');
-    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+1 (iqn|…:)/);
+    expect(f.split('\n').find((l) => l.startsWith('›'))).toMatch(/^›\s+1 (iqn|…)/);
   });
 
   it('sorts by column with < > and reverses with ~', async () => {
@@ -96,7 +99,7 @@ describe('sessions view', () => {
     let f = await t.waitFor('SID▲');
     await t.press('~');
     f = await t.waitFor('SID▼');
-    const sids = f.split('\n').flatMap((l) => /^.{2}\s*(\d+) (?:iqn|…:)/.exec(l)?.[1] ?? []);
+    const sids = f.split('\n').flatMap((l) => /^.{2}\s*(\d+) (?:iqn|…)/.exec(l)?.[1] ?? []);
     expect(sids).toEqual(['3', '2', '1']);
   });
 
@@ -109,8 +112,8 @@ describe('sessions view', () => {
     await t.waitFor('SID▲');
     await t.press('G');
     f = await t.waitFor('1000 of 1000');
-    // The last session's row (TARGET now shares its width with REASON, so its IQN is cut in the middle).
-    expect(f).toMatch(/^.{2}\s*1000 …:storag.*vc-01000 /m);
+    // The last session's row: its target is cut where it differs from the others on screen.
+    expect(f).toMatch(/^.{2}\s*1000 …\S*01000 /m);
     expect(f.split('\n').length).toBeLessThanOrEqual(30);
     await t.press(KEY.pageUp);
     await t.waitFor(/\d+ of 1000/);

@@ -11,7 +11,8 @@ import type { Theme } from '../../src/ui/theme.js';
 // and a test runner's stdout is no terminal. The modules that load it come after this line.
 process.env.FORCE_COLOR = '3';
 const { asciiRuns, Table } = await import('../../src/ui/components/table.js');
-const { layoutColumns } = await import('../../src/ui/components/table-types.js');
+const { contentWidths, layoutColumns } = await import('../../src/ui/components/table-layout.js');
+const { fitCell } = await import('../../src/ui/components/cell-fit.js');
 const { padCell } = await import('../../src/ui/format.js');
 const { sessionRow, sessionRows } = await import('../../src/ui/views/sessions.js');
 const { COLOR_THEME, MONO_THEME } = await import('../../src/ui/theme.js');
@@ -44,9 +45,13 @@ const ROWS = [
 
 /** What one padded line per row looked like: gutter, then the cells, one space apart. */
 function expectedLine(r: TableRow, width: number, selected: boolean, marked: boolean): string {
-  const { cols, widths } = layoutColumns(COLUMNS, width);
+  const { cols, widths } = layoutColumns(COLUMNS, width, contentWidths(COLUMNS, ROWS));
   const cells = cols.map((c, i) =>
-    padCell(r.cells[COLUMNS.indexOf(c)] ?? '', widths[i]!, c.align ?? 'left', c.middle === true),
+    padCell(
+      fitCell(r.cells[COLUMNS.indexOf(c)] ?? '', widths[i]!, c.middle ? 'middle' : 'end'),
+      widths[i]!,
+      c.align ?? 'left',
+    ),
   );
   return `${selected ? '›' : ' '}${marked ? '*' : ' '}${cells.join(' ')}`.trimEnd();
 }
@@ -112,8 +117,11 @@ describe('table rows', () => {
     expect(lines[0]).not.toContain('HEALTH');
     expect(lines[2]).toBe(expectedLine(ROWS[1]!, 60, false, false));
     tui.unmount();
-    // Fixed columns wider than the table: the whole line is truncated, as Ink truncates one Text.
-    const wide: Column[] = COLUMNS.map((c) => (c.id === 'state' ? { ...c, width: 40 } : c));
+    // Floors wider than the table (a 40-cell title): the growing column is squeezed to 8 cells,
+    // then the whole line is truncated, as Ink truncates one Text.
+    const wide: Column[] = COLUMNS.map((c) =>
+      c.id === 'state' ? { ...c, title: 'S'.repeat(39), width: 40 } : c,
+    );
     tui = renderTui(
       <Table
         columns={wide}

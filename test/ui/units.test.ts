@@ -8,7 +8,7 @@ import { ACTIONS } from '../../src/engine/actions/registry.js';
 import type { Plan } from '../../src/engine/actions/types.js';
 import { parseDiscovery } from '../../src/engine/iscsiadm/discovery.js';
 import { windowOffset } from '../../src/ui/components/table.js';
-import { layoutColumns } from '../../src/ui/components/table-types.js';
+import { layoutColumns } from '../../src/ui/components/table-layout.js';
 import { editText } from '../../src/ui/components/text-input.js';
 import { compileFilter } from '../../src/ui/filter.js';
 import { formatAge, padCell, truncateMiddle } from '../../src/ui/format.js';

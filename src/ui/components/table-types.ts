@@ -3,17 +3,40 @@ import type { Scope } from '../../engine/actions/types.js';
 import type { Filterable } from '../filter.js';
 import type { Tone } from '../theme.js';
 
+/**
+ * How a cell longer than its column is cut: the end (default), the middle (both ends matter),
+ * the start on a part boundary (the end tells rows apart: kubelet dir names; a cell that leads
+ * with a name and a space, `pvc-1 plugins/…/globalmount`, keeps its name instead), or the middle unless
+ * two different names on screen would then read the same (target IQNs: cut around where they differ).
+ */
+export type Elide = 'end' | 'middle' | 'start' | 'unique';
+
+/**
+ * A column sized by its content (components/table-layout.ts): it gets what its widest cell needs
+ * up to `width`, then space beyond that by `grow` priority up to its content (or `max`).
+ */
 export interface Column {
   id: string;
   title: string;
-  /** Fixed width in cells; the `flex` column takes what is left (never under 8). */
+  /** Floor in cells: what the column keeps when space is short (less when its content is shorter). */
   width: number;
+  /** Growth priority for space beyond the floors: higher first (REASON highest); 0 grows last. */
+  grow?: number;
+  /** Never wider than this, however long the content. */
+  max?: number;
+  /** Same as `grow: 1` (older column definitions). */
   flex?: boolean;
   align?: 'left' | 'right';
-  /** Cut the middle instead of the end (IQNs, paths). */
+  /** Same as `elide: 'middle'`. */
   middle?: boolean;
+  elide?: Elide;
   /** Hidden when the terminal is narrower than this (narrow layout). */
   hideBelow?: number;
+}
+
+/** The column's elision (`middle: true` is the older spelling of `elide: 'middle'`). */
+export function elideOf(c: Column): Elide {
+  return c.elide ?? (c.middle ? 'middle' : 'end');
 }
 
 export interface TableRow extends Filterable {
@@ -28,17 +51,4 @@ export interface TableRow extends Filterable {
   actionKey?: string;
   /** Sort keys by column id (numbers sort numerically). */
   sort: Record<string, string | number>;
-}
-
-/** Resolves which columns show at this width and how wide the flex column is. */
-export function layoutColumns(
-  columns: readonly Column[],
-  width: number,
-): { cols: Column[]; widths: number[] } {
-  const cols = columns.filter((c) => !c.hideBelow || width >= c.hideBelow);
-  // 2 cells for the mark/cursor gutter, 1 between columns.
-  const fixed = cols.reduce((n, c) => n + (c.flex ? 0 : c.width), 0) + cols.length - 1 + 2;
-  const flexCount = cols.filter((c) => c.flex).length || 1;
-  const widths = cols.map((c) => (c.flex ? Math.max(8, Math.floor((width - fixed) / flexCount)) : c.width));
-  return { cols, widths };
 }

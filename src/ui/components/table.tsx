@@ -7,7 +7,9 @@ import { memo, useRef } from 'react';
 import { safeText } from '../../app/domain.js';
 import { padCell } from '../format.js';
 import { type Theme, type Tone, toneColor } from '../theme.js';
-import { type Column, layoutColumns, type TableRow } from './table-types.js';
+import { fitColumn } from './cell-fit.js';
+import { contentWidths, layoutColumns, steadyNeeds } from './table-layout.js';
+import { type Column, elideOf, type TableRow } from './table-types.js';
 
 export interface TableProps {
   columns: readonly Column[];
@@ -36,7 +38,6 @@ interface RowProps {
   tones: string;
   widths: string;
   aligns: string;
-  middles: string;
   selected: boolean;
   marked: boolean;
   /** The padded row fits the table width (else it is one truncated Text, as Ink cuts it). */
@@ -83,22 +84,11 @@ export function asciiRuns(segments: readonly Segment[]): Segment[][] {
 }
 
 /** One line; all props are strings/booleans so React.memo's shallow compare is exact. */
-const Row = memo(function Row({
-  cells,
-  tones,
-  widths,
-  aligns,
-  middles,
-  selected,
-  marked,
-  fits,
-  theme,
-}: RowProps) {
+const Row = memo(function Row({ cells, tones, widths, aligns, selected, marked, fits, theme }: RowProps) {
   const c = cells.split(SEP);
   const t = tones.split(SEP) as Tone[];
   const w = widths.split(',').map(Number);
   const a = aligns.split(',');
-  const m = middles.split(',');
   const gutter = `${selected ? '›' : ' '}${marked ? '*' : ' '}`;
   const segments: Segment[] = [
     // A blank gutter needs no colour codes (they would only be parsed again on every frame).
@@ -108,7 +98,8 @@ const Row = memo(function Row({
       // in Ink's screen buffer, which then tokenizes the line a second time.
       { text: i > 0 ? ' ' : '', color: undefined },
       {
-        text: padCell(c[i] ?? '', width, a[i] === 'right' ? 'right' : 'left', m[i] === '1'),
+        // Already cut to the column by fitColumn; padCell only pads (and escapes).
+        text: padCell(c[i] ?? '', width, a[i] === 'right' ? 'right' : 'left'),
         color: selected ? undefined : toneColor(theme, t[i] || undefined),
       },
     ]),
@@ -138,9 +129,31 @@ const Row = memo(function Row({
   );
 });
 
+/** The rows on screen as per-column lists of cell texts, cut to their columns (cell-fit.ts). */
+function fittedCells(
+  cols: readonly Column[],
+  colIdx: readonly number[],
+  widths: readonly number[],
+  shown: readonly TableRow[],
+): string[] {
+  const byCol = cols.map((c, k) =>
+    fitColumn(
+      shown.map((r) => safeText(r.cells[colIdx[k]!] ?? '')),
+      widths[k]!,
+      elideOf(c),
+    ),
+  );
+  return shown.map((_, i) => byCol.map((col) => col[i]!).join(SEP));
+}
+
 export function Table(props: TableProps) {
   const { columns, rows, cursor, marks, width, height, theme, sort } = props;
-  const { cols, widths } = layoutColumns(columns, width);
+  // Content widths over every row, kept steady through small shrinks (no header jitter).
+  const needsRef = useRef<{ columns: readonly Column[]; needs: number[] } | undefined>(undefined);
+  const prevNeeds = needsRef.current?.columns === columns ? needsRef.current.needs : undefined;
+  const needs = steadyNeeds(prevNeeds, contentWidths(columns, rows));
+  needsRef.current = { columns, needs };
+  const { cols, widths } = layoutColumns(columns, width, needs);
   const visible = Math.max(0, height - 1);
   const offsetRef = useRef(0);
   const offset = windowOffset(offsetRef.current, cursor, visible, rows.length);
@@ -150,35 +163,33 @@ export function Table(props: TableProps) {
   const fits = 2 + widths.reduce((n, x) => n + x, 0) + Math.max(0, widths.length - 1) <= width;
   const widthsKey = widths.join(',');
   const aligns = cols.map((c) => c.align ?? 'left').join(',');
-  const middles = cols.map((c) => (c.middle ? '1' : '0')).join(',');
   const header = cols
     .map((c, i) => {
       const arrow = sort?.column === c.id ? (sort.desc ? '▼' : '▲') : '';
       return padCell(c.title + arrow, widths[i]!, c.align);
     })
     .join(' ');
+  const shown = rows.slice(offset, offset + visible);
+  const cells = fittedCells(cols, colIdx, widths, shown);
   return (
     <Box flexDirection="column" height={height} width={width} overflowY="hidden">
       <Text bold wrap="truncate" color={toneColor(theme, 'accent')}>{`  ${header}`}</Text>
       {rows.length === 0 ? (
         <Text color={toneColor(theme, 'dim')}>{`  ${safeText(props.emptyText ?? '(nothing)')}`}</Text>
       ) : (
-        rows
-          .slice(offset, offset + visible)
-          .map((r, i) => (
-            <Row
-              key={r.key}
-              cells={colIdx.map((ci) => r.cells[ci] ?? '').join(SEP)}
-              tones={colIdx.map((ci) => r.tones[ci] ?? '').join(SEP)}
-              widths={widthsKey}
-              aligns={aligns}
-              middles={middles}
-              selected={offset + i === cursor}
-              marked={marks.has(r.key)}
-              fits={fits}
-              theme={theme}
-            />
-          ))
+        shown.map((r, i) => (
+          <Row
+            key={r.key}
+            cells={cells[i]!}
+            tones={colIdx.map((ci) => r.tones[ci] ?? '').join(SEP)}
+            widths={widthsKey}
+            aligns={aligns}
+            selected={offset + i === cursor}
+            marked={marks.has(r.key)}
+            fits={fits}
+            theme={theme}
+          />
+        ))
       )}
     </Box>
   );

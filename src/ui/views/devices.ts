@@ -10,17 +10,17 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
 /**
  * STATE already says what is wrong with a device or map itself (`transport-offline`, `! 1/2 paths`);
  * PROBLEMS adds why in the engine's words (problems.ts: `session 7 FAILED`, `map mpatha lost path
- * sdc`) where it fits. At 80 columns SIZE, MOUNTS and SID drop before it.
+ * sdc`) and grows first. At 80 columns SIZE, MOUNTS and SID drop before it.
  */
 const DEVICE_COLUMNS: readonly Column[] = [
   { id: 'name', title: 'DEVICE', width: 12 },
-  { id: 'hctl', title: 'H:C:T:L / WWID', width: 12, flex: true, middle: true },
+  { id: 'hctl', title: 'H:C:T:L / WWID', width: 12, grow: 1, middle: true },
   { id: 'state', title: 'STATE', width: 17 },
   { id: 'size', title: 'SIZE', width: 6, align: 'right', hideBelow: 100 },
   { id: 'holders', title: 'HOLDERS/PATHS', width: 14, middle: true },
-  { id: 'mounts', title: 'MOUNTS', width: 24, middle: true, hideBelow: 120 },
+  { id: 'mounts', title: 'MOUNTS', width: 24, grow: 2, elide: 'start', hideBelow: 120 },
   { id: 'sid', title: 'SID', width: 5, align: 'right', hideBelow: 110 },
-  { id: 'problems', title: 'PROBLEMS', width: 12, flex: true },
+  { id: 'problems', title: 'PROBLEMS', width: 12, grow: 3 },
 ];
 
 /** SCSI devices (lsscsi-like, by H:C:T:L) then dm maps (multipath -ll-like). */

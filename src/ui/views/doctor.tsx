@@ -1,41 +1,60 @@
 /**
- * The Doctor view (8): the doctor engine's node checks, as `iscsi-console doctor` prints them. It
- * runs when the view opens and again on ctrl-r, not on every poll (the checks run commands).
+ * The Doctor view (8): the doctor engine's node checks, as `iscsi-console doctor` prints them, one
+ * row per check; ⏎/d opens a check with its evidence, fix and source. The checks run when the view
+ * opens and again on ctrl-r, not on every poll (they run commands): useDoctorFeed below.
  */
-import { useEffect, useState } from 'react';
-import type { DoctorReport } from '../../engine/doctor/types.js';
-import { Text } from '../components/safe-text.js';
-import { toneColor } from '../theme.js';
-import { DoctorView } from './doctor-view.js';
-import { defineView, type ViewBodyProps } from './view.js';
+import { useEffect } from 'react';
+import type { ConsoleBackend } from '../../app/backend.js';
+import type { Column } from '../components/table-types.js';
+import type { UiStore } from '../view-store.js';
+import { doctorCheckId, doctorRows } from './doctor-rows.js';
+import { DoctorBody, doctorDetail } from './doctor-view.js';
+import { defineView } from './view.js';
 
-function DoctorBody(props: ViewBodyProps) {
-  const { backend, width, height, theme } = props;
-  const [report, setReport] = useState<DoctorReport | { error: string } | undefined>();
-  const token = props.refreshToken;
-  // Runs when the view opens and again on ctrl-r (not on every poll: doctor runs commands).
+/**
+ * The evidence grows first, to 100 cells (a line longer than that is read in the check's detail);
+ * then a check's title, up to its content: whole at 160 columns, cut at 80 where the evidence
+ * keeps 45 cells.
+ */
+const DOCTOR_COLUMNS: readonly Column[] = [
+  { id: 'check', title: 'CHECK', width: 30, grow: 1 },
+  { id: 'evidence', title: 'EVIDENCE / FIX', width: 40, grow: 3, max: 100 },
+];
+
+/**
+ * Runs the checks while the Doctor view is shown: when it opens and on every ctrl-r (`token`).
+ * The result lands in the console's store (`doctor`), where the rows, the detail and `y` read it.
+ */
+export function useDoctorFeed(backend: ConsoleBackend, ui: UiStore, active: boolean, token: number): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: token is the re-run trigger
   useEffect(() => {
+    if (!active) return;
     let live = true;
+    ui.setState({ doctor: undefined });
     backend.runDoctor().then(
-      (r) => live && setReport(r),
-      (e: Error) => live && setReport({ error: e.message }),
+      (report) => live && ui.setState({ doctor: { report } }),
+      (e: Error) => live && ui.setState({ doctor: { error: e.message } }),
     );
     return () => {
       live = false;
     };
-  }, [backend, token]);
-  if (!report) return <Text color={toneColor(theme, 'dim')}>Running checks…</Text>;
-  if ('error' in report)
-    return <Text color={toneColor(theme, 'bad')}>{`doctor failed: ${report.error}`}</Text>;
-  return <DoctorView report={report} width={width} height={height} theme={theme} offset={props.scroll} />;
+  }, [backend, ui, active, token]);
 }
 
 export const doctorView = defineView({
   id: 'doctor',
-  columns: [],
-  rows: () => [],
+  columns: DOCTOR_COLUMNS,
+  feed: 'doctor',
+  rows: ({ doctor }) => (doctor && 'report' in doctor ? doctorRows(doctor.report) : []),
   noCounter: true,
-  scrolls: () => true,
+  scrolls: (detail) => detail !== undefined,
+  scrollLines: (_snapshot, detail, width, data) =>
+    detail === undefined ? undefined : (doctorDetail(data?.doctor, detail, width)?.length ?? 1),
+  open: (row) => ({ view: 'doctor', detail: doctorCheckId(row) }),
+  json: (row, { doctor }) => {
+    const id = doctorCheckId(row);
+    const check = doctor && 'report' in doctor ? doctor.report.checks.find((c) => c.id === id) : undefined;
+    return check ? [{ path: `.checks[] | select(.id == "${id}")`, value: check }] : undefined;
+  },
   Body: DoctorBody,
 });

@@ -10,8 +10,9 @@ const EVENT_COLUMNS: readonly Column[] = [
   { id: 'at', title: 'TIME', width: 8 },
   { id: 'severity', title: 'SEV', width: 7 },
   { id: 'kind', title: 'KIND', width: 9 },
-  { id: 'subject', title: 'SUBJECT', width: 24, middle: true, hideBelow: 100 },
-  { id: 'message', title: 'MESSAGE', width: 20, flex: true },
+  { id: 'subject', title: 'SUBJECT', width: 24, grow: 1, middle: true, hideBelow: 100 },
+  // What happened grows first; the subject only to its content after it.
+  { id: 'message', title: 'MESSAGE', width: 20, grow: 3 },
 ];
 
 const SEVERITY_LOOK: Record<NodeEvent['severity'], { text: string; tone: Tone }> = {

@@ -16,7 +16,7 @@ const JOURNAL_COLUMNS: readonly Column[] = [
   { id: 'action', title: 'ACTION', width: 13 },
   { id: 'result', title: 'RESULT', width: 8 },
   { id: 'cmds', title: 'CMDS', width: 4, align: 'right' },
-  { id: 'subject', title: 'SUBJECT', width: 20, flex: true, middle: true },
+  { id: 'subject', title: 'SUBJECT', width: 20, grow: 3, middle: true },
 ];
 
 export function journalRow(j: JournalEntry): TableRow {

@@ -7,8 +7,9 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 const RECORD_COLUMNS: readonly Column[] = [
   { id: 'kind', title: 'KIND', width: 6 },
-  { id: 'target', title: 'TARGET / IFACE', width: 16, flex: true, middle: true },
-  { id: 'portal', title: 'PORTAL', width: 22, middle: true },
+  // As wide as the longest name (no blank columns at 160); different targets never cut alike.
+  { id: 'target', title: 'TARGET / IFACE', width: 16, grow: 2, elide: 'unique' },
+  { id: 'portal', title: 'PORTAL', width: 15, middle: true },
   { id: 'iface', title: 'IFACE', width: 14, middle: true, hideBelow: 100 },
   { id: 'startup', title: 'STARTUP', width: 12 },
   { id: 'chap', title: 'CHAP', width: 4, hideBelow: 80 },

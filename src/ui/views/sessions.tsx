@@ -15,6 +15,7 @@ import type { Session, Snapshot } from '../../engine/model.js';
 import { Text } from '../components/safe-text.js';
 import { ScrollText } from '../components/scroll-text.js';
 import type { Column, TableRow } from '../components/table-types.js';
+import { wrapLines } from '../dialogs/plan-lines.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { HEALTH_LOOK, problemTone, stateTone, toneColor, VERDICT_LOOK } from '../theme.js';
 import { sessionDetailLines } from './session-detail.js';
@@ -23,14 +24,17 @@ import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view
 
 /**
  * What drops first as the terminal narrows (what is wrong beats IFACE/HOST): HOST and
- * LUN/DEV below 120 columns, IFACE below 110, then STATE below 100 (a session that is not LOGGED_IN says so in its REASON). SID,
- * TARGET, PORTAL, VERDICT, HEALTH and REASON stay down to 80 columns; TARGET and REASON share what
- * is left. TARGET is shown without the node's common IQN prefix (the summary line names it once).
+ * LUN/DEV below 120 columns, IFACE below 110, then STATE below 100 (a session that is not
+ * LOGGED_IN says so in its REASON). SID, TARGET, PORTAL, VERDICT, HEALTH and REASON stay down to
+ * 80 columns. Every column is as wide as its content; space beyond the floors goes to REASON
+ * first, then to TARGET (table-layout.ts).
+ * TARGET is shown without the node's common IQN prefix (the summary line names it once), and two
+ * different targets are never cut to the same text.
  */
 export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
-  { id: 'target', title: 'TARGET', width: 14, flex: true, middle: true },
-  { id: 'portal', title: 'PORTAL', width: 18, middle: true },
+  { id: 'target', title: 'TARGET', width: 10, grow: 2, elide: 'unique' },
+  { id: 'portal', title: 'PORTAL', width: 15, middle: true },
   { id: 'iface', title: 'IFACE', width: 12, middle: true, hideBelow: 110 },
   { id: 'state', title: 'STATE', width: 9, hideBelow: 100 },
   { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 120 },
@@ -38,7 +42,7 @@ export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'verdict', title: 'VERDICT', width: 10 },
   { id: 'health', title: 'HEALTH', width: 10, hideBelow: 72 },
   // The one-line why from the engine's problems rule (problems.ts): the portal outage first.
-  { id: 'reason', title: 'REASON', width: 14, flex: true },
+  { id: 'reason', title: 'REASON', width: 14, grow: 3 },
 ];
 
 /**
@@ -176,7 +180,8 @@ function SessionsBody(props: ViewBodyProps) {
       >{`Session ${detail} is gone (logged out or removed). esc returns to the list.`}</Text>
     );
   }
-  const lines = sessionDetailLines(snapshot, session, props.now);
+  // Wrapped, never cut: mount paths and the recovery line read in full at 80 columns.
+  const lines = wrapLines(sessionDetailLines(snapshot, session, props.now), props.width);
   return (
     <ScrollText lines={lines} height={props.height} width={props.width} offset={props.scroll} theme={theme} />
   );
@@ -187,10 +192,10 @@ export const sessionsView = defineView({
   columns: SESSION_COLUMNS,
   rows: fromSnapshot(snapshotSessionRows),
   scrolls: (detail) => detail !== undefined,
-  scrollLines(snapshot, detail) {
+  scrollLines(snapshot, detail, width) {
     if (detail === undefined || !snapshot) return undefined;
     const session = snapshot.sessions.find((x) => x.key === detail);
-    return session ? sessionDetailLines(snapshot, session, 0).length : 0;
+    return session ? wrapLines(sessionDetailLines(snapshot, session, 0), width).length : 0;
   },
   open: (row) => ({ view: 'sessions', detail: row.key }),
   json: fromStatus((row) => ({ kind: 'session', key: row.key })),

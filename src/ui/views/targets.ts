@@ -16,19 +16,20 @@ import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 /**
- * TARGET (without the node's common IQN prefix) and PROBLEMS share the width; HOST stays (the
+ * Columns as wide as their content; PROBLEMS grows first, then TARGET (without the node's common
+ * IQN prefix, never cut so that two targets read alike), then PATHS; HOST stays (the
  * portal→host map is this view's point). PROBLEMS is the engine's rule for the row's sessions (problems.ts
  * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
  */
 const TARGET_COLUMNS: readonly Column[] = [
-  { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
-  { id: 'portal', title: 'PORTAL', width: 22, middle: true },
+  { id: 'target', title: 'TARGET', width: 12, grow: 2, elide: 'unique' },
+  { id: 'portal', title: 'PORTAL', width: 15, middle: true },
   { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
   // The portal matrix's path state (expected state): each expected LUN's device on this portal.
-  { id: 'paths', title: 'PATHS', width: 16, hideBelow: 110 },
-  { id: 'flags', title: 'PROBLEMS', width: 20, flex: true },
+  { id: 'paths', title: 'PATHS', width: 16, grow: 1, hideBelow: 110 },
+  { id: 'flags', title: 'PROBLEMS', width: 20, grow: 3 },
 ];
 
 /** A (target, portal) row's own flags, beside its sessions' problem. */

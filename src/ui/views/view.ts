@@ -12,6 +12,7 @@
 import type { ReactNode } from 'react';
 import type { ConsoleBackend, JournalEntry, NodeEvent } from '../../app/backend.js';
 import { type StatusPart, type StatusRef, statusParts } from '../../app/domain.js';
+import type { DoctorReport } from '../../engine/doctor/types.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import type { Dialog } from '../dialogs/dialog-types.js';
@@ -20,11 +21,16 @@ import type { Theme } from '../theme.js';
 /** One object `y` shows: where it sits in what the CLI prints (a jq path), and the object itself. */
 export type JsonPart = StatusPart;
 
+/** The Doctor view's last run: its report, or why it failed; undefined while the checks run. */
+export type DoctorFeed = { report: DoctorReport } | { error: string } | undefined;
+
 /** What a view's rows are built from (each view reads only the parts it declares). */
 export interface ViewData {
   snapshot: Snapshot | undefined;
   events: readonly NodeEvent[];
   journal: readonly JournalEntry[];
+  /** The checks' last run (the doctor feed); absent outside the Doctor view. */
+  doctor?: DoctorFeed;
 }
 
 /** What a view's body is drawn from: the console's state for this view, as plain values. */
@@ -50,19 +56,23 @@ export interface ViewBodyProps {
   filter: string;
   /** Bumped by ctrl-r: views that run commands re-run on it. */
   refreshToken: number;
+  /** The doctor feed (the Doctor view's checks). */
+  doctor: DoctorFeed;
 }
 
 /**
  * Where a view's rows come from besides the node's snapshot: the watchers' event log (re-rendered
- * on every event) or the action journal (re-read on every snapshot and dialog change).
+ * on every event), the action journal (re-read on every snapshot and dialog change) or the doctor's
+ * checks (run when the view opens and on ctrl-r).
  */
-type ViewFeed = 'events' | 'journal';
+type ViewFeed = 'events' | 'journal' | 'doctor';
 
 /** What `y` says it shows, by where the view's rows come from: the CLI output with the same objects. */
 const JSON_SOURCE: Record<ViewFeed | 'snapshot', string> = {
   snapshot: 'status --json',
   events: 'watch --json',
   journal: 'the journal file',
+  doctor: 'doctor --json',
 };
 
 export interface ViewModule<Id extends string = string> {
@@ -81,8 +91,16 @@ export interface ViewModule<Id extends string = string> {
   noCounter?: boolean;
   /** ↑↓/PgUp/PgDn/g/G scroll the body instead of moving the cursor (a detail, a report). */
   scrolls?(detail: string | undefined): boolean;
-  /** How many lines the scrolled body has (for clamping); unknown → unbounded. */
-  scrollLines?(snapshot: Snapshot | undefined, detail: string | undefined): number | undefined;
+  /**
+   * How many lines the scrolled body has at this width (for clamping; a detail wraps its long
+   * lines, dialogs/plan-lines.ts wrapLines); unknown → unbounded.
+   */
+  scrollLines?(
+    snapshot: Snapshot | undefined,
+    detail: string | undefined,
+    width: number,
+    data?: ViewData,
+  ): number | undefined;
   /** ⏎ (and `d`) on a row: the view and detail to show, or a dialog to open (undefined: nothing opens). */
   open?(row: TableRow): { view: string; detail: string } | { dialog: Dialog } | undefined;
   /**

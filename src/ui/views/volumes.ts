@@ -9,18 +9,19 @@ import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 /**
  * At 80 columns MODE and LUN drop first (the LUN is in the dir name, `…-lun-1`); the dir (its name
- * below kubelet's iscsi plugin dir, volumeDirLabel) and PROBLEMS share the rest, so three volume
- * rows never read alike and what is wrong stays on the row.
+ * below kubelet's iscsi plugin dir, volumeDirLabel) is cut at its start on a part boundary, so
+ * what tells volumes apart (`…:metrics-tsdb-lun-1`) stays, and PROBLEMS grows first, so what is
+ * wrong stays on the row.
  */
 export const VOLUME_COLUMNS: readonly Column[] = [
-  { id: 'path', title: 'GLOBAL DIR', width: 20, flex: true, middle: true },
+  { id: 'path', title: 'GLOBAL DIR', width: 20, grow: 2, elide: 'start' },
   { id: 'mode', title: 'MODE', width: 5, hideBelow: 100 },
   { id: 'lun', title: 'LUN', width: 3, align: 'right', hideBelow: 100 },
   { id: 'mounted', title: 'MOUNTED', width: 7 },
   { id: 'meta', title: 'METADATA', width: 10, hideBelow: 120 },
   { id: 'sids', title: 'SIDS', width: 7 },
   { id: 'pods', title: 'PODS', width: 4, align: 'right' },
-  { id: 'problems', title: 'PROBLEMS', width: 20, flex: true },
+  { id: 'problems', title: 'PROBLEMS', width: 20, grow: 3 },
 ];
 
 export function volumeRows(snap: Snapshot): TableRow[] {
