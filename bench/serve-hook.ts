@@ -1,0 +1,54 @@
+/**
+ * `node --import serve-hook.mjs dist/cli.js serve …` (bench/measure-serve.ts): watches serve from
+ * inside its own process, where load on the machine does not blur the figure.
+ * - event-loop blocking: perf_hooks' monitorEventLoopDelay at 1 ms resolution; its max is the
+ *   longest stretch the loop could not run a timer (the longest synchronous slice, + ≤ 1 ms), which
+ *   is what a scrape arriving at the worst moment waits for before serve even reads it;
+ * - memory: process.memoryUsage() and V8's heap spaces, to say what the RSS is made of.
+ * On SIGUSR2 it writes both as JSON to $BENCH_SERVE_HOOK_OUT.<pid>.json (written to a temp file and
+ * renamed, so the reader never sees half of it) and restarts the delay histogram, so each phase of the
+ * measurement is its own window. serve itself listens to SIGUSR2 only with --demo, which the bench
+ * does not use.
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+
+const out = process.env.BENCH_SERVE_HOOK_OUT;
+if (out) {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  let since = performance.now();
+  process.on('SIGUSR2', () => {
+    const heap = getHeapStatistics();
+    const report = {
+      windowMs: Math.round(performance.now() - since),
+      loop: {
+        samples: delay.count,
+        maxMs: ms(delay.max),
+        p99Ms: ms(delay.percentile(99)),
+        p50Ms: ms(delay.percentile(50)),
+        meanMs: ms(delay.mean),
+      },
+      memory: process.memoryUsage(),
+      heap: {
+        totalHeapSize: heap.total_heap_size,
+        usedHeapSize: heap.used_heap_size,
+        mallocedMemory: heap.malloced_memory,
+        externalMemory: heap.external_memory,
+        spaces: Object.fromEntries(
+          getHeapSpaceStatistics().map((s) => [
+            s.space_name,
+            { size: s.space_size, used: s.space_used_size, physical: s.physical_space_size },
+          ]),
+        ),
+      },
+    };
+    const file = `${out}.${process.pid}.json`;
+    writeFileSync(`${file}.tmp`, JSON.stringify(report));
+    renameSync(`${file}.tmp`, file);
+    delay.reset();
+    since = performance.now();
+  });
+}
