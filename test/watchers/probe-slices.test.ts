@@ -90,7 +90,13 @@ describe('sliced sysfs pass', () => {
         };
       },
     }) as Host;
-    const w = startWatcher({ host: counting, kubeletRoot: KROOT, autoPoll: false, udev: false, files: false });
+    const w = startWatcher({
+      host: counting,
+      kubeletRoot: KROOT,
+      autoPoll: false,
+      udev: false,
+      files: false,
+    });
     try {
       await w.ready;
       const before = listings;
