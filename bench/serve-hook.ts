@@ -5,10 +5,12 @@
  *   longest stretch the loop could not run a timer (the longest synchronous slice, + ≤ 1 ms), which
  *   is what a scrape arriving at the worst moment waits for before serve even reads it;
  * - memory: process.memoryUsage() and V8's heap spaces, to say what the RSS is made of.
- * On SIGUSR2 it writes both as JSON to $BENCH_SERVE_HOOK_OUT.<pid>.json (written to a temp file and
- * renamed, so the reader never sees half of it) and restarts the delay histogram, so each phase of the
- * measurement is its own window. serve itself listens to SIGUSR2 only with --demo, which the bench
- * does not use.
+ * Each SIGUSR2 ends a window and starts the next: it writes the window's figures as JSON to
+ * $BENCH_SERVE_HOOK_OUT.<pid>.json (a temp file renamed, so the reader never sees half of it). Windows
+ * alternate: the first starts at the first signal and is monitored, the next is not, and so on; the
+ * monitor is off outside them, because its 1 ms timer wakes the loop 1,000 times a second (~2–3 % of
+ * a core), which the idle-CPU soak must not count. serve itself listens to SIGUSR2 only with
+ * --demo, which the bench does not use.
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -17,13 +19,14 @@ import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 const out = process.env.BENCH_SERVE_HOOK_OUT;
 if (out) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
-  delay.enable();
+  let monitored = false;
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   let since = performance.now();
   process.on('SIGUSR2', () => {
     const heap = getHeapStatistics();
     const report = {
       windowMs: Math.round(performance.now() - since),
+      monitored,
       loop: {
         samples: delay.count,
         maxMs: ms(delay.max),
@@ -49,6 +52,9 @@ if (out) {
     writeFileSync(`${file}.tmp`, JSON.stringify(report));
     renameSync(`${file}.tmp`, file);
     delay.reset();
+    monitored = !monitored;
+    if (monitored) delay.enable();
+    else delay.disable();
     since = performance.now();
   });
 }
