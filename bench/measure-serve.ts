@@ -100,6 +100,8 @@ interface LoopWindow {
   /** Whether the event-loop delay was monitored in this window (serve-hook.ts alternates). */
   monitored: boolean;
   loop: { samples: number; maxMs: number; p99Ms: number; p50Ms: number; meanMs: number };
+  /** Garbage collections in the window: count, total and longest pause (ms). */
+  gc: { count: number; totalMs: number; maxMs: number };
   memory: NodeJS.MemoryUsage;
   heap: { mallocedMemory: number; externalMemory: number };
 }
@@ -343,9 +345,9 @@ function loopFigures(size: (typeof SIZES)[number], w: LoopWindow): void {
       section: 'serve',
       label: `${size.label}: serve event-loop delay during the scrapes, max`,
       value: w.loop.maxMs,
-      unit: `ms (p99 ${w.loop.p99Ms} ms, p50 ${w.loop.p50Ms} ms, ${w.loop.samples} samples over ${Math.round(w.windowMs)} ms)`,
+      unit: `ms (p99 ${w.loop.p99Ms} ms, p50 ${w.loop.p50Ms} ms, ${w.loop.samples} samples over ${Math.round(w.windowMs)} ms; longest GC pause ${w.gc.maxMs} ms of ${w.gc.count})`,
       note: `perf_hooks monitorEventLoopDelay (1 ms resolution) inside serve (bench/serve-hook.ts) over the back-to-back gzip scrapes: the longest a request could wait before serve ran at all, preemption by the machine's other processes included; load average ${load()}`,
-      detail: { loop: w.loop, memory: w.memory, heap: w.heap },
+      detail: { loop: w.loop, gc: w.gc, memory: w.memory, heap: w.heap },
     }),
   );
 }

@@ -4,6 +4,8 @@
  * - event-loop blocking: perf_hooks' monitorEventLoopDelay at 1 ms resolution; its max is the
  *   longest stretch the loop could not run a timer (the longest synchronous slice, + ≤ 1 ms), which
  *   is what a scrape arriving at the worst moment waits for before serve even reads it;
+ * - garbage collection in the same windows (perf_hooks 'gc' entries): the longest pause and the total,
+ *   so a long delay can be told apart from the watcher's own work;
  * - memory: process.memoryUsage() and V8's heap spaces, to say what the RSS is made of.
  * Each SIGUSR2 ends a window and starts the next: it writes the window's figures as JSON to
  * $BENCH_SERVE_HOOK_OUT.<pid>.json (a temp file renamed, so the reader never sees half of it). Windows
@@ -13,13 +15,21 @@
  * --demo, which the bench does not use.
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 
 const out = process.env.BENCH_SERVE_HOOK_OUT;
 if (out) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   let monitored = false;
+  let gc = { count: 0, totalMs: 0, maxMs: 0 };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += e.duration;
+      gc.maxMs = Math.max(gc.maxMs, e.duration);
+    }
+  });
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   let since = performance.now();
   process.on('SIGUSR2', () => {
@@ -33,6 +43,11 @@ if (out) {
         p99Ms: ms(delay.percentile(99)),
         p50Ms: ms(delay.percentile(50)),
         meanMs: ms(delay.mean),
+      },
+      gc: {
+        count: gc.count,
+        totalMs: Math.round(gc.totalMs * 100) / 100,
+        maxMs: Math.round(gc.maxMs * 100) / 100,
       },
       memory: process.memoryUsage(),
       heap: {
@@ -52,9 +67,15 @@ if (out) {
     writeFileSync(`${file}.tmp`, JSON.stringify(report));
     renameSync(`${file}.tmp`, file);
     delay.reset();
+    gc = { count: 0, totalMs: 0, maxMs: 0 };
     monitored = !monitored;
-    if (monitored) delay.enable();
-    else delay.disable();
+    if (monitored) {
+      delay.enable();
+      gcObserver.observe({ entryTypes: ['gc'] });
+    } else {
+      delay.disable();
+      gcObserver.disconnect();
+    }
     since = performance.now();
   });
 }
