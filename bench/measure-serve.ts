@@ -4,8 +4,11 @@
  * scraped over loopback HTTP by this one as Prometheus scrapes: a kept-alive connection,
  * `Accept-Encoding: gzip`, the body read to its end and decompressed.
  * - scrape latency p50/p99 of GET /metrics at 50 × 4 and 1,000 × 4 sessions (back-to-back scrapes
- *   after the first full read; the watcher polls meanwhile, as in production), and serve's own CPU
- *   per scrape (load-independent);
+ *   after the first full read, each size with its serve the only one running; the watcher polls
+ *   meanwhile, as in production), and serve's own CPU per scrape (load-independent);
+ * - serve's event-loop delay over those scrapes, from inside it (serve-hook.ts: monitorEventLoopDelay
+ *   max and p99), and the longest synchronous slice of the watcher's sysfs pass in CPU time, in this
+ *   process (both say what a scrape can wait for, the second unblurred by the machine's load);
  * - steady RSS of both serve processes after a soak scraped every 15 s (they soak side by side; the
  *   goal is after 10 minutes: the full run soaks 600 s, --quick 60 s and says so), and the idle
  *   CPU share at 50 × 4 over the soak's steady part (after a settle period past the start-up reads);
@@ -14,12 +17,14 @@
  *   wall time would be for this single-threaded read).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { FsHost } from '../src/engine/host/fs-host.js';
+import { PROBE_SLICE_READS, SysfsProber } from '../src/watchers/sysfs-probe.js';
 import { benchArgs, nodeBin, projectDir } from './lib/args.js';
 import { figure } from './lib/figure.js';
 import { FIXTURE_KUBELET_ROOT, fixtureRoot } from './lib/fixtures.js';
@@ -86,6 +91,39 @@ interface Serve {
   agent: Agent;
 }
 
+/** serve-hook.ts's bundle (bench/run.mjs builds it), or undefined when it could not be built. */
+const HOOK = process.env.BENCH_HELPER_SERVE_HOOK;
+const HOOK_OUT = join(projectDir(), '.cache', 'bench', 'serve-hook');
+
+interface LoopWindow {
+  windowMs: number;
+  /** Whether the event-loop delay was monitored in this window (serve-hook.ts alternates). */
+  monitored: boolean;
+  loop: { samples: number; maxMs: number; p99Ms: number; p50Ms: number; meanMs: number };
+  /** Garbage collections in the window: count, total and longest pause (ms). */
+  gc: { count: number; totalMs: number; maxMs: number };
+  memory: NodeJS.MemoryUsage;
+  heap: { mallocedMemory: number; externalMemory: number };
+}
+
+/**
+ * Ends serve's current window (serve-hook.ts: its event-loop delay since the last call, its memory
+ * now) and starts the next; undefined without the hook. The first call starts a monitored window,
+ * the second ends it, and so on.
+ */
+async function loopWindow(s: Serve): Promise<LoopWindow | undefined> {
+  if (!HOOK) return undefined;
+  const file = `${HOOK_OUT}.${s.child.pid}.json`;
+  rmSync(file, { force: true });
+  s.child.kill('SIGUSR2');
+  const deadline = performance.now() + 30_000;
+  while (!existsSync(file)) {
+    if (performance.now() > deadline || s.child.exitCode !== null) return undefined;
+    await sleep(20);
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as LoopWindow;
+}
+
 /** One GET as Prometheus does it; resolves with the decoded body's length and the bytes on the wire. */
 function scrape(s: Serve, gzip = true): Promise<{ bytes: number; wire: number; status: number }> {
   return new Promise((resolve, reject) => {
@@ -117,8 +155,21 @@ async function startServe(root: string, nodeOptions: string): Promise<Serve> {
   const port = await freePort();
   const child = spawn(
     nodeBin(),
-    [cli(), 'serve', '--root', root, '--kubelet-root', FIXTURE_KUBELET_ROOT, '--listen', `127.0.0.1:${port}`],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: nodeOptions } },
+    [
+      ...(HOOK ? ['--import', HOOK] : []),
+      cli(),
+      'serve',
+      '--root',
+      root,
+      '--kubelet-root',
+      FIXTURE_KUBELET_ROOT,
+      '--listen',
+      `127.0.0.1:${port}`,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: nodeOptions, ...(HOOK ? { BENCH_SERVE_HOOK_OUT: HOOK_OUT } : {}) },
+    },
   );
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -286,6 +337,70 @@ function latencyFigures(
   );
 }
 
+function loopFigures(size: (typeof SIZES)[number], w: LoopWindow): void {
+  const id = `serve.${size.sessions}`;
+  out.add(
+    figure({
+      id: `${id}.loop-delay-max`,
+      section: 'serve',
+      label: `${size.label}: serve event-loop delay during the scrapes, max`,
+      value: w.loop.maxMs,
+      unit: `ms (p99 ${w.loop.p99Ms} ms, p50 ${w.loop.p50Ms} ms, ${w.loop.samples} samples over ${Math.round(w.windowMs)} ms; longest GC pause ${w.gc.maxMs} ms of ${w.gc.count})`,
+      note: `perf_hooks monitorEventLoopDelay (1 ms resolution) inside serve (bench/serve-hook.ts) over the back-to-back gzip scrapes: the longest a request could wait before serve ran at all, preemption by the machine's other processes included; load average ${load()}`,
+      detail: { loop: w.loop, gc: w.gc, memory: w.memory, heap: w.heap },
+    }),
+  );
+}
+
+/**
+ * The watcher's sysfs pass at this size in this process, sliced as serve runs it and in one go:
+ * the CPU time (user+system) of its longest slice is the most a scrape waits for the poll on a quiet
+ * machine, whatever the load now (the median of RUNS passes' longest slices, and of the whole pass).
+ */
+async function sliceFigures(size: (typeof SIZES)[number], root: string): Promise<void> {
+  const runs = args.quick ? 5 : 15;
+  const host = new FsHost({ root, runner: { mode: 'direct' } });
+  const prober = new SysfsProber(host);
+  const cpuMs = () => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  prober.probe(); // resolves links, opens the state files: what serve did at its first tick
+  const longest: number[] = [];
+  const whole: number[] = [];
+  let slices = 0;
+  const sliced = async () => {
+    let max = 0;
+    let mark = cpuMs();
+    slices = 1;
+    await prober.probeSliced(PROBE_SLICE_READS, async () => {
+      const now = cpuMs();
+      max = Math.max(max, now - mark);
+      slices++;
+      await new Promise<void>((r) => setImmediate(r));
+      mark = cpuMs();
+    });
+    return Math.max(max, cpuMs() - mark);
+  };
+  for (let i = 0; i < runs; i++) {
+    longest.push(await sliced());
+    const c0 = cpuMs();
+    prober.probe();
+    whole.push(cpuMs() - c0);
+  }
+  prober.close();
+  out.add(
+    figure({
+      id: `serve.${size.sessions}.poll-slice-cpu`,
+      section: 'serve',
+      label: `${size.label}: longest synchronous slice of the sysfs poll, CPU`,
+      value: round(median(longest)),
+      unit: `ms (${slices} slices of ≤ ${PROBE_SLICE_READS} entries; the pass in one go: ${round(median(whole))} ms)`,
+      note: `SysfsProber.probeSliced on an FsHost over the fixture root in the measuring process, process.cpuUsage between slice points, median of ${runs} passes: not inflated by load`,
+    }),
+  );
+}
+
 function soakFigures(size: (typeof SIZES)[number], s: Soak, sideBySide: string): void {
   const window = `${Math.round(SOAK_MS / 1000)} s`;
   const label =
@@ -372,14 +487,21 @@ try {
   const roots = SIZES.map((s) => fixtureRoot(s.sessions, s.luns));
   const serves: Serve[] = [];
   try {
-    for (const root of roots) serves.push(await startServe(root, nodeOptions));
+    // Each size's latency with its serve the only one working: the other's poll would compete for
+    // the same cores, which a node running one serve never sees. The soak then runs both.
     for (const [i, size] of SIZES.entries()) {
+      const s = await startServe(roots[i]!, nodeOptions);
+      serves.push(s);
       const n = args.quick ? Math.ceil(size.scrapes / 4) : size.scrapes;
-      const gz = await scrapeLatency(serves[i]!, n, true);
-      const plain = await scrapeLatency(serves[i]!, Math.ceil(n / 4), false);
+      await loopWindow(s);
+      const gz = await scrapeLatency(s, n, true);
+      const loop = await loopWindow(s);
+      const plain = await scrapeLatency(s, Math.ceil(n / 4), false);
       log(`${size.label}: ${gz.bytes} bytes per scrape, ${gz.wire} gzipped`);
       latencyFigures(size, gz, plain, nodeOptions);
+      if (loop?.monitored) loopFigures(size, loop);
     }
+    await sliceFigures(SIZES[SIZES.length - 1]!, roots[roots.length - 1]!);
     const soaked = await soak(serves);
     const sideBySide = `${SIZES.map((s) => s.label).join(' and ')} soaked side by side`;
     for (const [i, size] of SIZES.entries()) soakFigures(size, soaked[i]!, sideBySide);

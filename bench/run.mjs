@@ -65,6 +65,8 @@ const HELPERS = [
   { name: 'syscalls', entry: 'bench/syscalls-child.ts' },
   { name: 'profile-child', entry: 'bench/profile-child.ts' },
   { name: 'floor-process', entry: 'bench/floor-process.ts' },
+  // Loaded into the serve processes measure-serve.ts starts (node --import): event-loop delay, memory.
+  { name: 'serve-hook', entry: 'bench/serve-hook.ts' },
 ];
 
 const args = parseArgs(process.argv.slice(2));

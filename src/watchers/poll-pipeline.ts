@@ -61,6 +61,13 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
   let pollProbe: SysfsProbe | undefined;
   let lastProc: ProcProbe | undefined;
   let lastRefreshError: string | undefined;
+  // The sysfs pass in progress: it runs in slices (sysfs-probe.ts), so a refresh that needs a probe
+  // while the poll's pass is running joins it rather than starting a second one over the same caches.
+  let probing: Promise<SysfsProbe | undefined> | undefined;
+  const probeSysfs = (): Promise<SysfsProbe | undefined> =>
+    (probing ??= prober.probeSliced().finally(() => {
+      probing = undefined;
+    }));
 
   /**
    * The health stamps, so a status line can say both when the node was last looked at and when it
@@ -92,8 +99,10 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
     const started = performance.now();
     try {
       // Probe first: a change after this point shows in the next probe and is caught next tick.
-      const probe = pollProbe ?? prober.probe();
+      let probe = pollProbe;
       pollProbe = undefined;
+      probe ??= await probeSysfs();
+      if (!probe || o.stopped()) return;
       lastSysfs = probe.detail;
       lastProc = probeProc(host, lastProc);
       const { snapshot, full } = reader.read(reason, probe);
@@ -124,7 +133,8 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
 
   async function poll(): Promise<boolean> {
     if (o.stopped()) return false;
-    const probe = prober.probe();
+    const probe = await probeSysfs();
+    if (!probe || o.stopped()) return false;
     const why: string[] = [];
     if (!lastSysfs || !sameProbe(probe.detail, lastSysfs)) {
       why.push(SYSFS_CHANGED);
