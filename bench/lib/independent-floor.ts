@@ -132,19 +132,10 @@ class Reader {
  * connection's `params` when sysfs has them (linux drivers/scsi/scsi_transport_iscsi.c,
  * iscsi_session_attr / iscsi_conn_attr; the ones `iscsiadm -m session -P 3` prints).
  */
-const SESSION_PARAMS = [
-  'first_burst_len',
-  'max_burst_len',
-  'immediate_data',
-  'initial_r2t',
-  'max_outstanding_r2t',
-  'data_pdu_in_order',
-  'data_seq_in_order',
-  'erl',
-  'tgt_reset_tmo',
-  'lu_reset_tmo',
-  'abort_tmo',
-];
+const SESSION_PARAMS = (
+  'first_burst_len max_burst_len immediate_data initial_r2t max_outstanding_r2t data_pdu_in_order ' +
+  'data_seq_in_order erl tgt_reset_tmo lu_reset_tmo abort_tmo'
+).split(' ');
 const CONNECTION_PARAMS = ['header_digest', 'data_digest', 'max_recv_dlength', 'max_xmit_dlength'];
 
 const SESSION_CLASS = '/sys/class/iscsi_session';
