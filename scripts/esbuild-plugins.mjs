@@ -1,6 +1,7 @@
 // esbuild plugins shared by scripts/build.mjs (ESM bundle) and scripts/build-binary.mjs (CJS for the SEA),
 // and the ESM bundle's settings, shared by scripts/build.mjs and the tests that run the CLI as a process.
 import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 
 /**
  * Ink's React-devtools hook (ink/build/devtools.js) statically imports `react-devtools-core`, an
@@ -84,6 +85,32 @@ export function yogaWithoutFetch() {
 }
 
 /**
+ * Node's built-in modules, loaded when first used instead of through ESM imports. An ESM import of a
+ * built-in builds its module namespace, which reads every export, lazy getters included: `node:fs`
+ * alone then loads fs/promises, readline, streams and fs watchers, and the five built-ins a
+ * `status --json` start imports cost ~17 ms of CPU over a bare start (~20 % of `node -e 0`;
+ * bench/README.md "Start-up"). Here each built-in becomes a CommonJS module of the bundle holding
+ * `process.getBuiltinModule(id)` (Node >= 22.3; before that Node's `require`), which esbuild's ESM
+ * interop reads property by property, so an import costs nothing until a function is called.
+ */
+export function builtinsOnUse() {
+  return {
+    name: 'builtins-on-use',
+    setup(b) {
+      b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+        if (!isBuiltin(args.path) || args.namespace === 'builtin') return undefined;
+        const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+        return { path: id, namespace: 'builtin' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+        loader: 'js',
+        contents: `module.exports = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${JSON.stringify(args.path)}) : require(${JSON.stringify(args.path)});`,
+      }));
+    },
+  };
+}
+
+/**
  * How the CLI is bundled as ESM for Node: scripts/build.mjs (dist/, code-split) and the tests that
  * run the CLI as a real process (test/helpers/cli-bundle.ts, one file) both start from these, so a
  * test runs what ships. React's development build is several times slower per frame (measured by
@@ -103,7 +130,7 @@ export function esmCliOptions(version) {
       'process.env.DEV': '"false"',
       'process.env.NODE_ENV': '"production"',
     },
-    plugins: [inkWithoutDevtools(), yogaWithoutFetch()],
+    plugins: [inkWithoutDevtools(), yogaWithoutFetch(), builtinsOnUse()],
     banner: {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },

@@ -1,11 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { countRead, emptyKindCounts, type KindCounts, type ReadClass } from './read-kinds.js';
 
 /**
- * The independent floor (bench/README.md): the least a reader must do to list what the snapshot
- * lists for iSCSI — each session (target, portal, state) → its connection → its LUNs → each LUN's
- * block device (state, dev, size) → the device-mapper maps holding it (name, uuid, members) → where
- * they are mounted, plus the iscsiadm node records — written from the kernel's sysfs layout
+ * The independent floor (bench/README.md): the least a reader must do to read the facts
+ * `status --json` reports — each session (target, portal, state, initiator name, recovery_tmo, its
+ * SCSI host's state and address) → its connection (persistent and current address and port, state)
+ * → its LUNs (state, vendor, model, rev, type, wwid) → each LUN's block device (dev, size,
+ * partitions, filesystem from udev's database, holders) → the device-mapper maps holding it (name,
+ * uuid, dev, size, members, holders) → where they are mounted and whether they are swap, the
+ * by-path links, the iscsiadm node records and ifaces, the node's initiator name and hostname, and
+ * kubelet's view (its iSCSI global dirs and their iscsi.json, pods' iSCSI and CSI volume dirs, the
+ * CSI plugin dir) — written from the kernel's sysfs layout
  * (docs/iscsiadm.md "Sysfs", linux drivers/scsi/scsi_transport_iscsi.c and scsi_sysfs.c) and
  * mountinfo's format (linux Documentation/filesystems/proc.rst), with bare synchronous `fs`.
  * It shares no code with the engine (no Host, no RootResolver, no parser of the engine's), so it is
@@ -19,9 +24,14 @@ import { countRead, emptyKindCounts, type KindCounts, type ReadClass } from './r
 export interface FloorLun {
   hctl: string;
   state: string;
+  /** vendor, model, rev, type, wwid: the SCSI device's identity as status --json shows it. */
+  ident: string[];
   disk?: string;
   dev?: string;
   sizeSectors?: string;
+  partitions: string[];
+  /** udev's database entry of the disk (ID_FS_TYPE and the like), as text. */
+  udev?: string;
   holders: string[];
 }
 
@@ -32,6 +42,13 @@ export interface FloorSession {
   tpgt: string;
   iface: string;
   portal: string;
+  /** initiatorname, recovery_tmo, then the session's and its connection's negotiated params. */
+  attrs: string[];
+  host: string;
+  /** The SCSI host's state and the iSCSI host's ipaddress. */
+  hostAttrs: string[];
+  /** The connection's current address and port. */
+  current: string;
   connectionState: string;
   luns: FloorLun[];
 }
@@ -40,7 +57,12 @@ export interface FloorMap {
   name: string;
   alias: string;
   uuid: string;
+  dev: string;
+  sizeSectors: string;
   members: string[];
+  holders: string[];
+  /** udev's database entry of the map. */
+  udev: string;
 }
 
 export interface FloorFacts {
@@ -50,6 +72,19 @@ export interface FloorFacts {
   mounts: Record<string, string[]>;
   /** iscsiadm node records: `<target>/<portal,tpgt>/<iface>` (docs/iscsiadm.md "Iface and node records"). */
   records: string[];
+  ifaces: string[];
+  node: { hostname: string; initiatorName: string };
+  swaps: string;
+  byPath: string[];
+  kubelet: FloorKubelet;
+}
+
+export interface FloorKubelet {
+  /** The in-tree plugin's global dirs (iface-NAME/PORTAL-IQN-lun-N) and their iscsi.json when unmounted. */
+  globalDirs: Record<string, string>;
+  /** pod UID → its iSCSI and CSI volume dir names and block volume devices. */
+  pods: Record<string, string[]>;
+  csiDrivers: string[];
 }
 
 /** One floor read: reads counted by kind (bench/lib/read-kinds.ts) when `counts` is given. */
@@ -73,6 +108,15 @@ class Reader {
     }
   }
 
+  link(path: string): string {
+    this.note(path, 'meta');
+    try {
+      return readlinkSync(this.root + path);
+    } catch {
+      return '';
+    }
+  }
+
   list(path: string): string[] {
     this.note(path, 'dir');
     try {
@@ -82,6 +126,17 @@ class Reader {
     }
   }
 }
+
+/**
+ * The negotiated login keys and error-handling timeouts `status --json` reports as a session's and a
+ * connection's `params` when sysfs has them (linux drivers/scsi/scsi_transport_iscsi.c,
+ * iscsi_session_attr / iscsi_conn_attr; the ones `iscsiadm -m session -P 3` prints).
+ */
+const SESSION_PARAMS = (
+  'first_burst_len max_burst_len immediate_data initial_r2t max_outstanding_r2t data_pdu_in_order ' +
+  'data_seq_in_order erl tgt_reset_tmo lu_reset_tmo abort_tmo'
+).split(' ');
+const CONNECTION_PARAMS = ['header_digest', 'data_digest', 'max_recv_dlength', 'max_xmit_dlength'];
 
 const SESSION_CLASS = '/sys/class/iscsi_session';
 const CONNECTION_CLASS = '/sys/class/iscsi_connection';
@@ -93,9 +148,16 @@ export function readFloorFacts(root: string, counts?: KindCounts): FloorFacts {
   const r = new Reader(root === '/' ? '' : root.replace(/\/+$/, ''), counts);
   const holderNames = new Set<string>();
   const sessions: FloorSession[] = [];
+  // Partitions: one listing of the block class; a partition is <disk><N> or <disk>p<N>.
+  const partitions = new Map<string, string[]>();
+  for (const e of r.list('/sys/class/block')) {
+    if (e.startsWith('dm-') || e.startsWith('loop') || !/\d$/.test(e)) continue;
+    const disk = e.replace(/p?\d+$/, '');
+    partitions.set(disk, [...(partitions.get(disk) ?? []), e]);
+  }
   for (const name of r.list(SESSION_CLASS)) {
     if (!name.startsWith('session')) continue;
-    const s = readSession(r, name);
+    const s = readSession(r, name, partitions);
     for (const l of s.luns) for (const h of l.holders) holderNames.add(h);
     sessions.push(s);
   }
@@ -107,16 +169,63 @@ export function readFloorFacts(root: string, counts?: KindCounts): FloorFacts {
       name: dm,
       alias: r.text(`${base}/dm/name`),
       uuid: r.text(`${base}/dm/uuid`),
+      dev: r.text(`${base}/dev`),
+      sizeSectors: r.text(`${base}/size`),
       members: r.list(`${base}/slaves`),
+      holders: r.list(`${base}/holders`),
+      udev: '',
     });
   }
   const wanted = new Set<string>();
   for (const s of sessions) for (const l of s.luns) if (l.dev) wanted.add(l.dev);
-  for (const m of maps) wanted.add(r.text(`/sys/block/${m.name}/dev`));
-  return { sessions, maps, mounts: mountsOf(r.text('/proc/1/mountinfo'), wanted), records: records(r) };
+  for (const m of maps) {
+    wanted.add(m.dev);
+    m.udev = r.text(`/run/udev/data/b${m.dev}`);
+  }
+  const mountinfo = r.text('/proc/1/mountinfo');
+  return {
+    sessions,
+    maps,
+    mounts: mountsOf(mountinfo, wanted),
+    records: records(r),
+    ifaces: [...r.list('/etc/iscsi/ifaces'), ...r.list('/var/lib/iscsi/ifaces')],
+    node: { hostname: r.text('/etc/hostname'), initiatorName: r.text('/etc/iscsi/initiatorname.iscsi') },
+    swaps: r.text('/proc/swaps'),
+    byPath: r.list('/dev/disk/by-path'),
+    kubelet: kubelet(r, mountinfo),
+  };
 }
 
-function readSession(r: Reader, name: string): FloorSession {
+const KUBELET = '/var/lib/kubelet';
+const ISCSI_PLUGIN = `${KUBELET}/plugins/kubernetes.io/iscsi`;
+
+/**
+ * kubelet's side (kubernetes pkg/volume/iscsi/iscsi_util.go, disk_manager.go; pkg/volume/csi): the
+ * in-tree plugin's global dirs name portal, IQN and LUN; a dir that is not a mount point is
+ * identified by its iscsi.json instead. Each pod's volume dirs say which volumes it uses.
+ */
+function kubelet(r: Reader, mountinfo: string): FloorKubelet {
+  const globalDirs: Record<string, string> = {};
+  for (const iface of r.list(ISCSI_PLUGIN)) {
+    if (!iface.startsWith('iface-')) continue;
+    for (const d of r.list(`${ISCSI_PLUGIN}/${iface}`)) {
+      const dir = `${ISCSI_PLUGIN}/${iface}/${d}`;
+      globalDirs[dir] = mountinfo.includes(` ${dir} `) ? '' : r.text(`${dir}/iscsi.json`);
+    }
+  }
+  const pods: Record<string, string[]> = {};
+  for (const uid of r.list(`${KUBELET}/pods`)) {
+    const base = `${KUBELET}/pods/${uid}`;
+    pods[uid] = [
+      ...r.list(`${base}/volumes/kubernetes.io~iscsi`),
+      ...r.list(`${base}/volumes/kubernetes.io~csi`),
+      ...r.list(`${base}/volumeDevices/kubernetes.io~iscsi`),
+    ];
+  }
+  return { globalDirs, pods, csiDrivers: r.list(`${KUBELET}/plugins/kubernetes.io/csi`) };
+}
+
+function readSession(r: Reader, name: string, partitions: ReadonlyMap<string, string[]>): FloorSession {
   const base = `${SESSION_CLASS}/${name}`;
   const sid = Number(name.slice('session'.length));
   // The session's device dir (…/host<H>/session<M>) holds its connection and its SCSI target dirs.
@@ -124,11 +233,13 @@ function readSession(r: Reader, name: string): FloorSession {
   const entries = r.list(dev);
   const conn = entries.find((e) => e.startsWith('connection'));
   const cbase = conn ? `${CONNECTION_CLASS}/${conn}` : undefined;
+  // The class entry links to …/host<H>/session<M>/iscsi_session/session<M>: the SCSI host's number.
+  const host = /\/(host\d+)\/session\d+\//.exec(r.link(base))?.[1] ?? '';
   const luns: FloorLun[] = [];
   for (const t of entries) {
     if (!t.startsWith('target')) continue;
     for (const hctl of r.list(`${dev}/${t}`)) {
-      if (HCTL.test(hctl)) luns.push(readLun(r, `${dev}/${t}/${hctl}`, hctl));
+      if (HCTL.test(hctl)) luns.push(readLun(r, `${dev}/${t}/${hctl}`, hctl, partitions));
     }
   }
   return {
@@ -138,13 +249,30 @@ function readSession(r: Reader, name: string): FloorSession {
     tpgt: r.text(`${base}/tpgt`),
     iface: r.text(`${base}/ifacename`),
     portal: cbase ? `${r.text(`${cbase}/persistent_address`)}:${r.text(`${cbase}/persistent_port`)}` : '',
+    attrs: [
+      r.text(`${base}/initiatorname`),
+      r.text(`${base}/recovery_tmo`),
+      ...SESSION_PARAMS.map((a) => r.text(`${base}/${a}`)),
+      ...(cbase ? CONNECTION_PARAMS.map((a) => r.text(`${cbase}/${a}`)) : []),
+    ],
+    host,
+    hostAttrs: host
+      ? [r.text(`/sys/class/scsi_host/${host}/state`), r.text(`/sys/class/iscsi_host/${host}/ipaddress`)]
+      : [],
+    current: cbase ? `${r.text(`${cbase}/address`)}:${r.text(`${cbase}/port`)}` : '',
     connectionState: cbase ? r.text(`${cbase}/state`) : '',
     luns,
   };
 }
 
-function readLun(r: Reader, dir: string, hctl: string): FloorLun {
-  const lun: FloorLun = { hctl, state: r.text(`${dir}/state`), holders: [] };
+function readLun(r: Reader, dir: string, hctl: string, partitions: ReadonlyMap<string, string[]>): FloorLun {
+  const lun: FloorLun = {
+    hctl,
+    state: r.text(`${dir}/state`),
+    ident: ['vendor', 'model', 'rev', 'type', 'wwid'].map((a) => r.text(`${dir}/${a}`)),
+    partitions: [],
+    holders: [],
+  };
   // A LUN with a block device has one entry under block/ (a controller LUN 0 has none).
   const disk = r.list(`${dir}/block`)[0];
   if (disk) {
@@ -152,6 +280,8 @@ function readLun(r: Reader, dir: string, hctl: string): FloorLun {
     lun.disk = disk;
     lun.dev = r.text(`${b}/dev`);
     lun.sizeSectors = r.text(`${b}/size`);
+    lun.partitions = partitions.get(disk) ?? [];
+    lun.udev = r.text(`/run/udev/data/b${lun.dev}`);
     lun.holders = r.list(`${b}/holders`);
   }
   return lun;

@@ -61,7 +61,7 @@ function snapshotRows(): RowDef[] {
         id('floor-ms'),
         'snapshot',
         `${label}: independent floor, in-process`,
-        'bench/lib/independent-floor.ts on the same root: the sysfs/iscsi-db/mountinfo reads a session → connection → LUN → device → holder/map → mount listing needs, bare sync fs, no engine code; runs alternate with the snapshot runs; its facts are checked against the snapshot’s (sessions, LUNs, disks, maps, mount points) or no ratio is given',
+        'bench/lib/independent-floor.ts on the same root: the reads of sysfs, udev’s database, mountinfo, swaps, the iscsi db and kubelet’s dirs that the facts status --json reports need (bench/README.md “The independent floor”), bare sync fs, no engine code; runs alternate with the snapshot runs; its facts are checked against the snapshot’s (sessions, LUNs, disks, maps, mount points) or no ratio is given',
       ),
       row(
         id('ratio'),

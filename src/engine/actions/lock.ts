@@ -16,7 +16,7 @@
  * files are ever read, through the Host's bounded, non-blocking reads. Each takeover is returned as
  * a note for the journal.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../builtins-on-use.js';
 import { InterruptedError, RefusedError } from '../errors.js';
 import type { EntryKind, Host } from '../host/host.js';
 import { isProcessRunning, type LocalProcess, ownProcess, processStart } from '../host/local-process.js';
@@ -86,7 +86,7 @@ async function lockInProcess(key: string): Promise<() => void> {
 
 /** The lock file of a target: readable prefix + hash (IQNs contain `:`; prefixes of one another must not collide). */
 export function lockPath(stateDir: string, key: string): string {
-  const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const hash = sha256Hex(key).slice(0, 12);
   return `${stateDir}/${LOCKS_DIR}/${key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80)}-${hash}.lock`;
 }
 

@@ -5,7 +5,7 @@
  * - iscsiadm session lines append `,tpgt` (`127.0.0.1:3260,1`).
  */
 
-import { isIPv6 } from 'node:net';
+import { isIPv6 } from '../builtins-on-use.js';
 
 /** iSCSI's well-known port (RFC 7143 section 13.1); kubelet's portalMounter appends it when no `:` is present. */
 export const DEFAULT_ISCSI_PORT = 3260;

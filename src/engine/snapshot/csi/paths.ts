@@ -5,7 +5,7 @@
  * frontend/csi/node_server.go; go-iscsi-helper iscsidev/iscsi.go). All paths are host paths.
  */
 
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../builtins-on-use.js';
 import { normalizeKubeletRoot } from '../../kubelet/paths.js';
 
 /** kubelet's CSI plugin dir component (`CSIPluginName`). */
@@ -117,7 +117,7 @@ export function csiStagingLayout(
   if (top !== driver) return { problem: `${dir} is under ${top}, but vol_data.json names driver ${driver}` };
   if (!/^[0-9a-f]{64}$/.test(name))
     return { problem: `${name} in ${dir} is not a sha256 of a volume handle` };
-  if (handle !== undefined && createHash('sha256').update(handle).digest('hex') !== name)
+  if (handle !== undefined && sha256Hex(handle) !== name)
     return { problem: `${dir} is not sha256(${handle}), the volume handle vol_data.json names` };
   return { dir };
 }
