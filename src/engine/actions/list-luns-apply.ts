@@ -52,8 +52,7 @@ function hostDevices(rt: Runtime, h: number, d: { iqn: string; portal: string; i
         `/sys/class/scsi_device/${hctl}/device`,
         hctl,
         lunKey(d.iqn, d.portal, d.iface, Number(hctl.split(':')[3])),
-        [],
-        new Map(),
+        { problems: [], extras: new Map() },
       );
       return dev ? [dev] : [];
     });

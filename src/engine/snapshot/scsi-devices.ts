@@ -29,6 +29,14 @@ const LUN_ATTRS: AttrTable<ScsiDevice> = {
   wwid: readAttr,
 };
 
+/** Where one read puts what it found besides the devices: problems, and the extras kept per disk. */
+export interface DeviceReadSink {
+  problems: string[];
+  extras: Map<string, DeviceExtras>;
+  /** Partitions by disk, from one listing of /sys/class/block (else each disk's dir is listed). */
+  partitionIndex?: ReadonlyMap<string, string[]>;
+}
+
 /**
  * Reads one SCSI device at `<session dir>/target<H:C:T>/<H:C:T:L>` following the layout the kernel
  * builds (drivers/scsi/scsi_sysfs.c; captures mp-find-host0.txt): attributes in the LUN dir, the
@@ -40,10 +48,9 @@ export function readScsiDevice(
   lunDir: string,
   hctl: string,
   key: LunKey,
-  problems: string[],
-  extras: Map<string, DeviceExtras>,
-  partitionIndex?: ReadonlyMap<string, string[]>,
+  into: DeviceReadSink,
 ): ScsiDevice | undefined {
+  const { problems, extras, partitionIndex } = into;
   const m = HCTL.exec(hctl);
   if (!m) return undefined;
   const kernelLun = Number(m[4]);

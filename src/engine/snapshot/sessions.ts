@@ -7,7 +7,12 @@ import { type AttrTable, cleanAttr, readAttr, readAttrs, readIntAttr, toInt, VAN
 import { interned, readSharedAttr } from './interned.js';
 import { forgetNegotiated, readNegotiated } from './iscsi-params.js';
 import { trimmed } from './lists.js';
-import { type DeviceExtras, readPartitionIndex, readScsiDevice } from './scsi-devices.js';
+import {
+  type DeviceExtras,
+  type DeviceReadSink,
+  readPartitionIndex,
+  readScsiDevice,
+} from './scsi-devices.js';
 
 export const ISCSI_SESSION_CLASS = '/sys/class/iscsi_session';
 
@@ -110,13 +115,8 @@ function cid(name: string): number {
  * resolving it by hand (no realpath) gives the session's device dir, whose parent is the SCSI host.
  * Returns undefined when the session vanished (logout during the read).
  */
-function readSession(
-  host: Host,
-  name: string,
-  problems: string[],
-  extras: Map<string, DeviceExtras>,
-  partitionIndex?: ReadonlyMap<string, string[]>,
-): SysfsSession | undefined {
+function readSession(host: Host, name: string, into: DeviceReadSink): SysfsSession | undefined {
+  const { problems } = into;
   const id = readSessionIdentity(host, name, problems);
   if (!id) return undefined;
   const { sid, attrDir, sessDir, targetIqn, state, iface } = id;
@@ -180,7 +180,7 @@ function readSession(
       // Keys carry the target's LUN (what PVs and kubelet dirs say), not the kernel's number.
       const kernelLun = Number(hctl.slice(hctl.lastIndexOf(':') + 1));
       const key = lunKey(targetIqn, portal, iface, targetLunOf(kernelLun) ?? kernelLun);
-      const d = readScsiDevice(host, `${tdir}/${hctl}`, hctl, key, problems, extras, partitionIndex);
+      const d = readScsiDevice(host, `${tdir}/${hctl}`, hctl, key, into);
       if (d) devices.push(d);
     }
   }
@@ -208,7 +208,11 @@ export function readSessionEntry(
 ): SessionEntryRead {
   const extras = new Map<string, DeviceExtras>();
   const problems: string[] = [];
-  const session = readSession(host, name, problems, extras, partitionIndex);
+  const session = readSession(host, name, {
+    problems,
+    extras,
+    ...(partitionIndex ? { partitionIndex } : {}),
+  });
   if (!session) problems.push(`${name} vanished while being read (logged out?)`);
   return session ? { session, extras, problems } : { extras, problems };
 }
