@@ -33,6 +33,8 @@ if (out) {
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   let since = performance.now();
   process.on('SIGUSR2', () => {
+    // Under --expose-gc (by hand, to tell live memory from garbage not yet collected).
+    (globalThis as { gc?: () => void }).gc?.();
     const heap = getHeapStatistics();
     const report = {
       windowMs: Math.round(performance.now() - since),

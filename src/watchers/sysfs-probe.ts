@@ -203,7 +203,10 @@ export class SysfsProber {
     }
   }
 
-  /** The pass itself: yields after every `sliceReads` reads of state files (the slice points). */
+  /**
+   * The pass itself: a slice point after each of the first two directory listings and before the
+   * third (each listing is a slice of its own), and after every `sliceReads` entries in between.
+   */
   private *pass(sliceReads: number): Generator<void, SysfsProbe> {
     const host = this.host;
     let reads = 3;
@@ -215,6 +218,8 @@ export class SysfsProber {
       listed = host.readDir(SCSI_BUS_DEVICES);
       reads++;
     }
+    // A listing of ~5,000 names is a slice of its own (~1–2 ms): so is each of the three below.
+    yield;
     const { hctls, entries } = this.deviceEntries(listed);
     const fresh = entries.length !== hctls.length;
     const deviceStates: string[] = new Array(hctls.length);
@@ -268,6 +273,8 @@ export class SysfsProber {
       forgetAbsent(this.sessionDirs, sessions);
       this.lastSessions = sessions;
     }
+    slice = 0;
+    yield;
     for (const name of sessions) {
       if (++slice >= sliceReads) {
         slice = 0;
@@ -295,6 +302,7 @@ export class SysfsProber {
       sessionStates.push(state ?? '-');
       reads++;
     }
+    yield;
     const blocks = host.readDir(BLOCK_CLASS);
     const detail: ProbeDetail = { hctls, deviceStates, sessions, sessionStates, sessionHosts, blocks };
     let fingerprint: string | undefined;
