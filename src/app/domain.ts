@@ -15,6 +15,7 @@
  * - journal: how a journaled command ended (commandOutcome), as `status` and the CLI say it;
  * - fs-words, multipath-ll, pod-names: FSTYPE/LABEL/UUID, multipath -ll's topology and pod names,
  *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
+ * - device-users: the volumes and pods behind a device or a map (the Devices view's POD, its detail);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal;
  * - status-json: the objects of `status --json` a row stands for (the console's `y`).
@@ -47,6 +48,7 @@ export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
+export { type DeviceUsers, deviceUsers, mapPaths, mapUsers, sessionOfDevice } from '../engine/snapshot/device-users.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
 export { podLabel } from '../engine/snapshot/pod-names.js';
 export {

@@ -14,7 +14,7 @@ import { filterCompletions, paletteFieldCompletions } from './filter-completion.
 import { safeJournal } from './journal-feed.js';
 import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
 import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
-import { isViewId, viewById } from './views/registry.js';
+import { actionScope, isViewId, viewById } from './views/registry.js';
 import { jsonSource } from './views/view.js';
 import { openWizard } from './wizard/wizard-state.js';
 
@@ -378,7 +378,7 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     default:
       break;
   }
-  const scope = s.detail !== undefined ? 'session' : currentRow(s, ctx.rows)?.scope;
+  const scope = actionScope(s.view, s.detail, ctx.rows, currentRow(s, ctx.rows));
   const def = resolveAction(ctx.backend.actions, input, key, scope);
   if (def) {
     openPlan(ctx, def);
@@ -439,9 +439,12 @@ function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
     events: node.events,
     journal: view.feed === 'journal' ? safeJournal(ctx.backend) : [],
   };
-  // In a session's detail, `y` is that session (the sessions view's json reads the key only).
+  // In a detail, `y` is its row (a session's detail opened elsewhere: the key alone, which is all
+  // the sessions view's json reads).
   const target: TableRow | undefined =
-    s.detail !== undefined ? { key: s.detail, cells: [], tones: [], sort: {}, fields: {} } : row;
+    s.detail !== undefined
+      ? (ctx.rows.find((r) => r.key === s.detail) ?? { key: s.detail, cells: [], tones: [], sort: {}, fields: {} })
+      : row;
   const parts = target && view.json?.(target, data);
   if (!parts?.length) {
     flash(ctx, target ? `nothing to show as JSON in ${s.view}` : 'no row selected', 'warn', SHORT_FLASH_MS);

@@ -269,7 +269,7 @@ function mapLines(m: MultipathMap, now: number | undefined): Line[] {
  * under the map, and only the device's (and its partitions') own mounts under the device —
  * ScsiDevice.mountpoints also holds its holders' mounts, as lsblk does.
  */
-function deviceLines(snap: Snapshot, d: ScsiDevice, now: number | undefined): Line[] {
+export function deviceLines(snap: Snapshot, d: ScsiDevice, now: number | undefined): Line[] {
   const lines: Line[] = [
     {
       text: `  LUN ${lunLabel(d)}  ${d.hctl}  ${d.name ?? '(sg only)'}  ${d.state ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.vendor ?? ''} ${d.model ?? ''}`.trimEnd(),
