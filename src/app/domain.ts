@@ -48,7 +48,13 @@ export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
-export { type DeviceUsers, deviceUsers, mapPaths, mapUsers, sessionOfDevice } from '../engine/snapshot/device-users.js';
+export {
+  type DeviceUsers,
+  deviceUsers,
+  mapPaths,
+  mapUsers,
+  sessionOfDevice,
+} from '../engine/snapshot/device-users.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
 export { podLabel } from '../engine/snapshot/pod-names.js';
 export {

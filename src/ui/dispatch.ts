@@ -443,7 +443,13 @@ function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
   // the sessions view's json reads).
   const target: TableRow | undefined =
     s.detail !== undefined
-      ? (ctx.rows.find((r) => r.key === s.detail) ?? { key: s.detail, cells: [], tones: [], sort: {}, fields: {} })
+      ? (ctx.rows.find((r) => r.key === s.detail) ?? {
+          key: s.detail,
+          cells: [],
+          tones: [],
+          sort: {},
+          fields: {},
+        })
       : row;
   const parts = target && view.json?.(target, data);
   if (!parts?.length) {

@@ -31,14 +31,22 @@ export function snapshotDetail(o: {
     const lines = o.lines(snapshot, detail, props.now);
     if (!lines)
       return (
-        <Text color={toneColor(theme, 'warn')}>{`${detail} is gone from the node. esc returns to the list.`}</Text>
+        <Text
+          color={toneColor(theme, 'warn')}
+        >{`${detail} is gone from the node. esc returns to the list.`}</Text>
       );
     return (
-      <ScrollText lines={lines} height={props.height} width={props.width} offset={props.scroll} theme={theme} />
+      <ScrollText
+        lines={lines}
+        height={props.height}
+        width={props.width}
+        offset={props.scroll}
+        theme={theme}
+      />
     );
   }
   return {
-    open: (row) => (o.opens?.(row) ?? true ? { view: o.viewId, detail: row.key } : undefined),
+    open: (row) => ((o.opens?.(row) ?? true) ? { view: o.viewId, detail: row.key } : undefined),
     scrolls: (detail) => detail !== undefined,
     scrollLines: (snapshot, detail) =>
       detail === undefined || !snapshot ? undefined : (o.lines(snapshot, detail, undefined)?.length ?? 1),

@@ -15,8 +15,8 @@ import type { MultipathMap, ScsiDevice, Session, Snapshot } from '../../engine/m
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
 import { stateTone } from '../theme.js';
-import { deviceDetailLines, mapRowKey } from './device-detail.js';
 import { snapshotDetail } from './detail-pane.js';
+import { deviceDetailLines, mapRowKey } from './device-detail.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
@@ -206,6 +206,8 @@ export const devicesView = defineView({
   ...snapshotDetail({ viewId: 'devices', lines: deviceDetailLines, empty: 'no SCSI devices' }),
   // By the key alone: in a detail, `y` gets the row key only (a map's is `dm|<name>`).
   json: fromStatus((row) =>
-    row.key.startsWith('dm|') ? { kind: 'multipath', name: row.key.slice(3) } : { kind: 'device', key: row.key },
+    row.key.startsWith('dm|')
+      ? { kind: 'multipath', name: row.key.slice(3) }
+      : { kind: 'device', key: row.key },
   ),
 });
