@@ -17,39 +17,38 @@ type DetailLines = (snapshot: Snapshot, key: string, now: number | undefined) =>
 
 type DetailParts = Required<Pick<ViewModule, 'open' | 'scrolls' | 'scrollLines' | 'Body'>>;
 
-export function snapshotDetail(o: {
+interface DetailSpec {
   viewId: string;
   lines: DetailLines;
   /** Which rows open a detail (default: every row). */
   opens?: (row: TableRow) => boolean;
   /** The table's text with no rows. */
   empty?: string;
-}): DetailParts {
-  function DetailBody(props: ViewBodyProps) {
-    const { detail, snapshot, theme } = props;
-    if (detail === undefined || !snapshot) return <TableBody {...props} viewId={o.viewId} empty={o.empty} />;
-    const lines = o.lines(snapshot, detail, props.now);
-    if (!lines)
-      return (
-        <Text
-          color={toneColor(theme, 'warn')}
-        >{`${detail} is gone from the node. esc returns to the list.`}</Text>
-      );
+}
+
+/** The view's body: its table, or the open detail's lines (no hooks: a plain render function). */
+function detailBody(props: ViewBodyProps, o: DetailSpec) {
+  const { detail, snapshot, theme } = props;
+  if (detail === undefined || !snapshot) return <TableBody {...props} viewId={o.viewId} empty={o.empty} />;
+  const lines = o.lines(snapshot, detail, props.now);
+  if (!lines)
     return (
-      <ScrollText
-        lines={lines}
-        height={props.height}
-        width={props.width}
-        offset={props.scroll}
-        theme={theme}
-      />
+      <Text
+        color={toneColor(theme, 'warn')}
+      >{`${detail} is gone from the node. esc returns to the list.`}</Text>
     );
-  }
+  return (
+    <ScrollText lines={lines} height={props.height} width={props.width} offset={props.scroll} theme={theme} />
+  );
+}
+
+export function snapshotDetail(o: DetailSpec): DetailParts {
   return {
     open: (row) => ((o.opens?.(row) ?? true) ? { view: o.viewId, detail: row.key } : undefined),
     scrolls: (detail) => detail !== undefined,
     scrollLines: (snapshot, detail) =>
       detail === undefined || !snapshot ? undefined : (o.lines(snapshot, detail, undefined)?.length ?? 1),
-    Body: DetailBody,
+    // biome-ignore lint/correctness/noComponentHookFactories: built once per view file at load, so the component is stable
+    Body: (props) => detailBody(props, o),
   };
 }
