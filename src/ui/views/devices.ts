@@ -3,20 +3,14 @@
  * indented, as `multipath -ll` groups them), then the SCSI disks no map holds (lsscsi-like, by
  * session). POD names who uses each row (the engine's device-users.ts); ⏎/`d` opens its detail.
  */
-import {
-  type DeviceUsers,
-  deviceUsers,
-  mapUsers,
-  nodeProblems,
-  podLabel,
-  problemSortKey,
-} from '../../app/domain.js';
+import { type DeviceUsers, deviceUsers, mapUsers, nodeProblems, podLabel } from '../../app/domain.js';
 import type { MultipathMap, ScsiDevice, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
 import { stateTone } from '../theme.js';
 import { snapshotDetail } from './detail-pane.js';
 import { deviceDetailLines, mapRowKey } from './device-detail.js';
+import { asGroup, treeMark } from './group-rows.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
@@ -167,15 +161,6 @@ function mapRow(snap: Snapshot, m: MultipathMap): TableRow {
   };
 }
 
-/**
- * In the default order (problems first, stable) a map and its paths move as one: each row of the
- * group sorts by the group's worst problem, so a failed path never leaves its map.
- */
-function asGroup(rows: TableRow[]): TableRow[] {
-  const worst = Math.min(...rows.map((r) => Number(r.sort.problem ?? problemSortKey(OK_PROBLEM))));
-  return rows.map((r) => ({ ...r, sort: { ...r.sort, problem: worst } }));
-}
-
 /** Each map, then its paths (`├`/`└`); then the disks no map holds, by session. */
 export function deviceRows(snap: Snapshot): TableRow[] {
   const rows: TableRow[] = [];
@@ -190,7 +175,7 @@ export function deviceRows(snap: Snapshot): TableRow[] {
     const group = [mapRow(snap, m)];
     paths.forEach(({ s, d }, i) => {
       inMap.add(d.key);
-      group.push(deviceRow(snap, s, d, i === paths.length - 1 ? '└ ' : '├ '));
+      group.push(deviceRow(snap, s, d, treeMark(i, paths.length)));
     });
     rows.push(...asGroup(group));
   }
