@@ -42,7 +42,8 @@ function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
       v.mode === 'filesystem' ? 'fs' : 'block',
       '-',
       mounted ? 'yes' : 'no',
-      `csi ${driverLabel(v.driver)}`,
+      // The driver as admins call it, whole (the column is sized for the longest label).
+      driverLabel(v.driver),
       v.sessions.join(',') || '-',
       String(pods.length),
       p.text,

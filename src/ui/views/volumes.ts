@@ -19,7 +19,8 @@ export const VOLUME_COLUMNS: readonly Column[] = [
   { id: 'mode', title: 'MODE', width: 5, hideBelow: 100 },
   { id: 'lun', title: 'LUN', width: 3, align: 'right', hideBelow: 100 },
   { id: 'mounted', title: 'MOUNTED', width: 7 },
-  { id: 'meta', title: 'METADATA', width: 10, hideBelow: 120 },
+  // In-tree: where kubelet's metadata came from; CSI: the driver (`csi-driver-iscsi` is 16 long).
+  { id: 'meta', title: 'METADATA', width: 16, hideBelow: 120 },
   { id: 'sids', title: 'SIDS', width: 7 },
   { id: 'pods', title: 'PODS', width: 4, align: 'right' },
   { id: 'problems', title: 'PROBLEMS', width: 20, flex: true },
