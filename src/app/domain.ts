@@ -18,6 +18,7 @@
  * - device-users: the volumes and pods behind a device or a map (the Devices view's POD, its detail);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal;
+ * - surface: a hint the engine words for the CLI, as the console says it (its keys for the flags);
  * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
@@ -77,5 +78,6 @@ export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
+export { hintFor, type Surface, type SurfaceAction } from '../engine/text/surface.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

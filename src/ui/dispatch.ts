@@ -3,8 +3,10 @@
  * the components so every key path is one readable function, and typing in `/` or `:` can never
  * trigger a single-letter action.
  */
+
 import type { Key } from 'ink';
 import type { Selection } from '../app/backend.js';
+import { hintFor } from '../app/domain.js';
 import type { ActionDef } from '../engine/actions/types.js';
 import type { TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
@@ -91,7 +93,8 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
     });
   } catch (e) {
     const err = e as Error & { hint?: string };
-    flash(ctx, `${def.title}: ${err.message}${err.hint ? ` (hint: ${err.hint})` : ''}`, 'bad');
+    const hint = err.hint ? hintFor(err.hint, 'console', ctx.backend.actions) : '';
+    flash(ctx, `${def.title}: ${err.message}${hint ? ` (hint: ${hint})` : ''}`, 'bad');
   }
 }
 

@@ -4,6 +4,7 @@
  * only how a row's detail reads (`lines`); this file gives it the view parts every such view shares
  * (open, scrolls, scrollLines, Body), so a detail behaves the same in every view.
  */
+import type { SurfaceAction } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import { Text } from '../components/safe-text.js';
 import { type Line, ScrollText } from '../components/scroll-text.js';
@@ -13,7 +14,13 @@ import { TableBody } from './table-body.js';
 import type { ViewBodyProps, ViewModule } from './view.js';
 
 /** A row's detail lines, by the row key; undefined: the object is gone (or the row has none). */
-type DetailLines = (snapshot: Snapshot, key: string, now: number | undefined) => Line[] | undefined;
+type DetailLines = (
+  snapshot: Snapshot,
+  key: string,
+  now: number | undefined,
+  /** The console's actions (hints name their keys); absent when only the line count matters. */
+  actions?: readonly SurfaceAction[],
+) => Line[] | undefined;
 
 type DetailParts = Required<Pick<ViewModule, 'open' | 'scrolls' | 'scrollLines' | 'Body'>>;
 
@@ -30,7 +37,7 @@ interface DetailSpec {
 function detailBody(props: ViewBodyProps, o: DetailSpec) {
   const { detail, snapshot, theme } = props;
   if (detail === undefined || !snapshot) return <TableBody {...props} viewId={o.viewId} empty={o.empty} />;
-  const lines = o.lines(snapshot, detail, props.now);
+  const lines = o.lines(snapshot, detail, props.now, props.backend.actions);
   if (!lines)
     return (
       <Text

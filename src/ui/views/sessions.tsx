@@ -176,7 +176,7 @@ function SessionsBody(props: ViewBodyProps) {
       >{`Session ${detail} is gone (logged out or removed). esc returns to the list.`}</Text>
     );
   }
-  const lines = sessionDetailLines(snapshot, session, props.now);
+  const lines = sessionDetailLines(snapshot, session, props.now, props.backend.actions);
   return (
     <ScrollText lines={lines} height={props.height} width={props.width} offset={props.scroll} theme={theme} />
   );

@@ -4,7 +4,7 @@
  * state, src/engine/snapshot/expected.ts), its sessions, its LUNs with the device on each portal and
  * the map above them, the volumes that expect it and its node records.
  */
-import { nodeProblems } from '../../app/domain.js';
+import { nodeProblems, type SurfaceAction } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
 import { problemTone, stateTone, VERDICT_LOOK } from '../theme.js';
@@ -56,7 +56,12 @@ function plainPortalLines(snap: Snapshot, iqn: string): Line[] {
 }
 
 /** The detail of a Targets row by its key (`target|<iqn>`). */
-export function targetDetailLines(snap: Snapshot, key: string): Line[] | undefined {
+export function targetDetailLines(
+  snap: Snapshot,
+  key: string,
+  _now?: number,
+  actions?: readonly SurfaceAction[],
+): Line[] | undefined {
   if (!key.startsWith('target|')) return undefined;
   const iqn = key.slice('target|'.length);
   const known =
@@ -64,7 +69,7 @@ export function targetDetailLines(snap: Snapshot, key: string): Line[] | undefin
     snap.kubelet.volumes.some((v) => v.iqn === iqn) ||
     (snap.expected?.targets ?? []).some((t) => t.iqn === iqn);
   if (!known) return undefined;
-  const matrix = portalMatrixLines(snap, iqn);
+  const matrix = portalMatrixLines(snap, iqn, undefined, actions);
   const vols = (snap.expected?.volumes ?? []).filter((v) => v.iqn === iqn);
   const records = snap.nodeRecords.filter((r) => r.targetIqn === iqn);
   return [

@@ -210,7 +210,10 @@ export function buildClaimIndex(
         };
       const only = registeredIscsi.length === 1 ? registeredIscsi[0]!.name : undefined;
       if (only)
-        return { driver: only, text: `${driverLabel(only)} (the only iSCSI CSI driver registered on this node)` };
+        return {
+          driver: only,
+          text: `${driverLabel(only)} (the only iSCSI CSI driver registered on this node)`,
+        };
       return undefined;
     },
   };
