@@ -78,6 +78,6 @@ export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
-export { hintFor, type Surface, type SurfaceAction } from '../engine/text/surface.js';
+export { hintFor, type SurfaceAction } from '../engine/text/surface.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

@@ -38,16 +38,30 @@ async function filterTo(m: DemoConsole, view: keyof typeof VIEW_KEYS, text: stri
   await m.press(KEY.enter);
 }
 
-describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
-  let t: DemoConsole;
+/** Filters the view to one row and opens its detail (⏎); the frame once `title` shows. */
+async function openDetail(m: DemoConsole, view: keyof typeof VIEW_KEYS, filter: string, title: string) {
+  await filterTo(m, view, filter);
+  await m.press(KEY.enter);
+  return m.waitFor(title);
+}
+
+/** One simulated node per describe block (a scenario costs seconds), closed after it. */
+function demoFor(o: Parameters<typeof mountDemo>[0]): () => DemoConsole {
+  let t: DemoConsole | undefined;
   beforeAll(async () => {
-    t = await mountDemo({ scenario: 'incident', columns, rows });
+    t = await mountDemo(o);
   }, 60_000);
   afterAll(async () => {
     await t?.close();
   });
+  return () => t!;
+}
+
+describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
+  const demo = demoFor({ scenario: 'incident', columns, rows });
 
   it('Devices: each map then its paths, a POD column, MOUNTS and SID kept', async () => {
+    const t = demo();
     await t.press('4');
     const f = await t.waitFor('POD');
     const header = f.split('\n').find((l) => l.includes('DEVICE'))!;
@@ -62,9 +76,8 @@ describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
   });
 
   it('⏎ on sdc: its pod by namespace/name, session, target, portal and LUN', async () => {
-    await filterTo(t, '4', 'name=sdc');
-    await t.press(KEY.enter);
-    const f = await t.waitFor('Device sdc');
+    const t = demo();
+    const f = await openDetail(t, '4', 'name=sdc', 'Device sdc');
     expect(f).toContain('pod streaming/kafka-0');
     expect(f).toMatch(/session 3 \(LOGGED_IN, in-use\)\s+LUN 1/);
     expect(f).toContain('target iqn.2026-01.lab.example:kafka-data');
@@ -73,9 +86,8 @@ describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
   });
 
   it('⏎ on a map: its paths with their sessions, and its pod', async () => {
-    await filterTo(t, '4', 'alias=mpatha');
-    await t.press(KEY.enter);
-    const f = await t.waitFor('Map dm-0 mpatha');
+    const t = demo();
+    const f = await openDetail(t, '4', 'alias=mpatha', 'Map dm-0 mpatha');
     expect(f).toContain('1/2 paths ok');
     expect(f).toContain('pod streaming/kafka-0');
     if (rows >= 45) {
@@ -85,9 +97,8 @@ describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
   });
 
   it('⏎ on a kubelet volume: target, pods by name, its sessions', async () => {
-    await filterTo(t, '3', 'kafka');
-    await t.press(KEY.enter);
-    const f = await t.waitFor('Kubelet volume');
+    const t = demo();
+    const f = await openDetail(t, '3', 'kafka', 'Kubelet volume');
     expect(f).toContain('target iqn.2026-01.lab.example:kafka-data  LUN 1');
     expect(f).toContain('Pods (1)');
     expect(f).toContain('pod streaming/kafka-0');
@@ -98,9 +109,8 @@ describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
   });
 
   it('⏎ on a node record: startup, CHAP (set or not, never a value) and its session', async () => {
-    await filterTo(t, '5', 'nightly');
-    await t.press(KEY.enter);
-    const f = await t.waitFor('Node record');
+    const t = demo();
+    const f = await openDetail(t, '5', 'nightly', 'Node record');
     expect(f).toContain('Node record iqn.2026-01.lab.example:nightly-backup');
     expect(f).toContain('node.startup automatic: iscsid logs it in at boot');
     expect(f).toContain('CHAP not set');
@@ -108,15 +118,14 @@ describe.each(SIZES)('incident at %ix%i', (columns, rows) => {
   });
 
   it('Targets: one row per target with its portals under it; ⏎ opens the target', async () => {
+    const t = demo();
     await filterTo(t, '2', '');
     const f = await t.waitFor('portals logged in');
     expect(f).toMatch(
       /…:kafka-data\s+2\/2 portals logged in\s+(\d\s+)?2,3 LOGGED_IN.*\n.*├\s+10\.0\.0\.10:3260.*\n.*└\s+10\.0\.0\.11:3260/,
     );
     expect(f).toMatch(/…:metrics-tsdb\s+0\/1 portal logged in\s+(\d\s+)?7 FAILED/);
-    await filterTo(t, '2', 'kafka');
-    await t.press(KEY.enter);
-    const d = await t.waitFor('Target iqn.2026-01.lab.example:kafka-data');
+    const d = await openDetail(t, '2', 'kafka', 'Target iqn.2026-01.lab.example:kafka-data');
     expect(d).toMatch(/Portals \(2 expected, 2 logged in\)/);
     if (rows >= 45) {
       expect(d).toContain('Sessions (2)');
@@ -162,15 +171,10 @@ describe.each(SIZES)('events at %ix%i', (columns, rows) => {
 });
 
 describe.each(SIZES)('--demo csi at %ix%i', (columns, rows) => {
-  let t: DemoConsole;
-  beforeAll(async () => {
-    t = await mountDemo({ scenario: 'csi', columns, rows, write: true });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const demo = demoFor({ scenario: 'csi', columns, rows, write: true });
 
   it('a CSI leftover session names the driver that left it', async () => {
+    const t = demo();
     await filterTo(t, '1', 'csi-leftover');
     const f = await t.waitFor('stale');
     expect(f).toMatch(/left by/);
@@ -179,6 +183,7 @@ describe.each(SIZES)('--demo csi at %ix%i', (columns, rows) => {
   });
 
   it("hints in a plan speak the console's keys, not the CLI's flags", async () => {
+    const t = demo();
     // csi-queue: claimed by csi-driver-iscsi, not mounted; its cleanup is refused (overridable).
     await filterTo(t, '1', 'csi-queue');
     await t.press('C');
@@ -191,6 +196,7 @@ describe.each(SIZES)('--demo csi at %ix%i', (columns, rows) => {
   });
 
   it("C on a leftover CSI dir in Volumes: the cleanup's plan and consent, then the dirs are gone", async () => {
+    const t = demo();
     await filterTo(t, '3', 'pv-csi-gone');
     await t.press('C');
     const f = await t.waitFor('Plan: Clean up CSI volume dirs');

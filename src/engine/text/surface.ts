@@ -7,7 +7,7 @@
  * The action keys come in as a parameter (the registry's), so a key that moves moves here too.
  */
 
-export type Surface = 'cli' | 'console';
+type Surface = 'cli' | 'console';
 
 /** An action as the console binds it (the registry's id, key and title). */
 export interface SurfaceAction {

@@ -63,7 +63,7 @@ function subjectNow(snap: Snapshot | undefined, subject: string): Line[] {
 }
 
 /** The event's lines, unwrapped; undefined when it left the event log (it keeps the latest events). */
-export function eventDetailLines(e: NodeEvent, snap: Snapshot | undefined): Line[] {
+function eventDetailLines(e: NodeEvent, snap: Snapshot | undefined): Line[] {
   const at = new Date(e.at).toISOString();
   return [
     {

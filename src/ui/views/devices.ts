@@ -7,7 +7,7 @@ import { type DeviceUsers, deviceUsers, mapUsers, nodeProblems, podLabel } from 
 import type { MultipathMap, ScsiDevice, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
-import { stateTone } from '../theme.js';
+import { stateTone, type Tone } from '../theme.js';
 import { snapshotDetail } from './detail-pane.js';
 import { deviceDetailLines, mapRowKey } from './device-detail.js';
 import { asGroup, treeMark } from './group-rows.js';
@@ -48,6 +48,21 @@ function mountsCell(snap: Snapshot, mounts: readonly string[], swap: boolean): s
   return parts.join(',') || '-';
 }
 
+/** A row's tones in DEVICE_COLUMNS order: what differs between a map and a device is passed in. */
+function rowTones(name: Tone, state: Tone, mounted: boolean, u: DeviceUsers, problem: Tone): Tone[] {
+  return [
+    name,
+    'dim',
+    state,
+    undefined,
+    undefined,
+    mounted ? 'ok' : 'dim',
+    undefined,
+    u.pods.length ? undefined : 'dim',
+    problem,
+  ];
+}
+
 function deviceRow(snap: Snapshot, s: Session, d: ScsiDevice, indent: string): TableRow {
   const p = problemCell(nodeProblems(snap).devices.get(d.key) ?? OK_PROBLEM);
   const u = deviceUsers(snap, d, s);
@@ -67,17 +82,7 @@ function deviceRow(snap: Snapshot, s: Session, d: ScsiDevice, indent: string): T
       podCell(snap, u),
       p.text,
     ],
-    tones: [
-      undefined,
-      'dim',
-      stateTone(d.state),
-      undefined,
-      undefined,
-      d.mountpoints.length ? 'ok' : 'dim',
-      undefined,
-      u.pods.length ? undefined : 'dim',
-      p.tone,
-    ],
+    tones: rowTones(undefined, stateTone(d.state), d.mountpoints.length > 0, u, p.tone),
     fields: {
       name: d.name ?? '',
       hctl: d.hctl,
@@ -126,17 +131,13 @@ function mapRow(snap: Snapshot, m: MultipathMap): TableRow {
       podCell(snap, u),
       p.text,
     ],
-    tones: [
+    tones: rowTones(
       'accent',
-      'dim',
       degraded ? (okPaths === 0 ? 'bad' : 'warn') : 'ok',
-      undefined,
-      undefined,
-      m.mountpoints.length ? 'ok' : 'dim',
-      undefined,
-      u.pods.length ? undefined : 'dim',
+      m.mountpoints.length > 0,
+      u,
       p.tone,
-    ],
+    ),
     fields: {
       name: m.name,
       alias: m.alias,
