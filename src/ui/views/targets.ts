@@ -30,7 +30,7 @@ import { defineView, fromSnapshot } from './view.js';
 const TARGET_COLUMNS: readonly Column[] = [
   { id: 'target', title: 'TARGET', width: 16, flex: true, middle: true },
   { id: 'portal', title: 'PORTAL', width: 21, middle: true },
-  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 90 },
+  { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
   // The LUNs each session shows (`1:sdb`); on a target row, the LUN numbers.
