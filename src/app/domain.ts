@@ -17,8 +17,10 @@
  *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them),
  *   with the kubectl commands that delete pods;
  * - fingerprint: a session, LUN or record key as "target @ portal (iface) LUN n" (events, blast radius);
+ * - device-users: the volumes and pods behind a device or a map (the Devices view's POD, its detail);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal;
+ * - surface: a hint the engine words for the CLI, as the console says it (its keys for the flags);
  * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
@@ -49,6 +51,13 @@ export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
+export {
+  type DeviceUsers,
+  deviceUsers,
+  mapPaths,
+  mapUsers,
+  sessionOfDevice,
+} from '../engine/snapshot/device-users.js';
 export { downScopeOf } from '../engine/snapshot/outages.js';
 export {
   csiVolumePath,
@@ -73,5 +82,6 @@ export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { kubectlDeletePods, podLabel, podsPhrase } from '../engine/text/pod-names.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
+export { hintFor, type SurfaceAction } from '../engine/text/surface.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

@@ -205,6 +205,11 @@ export interface Session {
   /** Who claims the session (docs/csi-drivers.md); absent when nothing does. */
   claims?: SessionClaim[];
   /**
+   * A stale session nothing claims whose target name or the node's only iSCSI CSI driver says
+   * which driver logged it in (its registered name, `csi.trident.netapp.io`): a driver leftover.
+   */
+  leftBy?: string;
+  /**
    * While the session is down (state FAILED/FREE or a connection down/failed): when this process
    * first read it down (ISO). The kernel keeps no failure time (scsi_transport_iscsi.c exposes
    * `state` and `recovery_tmo` only), so a watcher carries the first sighting across reads; a single

@@ -32,7 +32,7 @@ import { type Theme, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
 import type { UiStore, ViewId } from './view-store.js';
 import { useDoctorFeed } from './views/doctor.js';
-import { VIEWS, viewById, viewRows } from './views/registry.js';
+import { actionScope, VIEWS, viewById, viewRows } from './views/registry.js';
 import { TableBody } from './views/table-body.js';
 import type { ViewBodyProps, ViewData } from './views/view.js';
 
@@ -142,7 +142,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
   }
 
   const idx = cursorIndex(rows, s.cursor, view.followTail === true);
-  const scope: Scope | undefined = s.detail !== undefined ? 'session' : rows[idx]?.scope;
+  const scope: Scope | undefined = actionScope(s.view, s.detail, rows, rows[idx]);
   // The footer offers ⏎ only where it opens something (a session's detail, a journal entry).
   const cursorRow = rows[idx];
   const opens = cursorRow !== undefined && view.open?.(cursorRow) !== undefined;

@@ -3,8 +3,10 @@
  * the components so every key path is one readable function, and typing in `/` or `:` can never
  * trigger a single-letter action.
  */
+
 import type { Key } from 'ink';
 import type { Selection } from '../app/backend.js';
+import { hintFor } from '../app/domain.js';
 import type { ActionDef } from '../engine/actions/types.js';
 import type { TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
@@ -14,7 +16,7 @@ import { filterCompletions, paletteFieldCompletions } from './filter-completion.
 import { safeJournal } from './journal-feed.js';
 import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
 import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
-import { isViewId, viewById } from './views/registry.js';
+import { actionScope, isViewId, viewById } from './views/registry.js';
 import { jsonSource } from './views/view.js';
 import { openWizard } from './wizard/wizard-state.js';
 
@@ -91,7 +93,8 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
     });
   } catch (e) {
     const err = e as Error & { hint?: string };
-    flash(ctx, `${def.title}: ${err.message}${err.hint ? ` (hint: ${err.hint})` : ''}`, 'bad');
+    const hint = err.hint ? hintFor(err.hint, 'console', ctx.backend.actions) : '';
+    flash(ctx, `${def.title}: ${err.message}${hint ? ` (hint: ${hint})` : ''}`, 'bad');
   }
 }
 
@@ -378,7 +381,7 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     default:
       break;
   }
-  const scope = s.detail !== undefined ? 'session' : currentRow(s, ctx.rows)?.scope;
+  const scope = actionScope(s.view, s.detail, ctx.rows, currentRow(s, ctx.rows));
   const def = resolveAction(ctx.backend.actions, input, key, scope);
   if (def) {
     openPlan(ctx, def);
@@ -440,9 +443,18 @@ function showJson(ctx: DispatchContext, row: TableRow | undefined): void {
     journal: view.feed === 'journal' ? safeJournal(ctx.backend) : [],
     doctor: s.doctor,
   };
-  // In a session's detail, `y` is that session (the sessions view's json reads the key only).
+  // In a detail, `y` is its row (a session's detail opened elsewhere: the key alone, which is all
+  // the sessions view's json reads).
   const target: TableRow | undefined =
-    s.detail !== undefined ? { key: s.detail, cells: [], tones: [], sort: {}, fields: {} } : row;
+    s.detail !== undefined
+      ? (ctx.rows.find((r) => r.key === s.detail) ?? {
+          key: s.detail,
+          cells: [],
+          tones: [],
+          sort: {},
+          fields: {},
+        })
+      : row;
   const parts = target && view.json?.(target, data);
   if (!parts?.length) {
     flash(ctx, target ? `nothing to show as JSON in ${s.view}` : 'no row selected', 'warn', SHORT_FLASH_MS);

@@ -132,9 +132,11 @@ describe('console views on --demo csi', () => {
     const s = env.snap();
     const rows = volumeRows(s);
     const web = rows.find((r) => r.fields.pv === 'pv-csi-web')!;
-    expect(web.cells.slice(1, 5)).toEqual(['fs', '-', 'yes', 'csi csi-driver-iscsi']);
+    // The driver named whole; the row is the cleanup's (`C`) input by its main path.
+    expect(web.cells.slice(1, 5)).toEqual(['fs', '-', 'yes', 'csi-driver-iscsi']);
     expect(web.fields).toMatchObject({ driver: 'iscsi.csi.k8s.io', handle: 'csi-web-handle' });
-    expect(web.scope).toBeUndefined();
+    expect(web.scope).toBe('csi-volume');
+    expect(web.actionKey).toBe(web.fields.path);
     expect(rows.filter((r) => r.key.startsWith('csi:'))).toHaveLength(s.csi!.volumes.length);
     const queue = s.sessions.find((x) => x.targetIqn.endsWith(':csi-queue'))!;
     const text = sessionDetailLines(s, queue).map((l) => l.text);

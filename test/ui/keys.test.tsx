@@ -92,7 +92,7 @@ describe.each([
     expect(t.ui.getState().view).toBe('sessions');
   }, 60_000);
 
-  it('d describes the selection: the session detail; a view without one says so', async () => {
+  it('d describes the selection: the session detail, a volume detail', async () => {
     await home(t);
     const first = t.backend.store.getState().snapshot!.sessions[0]!;
     await t.press('d');
@@ -100,10 +100,11 @@ describe.each([
     await t.waitFor((f) => f.includes('esc back') && f.includes('Verdict'));
     await pressEscape(t, (s) => s.detail === undefined);
     expect(t.ui.getState().detail).toBeUndefined();
+    // Every view's rows open their detail (a volume: its dirs, target, pods, sessions).
     await t.press('3', 'd');
-    await t.waitFor('no detail for this row in volumes — y shows it as JSON');
-    expect(t.ui.getState().detail).toBeUndefined();
-    expect(t.ui.getState().dialog).toBeUndefined();
+    await t.waitFor((f) => f.includes('esc back') && /Kubelet volume|CSI volume/.test(f));
+    expect(t.ui.getState().detail).toBeDefined();
+    await pressEscape(t, (s) => s.detail === undefined);
   }, 60_000);
 
   it('y shows the selected session as the object status --json prints for it, scrollable', async () => {
@@ -252,8 +253,8 @@ describe.each([
     await t.waitFor(/Rescan session (succeeded|failed)/, 30_000);
     await t.press(KEY.enter);
     await t.press('3');
-    // Volumes open nothing: no ⏎ hint there.
-    await t.waitFor((f) => f.includes('GLOBAL DIR') && !f.includes('⏎ detail'));
+    // A volume opens its detail: the footer offers ⏎ there.
+    await t.waitFor((f) => f.includes('GLOBAL DIR') && f.includes('⏎ detail'));
     await t.press('7');
     await t.waitFor((f) => f.includes('rescan') && f.includes('⏎ detail'));
     // One read, as over SSH or tmux send-keys: the ⏎ after G still opens the entry.

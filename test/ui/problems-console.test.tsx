@@ -139,12 +139,15 @@ for (const [columns, rows] of SIZES) {
       await t.press('2');
       const f = await t.waitFor('[2 targets]');
       fits(f, columns, rows);
-      const kafka11 = f.split('\n').find((l) => /…:kafka-data\s+10\.0\.0\.11:3260/.test(l))!;
+      // Each target's portals are the rows under it (├/└).
+      const lines = f.split('\n');
+      const kafka = lines.findIndex((l) => /…:kafka-data\s+2\/2 portals logged in/.test(l));
+      const kafka11 = lines.slice(kafka + 1, kafka + 3).find((l) => /[├└]\s+10\.0\.0\.11:3260/.test(l))!;
       expect(kafka11).toMatch(/✗ sdc transp/);
       expect(kafka11).not.toContain('not in kubelet');
       const first = f.split('\n').find((l) => l.startsWith('› '))!;
-      expect(first).toMatch(/…:metrics-\S*\s+10\.0\.0\.12:3260/);
-      const backup = f.split('\n').find((l) => l.includes('…:nightly-b'))!;
+      expect(first).toMatch(/…:metrics-tsdb\s+0\/1 portal logged in/);
+      const backup = f.split('\n').find((l) => l.includes('…:nightly-backup'))!;
       expect(backup).toMatch(/! not in kubelet/);
     });
 
@@ -152,10 +155,12 @@ for (const [columns, rows] of SIZES) {
       await t.press('4');
       const f = await t.waitFor('[4 devices]');
       fits(f, columns, rows);
-      const lines = f.split('\n').filter((l) => /^.{2}(sd|dm-)/.test(l));
+      // A map leads its paths (├/└), so the failed path sdc sits under the degraded map.
+      const lines = f.split('\n').filter((l) => /^.{2}([├└] )?(sd|dm-)/.test(l));
       expect(lines[0]).toMatch(/^.{2}sdg .*blocked.*✗ sdg blocked/);
-      expect(lines[1]).toMatch(/^.{2}sdc .*transport-offline.*✗ sdc trans/);
-      expect(lines[2]).toMatch(/^.{2}dm-0 mpatha .*! map mpatha/);
+      expect(lines[1]).toMatch(/^.{2}dm-0 mpatha .*! map mpatha/);
+      expect(lines[2]).toMatch(/^.{2}├ sdb .*running/);
+      expect(lines[3]).toMatch(/^.{2}└ sdc .*transport-offline.*✗ sdc trans/);
     });
 
     it('`/` completes field names, lists them, and names an unknown field', async () => {

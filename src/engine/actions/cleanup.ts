@@ -136,7 +136,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   id: 'cleanup',
   title: 'Clean up',
   key: 'C',
-  scopes: ['session', 'volume'],
+  scopes: ['session', 'volume', 'csi-volume'],
   destructive: true,
   summary:
     'Clean up a stale/orphaned session or kubelet dir: unmount, flush, delete devices, logout, forget, rmdir',
@@ -170,15 +170,18 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     return { sessionKey: findSession(s, ref).key, ...extra };
   },
   inputFromSelection(sel, s) {
+    if (sel.scope === 'csi-volume') return { csiPath: sel.key };
     return sel.scope === 'volume' ? { volumePath: sel.key } : { sessionKey: findSession(s, sel.key).key };
   },
   intentsFromSelections(sels, s) {
     // Every marked session in one plan (one teardown sees every path of a map); each kubelet dir
     // is its own cleanup, combined after (combine.ts keeps the flush before a map's last path).
-    const keys = new Set(sels.filter((x) => x.scope !== 'volume').map((x) => findSession(s, x.key).key));
+    const keys = new Set(sels.filter((x) => x.scope === 'session').map((x) => findSession(s, x.key).key));
     const sessionKeys = s.sessions.filter((x) => keys.has(x.key)).map((x) => x.key);
     const volumes = sels.filter((x) => x.scope === 'volume').map((x) => ({ volumePath: x.key }));
-    return [...(sessionKeys.length > 0 ? [{ sessionKeys }] : []), ...volumes];
+    // A CSI volume's leftover dirs: the planner `cleanup <csi-volume-path>` runs (csi-dirs.ts).
+    const csi = sels.filter((x) => x.scope === 'csi-volume').map((x) => ({ csiPath: x.key }));
+    return [...(sessionKeys.length > 0 ? [{ sessionKeys }] : []), ...volumes, ...csi];
   },
   plan(input, s: Snapshot, ctx) {
     if (input.volumePath !== undefined) return planVolume(input.volumePath, s, ctx);

@@ -96,7 +96,11 @@ function refusalLine(r: Refusal): string {
   return `[${r.id}${r.overridable ? ', can be overridden' : ''}] ${r.reason}`;
 }
 
-export function planLines(raw: Plan): PlanLine[] {
+/**
+ * `hint` words a refusal's hint and a warning for the surface showing them (engine/text/surface.ts):
+ * the CLI prints them as planned, the console passes its rendering (its keys for the CLI's flags).
+ */
+export function planLines(raw: Plan, hint: (text: string) => string = (t) => t): PlanLine[] {
   // Paths, names and reasons come from the node: shown with control characters made visible.
   const plan = safeDeep(raw);
   const lines: PlanLine[] = [{ text: `${plan.title}: ${plan.subject}`, bold: true }];
@@ -109,11 +113,11 @@ export function planLines(raw: Plan): PlanLine[] {
     lines.push({ text: '' }, { text: 'REFUSED:', bold: true, tone: 'bad' });
     for (const r of plan.refusals) {
       lines.push({ text: `  ${refusalLine(r)}`, tone: 'bad' });
-      if (r.hint) lines.push({ text: `    hint: ${r.hint}`, tone: 'dim' });
+      if (r.hint) lines.push({ text: `    hint: ${hint(r.hint)}`, tone: 'dim' });
       for (const c of r.commands ?? []) lines.push({ text: `      $ ${c}`, command: true });
     }
   }
-  for (const w of plan.warnings) lines.push({ text: `warning: ${w}`, tone: 'warn' });
+  for (const w of plan.warnings) lines.push({ text: `warning: ${hint(w)}`, tone: 'warn' });
   lines.push({ text: '' }, { text: 'Blast radius:', bold: true });
   let any = false;
   for (const [k, label] of RADIUS_LABELS) {

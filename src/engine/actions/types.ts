@@ -32,7 +32,8 @@ export type ActionId =
 export type PlanActionId = ActionId | 'list-luns' | 'list-targets';
 
 /** What a selection in the console (or a CLI argument) points at. */
-export type Scope = 'session' | 'device' | 'multipath' | 'volume' | 'record' | 'node';
+/** What a row stands for, to the actions (`csi-volume`: a CSI volume's kubelet dirs, by its staging or publish path). */
+export type Scope = 'session' | 'device' | 'multipath' | 'volume' | 'csi-volume' | 'record' | 'node';
 
 /** How strongly the admin must confirm: none, y/N, or typing a token (sid or hostname). */
 export type ConfirmLevel = 'none' | 'yn' | 'typed';

@@ -242,7 +242,9 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
   }
   if (severity === 'ok' && (s.verdict === 'stale' || s.verdict === 'orphaned' || s.verdict === 'outage'))
     severity = s.verdict;
-  if (s.verdict === 'stale') reasons.push('no kubelet volume');
+  // A CSI driver's leftover says which driver left it: "no kubelet volume" would send the admin
+  // looking for an in-tree volume that never existed.
+  if (s.verdict === 'stale') reasons.push(s.leftBy ? `left by ${s.leftBy}` : 'no kubelet volume');
   else if (s.verdict === 'orphaned') reasons.push('kubelet dir, no pod or mount');
   if (severity === 'ok') return OK;
   return problem(severity, reasons, s.downSeenAt);

@@ -12,13 +12,13 @@ export function claimedVerdict(
   s: SysfsSession,
   decided: Decided,
   index: ClaimIndex | undefined,
-): Decided & { claims?: SessionClaim[] } {
+): Decided & { claims?: SessionClaim[]; leftBy?: string } {
   const claims = index?.claimsOf(s);
   if (!claims || !index) return decided;
   const hint = claims.length === 0 && decided.verdict === 'stale' ? index.hintFor(s) : undefined;
   const reasons = decided.reasons.slice();
-  const verdict = applyClaims(decided.verdict, reasons, claims, hint);
-  return { verdict, reasons, claims };
+  const verdict = applyClaims(decided.verdict, reasons, claims, hint?.text);
+  return { verdict, reasons, claims, ...(hint && verdict === 'stale' ? { leftBy: hint.driver } : {}) };
 }
 
 /**

@@ -54,6 +54,7 @@ function sessionVerdict(s: SysfsSession, input: VerdictInput, idx: VerdictIndex)
   };
   if (kubelet.kubeletDisagreement) v.kubeletDisagreement = kubelet.kubeletDisagreement;
   if (claimed.claims && claimed.claims.length > 0) v.claims = claimed.claims;
+  if (claimed.leftBy && verdict === 'stale') v.leftBy = claimed.leftBy;
   return v;
 }
 

@@ -1,4 +1,5 @@
 /** The Outcome dialog: how the run ended, each step, what was verified, and the journal entry. */
+import { hintFor, type SurfaceAction } from '../../app/domain.js';
 import type { ApplyResult, Plan } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import { type DispatchContext, scrollOrClose } from '../context.js';
@@ -33,7 +34,7 @@ function attachedDetail(ctx: DispatchContext): Partial<UiState> {
 }
 
 /** How the run ended, its steps, what was verified, and where the journal has it. */
-function outcomeLines(d: OutcomeDialog, width: number): Line[] {
+function outcomeLines(d: OutcomeDialog, width: number, actions: readonly SurfaceAction[]): Line[] {
   const r = d.result;
   return wrapLines(
     [
@@ -50,7 +51,9 @@ function outcomeLines(d: OutcomeDialog, width: number): Line[] {
             },
           ]
         : []),
-      ...(r.error?.hint ? [{ text: `hint: ${r.error.hint}`, tone: 'warn' as const }] : []),
+      ...(r.error?.hint
+        ? [{ text: `hint: ${hintFor(r.error.hint, 'console', actions)}`, tone: 'warn' as const }]
+        : []),
       { text: '' },
       ...progressLines(d.plan, r.steps, width),
       // A failed plan was never verified: no empty "Not verified:" heading (the error says why).
@@ -85,5 +88,5 @@ export const outcomeDialog = defineDialog('outcome', {
   title: (d) => ` ${d.result.ok ? 'Done' : 'Failed'}: ${d.plan.title} `,
   tone: (d) => (d.result.ok ? 'ok' : 'bad'),
   footer: () => '⏎/esc closes',
-  lines: (p) => outcomeLines(p.d, p.bodyWidth),
+  lines: (p) => outcomeLines(p.d, p.bodyWidth, p.backend.actions),
 });

@@ -9,8 +9,10 @@
 import {
   type Consent,
   planLines as enginePlanLines,
+  hintFor,
   overrideLines,
   type PlanLine,
+  type SurfaceAction,
   stepAction,
   stepNumber,
 } from '../../app/domain.js';
@@ -40,11 +42,18 @@ export function wrapLines(lines: readonly Line[], width: number): Line[] {
  * requested) the refusals it lifts come first, so the admin reads them right above the prompt.
  * The dialog's scroll range is this list's length, so every wrapped piece is reachable.
  */
-export function planLines(plan: Plan, consent?: Consent, width = 0): Line[] {
+export function planLines(
+  plan: Plan,
+  consent?: Consent,
+  width = 0,
+  /** The console's actions: hints and warnings then speak their keys, not the CLI's flags. */
+  actions?: readonly SurfaceAction[],
+): Line[] {
   const override = consent?.force
     ? [...overrideLines(consent).flatMap((l) => asLines(l, width)), { text: '' }]
     : [];
-  return [...override, ...enginePlanLines(plan).flatMap((l) => asLines(l, width))];
+  const hint = actions ? (t: string) => hintFor(t, 'console', actions) : undefined;
+  return [...override, ...enginePlanLines(plan, hint).flatMap((l) => asLines(l, width))];
 }
 
 const STATUS_LOOK: Record<StepProgress['status'], { symbol: string; tone: Tone }> = {

@@ -151,7 +151,7 @@ export const planDialog = defineDialog('plan', {
   footer: (p) => <PlanFooter {...p} />,
   lines: (p) => {
     const note = droppedNote(p.d);
-    const lines = planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth);
+    const lines = planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth, p.backend.actions);
     // First, where the eye lands: the footer's field may be too narrow to hold it too.
     return note ? [{ text: `✗ ${note}`, tone: 'bad', bold: true }, { text: '' }, ...lines] : lines;
   },

@@ -7,6 +7,7 @@ import type { Key } from 'ink';
 import type { DispatchContext } from '../context.js';
 import type { DialogModule } from './dialog.js';
 import type { Dialog, DialogKind } from './dialog-types.js';
+import { eventDetailDialog } from './event-detail.js';
 import { helpDialog } from './help.js';
 import { journalEntryDialog } from './journal-entry.js';
 import { jsonDialog } from './json.js';
@@ -25,6 +26,7 @@ export const DIALOGS: { readonly [K in DialogKind]: DialogModule<K> } = {
   wizard: wizardDialog,
   json: jsonDialog,
   'journal-entry': journalEntryDialog,
+  'event-detail': eventDetailDialog,
 };
 
 /** The module of a dialog state. */

@@ -2,7 +2,7 @@
  * Volumes view rows for CSI volumes (docs/csi-drivers.md): one per volume kubelet's CSI plugin laid out, in the
  * Volumes view's columns — path (staging dir, else the first publish dir), mode, LUN (`-`), mounted,
  * the driver in METADATA, the sessions it claims, its pods, problems. Filter fields add driver, pv,
- * handle, staging and publish paths. No action scope: the console acts on the sessions instead.
+ * handle, staging and publish paths. `C` cleans a volume's leftover dirs up (scope `csi-volume`).
  */
 
 import {
@@ -16,6 +16,7 @@ import {
 import type { CsiVolume, Snapshot } from '../../engine/model.js';
 import type { TableRow } from '../components/table-types.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
+import { csiRowKey } from './volume-detail.js';
 
 function tailOf(root: string, p: string): string {
   return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
@@ -30,7 +31,10 @@ function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
   const pods = csiVolumePods(v);
   const name = csiVolumeName(v);
   return {
-    key: `csi:${main}`,
+    key: csiRowKey(v),
+    // Cleanup of its leftover kubelet dirs (the planner of `cleanup <csi-volume-path>`).
+    scope: 'csi-volume',
+    actionKey: main,
     label: `CSI volume ${name}`,
     cells: [
       // The PV (else the handle) first: at 80 columns every CSI dir reads `plugins/kuber…/globalmount`.
@@ -38,7 +42,8 @@ function csiVolumeRow(snap: Snapshot, v: CsiVolume): TableRow {
       v.mode === 'filesystem' ? 'fs' : 'block',
       '-',
       mounted ? 'yes' : 'no',
-      `csi ${driverLabel(v.driver)}`,
+      // The driver as admins call it, whole (the column is sized for the longest label).
+      driverLabel(v.driver),
       v.sessions.join(',') || '-',
       String(pods.length),
       p.text,

@@ -40,6 +40,8 @@ export const eventsView = defineView({
   feed: 'events',
   rows: ({ events }) => events.map(eventRow),
   followTail: true,
+  // ⏎ and d open the whole event (time with its zone, full message, its subject now).
+  open: (row) => ({ dialog: { kind: 'event-detail', id: Number(row.key) } }),
   json: (row, { events }) =>
     events
       .filter((e) => String(e.id) === row.key)

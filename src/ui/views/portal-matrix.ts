@@ -4,11 +4,17 @@
  * (src/engine/snapshot/expected.ts), then each volume short of a path or a LUN with the command that
  * repairs it. Shown in the session detail; the Targets view's rows carry the same cells.
  */
-import { nodeProblems, portalMatrixCells } from '../../app/domain.js';
+import { hintFor, nodeProblems, portalMatrixCells, type SurfaceAction } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
 
-export function portalMatrixLines(snap: Snapshot, iqn: string, current?: string): Line[] {
+export function portalMatrixLines(
+  snap: Snapshot,
+  iqn: string,
+  current?: string,
+  /** The console's actions: a repair hint then names the action's key, not the CLI command. */
+  actions?: readonly SurfaceAction[],
+): Line[] {
   const t = snap.expected?.targets.find((x) => x.iqn === iqn);
   if (!t) return [];
   const missing = t.missingPortals.length;
@@ -37,7 +43,8 @@ export function portalMatrixLines(snap: Snapshot, iqn: string, current?: string)
     const p = problems.get(path);
     if (!p) continue;
     lines.push({ text: `  ⚠ ${p.reason}`, tone: p.severity === 'failed' ? 'bad' : 'warn' });
-    if (p.hint) lines.push({ text: `      → ${p.hint}`, tone: 'dim' });
+    if (p.hint)
+      lines.push({ text: `      → ${actions ? hintFor(p.hint, 'console', actions) : p.hint}`, tone: 'dim' });
   }
   return lines;
 }

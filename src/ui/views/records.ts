@@ -3,6 +3,8 @@ import { recordKey } from '../../app/domain.js';
 import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
+import { snapshotDetail } from './detail-pane.js';
+import { recordDetailLines } from './record-detail.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
 
 const RECORD_COLUMNS: readonly Column[] = [
@@ -67,5 +69,6 @@ export const recordsView = defineView({
   id: 'records',
   columns: RECORD_COLUMNS,
   rows: fromSnapshot(recordRows),
+  ...snapshotDetail({ viewId: 'records', lines: recordDetailLines, empty: 'no node records or ifaces' }),
   json: fromStatus((row) => ({ kind: row.scope === 'record' ? 'record' : 'iface', path: row.key })),
 });

@@ -4,6 +4,8 @@
  * and their type, the number keys, the tabs, the palette's view commands and the body switch are
  * all derived from it, so adding a view is one new file plus one line here.
  */
+import type { Scope } from '../../engine/actions/types.js';
+import type { TableRow } from '../components/table-types.js';
 import { devicesView } from './devices.js';
 import { doctorView } from './doctor.js';
 import { eventsView } from './events.js';
@@ -75,4 +77,18 @@ export function viewForDigit(input: string): ViewId | undefined {
 /** A view's rows before filter and sort; a view over the node has none until the first read. */
 export function viewRows(view: ViewModule, data: ViewData) {
   return !view.feed && !data.snapshot ? [] : view.rows(data);
+}
+
+/**
+ * What the action keys apply to: in an open detail, the row it shows (a session's detail opened from
+ * another view is that session even when a filter hides its row), else the cursor row.
+ */
+export function actionScope(
+  view: ViewId,
+  detail: string | undefined,
+  rows: readonly TableRow[],
+  cursorRow: TableRow | undefined,
+): Scope | undefined {
+  if (detail === undefined) return cursorRow?.scope;
+  return rows.find((r) => r.key === detail)?.scope ?? (view === 'sessions' ? 'session' : undefined);
 }

@@ -18,6 +18,7 @@ import {
   pathDown,
   podLabel,
   recoveryClock,
+  type SurfaceAction,
   stuckProbeOf,
   stuckRecoveries,
 } from '../../app/domain.js';
@@ -40,7 +41,13 @@ import { portalMatrixLines } from './portal-matrix.js';
  * `now` (host clock, ms) dates the kernel's recovery countdown; without it the countdown is not
  * shown as a number (the lines are then the same whatever the time).
  */
-export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Line[] {
+export function sessionDetailLines(
+  snap: Snapshot,
+  s: Session,
+  now?: number,
+  /** The console's actions: the portal matrix's repair hints then name their keys. */
+  actions?: readonly SurfaceAction[],
+): Line[] {
   const v = VERDICT_LOOK[s.verdict];
   const h = HEALTH_LOOK[s.health];
   const lines: Line[] = [
@@ -109,7 +116,7 @@ export function sessionDetailLines(snap: Snapshot, s: Session, now?: number): Li
   for (const p of other) lines.push({ text: `  → pod ${podLabel(snap.kubelet.pods, p)}` });
   lines.push(...csiDetailLines(snap, s));
   // The target's portals as its volumes expect them, beside what is (portal × session × path).
-  lines.push(...portalMatrixLines(snap, s.targetIqn, s.portal));
+  lines.push(...portalMatrixLines(snap, s.targetIqn, s.portal, actions));
   return lines;
 }
 
@@ -271,7 +278,7 @@ function mapLines(m: MultipathMap, now: number | undefined): Line[] {
  * under the map, and only the device's (and its partitions') own mounts under the device —
  * ScsiDevice.mountpoints also holds its holders' mounts, as lsblk does.
  */
-function deviceLines(snap: Snapshot, d: ScsiDevice, now: number | undefined): Line[] {
+export function deviceLines(snap: Snapshot, d: ScsiDevice, now: number | undefined): Line[] {
   const lines: Line[] = [
     {
       text: `  LUN ${lunLabel(d)}  ${d.hctl}  ${d.name ?? '(sg only)'}  ${d.state ?? '?'}  ${formatBytes(d.sizeBytes)}  ${d.vendor ?? ''} ${d.model ?? ''}`.trimEnd(),

@@ -4,8 +4,10 @@ import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { nodeIqnPrefix, volumeDirLabel } from '../iqn-prefix.js';
 import { csiVolumeRows } from './csi-rows.js';
+import { snapshotDetail } from './detail-pane.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { defineView, fromSnapshot, fromStatus } from './view.js';
+import { volumeDetailLines } from './volume-detail.js';
 
 /**
  * At 80 columns MODE and LUN drop first (the LUN is in the dir name, `…-lun-1`); the dir (its name
@@ -18,7 +20,8 @@ export const VOLUME_COLUMNS: readonly Column[] = [
   { id: 'mode', title: 'MODE', width: 5, hideBelow: 100 },
   { id: 'lun', title: 'LUN', width: 3, align: 'right', hideBelow: 100 },
   { id: 'mounted', title: 'MOUNTED', width: 7 },
-  { id: 'meta', title: 'METADATA', width: 10, hideBelow: 120 },
+  // In-tree: where kubelet's metadata came from; CSI: the driver (`csi-driver-iscsi` is 16 long).
+  { id: 'meta', title: 'METADATA', width: 16, hideBelow: 120 },
   { id: 'sids', title: 'SIDS', width: 7 },
   { id: 'pods', title: 'PODS', width: 4, align: 'right' },
   { id: 'problems', title: 'PROBLEMS', width: 20, grow: 3 },
@@ -85,6 +88,11 @@ export const volumesView = defineView({
   id: 'volumes',
   columns: VOLUME_COLUMNS,
   rows: fromSnapshot(volumeRows),
+  ...snapshotDetail({
+    viewId: 'volumes',
+    lines: volumeDetailLines,
+    empty: 'no kubelet iSCSI or CSI volumes',
+  }),
   // A CSI row's key is `csi:<staging or first publish path>` (csi-rows.ts).
   json: fromStatus((row) => ({ kind: 'volume', path: row.key.replace(/^csi:/, '') })),
 });

@@ -29,8 +29,11 @@ import {
 
 export interface ClaimIndex {
   claimsOf(s: SysfsSession): SessionClaim[];
-  /** A driver the session most likely belongs to when nothing claims it, with why. */
-  hintFor(s: SysfsSession): string | undefined;
+  /**
+   * A driver the session most likely belongs to when nothing claims it: its registered name and
+   * the words saying it and why (`Trident (its target names start like …)`).
+   */
+  hintFor(s: SysfsSession): { driver: string; text: string } | undefined;
 }
 
 // PV names as external-provisioner makes them (`pvc-<uid>`), the usual part of a driver's target name.
@@ -201,9 +204,16 @@ export function buildClaimIndex(
       const dem = csi.drivers.filter((x) => x.registered && x.name.includes('democratic-csi'));
       if (d === DEMOCRATIC_CSI && dem.length === 1) d = dem[0]!.name;
       if (d)
-        return `${driverLabel(d)} (its target names start like ${s.targetIqn.slice(0, s.targetIqn.indexOf(':') + 1)})`;
-      if (registeredIscsi.length === 1)
-        return `${driverLabel(registeredIscsi[0]!.name)} (the only iSCSI CSI driver registered on this node)`;
+        return {
+          driver: d,
+          text: `${driverLabel(d)} (its target names start like ${s.targetIqn.slice(0, s.targetIqn.indexOf(':') + 1)})`,
+        };
+      const only = registeredIscsi.length === 1 ? registeredIscsi[0]!.name : undefined;
+      if (only)
+        return {
+          driver: only,
+          text: `${driverLabel(only)} (the only iSCSI CSI driver registered on this node)`,
+        };
       return undefined;
     },
   };
