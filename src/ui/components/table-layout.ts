@@ -13,12 +13,12 @@ const GUTTER = 2;
 const SQUEEZE_FLOOR = 8;
 
 /** A column's growth priority: `grow`, else 1 for the old `flex`, else 0 (grows last). */
-export function growPriority(c: Column): number {
+function growPriority(c: Column): number {
   return c.grow ?? (c.flex ? 1 : 0);
 }
 
 /** The header cells a column needs: its title and a sort arrow (so sorting never moves the columns). */
-export function titleNeed(c: Column): number {
+function titleNeed(c: Column): number {
   return c.title.length + 1;
 }
 
