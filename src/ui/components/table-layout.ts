@@ -1,5 +1,5 @@
 /**
- * Column widths from content and priority (docs/architecture.md#table-layout): every column gets
+ * Column widths from content and priority (docs/architecture.md, what lives where in the console): every column gets
  * what its content needs up to its floor (`width`), then the space left goes to columns by `grow`
  * priority (REASON first), each only up to its content; what is left after that is padding at the
  * end of the line, never blank cells inside a column. A column that is not growing never carries
