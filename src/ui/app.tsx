@@ -30,8 +30,8 @@ import { SUMMARY_LINE_HEIGHT, SummaryLine } from './summary-line.js';
 import { tabStrip } from './tab-strip.js';
 import { type Theme, toneColor } from './theme.js';
 import { useNow } from './use-now.js';
+import { useViewRun } from './view-run.js';
 import type { UiStore, ViewId } from './view-store.js';
-import { useDoctorFeed } from './views/doctor.js';
 import { actionScope, VIEWS, viewById, viewRows } from './views/registry.js';
 import { TableBody } from './views/table-body.js';
 import type { ViewBodyProps, ViewData } from './views/view.js';
@@ -85,10 +85,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
     () => (view.feed === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL),
     [view, snapshot, s.dialog?.kind, backend],
   );
-  // The doctor's checks run while its view is shown (on open and ctrl-r), into the UI store.
-  const refreshToken = useStore(ui, (x) => x.refreshToken);
-  useDoctorFeed(backend, ui, view.feed === 'doctor', refreshToken);
-  const doctor = useStore(ui, (x) => (view.feed === 'doctor' ? x.doctor : undefined));
+  // A view that runs commands (doctor) runs them when shown and on ctrl-r.
+  const doctor = useViewRun(backend, ui, view);
   const base = useMemo(
     () => ({ columns: view.columns, rows: viewRows(view, { snapshot, events, journal, doctor }) }),
     [view, snapshot, events, journal, doctor],

@@ -3,6 +3,7 @@
  * field is an error that lists the view's fields, and each view's field list is the fields its rows
  * carry (so `?` help and palette completion cannot advertise a field that never matches).
  */
+
 import { describe, expect, it } from 'vitest';
 import {
   compileFilter,
@@ -13,6 +14,7 @@ import {
   filterFieldsText,
 } from '../../src/ui/filter.js';
 import { deviceRows } from '../../src/ui/views/devices.js';
+import { doctorRows } from '../../src/ui/views/doctor-rows.js';
 import { eventRow } from '../../src/ui/views/events.js';
 import { journalRow } from '../../src/ui/views/journal.js';
 import { recordRows } from '../../src/ui/views/records.js';
@@ -58,7 +60,7 @@ describe('filter language', () => {
     expect(filterError('health=degraded|failed state!=FAILED db', fields)).toBeUndefined();
     expect(filterError('foo=bar', [])).toBeUndefined();
     expect(filterFieldsText('sessions')).toBe(`fields: ${fields.join(', ')}`);
-    expect(filterFieldsText('doctor')).toBe('no fields');
+    expect(filterFieldsText('doctor')).toBe('fields: check, status, id, evidence, fix, source');
   });
 
   it('completes the last word as a field name, keeping what was typed before it', () => {
@@ -96,6 +98,14 @@ describe('each view lists exactly the fields its rows carry', () => {
       eventRow({ id: 1, at: 0, kind: 'session', severity: 'info', subject: 's', message: 'm' } as never),
     ]);
     add('journal', [journalRow({ id: 'j', at: 0, action: 'cleanup', subject: 's', ok: true, commands: [] })]);
+    add(
+      'doctor',
+      doctorRows({
+        schemaVersion: 1,
+        checks: [{ id: 'x', title: 'x', status: 'warn', evidence: 'e', hint: 'h' }],
+        summary: { pass: 0, warn: 1, fail: 0, skip: 0, ok: true },
+      }),
+    );
     for (const [view, fields] of Object.entries(FILTER_FIELDS)) {
       expect([...(seen[view] ?? [])].sort(), view).toEqual([...fields].sort());
     }

@@ -1,5 +1,5 @@
 /**
- * Column widths from content and priority (docs/architecture.md#table-layout): every column gets
+ * Column widths from content and priority (docs/architecture.md, what lives where in the console): every column gets
  * what its content needs up to its floor (`width`), then the space left goes to columns by `grow`
  * priority (REASON first), each only up to its content; what is left after that is padding at the
  * end of the line, never blank cells inside a column. A column that is not growing never carries
@@ -13,12 +13,12 @@ const GUTTER = 2;
 const SQUEEZE_FLOOR = 8;
 
 /** A column's growth priority: `grow`, else 1 for the old `flex`, else 0 (grows last). */
-export function growPriority(c: Column): number {
+function growPriority(c: Column): number {
   return c.grow ?? (c.flex ? 1 : 0);
 }
 
 /** The header cells a column needs: its title and a sort arrow (so sorting never moves the columns). */
-export function titleNeed(c: Column): number {
+function titleNeed(c: Column): number {
   return c.title.length + 1;
 }
 

@@ -10,7 +10,7 @@ import type { Line } from '../components/scroll-text.js';
 import type { TableRow } from '../components/table-types.js';
 import type { Tone } from '../theme.js';
 
-export const STATUS_TONE: Record<DoctorStatus, Tone> = { pass: 'ok', warn: 'warn', fail: 'bad', skip: 'dim' };
+const STATUS_TONE: Record<DoctorStatus, Tone> = { pass: 'ok', warn: 'warn', fail: 'bad', skip: 'dim' };
 
 const STATUS_WORD: Record<DoctorStatus, string> = {
   pass: 'ok',

@@ -1,12 +1,9 @@
 /**
  * The Doctor view (8): the doctor engine's node checks, as `iscsi-console doctor` prints them, one
  * row per check; ⏎/d opens a check with its evidence, fix and source. The checks run when the view
- * opens and again on ctrl-r, not on every poll (they run commands): useDoctorFeed below.
+ * opens and again on ctrl-r, not on every poll (they run commands): `run`, src/ui/view-run.ts.
  */
-import { useEffect } from 'react';
-import type { ConsoleBackend } from '../../app/backend.js';
 import type { Column } from '../components/table-types.js';
-import type { UiStore } from '../view-store.js';
 import { doctorCheckId, doctorRows } from './doctor-rows.js';
 import { DoctorBody, doctorDetail } from './doctor-view.js';
 import { defineView } from './view.js';
@@ -21,30 +18,15 @@ const DOCTOR_COLUMNS: readonly Column[] = [
   { id: 'evidence', title: 'EVIDENCE / FIX', width: 40, grow: 3, max: 100 },
 ];
 
-/**
- * Runs the checks while the Doctor view is shown: when it opens and on every ctrl-r (`token`).
- * The result lands in the console's store (`doctor`), where the rows, the detail and `y` read it.
- */
-export function useDoctorFeed(backend: ConsoleBackend, ui: UiStore, active: boolean, token: number): void {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: token is the re-run trigger
-  useEffect(() => {
-    if (!active) return;
-    let live = true;
-    ui.setState({ doctor: undefined });
-    backend.runDoctor().then(
-      (report) => live && ui.setState({ doctor: { report } }),
-      (e: Error) => live && ui.setState({ doctor: { error: e.message } }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [backend, ui, active, token]);
-}
-
 export const doctorView = defineView({
   id: 'doctor',
   columns: DOCTOR_COLUMNS,
   feed: 'doctor',
+  run: (backend) =>
+    backend.runDoctor().then(
+      (report) => ({ report }),
+      (e: Error) => ({ error: e.message }),
+    ),
   rows: ({ doctor }) => (doctor && 'report' in doctor ? doctorRows(doctor.report) : []),
   noCounter: true,
   scrolls: (detail) => detail !== undefined,

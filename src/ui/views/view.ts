@@ -108,6 +108,11 @@ export interface ViewModule<Id extends string = string> {
    * `watch --json`, the journal file); undefined or empty: nothing to show.
    */
   json?(row: TableRow, data: ViewData): readonly JsonPart[] | undefined;
+  /**
+   * A view whose rows come from commands it runs (doctor): run while the view is shown, when it
+   * opens and on every ctrl-r, never on a poll (src/ui/view-run.ts).
+   */
+  run?(backend: ConsoleBackend): Promise<DoctorFeed>;
   /** The body when a plain table is not enough (default: the table of `rows`). */
   Body?(props: ViewBodyProps): ReactNode;
 }
