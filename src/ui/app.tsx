@@ -15,17 +15,16 @@ import type { ConsoleBackend, JournalEntry, NodeEvent } from '../app/backend.js'
 import type { Scope } from '../engine/actions/types.js';
 import type { Snapshot } from '../engine/model.js';
 import { Text } from './components/safe-text.js';
-import type { TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
 import type { Dialog } from './dialogs/dialog-types.js';
 import { dialogFor } from './dialogs/registry.js';
 import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
-import { compileFilter, filterFields } from './filter.js';
+import { filterFields } from './filter.js';
 import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { safeJournal } from './journal-feed.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
-import { sortRows } from './sort-rows.js';
+import { orderLabel, shownRows } from './sort-rows.js';
 import { StatusBar } from './status-bar.js';
 import { SUMMARY_LINE_HEIGHT, SummaryLine } from './summary-line.js';
 import { tabStrip } from './tab-strip.js';
@@ -89,10 +88,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     () => ({ columns: view.columns, rows: viewRows(view, { snapshot, events, journal }) }),
     [view, snapshot, events, journal],
   );
-  const rows = useMemo(() => {
-    const pred = compileFilter<TableRow>(s.filter);
-    return sortRows(base.rows.filter(pred), s.sort);
-  }, [base, s.filter, s.sort]);
+  const rows = useMemo(() => shownRows(base.rows, s.filter, s.sort), [base, s.filter, s.sort]);
   // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
   const banner = outageBannerHeight(snapshot);
   const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
@@ -109,6 +105,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
     hostname,
     running,
     now: clock,
+    sync: () => syncRows(ctx, backend, s),
     exit: () => {
       // Ctrl-C never kills an action half-way without asking (docs/architecture.md#terminal-lifecycle).
       if (running.controller) {
@@ -153,6 +150,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
         count={rows.length}
         total={base.rows.length}
         index={idx}
+        order={orderLabel(base.columns, base.rows, s.sort)}
         width={width}
       />
       <OutageBanner snapshot={snapshot} theme={theme} width={width} />
@@ -169,6 +167,35 @@ export function ConsoleApp(props: ConsoleAppProps) {
     </Box>
   );
 }
+
+/**
+ * The rows a key applies to when an earlier key of the same read switched the view, filter or
+ * sort: what the next frame will show, read from the stores now (`drawn` is what this frame shows).
+ */
+function syncRows(
+  ctx: DispatchContext,
+  backend: ConsoleBackend,
+  drawn: { view: ViewId; filter: string; sort: UiSort },
+): void {
+  const st = ctx.ui.getState();
+  const want = { view: st.view, filter: st.filter[st.view], sort: st.sort[st.view] };
+  const last = shown.get(ctx) ?? drawn;
+  if (want.view === last.view && want.filter === last.filter && want.sort === last.sort) return;
+  shown.set(ctx, want);
+  const view = viewById(want.view);
+  const node = backend.store.getState();
+  const data = {
+    snapshot: node.snapshot,
+    events: view.feed === 'events' ? node.events : EMPTY_EVENTS,
+    journal: view.feed === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL,
+  };
+  ctx.rows = shownRows(viewRows(view, data), want.filter, want.sort);
+  ctx.columns = view.columns;
+}
+
+type UiSort = { column: string; desc: boolean } | undefined;
+/** What a context's rows were last synced to, while keys of one read are dispatched. */
+const shown = new WeakMap<DispatchContext, { view: ViewId; filter: string; sort: UiSort }>();
 
 /** How far the shown detail or dialog can scroll (its lines minus the visible height). */
 function scrollMax(
@@ -214,6 +241,8 @@ function ViewTabs(props: {
   count: number;
   total: number;
   index: number;
+  /** The rows' order (sort-rows.ts orderLabel): `▲SID`, `▼SEVERITY`, or empty. */
+  order: string;
   width: number;
 }) {
   const { theme } = props;
@@ -221,7 +250,8 @@ function ViewTabs(props: {
     props.count === 0
       ? '0 of 0'
       : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
-  const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`;
+  const order = props.order && !props.detail ? ` · ${props.order}` : '';
+  const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : `${counter}${order}`}`;
   const tabs = tabStrip(VIEWS, props.view, theme, props.width - right.length);
   return (
     <Text wrap="truncate">

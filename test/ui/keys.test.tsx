@@ -162,8 +162,8 @@ describe.each([
     skew += 5000;
     await t.waitFor((f) => !f.includes('unknown key'));
     // An action's key on a row it does not apply to says so instead.
-    await t.press('3', 'g', 'L');
-    await t.waitFor('L Log out: not on this row (on session)');
+    await t.press('3', 'g', 'l');
+    await t.waitFor('l Log out: not on this row (on session)');
     await t.press('j');
     await t.waitFor((f) => !f.includes('not on this row'));
   }, 60_000);
@@ -185,7 +185,7 @@ describe.each([
     const stale = t.backend.store.getState().snapshot!.sessions.find((s) => s.verdict === 'stale')!;
     await t.press('/');
     await t.type('verdict=stale');
-    await t.press(KEY.enter, 'C');
+    await t.press(KEY.enter, 'c');
     await t.waitFor(`Type ${stale.sid} to apply on`);
     await t.press('y', 'd', ']');
     const d = t.ui.getState().dialog;
@@ -246,7 +246,7 @@ describe.each([
     await home(t);
     const target = t.backend.store.getState().snapshot!.sessions.find((s) => s.state === 'LOGGED_IN')!;
     t.ui.setState({ cursor: { ...t.ui.getState().cursor, sessions: { key: target.key, index: 0 } } });
-    await t.press('R');
+    await t.press('r');
     await t.waitFor('Plan: Rescan');
     await t.press('y');
     await t.waitFor(/Rescan session (succeeded|failed)/, 30_000);

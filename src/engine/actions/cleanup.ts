@@ -131,7 +131,7 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
 export const cleanupAction: ActionDef<CleanupInput> = {
   id: 'cleanup',
   title: 'Clean up',
-  key: 'C',
+  key: 'c',
   scopes: ['session', 'volume'],
   destructive: true,
   summary:
