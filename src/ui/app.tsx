@@ -92,6 +92,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
   // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
   const banner = outageBannerHeight(snapshot);
   const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
+  // A dialog (a plan, the wizard, help) takes every line under the status bar, which stays: it says
+  // the node and the mode (WRITE, DRY-RUN) a plan would run in.
+  const paneHeight = s.dialog ? Math.max(1, height - 1) : bodyHeight;
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
     ui,
@@ -100,8 +103,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
     columns: base.columns,
     // A page keeps one line of the last in view: a dialog shows 4 lines fewer (border, title,
     // footer) and, with more below, one more for its "… more lines" line, so PgDn skips nothing.
-    pageSize: Math.max(1, s.dialog ? bodyHeight - 6 : bodyHeight - 2),
-    scrollMax: scrollMax(s, snapshot, backend, bodyHeight, hostname, width - 4),
+    pageSize: Math.max(1, s.dialog ? paneHeight - 6 : bodyHeight - 2),
+    scrollMax: scrollMax(s, snapshot, backend, paneHeight, hostname, width - 4),
     hostname,
     running,
     now: clock,
@@ -139,7 +142,14 @@ export function ConsoleApp(props: ConsoleAppProps) {
   // The footer offers ⏎ only where it opens something (a session's detail, a journal entry).
   const cursorRow = rows[idx];
   const opens = cursorRow !== undefined && view.open?.(cursorRow) !== undefined;
-  const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: bodyHeight, snapshot, now };
+  const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: paneHeight, snapshot, now };
+  if (s.dialog)
+    return (
+      <Box width={width} height={height} flexDirection="column" overflowY="hidden">
+        <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
+        <DialogPane {...bodyProps} dialog={s.dialog} />
+      </Box>
+    );
   return (
     <Box width={width} height={height} flexDirection="column" overflowY="hidden">
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
@@ -156,11 +166,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
       <OutageBanner snapshot={snapshot} theme={theme} width={width} />
       <SummaryLine snapshot={snapshot} theme={theme} width={width} banner={banner > 0} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
-        {s.dialog ? (
-          <DialogPane {...bodyProps} dialog={s.dialog} />
-        ) : (
-          <ViewPane {...bodyProps} view={s.view} />
-        )}
+        <ViewPane {...bodyProps} view={s.view} />
       </Box>
       <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
       <Hints ui={ui} backend={backend} theme={theme} scope={scope} opens={opens} />
