@@ -92,9 +92,9 @@ export function ConsoleApp(props: ConsoleAppProps) {
   // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
   const banner = outageBannerHeight(snapshot);
   const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
-  // A dialog (a plan, the wizard, help) takes every line under the status bar, which stays: it says
-  // the node and the mode (WRITE, DRY-RUN) a plan would run in.
-  const paneHeight = s.dialog ? Math.max(1, height - 1) : bodyHeight;
+  // A dialog (a plan, the wizard, help) takes every line between the status bar, which says the
+  // node and the mode (WRITE, DRY-RUN) a plan would run in, and the prompt line (its messages).
+  const paneHeight = s.dialog ? Math.max(1, height - 2) : bodyHeight;
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
     ui,
@@ -148,6 +148,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
       <Box width={width} height={height} flexDirection="column" overflowY="hidden">
         <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
         <DialogPane {...bodyProps} dialog={s.dialog} />
+        <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
       </Box>
     );
   return (
@@ -256,7 +257,15 @@ function ViewTabs(props: {
     props.count === 0
       ? '0 of 0'
       : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
-  const order = props.order && !props.detail ? ` · ${props.order}` : '';
+  // Narrow, the order is said in 4 cells (`▼SEV`, `▲SID`) so the tabs keep their names; the
+  // sorted column's header carries its arrow too.
+  const narrow = props.width < 100;
+  const order =
+    props.order && !props.detail
+      ? narrow
+        ? ` ${[...props.order].slice(0, 4).join('')}`
+        : ` · ${props.order}`
+      : '';
   const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : `${counter}${order}`}`;
   const tabs = tabStrip(VIEWS, props.view, theme, props.width - right.length);
   return (

@@ -128,8 +128,8 @@ describe('help, palette, write mode', () => {
     t = await mountConsole({ sessionsBy: 'sid' });
     await t.press('?');
     let f = await t.waitFor(' Help ');
-    expect(f).toMatch(/C\s+Clean up \[destructive: needs --write or :write\]/);
-    expect(f).toMatch(/R\s+Rescan on session/);
+    expect(f).toMatch(/c\s+Clean up \[destructive: needs --write or :write\]/);
+    expect(f).toMatch(/r\s+Rescan on session/);
     await t.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down);
     f = await t.waitFor('/            Filter');
     await t.press(KEY.escape);
