@@ -143,14 +143,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
   const cursorRow = rows[idx];
   const opens = cursorRow !== undefined && view.open?.(cursorRow) !== undefined;
   const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: paneHeight, snapshot, now };
-  if (s.dialog)
-    return (
-      <Box width={width} height={height} flexDirection="column" overflowY="hidden">
-        <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
-        <DialogPane {...bodyProps} dialog={s.dialog} />
-        <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
-      </Box>
-    );
+  if (s.dialog) return <DialogScreen {...bodyProps} dialog={s.dialog} clock={clock} screenHeight={height} />;
   return (
     <Box width={width} height={height} flexDirection="column" overflowY="hidden">
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
@@ -310,6 +303,18 @@ function ViewPane(props: PaneProps & { view: ViewId }) {
   const body = { ...props, ...s, marks };
   const Body = view.Body;
   return Body ? <Body {...body} /> : <TableBody {...body} viewId={view.id} />;
+}
+
+/** A dialog over the views: every line between the status bar and the prompt line. */
+function DialogScreen(props: PaneProps & { dialog: Dialog; clock: () => number; screenHeight: number }) {
+  const { backend, ui, theme, width, clock } = props;
+  return (
+    <Box width={width} height={props.screenHeight} flexDirection="column" overflowY="hidden">
+      <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
+      <DialogPane {...props} />
+      <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
+    </Box>
+  );
 }
 
 /** The open dialog, drawn by its registered module. */

@@ -14,7 +14,7 @@ export function mountQuestion(w: WizardState): string | undefined {
   const listed = w.luns?.list.find((l) => String(l.lun) === lun);
   const fs = f.fsType?.trim() || 'ext4';
   const what = listed?.fsType
-    ? `LUN ${lun} already holds a ${listed.fsType} filesystem: yes mounts it as it is (never formats it); mount it only if no other node has it mounted`
+    ? `LUN ${lun} already holds a filesystem (${listed.fsType}): yes mounts it as it is (never formats it); mount it only if no other node has it mounted`
     : listed
       ? `LUN ${lun} shows no filesystem: yes formats it (mkfs.${fs}, only if blkid still finds it blank) and mounts it`
       : `yes formats LUN ${lun || '?'} only if blkid finds it blank (mkfs.${fs}) and mounts it; an existing filesystem is mounted as it is`;
