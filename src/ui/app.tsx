@@ -14,17 +14,16 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleBackend, JournalEntry, NodeEvent } from '../app/backend.js';
 import type { Scope } from '../engine/actions/types.js';
 import { Text } from './components/safe-text.js';
-import type { TableRow } from './components/table-types.js';
 import { TextInput } from './components/text-input.js';
 import type { Dialog } from './dialogs/dialog-types.js';
 import { dialogFor } from './dialogs/registry.js';
 import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
-import { compileFilter, filterFields } from './filter.js';
+import { filterFields } from './filter.js';
 import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { safeJournal } from './journal-feed.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
-import { sortRows } from './sort-rows.js';
+import { orderLabel, shownRows } from './sort-rows.js';
 import { StatusBar } from './status-bar.js';
 import { SUMMARY_LINE_HEIGHT, SummaryLine } from './summary-line.js';
 import { tabStrip } from './tab-strip.js';
@@ -91,13 +90,13 @@ export function ConsoleApp(props: ConsoleAppProps) {
     () => ({ columns: view.columns, rows: viewRows(view, { snapshot, events, journal, doctor }) }),
     [view, snapshot, events, journal, doctor],
   );
-  const rows = useMemo(() => {
-    const pred = compileFilter<TableRow>(s.filter);
-    return sortRows(base.rows.filter(pred), s.sort);
-  }, [base, s.filter, s.sort]);
+  const rows = useMemo(() => shownRows(base.rows, s.filter, s.sort), [base, s.filter, s.sort]);
   // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
   const banner = outageBannerHeight(snapshot);
   const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
+  // A dialog (a plan, the wizard, help) takes every line between the status bar, which says the
+  // node and the mode (WRITE, DRY-RUN) a plan would run in, and the prompt line (its messages).
+  const paneHeight = s.dialog ? Math.max(1, height - 2) : bodyHeight;
   const running = useRef<DispatchContext['running']>({}).current;
   const ctx: DispatchContext = {
     ui,
@@ -106,11 +105,12 @@ export function ConsoleApp(props: ConsoleAppProps) {
     columns: base.columns,
     // A page keeps one line of the last in view: a dialog shows 4 lines fewer (border, title,
     // footer) and, with more below, one more for its "… more lines" line, so PgDn skips nothing.
-    pageSize: Math.max(1, s.dialog ? bodyHeight - 6 : bodyHeight - 2),
-    scrollMax: scrollMax(s, { snapshot, events, journal, doctor }, backend, bodyHeight, hostname, width),
+    pageSize: Math.max(1, s.dialog ? paneHeight - 6 : bodyHeight - 2),
+    scrollMax: scrollMax(s, { snapshot, events, journal, doctor }, backend, paneHeight, hostname, width),
     hostname,
     running,
     now: clock,
+    sync: () => syncRows(ctx, backend, s),
     exit: () => {
       // Ctrl-C never kills an action half-way without asking (docs/architecture.md#terminal-lifecycle).
       if (running.controller) {
@@ -144,7 +144,8 @@ export function ConsoleApp(props: ConsoleAppProps) {
   // The footer offers ⏎ only where it opens something (a session's detail, a journal entry).
   const cursorRow = rows[idx];
   const opens = cursorRow !== undefined && view.open?.(cursorRow) !== undefined;
-  const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: bodyHeight, snapshot, now };
+  const bodyProps = { ...props, rows, columns: base.columns, idx, width, height: paneHeight, snapshot, now };
+  if (s.dialog) return <DialogScreen {...bodyProps} dialog={s.dialog} clock={clock} screenHeight={height} />;
   return (
     <Box width={width} height={height} flexDirection="column" overflowY="hidden">
       <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
@@ -155,22 +156,48 @@ export function ConsoleApp(props: ConsoleAppProps) {
         count={rows.length}
         total={base.rows.length}
         index={idx}
+        order={orderLabel(base.columns, base.rows, s.sort)}
         width={width}
       />
       <OutageBanner snapshot={snapshot} theme={theme} width={width} />
       <SummaryLine snapshot={snapshot} theme={theme} width={width} banner={banner > 0} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
-        {s.dialog ? (
-          <DialogPane {...bodyProps} dialog={s.dialog} />
-        ) : (
-          <ViewPane {...bodyProps} view={s.view} />
-        )}
+        <ViewPane {...bodyProps} view={s.view} />
       </Box>
       <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
       <Hints ui={ui} backend={backend} theme={theme} scope={scope} opens={opens} />
     </Box>
   );
 }
+
+/**
+ * The rows a key applies to when an earlier key of the same read switched the view, filter or
+ * sort: what the next frame will show, read from the stores now (`drawn` is what this frame shows).
+ */
+function syncRows(
+  ctx: DispatchContext,
+  backend: ConsoleBackend,
+  drawn: { view: ViewId; filter: string; sort: UiSort },
+): void {
+  const st = ctx.ui.getState();
+  const want = { view: st.view, filter: st.filter[st.view], sort: st.sort[st.view] };
+  const last = shown.get(ctx) ?? drawn;
+  if (want.view === last.view && want.filter === last.filter && want.sort === last.sort) return;
+  shown.set(ctx, want);
+  const view = viewById(want.view);
+  const node = backend.store.getState();
+  const data = {
+    snapshot: node.snapshot,
+    events: view.feed === 'events' ? node.events : EMPTY_EVENTS,
+    journal: view.feed === 'journal' ? safeJournal(backend) : EMPTY_JOURNAL,
+  };
+  ctx.rows = shownRows(viewRows(view, data), want.filter, want.sort);
+  ctx.columns = view.columns;
+}
+
+type UiSort = { column: string; desc: boolean } | undefined;
+/** What a context's rows were last synced to, while keys of one read are dispatched. */
+const shown = new WeakMap<DispatchContext, { view: ViewId; filter: string; sort: UiSort }>();
 
 /** How far the shown detail or dialog can scroll (its lines minus the visible height). */
 function scrollMax(
@@ -216,6 +243,8 @@ function ViewTabs(props: {
   count: number;
   total: number;
   index: number;
+  /** The rows' order (sort-rows.ts orderLabel): `▲SID`, `▼SEVERITY`, or empty. */
+  order: string;
   width: number;
 }) {
   const { theme } = props;
@@ -223,7 +252,16 @@ function ViewTabs(props: {
     props.count === 0
       ? '0 of 0'
       : `${props.index + 1} of ${props.count}${props.count !== props.total ? ` (${props.total} total)` : ''}`;
-  const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : counter}`;
+  // Narrow, the order is said in 4 cells (`▼SEV`, `▲SID`) so the tabs keep their names; the
+  // sorted column's header carries its arrow too.
+  const narrow = props.width < 100;
+  const order =
+    props.order && !props.detail
+      ? narrow
+        ? ` ${[...props.order].slice(0, 4).join('')}`
+        : ` · ${props.order}`
+      : '';
+  const right = `  ${props.detail ? 'detail' : viewById(props.view).noCounter ? '' : `${counter}${order}`}`;
   const tabs = tabStrip(VIEWS, props.view, theme, props.width - right.length);
   return (
     <Text wrap="truncate">
@@ -268,6 +306,18 @@ function ViewPane(props: PaneProps & { view: ViewId }) {
   const body = { ...props, ...s, marks };
   const Body = view.Body;
   return Body ? <Body {...body} /> : <TableBody {...body} viewId={view.id} />;
+}
+
+/** A dialog over the views: every line between the status bar and the prompt line. */
+function DialogScreen(props: PaneProps & { dialog: Dialog; clock: () => number; screenHeight: number }) {
+  const { backend, ui, theme, width, clock } = props;
+  return (
+    <Box width={width} height={props.screenHeight} flexDirection="column" overflowY="hidden">
+      <StatusBar backend={backend} ui={ui} theme={theme} width={width} clock={clock} />
+      <DialogPane {...props} />
+      <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
+    </Box>
+  );
 }
 
 /** The open dialog, drawn by its registered module. */

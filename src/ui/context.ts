@@ -23,6 +23,11 @@ export interface DispatchContext {
   running: { controller?: AbortController | undefined };
   /** The console's clock (ms), for flashes that last a short time; unset: the wall clock. */
   now?(): number;
+  /**
+   * Re-reads `rows` and `columns` when a key changed the view, filter or sort: the keys after it
+   * in the same read (`2jjd` typed fast) apply to the view they were typed for, not the one drawn.
+   */
+  sync?(): void;
 }
 
 /** How long a passing hint ("unknown key") stays on the prompt line when no key follows. */

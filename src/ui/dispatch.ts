@@ -14,7 +14,14 @@ import { closeDialog, type DispatchContext, flash, SHORT_FLASH_MS, scroll } from
 import { dialogFor, dialogKey } from './dialogs/registry.js';
 import { filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { safeJournal } from './journal-feed.js';
-import { completePalette, parsePalette, resolveAction, resolveNav, viewForDigit } from './keymap.js';
+import {
+  completePalette,
+  parsePalette,
+  resolveAction,
+  resolveNav,
+  sortLetters,
+  viewForDigit,
+} from './keymap.js';
 import { type Cursor, switchView, type UiState, VIEW_IDS, type ViewId } from './view-store.js';
 import { actionScope, isViewId, viewById } from './views/registry.js';
 import { jsonSource } from './views/view.js';
@@ -239,6 +246,7 @@ export function dispatchKey(ctx: DispatchContext, input: string, key: Key): void
 }
 
 function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
+  ctx.sync?.();
   const s = ctx.ui.getState();
   if (s.dialog) {
     dialogKey(ctx, s.dialog, input, key);
@@ -337,6 +345,13 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     case 'unmarkAll':
       ctx.ui.setState({ marks: [] });
       return;
+    case 'sortColumn':
+      sortByLetter(ctx, input);
+      return;
+    case 'sortDefault':
+      ctx.ui.setState({ sort: { ...s.sort, [s.view]: undefined } });
+      flash(ctx, `${s.view}: default order`, 'ok', SHORT_FLASH_MS);
+      return;
     case 'sortNext':
     case 'sortPrev':
     case 'sortReverse': {
@@ -388,6 +403,31 @@ function dispatchOne(ctx: DispatchContext, input: string, key: Key): void {
     return;
   }
   unboundKey(ctx, input, key);
+}
+
+/**
+ * Shift + a column's letter (k9s): sort by that column, ascending; the same letter again reverses.
+ * A letter no column has says which ones the view has.
+ */
+function sortByLetter(ctx: DispatchContext, letter: string): void {
+  const s = ctx.ui.getState();
+  const letters = sortLetters(ctx.columns);
+  const column = letters.get(letter);
+  if (!column) {
+    const have = [...letters].map(([l, id]) => `${l} ${ctx.columns.find((c) => c.id === id)?.title ?? id}`);
+    flash(
+      ctx,
+      have.length
+        ? `no column sorts on ${letter} here: ${have.join(' · ')} (= default order)`
+        : `${s.view} keeps its own order`,
+      'warn',
+      SHORT_FLASH_MS,
+    );
+    return;
+  }
+  const cur = s.sort[s.view];
+  const desc = cur?.column === column ? !cur.desc : false;
+  ctx.ui.setState({ sort: { ...s.sort, [s.view]: { column, desc } } });
 }
 
 /** A key nothing took: an action's key on a row it does not apply to says so; anything else is unknown. */

@@ -25,6 +25,8 @@ type NavId =
   | 'sortNext'
   | 'sortPrev'
   | 'sortReverse'
+  | 'sortColumn'
+  | 'sortDefault'
   | 'refresh'
   | 'probe'
   | 'nextView'
@@ -107,6 +109,19 @@ export const NAV_KEYS: readonly NavKey[] = [
     match: (i) => i === ' ',
   },
   { id: 'unmarkAll', label: 'ctrl-u', help: 'Clear all marks', match: (i, k) => k.ctrl && i === 'u' },
+  // k9s: shift + a column's letter sorts by it, again reverses; the letters are the headers' (sortLetters).
+  {
+    id: 'sortColumn',
+    label: 'A-Z',
+    help: "Sort by the column of that letter (shift + the header's letter; again reverses); the view's letters are below",
+    match: (i) => /^[A-Z]$/.test(i),
+  },
+  {
+    id: 'sortDefault',
+    label: '=',
+    help: 'Back to the default order (problems first: worst severity, then longest standing)',
+    match: (i) => i === '=',
+  },
   { id: 'sortNext', label: '>', help: 'Sort by the next column', match: (i) => i === '>' },
   { id: 'sortPrev', label: '<', help: 'Sort by the previous column', match: (i) => i === '<' },
   { id: 'sortReverse', label: '~', help: 'Reverse the sort order', match: (i) => i === '~' },
@@ -186,6 +201,20 @@ function navChars(): string[] {
   for (let c = 0x20; c < 0x7f; c++) {
     const ch = String.fromCharCode(c);
     if (NAV_KEYS.some((n) => n.match(ch, BARE_KEY)) || viewForDigit(ch) !== undefined) out.push(ch);
+  }
+  return out;
+}
+
+/**
+ * The shift-letter that sorts each column: the first letter of its header no column before it
+ * took (and never `G`, the last row), so SID is S, STATE (after SID) T... Derived from the
+ * headers, so a renamed or added column gets its letter without a table to keep in step.
+ */
+export function sortLetters(columns: readonly { id: string; title: string }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of columns) {
+    const letter = [...c.title.toUpperCase()].find((ch) => /^[A-Z]$/.test(ch) && ch !== 'G' && !out.has(ch));
+    if (letter) out.set(letter, c.id);
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * keep theirs.
  */
 import type { TableRow } from './components/table-types.js';
+import { compileFilter } from './filter.js';
 
 /** The default order: problems first, stable (equal keys keep the view's order, e.g. by sid). */
 function problemsFirst(rows: TableRow[]): TableRow[] {
@@ -26,4 +27,30 @@ export function sortRows(rows: TableRow[], sort: { column: string; desc: boolean
     else c = String(x ?? '').localeCompare(String(y ?? ''));
     return c === 0 ? a.key.localeCompare(b.key) : c * dir;
   });
+}
+
+/** The rows a view shows: its rows through the `/` filter, then in the chosen (or default) order. */
+export function shownRows(
+  rows: readonly TableRow[],
+  filter: string,
+  sort: { column: string; desc: boolean } | undefined,
+): TableRow[] {
+  return sortRows(rows.filter(compileFilter<TableRow>(filter)), sort);
+}
+
+/**
+ * The order the rows are in, for the tab bar: the chosen column with its direction (`▲SID`), the
+ * default problems-first order (`▼SEVERITY`, worst first), or nothing where a view keeps its own
+ * (records, events, journal).
+ */
+export function orderLabel(
+  columns: readonly { id: string; title: string }[],
+  rows: readonly TableRow[],
+  sort: { column: string; desc: boolean } | undefined,
+): string {
+  if (sort) {
+    const title = columns.find((c) => c.id === sort.column)?.title ?? sort.column;
+    return `${sort.desc ? '▼' : '▲'}${title}`;
+  }
+  return rows.some((r) => typeof r.sort.problem === 'number') ? '▼SEVERITY' : '';
 }

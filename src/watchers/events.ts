@@ -107,6 +107,23 @@ export function deviceStateEvent(
   );
 }
 
+/**
+ * A problem the first full read found (start-events.ts): it was there before the watch began, so
+ * it says so; failed is an error, anything less a warning.
+ */
+export function problemAtStart(
+  kind: EventKind,
+  subject: string,
+  what: string,
+  p: { severity: string; reason: string },
+  where?: string,
+): EventDraft {
+  const severity = p.severity === 'failed' ? 'error' : 'warn';
+  // What and why first (they survive 80 columns), then where, which the detail and JSON also hold.
+  const message = `${what} ${p.severity} at start: ${p.reason}${where ? ` — ${where}` : ''}`;
+  return event(kind, severity, subject, `at start ${p.severity}`, message);
+}
+
 // --- portals --------------------------------------------------------------------------------
 
 /** Subject of portal events: the portal as the snapshot names it. */

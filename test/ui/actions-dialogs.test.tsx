@@ -11,7 +11,7 @@ afterEach(() => t?.unmount());
 describe('plan, confirmation, progress and outcome', () => {
   it('read-only: a destructive key shows the plan only and says how to enable writes', async () => {
     t = await mountConsole({ sessionsBy: 'sid' });
-    await t.press(KEY.down, 'C');
+    await t.press(KEY.down, 'c');
     const f = await t.waitFor('Plan: Clean up');
     expect(f).toContain('$ iscsiadm -m session -r 2 -u');
     expect(f).toContain('the console is read-only');
@@ -24,7 +24,7 @@ describe('plan, confirmation, progress and outcome', () => {
 
   it('write: cleanup needs the sid typed, shows live steps, the outcome, and the session is gone', async () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true });
-    await t.press(KEY.down, 'C');
+    await t.press(KEY.down, 'c');
     let f = await t.waitFor('Type 2 to apply on node-17');
     // The engine's one plan rendering (the CLI's risk line): the tone colours it, no symbol.
     expect(f).toContain('risk high · confirm typed');
@@ -50,7 +50,7 @@ describe('plan, confirmation, progress and outcome', () => {
 
   it('the Progress dialog reads the run from the store, and the console asks no re-read of its own', async () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true });
-    await t.press('R');
+    await t.press('r');
     await t.waitFor('[y/N]');
     await t.press('y');
     await t.waitFor('Running: Rescan');
@@ -65,7 +65,7 @@ describe('plan, confirmation, progress and outcome', () => {
 
   it('shows the error and its hint when an action fails', async () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true });
-    await t.press(KEY.down, 'C');
+    await t.press(KEY.down, 'c');
     await t.waitFor('Type 2');
     await t.type('2');
     await t.press(KEY.enter);
@@ -81,12 +81,12 @@ describe('plan, confirmation, progress and outcome', () => {
 
   it('y/N defaults to No: Enter cancels, y applies', async () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true });
-    await t.press('R');
+    await t.press('r');
     await t.waitFor('Apply on node-17? [y/N]');
     await t.press(KEY.enter);
     await t.waitFor('Rescan cancelled');
     expect(t.backend.calls.apply).toHaveLength(0);
-    await t.press('R');
+    await t.press('r');
     await t.waitFor('[y/N]');
     await t.press('y');
     await t.waitFor('Running: Rescan');
@@ -97,7 +97,7 @@ describe('plan, confirmation, progress and outcome', () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true });
     await t.press(' ', ' ');
     await t.waitFor('2 marked');
-    await t.press('R');
+    await t.press('r');
     const f = await t.waitFor('Plan: Rescan');
     expect(t.backend.calls.plan.at(-1)?.selections.map((s) => s.label)).toEqual(['session 1', 'session 2']);
     expect(f).toContain('$ iscsiadm -m session -r 1 -R');
@@ -106,7 +106,7 @@ describe('plan, confirmation, progress and outcome', () => {
 
   it('ctrl-c while an action runs asks first and then stops between steps', async () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true });
-    await t.press('R');
+    await t.press('r');
     await t.waitFor('[y/N]');
     await t.press('y');
     await t.waitFor('Running');
@@ -128,8 +128,8 @@ describe('help, palette, write mode', () => {
     t = await mountConsole({ sessionsBy: 'sid' });
     await t.press('?');
     let f = await t.waitFor(' Help ');
-    expect(f).toMatch(/C\s+Clean up \[destructive: needs --write or :write\]/);
-    expect(f).toMatch(/R\s+Rescan on session/);
+    expect(f).toMatch(/c\s+Clean up \[destructive: needs --write or :write\]/);
+    expect(f).toMatch(/r\s+Rescan on session/);
     await t.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down);
     f = await t.waitFor('/            Filter');
     await t.press(KEY.escape);
@@ -175,7 +175,7 @@ describe('help, palette, write mode', () => {
   it('dry-run shows DRY-RUN and never applies', async () => {
     t = await mountConsole({ sessionsBy: 'sid', write: true, dryRun: true, backend: fakeBackend() });
     let f = await t.waitFor('DRY-RUN');
-    await t.press('R');
+    await t.press('r');
     f = await t.waitFor('DRY-RUN: plan only');
     await t.press('y');
     expect(t.backend.calls.apply).toHaveLength(0);

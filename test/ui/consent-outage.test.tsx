@@ -48,7 +48,7 @@ describe('console: overriding the outage guard is its own step with its own toke
     await t.type('postgres');
     await t.press(KEY.enter);
     await t.waitFor((f) => !f.includes('redis-data'));
-    await t.press('C');
+    await t.press('c');
     let f = await t.waitFor('Plan: Clean up');
     expect(f).toMatch(/\[outage, can be overridden\] portal 10\.0\.0\.10:3260 down: 4 sessions FAILED/);
     expect(f).toContain(`confirm typed (type "${sid}")`);

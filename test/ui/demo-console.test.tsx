@@ -42,7 +42,7 @@ async function onStale(m: DemoConsole): Promise<number> {
 describe('console over the real engine (--demo incident)', () => {
   it("the Plan dialog shows the CLI's plan for the same session, in the engine's words", async () => {
     const sid = await onStale(t);
-    await t.press('C');
+    await t.press('c');
     const f = await t.waitFor(`Type ${sid} to apply on`);
     const d = t.ui.getState().dialog;
     expect(d?.kind).toBe('plan');
@@ -74,7 +74,7 @@ describe('console over the real engine (--demo incident)', () => {
     await t.press(KEY.enter);
     await t.waitFor('READ-ONLY: changes are disabled');
     await onStale(t);
-    await t.press('C');
+    await t.press('c');
     const f = await t.waitFor('Plan: Clean up');
     expect(f).toContain('[read-only]');
     expect(f).toContain('type :write first');
@@ -95,7 +95,7 @@ describe('console over the real engine (--demo incident)', () => {
     await t.waitFor(/1 of \d+ \(\d+ total\)/);
     await t.press(' ', ' ');
     await t.waitFor('2 marked');
-    await t.press('R');
+    await t.press('r');
     const f = await t.waitFor('Plan: Rescan');
     const d = t.ui.getState().dialog;
     const plan = d?.kind === 'plan' ? d.plan : undefined;
@@ -125,7 +125,7 @@ describe('console over the real engine (--demo incident)', () => {
   it('a run is tracked in the store, the outcome shows the re-read node, and the journal lists its commands', async () => {
     const sid = await onStale(t);
     const before = t.backend.store.getState().snapshot!.sessions.length;
-    await t.press('C');
+    await t.press('c');
     await t.waitFor(`Type ${sid} to apply on`);
     await t.type(String(sid));
     await t.press(KEY.enter);

@@ -99,7 +99,7 @@ describe('hostile names in the console', () => {
       write: true,
     });
     await t.waitFor('LOGGED_IN');
-    await t.press('C');
+    await t.press('c');
     await t.waitFor('Clean up');
     expect(t.lastFrame()).toContain('\\x1b]0;PWNED');
     expectSafeFrame(t);

@@ -154,7 +154,7 @@ describe.each([
 
   it('an unknown key flashes "unknown key — ? for help" until the console clock moves on', async () => {
     await home(t);
-    await t.press('Z');
+    await t.press('b');
     await t.waitFor('unknown key — ? for help');
     // Still there on a re-render a moment later (the clock has not moved).
     skew += 1000;
@@ -163,8 +163,8 @@ describe.each([
     skew += 5000;
     await t.waitFor((f) => !f.includes('unknown key'));
     // An action's key on a row it does not apply to says so instead.
-    await t.press('3', 'g', 'L');
-    await t.waitFor('L Log out: not on this row (on session)');
+    await t.press('3', 'g', 'l');
+    await t.waitFor('l Log out: not on this row (on session)');
     await t.press('j');
     await t.waitFor((f) => !f.includes('not on this row'));
   }, 60_000);
@@ -186,7 +186,7 @@ describe.each([
     const stale = t.backend.store.getState().snapshot!.sessions.find((s) => s.verdict === 'stale')!;
     await t.press('/');
     await t.type('verdict=stale');
-    await t.press(KEY.enter, 'C');
+    await t.press(KEY.enter, 'c');
     await t.waitFor(`Type ${stale.sid} to apply on`);
     await t.press('y', 'd', ']');
     const d = t.ui.getState().dialog;
@@ -247,7 +247,7 @@ describe.each([
     await home(t);
     const target = t.backend.store.getState().snapshot!.sessions.find((s) => s.state === 'LOGGED_IN')!;
     t.ui.setState({ cursor: { ...t.ui.getState().cursor, sessions: { key: target.key, index: 0 } } });
-    await t.press('R');
+    await t.press('r');
     await t.waitFor('Plan: Rescan');
     await t.press('y');
     await t.waitFor(/Rescan session (succeeded|failed)/, 30_000);

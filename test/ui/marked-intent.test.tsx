@@ -1,6 +1,6 @@
 /**
- * One plan per intent: marking both sessions of a multipath target in the console and pressing `L`
- * or `C` is planned by the planner the CLI uses for that intent (`logout <iqn>`, `cleanup <sid>`),
+ * One plan per intent: marking both sessions of a multipath target in the console and pressing `l`
+ * or `c` is planned by the planner the CLI uses for that intent (`logout <iqn>`, `cleanup <sid>`),
  * which flushes the map before its last path goes — not two one-session plans concatenated, which
  * deleted every path of the map and left it with 0 paths. Over the real app layer and engine on the
  * `incident` simulator, with kafka-data's pod gone and its session left behind (both paths stale).
@@ -99,7 +99,7 @@ describe('marked rows are one intent', () => {
         ),
     )!;
     expect(map).toBeDefined();
-    await t.press('L');
+    await t.press('l');
     await t.waitFor('Plan: Log out');
     const p = shownPlan(t);
     const cli = cliPlan(t, 'logout', [KAFKA], snap);
@@ -122,7 +122,7 @@ describe('marked rows are one intent', () => {
 
   it('C on both sessions of a multipath target is `cleanup <sid>` (one plan, the map flushed first)', async () => {
     const { t, snap } = await markKafka();
-    await t.press('C');
+    await t.press('c');
     await t.waitFor('Plan: Clean up');
     const p = shownPlan(t);
     const first = snap.sessions.find((x) => x.targetIqn === KAFKA)!;

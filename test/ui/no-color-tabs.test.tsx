@@ -34,7 +34,7 @@ describe('the console without colours (keys in, frames out)', () => {
       f = await t.waitFor('[2 targets]');
       // At 80 columns the other tabs shorten so the counter fits; the active one is whole.
       expect(f).toContain(columns >= 160 ? ' 1 sessions ' : ' 1 ses ');
-      expect(f.split('\n')[1]).toMatch(/ 1 of \d+$/);
+      expect(f.split('\n')[1]).toMatch(/ 1 of \d+( (· )?[▲▼]\S+)?$/);
       expect(f).not.toContain('[1 sessions]');
     });
   }

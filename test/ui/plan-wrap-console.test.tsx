@@ -28,7 +28,7 @@ describe('console: the cleanup plan of session 4 reads in full', () => {
       await c.type('sid=4');
       await c.press(KEY.enter);
       await c.waitFor((f) => !f.includes('postgres-data'));
-      await c.press('C');
+      await c.press('c');
       const first = await c.waitFor('Plan: Clean up');
       const { lines: seen, last } = await readScrolled(first, async () => {
         await c.press(KEY.down);

@@ -1,5 +1,5 @@
 /**
- * Typed consent is given to a plan on the screen: `C<sid>⏎` arriving in one read (a paste, keys
+ * Typed consent is given to a plan on the screen: `c<sid>⏎` arriving in one read (a paste, keys
  * buffered over a laggy SSH link) opens the cleanup's plan but applies nothing — the keys that came
  * before the plan was drawn are dropped, and the dialog says how many. Through the real app layer
  * and engine on the `--demo incident` simulator (mountDemo).
@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 describe('keys typed ahead of a plan (--demo incident)', () => {
-  it('C<sid>⏎ in one read opens the plan, applies nothing and says the keys were ignored', async () => {
+  it('c<sid>⏎ in one read opens the plan, applies nothing and says the keys were ignored', async () => {
     await t.press('/');
     await t.type('verdict=stale');
     await t.press(KEY.enter);
@@ -26,7 +26,7 @@ describe('keys typed ahead of a plan (--demo incident)', () => {
     const sid = String(stale.sid);
 
     // One read from the terminal: the action key, the token and Enter.
-    await t.press(`C${sid}\r`);
+    await t.press(`c${sid}\r`);
     const f = await t.waitFor(`Type ${sid} to apply on`);
     const dropped = sid.length + 1;
     expect(f).toContain(`${dropped} keys typed before the plan was shown were ignored`);

@@ -4,8 +4,19 @@ import { T1 } from './helpers/fixtures.js';
 
 describe('attach wizard validation', () => {
   it('checks IQN/EUI format, portal syntax with IPv6, LUN range and CHAP pairs', () => {
-    const ok = { volName: 'pv-a', targetPortal: '[fd00::5]:3260', portals: '10.0.0.6', iqn: T1, lun: '255' };
+    const ok = {
+      volName: 'pv-a',
+      targetPortal: '[fd00::5]:3260',
+      portals: '10.0.0.6',
+      iqn: T1,
+      lun: '255',
+      mount: 'true',
+    };
     expect(validateWizard(ok)).toEqual({});
+    // Format+mount has no default: unanswered is an error, unless the volume is a raw block device.
+    expect(validateWizard({ ...ok, mount: '' }).mount).toBe('choose yes or no (space)');
+    expect(validateWizard({ ...ok, mount: 'false' })).toEqual({});
+    expect(validateWizard({ ...ok, mount: '', block: 'true' })).toEqual({});
     expect(validateWizard({ ...ok, targetPortal: 'fd00::5]:3260' }).targetPortal).toBeDefined();
     expect(validateWizard({ ...ok, portals: '10.0.0.6, bad portal' }).portals).toContain('bad portal');
     expect(validateWizard({ ...ok, iqn: 'iqn.bogus' }).iqn).toBeDefined();

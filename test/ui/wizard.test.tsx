@@ -125,6 +125,9 @@ describe.each(SIZES)('attach wizard on the simulator at $columns×$rows', (size)
     expect(f).toMatch(/› Volume name/);
     await t.type('pv-wizard');
     await t.press(KEY.enter);
+    // Format+mount is asked, never assumed: ⏎ moves to it with the question; space answers yes.
+    await t.waitFor('Format+mount?');
+    await t.press(' ', KEY.enter);
     f = await t.waitFor('Plan: Attach');
     expect(f).not.toContain(SECRET);
     await t.press('y');
@@ -199,6 +202,9 @@ describe.each(SIZES)('attach wizard on the simulator at $columns×$rows', (size)
     await t.waitFor('[5 Volume]');
     await t.type('pv-guarded');
     await t.press(KEY.enter);
+    // Format+mount is asked, never assumed: ⏎ moves to it with the question; space answers yes.
+    await t.waitFor('Format+mount?');
+    await t.press(' ', KEY.enter);
     f = await t.waitFor('Plan: Attach');
     expect(f).not.toContain(DSECRET);
     await t.press('y');
@@ -248,7 +254,7 @@ describe('attach wizard: a target the node uses already, and required fields', (
     await t.press(KEY.down, KEY.down);
     await t.press(KEY.enter);
     let f = await t.waitFor('✗ required');
-    expect(f).toMatch(/› Target portal +✗ required/);
+    expect(f).toMatch(/› Target portal +█? +✗ required/);
     await t.type('10.0.0.5:99999x');
     await t.waitFor('✗ a portal');
     for (let i = 0; i < 15; i++) await t.press(KEY.backspace);
@@ -310,12 +316,15 @@ describe('attach wizard: read-only, and a manifest', () => {
     await t.press('m');
     f = await t.waitFor(/› LUN/);
     await t.press(KEY.enter);
-    f = await t.waitFor(/› LUN +✗/);
+    f = await t.waitFor(/› LUN +█? *✗/);
     await t.type('1');
     await t.press(KEY.enter);
     await t.waitFor('[5 Volume]');
     await t.type('pv-ro');
     await t.press(KEY.enter);
+    // Format+mount is asked, never assumed: ⏎ moves to it with the question; space answers yes.
+    await t.waitFor('Format+mount?');
+    await t.press(' ', KEY.enter);
     f = await t.waitFor('Plan: Attach');
     expect(f).toMatch(/\[read-only/);
     expect(nodeState(host)).toEqual(before);

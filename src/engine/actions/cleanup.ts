@@ -135,7 +135,7 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
 export const cleanupAction: ActionDef<CleanupInput> = {
   id: 'cleanup',
   title: 'Clean up',
-  key: 'C',
+  key: 'c',
   scopes: ['session', 'volume', 'csi-volume'],
   destructive: true,
   summary:

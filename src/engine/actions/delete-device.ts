@@ -19,7 +19,7 @@ interface DeleteDeviceInput {
 export const deleteDeviceAction: ActionDef<DeleteDeviceInput> = {
   id: 'delete-device',
   title: 'Delete SCSI device',
-  key: 'D',
+  key: 'x',
   scopes: ['device'],
   destructive: true,
   summary: 'Delete SCSI devices (flush their map, flush buffers, echo 1 > device/delete)',

@@ -34,7 +34,7 @@ function resolve(ref: string, s: Snapshot): NodeRecord[] {
 export const forgetAction: ActionDef<ForgetInput> = {
   id: 'forget',
   title: 'Forget node record',
-  key: 'F',
+  key: 'z',
   scopes: ['record'],
   destructive: true,
   summary: 'Delete node records (or set node.startup=manual with --manual) so they stop coming back at boot',

@@ -117,6 +117,7 @@ export function listedLun(d: ScsiDevice, inUse?: string): ListedLun {
     ...(d.sizeBytes !== undefined ? { sizeBytes: d.sizeBytes } : {}),
     ...(d.wwid !== undefined ? { wwid: d.wwid } : {}),
     ...(inUse !== undefined ? { inUse } : {}),
+    ...(d.fs?.type !== undefined ? { fsType: d.fs.type } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ function resolve(ref: string, s: Snapshot): Session[] {
 export const logoutAction: ActionDef<LogoutInput> = {
   id: 'logout',
   title: 'Log out',
-  key: 'L',
+  key: 'l',
   scopes: ['session'],
   destructive: true,
   summary:

@@ -1,7 +1,7 @@
 /**
  * The plan for what the admin selected (the console's marked rows, or the row under the cursor):
  * one intent is one plan by the same planner the CLI uses for it. Marking both sessions of a target
- * and pressing `L` is `logout <iqn>`: the planner sees every path at once and flushes a map before
+ * and pressing `l` is `logout <iqn>`: the planner sees every path at once and flushes a map before
  * its last path goes (teardown.ts). Selections a planner cannot take as one input (a session and a
  * kubelet dir for cleanup, several rescans) are planned apart and combined (combine.ts), which refuses
  * an order that would leave a map without paths.

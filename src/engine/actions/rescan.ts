@@ -17,7 +17,7 @@ interface RescanInput {
 export const rescanAction: ActionDef<RescanInput> = {
   id: 'rescan',
   title: 'Rescan session',
-  key: 'R',
+  key: 'r',
   scopes: ['session'],
   destructive: false,
   summary: 'Rescan a session (iscsiadm --rescan: resizes devices, scans ALL LUNs)',

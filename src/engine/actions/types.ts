@@ -324,6 +324,8 @@ export interface ListedLun {
   wwid?: string;
   /** What on this node already uses it (a session's device, a mount, a kubelet dir), if anything. */
   inUse?: string;
+  /** The filesystem udev recorded on it (`ext4`), when one was: the wizard asks before mounting it. */
+  fsType?: string;
 }
 
 export interface ApplyOptions {

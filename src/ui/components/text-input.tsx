@@ -16,6 +16,8 @@ export function TextInput(props: {
   mask?: boolean;
   error?: string | undefined;
   placeholder?: string;
+  /** What an empty value stands for (`(empty: ext4)`), shown dim after the cursor, focused or not. */
+  empty?: string | undefined;
 }) {
   const { label, value, focused, theme, mask } = props;
   const shown = mask ? '•'.repeat(value.length) : value;
@@ -30,7 +32,9 @@ export function TextInput(props: {
       <Text color={toneColor(theme, visible ? undefined : 'dim')}>
         {visible || (focused ? '' : (props.placeholder ?? ''))}
       </Text>
-      {focused ? <Text inverse> </Text> : null}
+      {/* Without colours inverse video is dropped too: the cursor is then a block you can see. */}
+      {focused ? theme.color ? <Text inverse> </Text> : <Text>█</Text> : null}
+      {props.empty && !visible ? <Text color={toneColor(theme, 'dim')}>{` ${props.empty}`}</Text> : null}
       {props.error ? <Text color={toneColor(theme, 'bad')}>{`  ✗ ${props.error}`}</Text> : null}
     </Text>
   );

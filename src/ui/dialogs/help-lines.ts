@@ -2,7 +2,7 @@
 import type { ActionDef } from '../../engine/actions/types.js';
 import type { Line } from '../components/scroll-text.js';
 import { FILTER_FIELDS } from '../filter.js';
-import { keyCollisions, NAV_KEYS, PALETTE } from '../keymap.js';
+import { keyCollisions, NAV_KEYS, PALETTE, sortLetters } from '../keymap.js';
 import { VIEWS } from '../views/registry.js';
 import { wrapLines } from './plan-lines.js';
 
@@ -43,6 +43,13 @@ function helpText(actions: readonly ActionDef[], write: boolean): Line[] {
   lines.push({
     text: `  ${`1-${VIEWS.length}`.padEnd(12)} Views: ${VIEWS.map((v) => `${v.key} ${v.id}`).join(', ')}`,
   });
+  lines.push({ text: '' }, { text: 'Sort (shift + letter; again reverses; = default order)', bold: true });
+  for (const v of VIEWS) {
+    const letters = [...sortLetters(v.columns)].map(
+      ([l, id]) => `${l} ${v.columns.find((c) => c.id === id)?.title ?? id}`,
+    );
+    if (letters.length) lines.push({ text: `  ${v.id.padEnd(12)} ${letters.join(' · ')}` });
+  }
   lines.push({ text: '' }, { text: 'Commands (:name, tab completes)', bold: true });
   for (const c of PALETTE)
     lines.push({

@@ -64,6 +64,25 @@ function keyCount(input: string): number {
   return Math.max(1, [...input].length);
 }
 
+/**
+ * Home/End, and `g`/`G` (less, k9s) while nothing is typed in the answer field, go to the plan's
+ * start or end (its refusals and commands are read before the answer): they are text only when the
+ * token to type starts with that letter (a hostname `gpu-7`).
+ */
+function endKey(
+  s: Pick<UiState, 'write' | 'dryRun'>,
+  d: PlanDialog,
+  hostname: string,
+  input: string,
+  key: { home?: boolean; end?: boolean; ctrl?: boolean; meta?: boolean },
+): boolean {
+  if (key.home || key.end) return true;
+  if ((input !== 'g' && input !== 'G') || key.ctrl || key.meta || d.typed !== '') return false;
+  const { ask } = planConsent(s, d, hostname);
+  const token = ask.kind === 'typed' || ask.kind === 'override' ? ask.token : '';
+  return !token.toLowerCase().startsWith('g');
+}
+
 /** What the dialog's footer says when nothing can be applied (the console's words for `blocked`). */
 function blockedText(b: NonNullable<Consent['blocked']>): string {
   switch (b.kind) {
@@ -89,6 +108,10 @@ export const planDialog = defineDialog('plan', {
     }
     if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
       scroll(ctx, key);
+      return;
+    }
+    if (endKey(s, d, ctx.hostname, input, key)) {
+      ctx.ui.setState({ detailScroll: key.home || input === 'g' ? 0 : (ctx.scrollMax ?? 0) });
       return;
     }
     if (!d.shown) {

@@ -129,6 +129,9 @@ export function validateWizard(f: Record<string, string>): Record<string, string
   if (!f.targetPortal?.trim()) errors.targetPortal = 'required';
   if (!f.iqn?.trim()) errors.iqn = 'required';
   if (!f.volName?.trim()) errors.volName = 'required (names the kubelet global dir)';
+  // Asked, never assumed (a filesystem already on the LUN is mounted as it is): the form has no default.
+  if (f.block !== 'true' && f.mount !== 'true' && f.mount !== 'false')
+    errors.mount = 'choose yes or no (space)';
   if (f.chapAuthDiscovery === 'true' && (!f.discoveryUser || !f.discoverySecret))
     errors.discoveryUser = 'discovery CHAP needs user and secret';
   if (f.chapAuthSession === 'true' && (!f.sessionUser || !f.sessionSecret))

@@ -16,6 +16,8 @@ export interface WizardField {
   label: string;
   kind: 'text' | 'bool' | 'secret';
   help: string;
+  /** The engine's value for an empty field (iface `default`, fsType `ext4`), shown in the field. */
+  default?: string;
 }
 
 interface WizardStep {
@@ -45,7 +47,13 @@ function step(id: WizardStepId, title: string, fields: readonly string[]): Wizar
     title,
     fields: fields.map((f) => {
       const p = attachParamOfField(f);
-      return { id: f, label: p.label ?? f, kind: p.kind ?? 'text', help: formHelp(p) };
+      return {
+        id: f,
+        label: p.label ?? f,
+        kind: p.kind ?? 'text',
+        help: formHelp(p),
+        ...(p.default !== undefined ? { default: p.default } : {}),
+      };
     }),
   };
 }

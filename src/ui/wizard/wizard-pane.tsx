@@ -57,7 +57,8 @@ function targetsHeader(count: number, start: number, rows: number): string {
 
 /** A field's value as the form shows it: a checkbox, a secret masked, else as typed. */
 function shownValue(f: { kind: string }, raw: string): string {
-  if (f.kind === 'bool') return raw === 'true' ? '[x] yes' : '[ ] no';
+  // Unset (Format+mount before the admin answers): neither box, so nothing reads as a default.
+  if (f.kind === 'bool') return raw === 'true' ? '[x] yes' : raw === 'false' ? '[ ] no' : '[?] choose: space';
   return f.kind === 'secret' && raw ? SECRET_MASK : raw;
 }
 
@@ -69,9 +70,9 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
       {stepBar(w)}
     </Text>
   );
-  // The status wraps (up to 3 lines): a failure's message and hint are read whole, never cut.
+  // The status wraps (up to half the pane): a failure's message and hint are read whole, never cut.
   const statusLines = w.status
-    ? wrapLines([{ text: `  ${w.status}` }], width - 1).slice(0, 3)
+    ? wrapLines([{ text: `  ${w.status}` }], width - 1).slice(0, Math.max(3, Math.floor(height / 2)))
     : [{ text: ' ' }];
   const bottom = statusLines.map((l, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: the status's wrapped lines, in order, never reordered
@@ -163,6 +164,7 @@ export function WizardPane(props: { w: WizardState; width: number; height: numbe
             width={width}
             theme={theme}
             error={w.errors[f.id]}
+            empty={f.default !== undefined ? `(empty: ${f.default})` : undefined}
           />
         );
       })}

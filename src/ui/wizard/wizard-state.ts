@@ -11,6 +11,7 @@ import { editText } from '../components/text-input.js';
 import { closeDialog, type DispatchContext } from '../context.js';
 import { fieldsFromInput, fieldsFromSecrets, validateWizard, wizardInput, wizardSecrets } from './fields.js';
 import { discover, enterLuns, listingRunKey, runLunListing, runTargetListing } from './listing.js';
+import { fixStatus, mountQuestion } from './mount-question.js';
 import { prefillFromSelection } from './prefill.js';
 import { stepIndex, stepOf, stepOfField, WIZARD_STEPS, type WizardStepId } from './steps.js';
 import {
@@ -26,13 +27,16 @@ import {
 
 export type { WizardState };
 
-/** No LUN by default: the admin picks one from the listing (or types it). */
+/**
+ * No LUN by default: the admin picks one from the listing (or types it). No Format+mount either:
+ * it is asked (mount-question.ts), never assumed.
+ */
 const DEFAULTS: Record<string, string> = {
   readOnly: 'false',
   block: 'false',
-  mount: 'true',
   chapAuthDiscovery: 'false',
   chapAuthSession: 'false',
+  keepOnFailure: 'false',
 };
 
 /**
@@ -88,7 +92,7 @@ function stepErrors(step: WizardStepId, fields: Record<string, string>): Record<
 function advance(ctx: DispatchContext, w: WizardState): void {
   const errors = stepErrors(w.step, w.fields);
   if (Object.keys(errors).length > 0) {
-    setWizard(ctx, { ...goTo(w, w.step, errors), status: 'fix the marked field' });
+    setWizard(ctx, { ...goTo(w, w.step, errors), status: fixStatus(w, errors) });
     return;
   }
   switch (w.step) {
@@ -102,7 +106,7 @@ function advance(ctx: DispatchContext, w: WizardState): void {
       enterLuns(ctx, w);
       return;
     case 'luns':
-      setWizard(ctx, { ...goTo(w, 'volume'), status: undefined });
+      setWizard(ctx, { ...goTo(w, 'volume'), status: mountQuestion(w) });
       return;
     case 'volume':
       planWizard(ctx, w);
@@ -229,12 +233,17 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
     setWizard(ctx, { ...w, focus: paged });
     return;
   }
-  if (key.upArrow || (key.tab && key.shift)) {
-    setWizard(ctx, { ...w, focus: (w.focus + items.length - 1) % items.length });
+  // ↑↓ stop at the first and last field (↑ on the portal never lands on "Secret file"); tab and
+  // shift-tab go round, as in any form.
+  if (key.upArrow || key.downArrow) {
+    setWizard(ctx, {
+      ...w,
+      focus: Math.max(0, Math.min(items.length - 1, w.focus + (key.upArrow ? -1 : 1))),
+    });
     return;
   }
-  if (key.downArrow || key.tab) {
-    setWizard(ctx, { ...w, focus: (w.focus + 1) % items.length });
+  if (key.tab) {
+    setWizard(ctx, { ...w, focus: (w.focus + (key.shift ? items.length - 1 : 1)) % items.length });
     return;
   }
   if (item.kind === 'pick') {
@@ -297,7 +306,7 @@ function planWizard(ctx: DispatchContext, w: WizardState): void {
   const first = WIZARD_STEPS.flatMap((s) => s.fields).find((f) => errors[f.id]);
   if (first) {
     const step = stepOfField(first.id)!;
-    setWizard(ctx, { ...goTo(w, step, { [first.id]: errors[first.id]! }), status: 'fix the marked field' });
+    setWizard(ctx, { ...goTo(w, step, { [first.id]: errors[first.id]! }), status: fixStatus(w, errors) });
     return;
   }
   try {

@@ -137,6 +137,9 @@ check "focus_on 'LUN 2 '" "cursor on LUN 2"
 keys Enter
 check "wait_screen '\\[5 Volume\\]' 20" "volume step"
 keys -l pv-wiz; keys Enter
+# Format+mount has no default: ⏎ moves to it with the question, space answers yes.
+check "wait_screen 'Format\\+mount\\?' 20" "Format+mount is asked, not assumed"
+keys Space; keys Enter
 check "wait_screen 'Plan: Attach|Attach volume' 60" "the attach plan is shown"
 snap attach-plan
 if grep -qE '[Tt]ype .*e2e-guest' "$WORK/screen-attach-plan.txt"; then keys -l e2e-guest; keys Enter; else keys y; fi

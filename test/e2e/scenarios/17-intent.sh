@@ -50,7 +50,7 @@ keys '/'; keys -l "target=$IQ"; keys Enter
 check "wait_for '! screen | grep -q \"$(iqn pod)\"' 30" "filter leaves only mp's two sessions"
 keys Space; keys Space
 check "wait_screen '2 marked' 20" "both sessions marked"
-keys L
+keys l
 wait_screen 'Type .* to apply on|refused|cannot' 60
 screen > "$WORK/screen-plan.txt"; sed 's/^/  | /' "$WORK/screen-plan.txt"
 check "grep -q 'multipath -f /dev/$DM' $WORK/screen-plan.txt" "the plan flushes $DM (multipath -f)"

@@ -74,7 +74,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
       save('session-detail', s);
 
       // Cleanup: the plan, then the typed confirmation.
-      term.keys('C');
+      term.keys('c');
       s = await term.waitFor(`Type ${sid} to apply on`);
       expect(s).toMatch(/iscsiadm -m node -p \S+ -T \S+ --logout/);
       expect(s).toContain('Blast radius');

@@ -43,7 +43,7 @@ describe('k9s keys at 80×24 without colours (tmux)', () => {
       expect(s).toContain('"sid": 3,');
       term.keys('Escape');
       await term.waitFor((x) => !x.includes('JSON ·'));
-      term.keys('Z');
+      term.keys('b');
       await term.waitFor('unknown key — ? for help');
       term.keys('q');
       await term.waitFor('EXITED 0');

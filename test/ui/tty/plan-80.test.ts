@@ -30,7 +30,7 @@ describe('cleanup plan at 80×24 (tmux, --demo incident)', () => {
       term.keys('Enter');
       // Wait for the one row left (its TARGET without the node's IQN prefix).
       await term.waitFor((x) => /^›\s+4 (iqn|…:)/m.test(x) && !x.includes('postgres'));
-      term.keys('C');
+      term.keys('c');
       // The whole dialog on screen (tmux may capture a frame half drawn): title, body and its scroll mark.
       const first = await term.waitFor(/Plan: Clean up[\s\S]*risk high[\s\S]*more lines/);
       let screen = first;

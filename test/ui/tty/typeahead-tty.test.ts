@@ -1,5 +1,5 @@
 /**
- * Typed consent against typeahead in a real terminal (tmux) on the built CLI: `C<sid>⏎` sent in one
+ * Typed consent against typeahead in a real terminal (tmux) on the built CLI: `c<sid>⏎` sent in one
  * send-keys (as a paste, or keys buffered over a laggy SSH link would arrive) opens the cleanup's
  * plan, applies nothing, and the dialog says the keys were ignored; the stale session stays.
  */
@@ -24,7 +24,7 @@ afterAll(() => {
 
 describe('typed consent and typeahead (tmux, --demo incident --write)', () => {
   it.skipIf(reason !== undefined)(
-    `C<sid>⏎ in one burst does not clean up the session${reason ? ` (skipped: ${reason})` : ''}`,
+    `c<sid>⏎ in one burst does not clean up the session${reason ? ` (skipped: ${reason})` : ''}`,
     async () => {
       term.start(`'${NODE}' '${CLI}' --demo incident --write`, ROOT, {
         TERM: 'xterm-256color',
@@ -41,7 +41,7 @@ describe('typed consent and typeahead (tmux, --demo incident --write)', () => {
       await term.waitFor((x) => !x.includes('type to filter'));
 
       // One send-keys: the action key, the sid and Enter reach the console in one burst.
-      term.keys(`C${sid}`, 'Enter');
+      term.keys(`c${sid}`, 'Enter');
       s = await term.waitFor(/keys? typed before the plan was shown (was|were) ignored/);
       expect(s).toContain(`Type ${sid} to apply on`);
       expect(s).not.toMatch(/Clean up session (succeeded|failed)/);
