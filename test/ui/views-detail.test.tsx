@@ -186,7 +186,7 @@ describe.each(SIZES)('--demo csi at %ix%i', (columns, rows) => {
     const t = demo();
     // csi-queue: claimed by csi-driver-iscsi, not mounted; its cleanup is refused (overridable).
     await filterTo(t, '1', 'csi-queue');
-    await t.press('C');
+    await t.press('c');
     const f = await t.waitFor('Plan: Clean up');
     const text = f.replace(/[│\s]+/g, ' ');
     expect(text).toContain('o in the plan (override)');
@@ -195,10 +195,10 @@ describe.each(SIZES)('--demo csi at %ix%i', (columns, rows) => {
     await t.waitFor((x) => !x.includes('Plan: Clean up'));
   });
 
-  it("C on a leftover CSI dir in Volumes: the cleanup's plan and consent, then the dirs are gone", async () => {
+  it("c on a leftover CSI dir in Volumes: the cleanup's plan and consent, then the dirs are gone", async () => {
     const t = demo();
     await filterTo(t, '3', 'pv-csi-gone');
-    await t.press('C');
+    await t.press('c');
     const f = await t.waitFor('Plan: Clean up CSI volume dirs');
     expect(f).toContain('CSI volume pv-csi-gone (csi-driver-iscsi)');
     expect(f).toContain('Type sim-node-1 to apply');
