@@ -17,6 +17,7 @@
  *   worded as lsblk, multipath -ll and kubectl show them (the session detail and `status` share them);
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal;
+ * - filter: the `/` filter language (`status --filter` parses the same), session-fields: a session's fields in it;
  * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
@@ -63,8 +64,15 @@ export {
   targetProblem,
 } from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
+export { SESSION_FILTER_FIELDS, sessionFilterFields } from '../engine/snapshot/session-fields.js';
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
+export {
+  compileFilter,
+  completeFilterField,
+  type Filterable,
+  filterError,
+} from '../engine/text/filter.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
