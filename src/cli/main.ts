@@ -15,6 +15,7 @@ function processOutput(): Output {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
 }
 
