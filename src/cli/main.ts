@@ -64,6 +64,14 @@ function hungUp(signal: AbortSignal): boolean {
   return signal.aborted && signal.reason === 'SIGHUP';
 }
 
+/** `help [command]`: the top-level help, or one command's; an unknown name is exit 2 with the closest. */
+async function helpFor(name: string | undefined): Promise<string> {
+  if (name === undefined) return formatHelp(await loadAllCommands());
+  if (!COMMAND_NAMES.has(name))
+    throw new UserError(`unknown command ${name}`, suggestionHint(name, COMMAND_NAMES));
+  return formatCommandHelp(await loadCommand(name));
+}
+
 /** Runs one invocation and returns its exit code; never exits the process itself. */
 export async function main(
   argv: readonly string[],
@@ -75,6 +83,10 @@ export async function main(
     const { parsed, command, all } = await resolveInvocation(argv);
     if (parsed.options.version) {
       out.stdout(`${VERSION}\n`);
+      return ExitCode.ok;
+    }
+    if (parsed.command === 'help') {
+      out.stdout(await helpFor(parsed.positionals[0]));
       return ExitCode.ok;
     }
     if (parsed.options.help) {
