@@ -12,7 +12,8 @@ export const SCENARIO_CATALOGUE = [
   { name: 'healthy', description: 'a few in-use volumes, one multipath, one block-mode volume' },
   {
     name: 'outage',
-    description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
+    description:
+      'one storage controller down: every session of 10.0.0.10:3260 failed at once; one of them no pod uses (its cleanup is refused as an outage, and can be overridden)',
   },
   {
     name: 'degraded',
