@@ -39,6 +39,8 @@ export interface CommandContext {
   host: Host;
   globals: GlobalOptions;
   out: Output;
+  /** A `--demo` scenario's note for its user (portals, lab credentials), shown by console and status. */
+  demoNote?: string;
   /** Aborted on SIGINT/SIGTERM; long operations watch it and stop between steps. */
   signal: AbortSignal;
 }

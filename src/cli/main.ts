@@ -106,7 +106,13 @@ export async function main(
       globals.verbose && command.name !== 'console'
         ? observeCommands(opened.host, verboseObserver(out.stderr))
         : opened.host;
-    const ctx: CommandContext = { host, globals, out, signal };
+    const ctx: CommandContext = {
+      host,
+      globals,
+      out,
+      signal,
+      ...(opened.note ? { demoNote: opened.note } : {}),
+    };
     const code = await command.run(ctx, { positionals: parsed.positionals, options: parsed.options });
     return hungUp(signal) ? ExitCode.hangup : (code ?? ExitCode.ok);
   } catch (e) {

@@ -62,6 +62,8 @@ export interface StatusView {
   columns?: readonly (keyof Session)[];
   /** The filters as given, when some were. */
   said?: readonly string[];
+  /** A `--demo` scenario's note (what it serves), printed under the node line. */
+  note?: string;
 }
 
 /** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, CSI volumes and drivers, multipath maps, problems. */
@@ -76,6 +78,7 @@ export function formatStatus(raw: Snapshot, paint: Paint, view: StatusView = {})
       `  (${n.kind === 'real' ? 'this node' : `root ${n.root}`}, kubelet ${n.kubeletRoot}` +
       `${n.initiatorName ? `, initiator ${n.initiatorName}` : ''}${n.iscsiLoaded ? '' : ', iSCSI modules not loaded'})`,
   );
+  if (view.note) out.push(...view.note.split('\n').map((l) => `  ${l}`));
   // What is wrong, in one line, on top: the console's summary line, from the same problems rule,
   // always of the whole node (a filter narrows the rows, never what the node is).
   const problems = nodeProblems(whole);

@@ -126,6 +126,7 @@ export const statusCommand: Command = {
       formatStatus(shown, ansiPaint(!ctx.globals.noColor && ctx.out.isTTY), {
         ...(selection ? { node: snap, said: selection.said } : {}),
         ...(columns ? { columns } : {}),
+        ...(ctx.demoNote ? { note: ctx.demoNote } : {}),
       }),
     );
     return 0;

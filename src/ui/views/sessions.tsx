@@ -155,7 +155,13 @@ export function snapshotSessionRows(snap: Snapshot): TableRow[] {
 function SessionsBody(props: ViewBodyProps) {
   const { detail, snapshot, theme } = props;
   if (detail === undefined || !snapshot)
-    return <TableBody {...props} viewId="sessions" empty="no sessions: press a to attach a volume" />;
+    return (
+      <TableBody
+        {...props}
+        viewId="sessions"
+        empty={`no sessions: press a to attach a volume${props.backend.demoNote ? `\n\n${props.backend.demoNote}` : ''}`}
+      />
+    );
   const session = snapshot.sessions.find((x) => x.key === detail);
   if (!session) {
     return (
