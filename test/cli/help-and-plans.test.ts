@@ -82,7 +82,7 @@ describe('plans in the CLI', () => {
     expect(ok.out).toContain('DRY RUN: nothing ran; add --write (without --dry-run) to apply it');
     const refused = await run(['cleanup', '7', '--demo', 'incident', '--dry-run']);
     expect(refused.code).toBe(3);
-    expect(refused.out).toMatch(
+    expect(refused.out.replace(/\s+/g, ' ')).toMatch(
       /DRY RUN: nothing ran; refused \(in-use, .*\): it would not run with --write either/,
     );
     expect((await run(['cleanup', '7', '--demo', 'incident', '--dry-run', '--write'])).code).toBe(3);
