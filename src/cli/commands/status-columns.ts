@@ -59,7 +59,7 @@ export const DEFAULT_COLUMNS: readonly Field[] = [
 ];
 
 /** The names `--columns` accepts (for help and errors); `pending` is the console's first look only. */
-export const COLUMN_NAMES: readonly string[] = Object.keys(FIELDS).filter((f) => f !== 'pending');
+const COLUMN_NAMES: readonly string[] = Object.keys(FIELDS).filter((f) => f !== 'pending');
 
 /** `--columns sid,targetIqn,verdict` → the fields; undefined when not given. */
 export function columnsOf(o: ParsedOptions): Field[] | undefined {

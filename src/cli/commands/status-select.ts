@@ -25,7 +25,7 @@ const VERDICTS: Record<Verdict, true> = {
 };
 
 /** What the admin selected, as `status` says it back ("--problems, --verdict stale"). */
-export interface Selection {
+interface Selection {
   keep: (s: Session) => boolean;
   /** The filters as given, for the "n of m sessions" line and `--json`'s `selection`. */
   said: string[];
