@@ -16,10 +16,11 @@ const SIZES = [
 ] as const;
 
 let t: DemoConsole | undefined;
+// Removing the scale scenario's tree (~140,000 entries) takes a while on a loaded machine.
 afterEach(async () => {
   await t?.close();
   t = undefined;
-});
+}, 300_000);
 
 /** The frame as one line of words: text Ink wrapped at 80 columns reads as written. */
 const words = (f: string) => f.replace(/\s+/g, ' ');
@@ -57,6 +58,7 @@ describe.each(SIZES)('demo first frames at $columns×$rows', (size) => {
     const f = words(await t.waitFor('Plan: Clean up'));
     expect(f).toContain('[outage, can be overridden]');
     expect(f).not.toContain('[in-use]');
-    expect(f).toContain('o overrides');
+    // The footer offers the override act (cut to "o override…" at 80 columns).
+    expect(f).toMatch(/o override/);
   }, 120_000);
 });
