@@ -42,6 +42,11 @@ const interrupt = new AbortController();
 let signalsSeen = 0;
 /** The host commands still running (masked argv and pid): read from the runner when asked. */
 let stillRunning: () => { pid: number; argv: readonly string[] }[] = () => [];
+/**
+ * The command runs a plan's steps (an action subcommand): only then is there a step to finish and
+ * say so. watch, serve, status and the rest end quietly on the first Ctrl-C (set once argv is read).
+ */
+let runsSteps = true;
 function named(list: { pid: number; argv: readonly string[] }[]): string {
   return list.map((c) => `${c.argv.join(' ')} (pid ${c.pid})`).join(', ');
 }
@@ -50,9 +55,10 @@ function onSignal(): void {
   const running = stillRunning();
   if (signalsSeen === 1) {
     interrupt.abort();
-    process.stderr.write(
-      'iscsi-console: interrupted: stopping after the current step (a running command is never cut off)\n',
-    );
+    if (runsSteps)
+      process.stderr.write(
+        'iscsi-console: interrupted: stopping after the current step (a running command is never cut off)\n',
+      );
   } else if (signalsSeen === 2 && running.length > 0) {
     process.stderr.write(
       `iscsi-console: still running: ${named(running)}; waiting for it to end so nothing is left half-done ` +
@@ -82,7 +88,9 @@ function onHangup(): void {
   interrupt.abort('SIGHUP');
   // Read where stderr outlives the terminal (redirected to a file, nohup, a pipe).
   process.stderr.write(
-    'iscsi-console: hung up (SIGHUP): stopping after the current step (a running command is never cut off)\n',
+    runsSteps
+      ? 'iscsi-console: hung up (SIGHUP): stopping after the current step (a running command is never cut off)\n'
+      : 'iscsi-console: hung up (SIGHUP)\n',
   );
 }
 process.on('SIGHUP', onHangup);
@@ -90,8 +98,11 @@ process.on('SIGHUP', onHangup);
 async function start(): Promise<void> {
   // No compile cache for the console UI (compile-cache.ts): the default command on a terminal.
   // The command table is the one module loaded before that decision, and it is small.
-  const { guessCommand } = await import('./cli/commands/index.js');
-  const consoleUi = guessCommand(process.argv.slice(2)) === 'console' && Boolean(process.stdout.isTTY);
+  const { guessCommand, STEP_COMMANDS } = await import('./cli/commands/index.js');
+  const guessed = guessCommand(process.argv.slice(2));
+  // The console runs plans too (its own Ctrl-C is a key; a SIGTERM still stops between steps).
+  runsSteps = STEP_COMMANDS.has(guessed) || guessed === 'console';
+  const consoleUi = guessed === 'console' && Boolean(process.stdout.isTTY);
   if (typeof __SEA__ === 'undefined' || !__SEA__) enableCompileCache(process.env, consoleUi);
   const [{ main }, runner] = await Promise.all([import('./cli/main.js'), import('./engine/host/runner.js')]);
   stillRunning = runner.runningCommands;

@@ -56,6 +56,8 @@ interface ManifestValues {
 
 export interface ConsoleBackend {
   store: StoreApi<NodeState>;
+  /** A `--demo` scenario's word to its user (what it serves: portals, lab credentials), shown on screen. */
+  demoNote?: string;
   /** Actions from the engine registry (keys, help and footer hints are generated from these). */
   actions: readonly ActionDef[];
   /** Ask the watchers for an immediate re-read. */

@@ -40,6 +40,8 @@ export interface ConsoleBackendOptions {
   exec: ExecMode;
   /** Sessions the first look reads (the rows a screen shows; default: all). See first-look.ts. */
   firstLookLimit?: number;
+  /** A `--demo` scenario's note for its user (ConsoleBackend.demoNote). */
+  demoNote?: string;
 }
 
 export interface LiveBackend extends ConsoleBackend {
@@ -117,6 +119,7 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
   // The journal's tail (bounded: a million-entry journal reads like its newest entries), per node state.
   const journal = journalReader(store, () => readJournalTail(o.host, o.stateDir));
   return {
+    ...(o.demoNote ? { demoNote: o.demoNote } : {}),
     get watcher() {
       return watcher;
     },

@@ -21,6 +21,7 @@
  * - problems: the one rule for what is wrong (severity, one-line reason, summary, sort key);
  * - safe-text: node-sourced text made safe for a terminal;
  * - surface: a hint the engine words for the CLI, as the console says it (its keys for the flags);
+ * - filter: the `/` filter language (`status --filter` parses the same), session-fields: a session's fields in it;
  * - status-json: the objects of `status --json` a row stands for (the console's `y`).
  */
 export {
@@ -73,9 +74,16 @@ export {
   targetProblem,
 } from '../engine/snapshot/problems.js';
 export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js';
+export { SESSION_FILTER_FIELDS, sessionFilterFields } from '../engine/snapshot/session-fields.js';
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
 export { fingerprintText } from '../engine/text/fingerprint.js';
+export {
+  compileFilter,
+  completeFilterField,
+  type Filterable,
+  filterError,
+} from '../engine/text/filter.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { kubeletOnDetachText, metadataSourceText, metadataSourceWord } from '../engine/text/kubelet-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';

@@ -19,6 +19,8 @@ interface OpenedHost {
   host: Host;
   /** Releases what the host holds (the simulator's temp tree and clock). */
   close?: () => Promise<void>;
+  /** A demo scenario's word to its user: what it serves (portals, lab credentials). */
+  note?: string;
 }
 
 /** Picks the machine behind the Host seam from the global flags. */

@@ -29,6 +29,8 @@ export interface Output {
   stderr(text: string): void;
   /** Both stdin and stdout are terminals (interactive console and prompts allowed). */
   isTTY: boolean;
+  /** The terminal's width when stdout is one (plans wrap to it; src/cli/plan-text.ts). */
+  columns?: number;
   /** Ask one line from the terminal (typed confirmations). Undefined without a TTY. */
   prompt?: (question: string) => Promise<string>;
 }
@@ -37,6 +39,8 @@ export interface CommandContext {
   host: Host;
   globals: GlobalOptions;
   out: Output;
+  /** A `--demo` scenario's note for its user (portals, lab credentials), shown by console and status. */
+  demoNote?: string;
   /** Aborted on SIGINT/SIGTERM; long operations watch it and stop between steps. */
   signal: AbortSignal;
 }

@@ -18,8 +18,8 @@ export function formatHelp(commands: readonly Command[]): string {
   t += '\nGlobal options\n';
   for (const o of GLOBAL_OPTIONS) t += optionLine(o);
   t +=
-    '\nExit codes\n  0 ok · 1 bug · 2 usage/environment · 3 refused (precondition) · 4 external command failed · 5 timed out · 130 interrupted\n';
-  t += "\nRun `iscsi-console <command> --help` for a command's options.\n";
+    '\nExit codes\n  0 ok · 1 bug · 2 usage/environment · 3 refused (precondition; a dry run: refused by anything but read-only) · 4 external command failed · 5 timed out · 129 hung up · 130 interrupted\n';
+  t += "\nRun `iscsi-console help <command>` (or `<command> --help`) for a command's options.\n";
   return t;
 }
 
@@ -35,6 +35,8 @@ export function formatCommandHelp(c: Command): string {
     t += '\nExamples\n';
     for (const e of c.examples) t += `  ${e}\n`;
   }
-  t += '\nGlobal options: see iscsi-console --help\n';
+  // Every option the parser accepts for this command is listed: its own above, the global ones here.
+  t += '\nGlobal options\n';
+  for (const o of GLOBAL_OPTIONS) t += optionLine(o);
   return t;
 }

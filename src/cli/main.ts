@@ -15,6 +15,7 @@ function processOutput(): Output {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
 }
 
@@ -63,6 +64,14 @@ function hungUp(signal: AbortSignal): boolean {
   return signal.aborted && signal.reason === 'SIGHUP';
 }
 
+/** `help [command]`: the top-level help, or one command's; an unknown name is exit 2 with the closest. */
+async function helpFor(name: string | undefined): Promise<string> {
+  if (name === undefined) return formatHelp(await loadAllCommands());
+  if (!COMMAND_NAMES.has(name))
+    throw new UserError(`unknown command ${name}`, suggestionHint(name, COMMAND_NAMES));
+  return formatCommandHelp(await loadCommand(name));
+}
+
 /** Runs one invocation and returns its exit code; never exits the process itself. */
 export async function main(
   argv: readonly string[],
@@ -74,6 +83,10 @@ export async function main(
     const { parsed, command, all } = await resolveInvocation(argv);
     if (parsed.options.version) {
       out.stdout(`${VERSION}\n`);
+      return ExitCode.ok;
+    }
+    if (parsed.command === 'help') {
+      out.stdout(await helpFor(parsed.positionals[0]));
       return ExitCode.ok;
     }
     if (parsed.options.help) {
@@ -93,7 +106,13 @@ export async function main(
       globals.verbose && command.name !== 'console'
         ? observeCommands(opened.host, verboseObserver(out.stderr))
         : opened.host;
-    const ctx: CommandContext = { host, globals, out, signal };
+    const ctx: CommandContext = {
+      host,
+      globals,
+      out,
+      signal,
+      ...(opened.note ? { demoNote: opened.note } : {}),
+    };
     const code = await command.run(ctx, { positionals: parsed.positionals, options: parsed.options });
     return hungUp(signal) ? ExitCode.hangup : (code ?? ExitCode.ok);
   } catch (e) {

@@ -60,7 +60,7 @@ export function defaultSimParent(): string {
  */
 export async function openSimHost(
   options: OpenSimHostOptions,
-): Promise<{ host: SimHost; close: () => Promise<void> }> {
+): Promise<{ host: SimHost; close: () => Promise<void>; note?: string }> {
   const name = options.scenario === '' || options.scenario === 'true' ? DEFAULT_SCENARIO : options.scenario;
   const def = SCENARIO_DEFS.find((s) => s.name === name);
   if (!def) {
@@ -92,5 +92,5 @@ export async function openSimHost(
     await close();
     throw e;
   }
-  return { host: new SimNodeHost(sim), close };
+  return { host: new SimNodeHost(sim), close, ...(def.note ? { note: def.note } : {}) };
 }

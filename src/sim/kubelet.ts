@@ -221,6 +221,25 @@ export class Kubelet {
   }
 
   /** MountDevice: SafeFormatAndMount (docs/kubelet-iscsi.md#format-and-mount). */
+  /**
+   * MountDevice and SetUp of a filesystem volume whose sessions are already logged in and whose
+   * device is known (a scenario that logged in through the kernel model, as `scale` does): what
+   * `attach` does after AttachDisk, without its discovery, login and by-path wait.
+   */
+  async mountLoggedIn(o: KubeletAttachOptions, devicePath: string): Promise<KubeletVolumeState> {
+    const state: KubeletVolumeState = {
+      opts: { ...o, iface: o.iface ?? 'default', portals: o.portals.map(portalMounter) },
+      globalPath: this.globalPath(o),
+      devicePath,
+      pods: new Set(),
+    };
+    this.persist(state);
+    await this.mountDevice(state);
+    for (const pod of o.podUIDs) await this.setUp(state, pod);
+    this.volumes.set(state.globalPath, state);
+    return state;
+  }
+
   private async mountDevice(v: KubeletVolumeState): Promise<void> {
     if (this.isMountPoint(v.globalPath)) return;
     const fsType = v.opts.fsType ?? 'ext4';

@@ -102,7 +102,11 @@ export class Simulator implements SimNode {
     return this.tree.root;
   }
 
+  /** While set, mounts are not written to /proc until it is cleared (a scenario mounting thousands). */
+  deferMountWrites = false;
+
   mountsChanged(): void {
+    if (this.deferMountWrites) return;
     this.mounts.write();
     this.kernel.emit('mount', 'mountinfo');
   }

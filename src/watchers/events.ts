@@ -20,6 +20,7 @@ import type {
   Session,
   Snapshot,
 } from '../engine/model.js';
+import { nodeProblems, type Problem, problemSortKey } from '../engine/snapshot/problems.js';
 import type { EventDraft, EventKind, NodeEvent, NodeState, Severity } from './types.js';
 
 function event(
@@ -285,6 +286,47 @@ export function watchingSummary(st: NodeState): EventDraft {
       `${devices} SCSI devices, ${snap?.multipath.length ?? 0} multipath maps, ` +
       `${snap?.kubelet.volumes.length ?? 0} kubelet volumes; sources: ${active.join(', ') || 'none'}`,
   );
+}
+
+/** At most this many sessions are reported one by one at start; the rest in one line. */
+const START_PROBLEMS_MAX = 50;
+
+/**
+ * What is already wrong when watching starts, as events right after `watchingSummary`: each portal
+ * outage (the portal's own down event, so its up event later pairs with it), then each session with
+ * a problem, worst first, in the problems rule's words (nodeProblems: the console's REASON and
+ * `status --problems`). `watch` and the console's Events view both start from these, so a timeline
+ * that begins mid-incident says what the incident is before the first change arrives.
+ */
+export function problemsAtStart(snap: Snapshot): EventDraft[] {
+  const out = snap.outages.map(portalDownEvent);
+  const problems = nodeProblems(snap);
+  const bad = snap.sessions
+    .map((s) => ({ s, p: problems.sessions.get(s.key) }))
+    .filter((x): x is { s: Session; p: Problem } => x.p !== undefined && x.p.severity !== 'ok')
+    .sort((a, b) => problemSortKey(a.p) - problemSortKey(b.p) || a.s.sid - b.s.sid);
+  for (const { s, p } of bad.slice(0, START_PROBLEMS_MAX))
+    out.push(
+      event(
+        'session',
+        p.severity === 'failed' ? 'error' : 'warn',
+        s.key,
+        `${p.severity} at start`,
+        `session ${s.sid} ${p.severity}: ${sessionLabel(s)}: ${p.reason}`,
+      ),
+    );
+  const more = bad.length - START_PROBLEMS_MAX;
+  if (more > 0)
+    out.push(
+      event(
+        'watcher',
+        'warn',
+        'watcher',
+        'problems at start',
+        `and ${more} more session${more === 1 ? '' : 's'} with problems (iscsi-console status --problems lists them)`,
+      ),
+    );
+  return out;
 }
 
 // --- actions --------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import {
 } from '../engine/snapshot/index.js';
 import { followMultipathTopology } from '../engine/snapshot/multipath-topology.js';
 import { type ApplyPlanFn, createActionRunner } from './action-runner.js';
-import { pollFailed, watchingSummary } from './events.js';
+import { pollFailed, problemsAtStart, watchingSummary } from './events.js';
 import { createFileSources } from './file-sources.js';
 import { fileSources } from './file-watch.js';
 import { createNodeReader, readEngines } from './node-reader.js';
@@ -188,7 +188,8 @@ export function startWatcher(options: WatcherOptions): Watcher {
     await files.ready();
     if (autoPoll) timer.start();
     store.flush();
-    store.pushEvents([watchingSummary(store.getState())]);
+    const first = store.getState();
+    store.pushEvents([watchingSummary(first), ...(first.snapshot ? problemsAtStart(first.snapshot) : [])]);
     store.flush();
   })();
 

@@ -65,6 +65,8 @@ function capture(): { out: Output; text: () => string } {
         buf += t;
       },
       isTTY: false,
+      // No wrapping: the record-file line is matched whole.
+      columns: 1000,
     },
     text: () => buf,
   };

@@ -18,6 +18,8 @@ function capture(
       se += t;
     },
     isTTY,
+    // A terminal wide enough that no plan line wraps (wrapping: test/cli/plan-width.test.ts).
+    columns: 1000,
     ...(isTTY
       ? {
           prompt: async (q: string) => {

@@ -400,7 +400,9 @@ describe('registry, combine, format', () => {
   it('formats a plan with exact argv, refusals and hints', () => {
     const plan = planAttach(input(), emptySnapshot(), ctx(false));
     const text = formatPlan(plan);
-    expect(text).toMatch(/REFUSED:\n {2}\[read-only\] the console is read-only\n {4}hint: add --write/);
+    expect(text).toMatch(
+      /REFUSED:\n {2}\[read-only\] read-only: changes to the node are not enabled\n {4}hint: add --write/,
+    );
     expect(text).toContain(
       'iscsiadm -m node -p 10.0.0.1:3260 -T iqn.2024-01.lab.example:t1 -I default --login',
     );

@@ -28,7 +28,7 @@ function capture(): Output & { text: () => string; err: () => string } {
 }
 
 describe('the lazy command registry', () => {
-  it('names every command once: the four core commands, then the engine action registry in its order', () => {
+  it('names every command once: the core commands, then the engine action registry in its order, then help', () => {
     const names = COMMAND_ENTRIES.map((e) => e.name);
     expect(names).toEqual([
       'console',
@@ -40,6 +40,7 @@ describe('the lazy command registry', () => {
       'check',
       'bundle',
       ...ACTIONS.map((a) => a.id),
+      'help',
     ]);
     expect(COMMAND_NAMES.size).toBe(names.length);
   });

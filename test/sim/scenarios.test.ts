@@ -103,8 +103,12 @@ describe('outage', () => {
     const snap = takeSnapshot(host(), KUBELET);
     const a = snap.sessions.filter((s) => s.portal === '10.0.0.10:3260');
     const b = snap.sessions.filter((s) => s.portal === '10.0.0.11:3260');
-    expect(a).toHaveLength(4);
+    // Four kubelet volumes and the admin's old scratch login (no pod: the overridable outage case).
+    expect(a).toHaveLength(5);
     expect(a.every((s) => s.state === 'FAILED' && s.health === 'failed')).toBe(true);
+    expect(a.filter((s) => s.verdict === 'outage').map((s) => s.targetIqn)).toEqual([
+      'iqn.2026-01.lab.example:scratch-old',
+    ]);
     expect(b.every((s) => s.state === 'LOGGED_IN' && s.health === 'ok')).toBe(true);
   });
 });

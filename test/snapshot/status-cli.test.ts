@@ -63,13 +63,16 @@ describe('iscsi-console status', () => {
     const lines = text.split('\n');
     // The node summary (problems.ts) on top, under the node line: the console's summary line.
     expect(lines[1]).toMatch(/^(all \d+ sessions? ok|\d+ (failed|degraded|outage|stale|orphaned)\b.*)$/);
-    const header = lines.find((l) => l.startsWith('SID'))!;
-    expect(header).toMatch(/^SID\s+TARGET\s+PORTAL\s+IFACE\s+STATE\s+HOST\s+DEVICES\s+VERDICT\s+HEALTH$/);
+    // The headers are the status --json field names (status-columns.ts).
+    const header = lines.find((l) => l.startsWith('sid'))!;
+    expect(header).toMatch(
+      /^sid\s+targetIqn\s+portal\s+iface\s+state\s+hostNumber\s+devices\s+verdict\s+health$/,
+    );
     const row7 = lines.find((l) => l.startsWith('7 '))!;
     const row8 = lines.find((l) => l.startsWith('8 '))!;
     // Columns line up: VERDICT starts at the same offset on header and rows.
-    expect(row7.indexOf('foreign')).toBe(header.indexOf('VERDICT'));
-    expect(row8.indexOf('foreign')).toBe(header.indexOf('VERDICT'));
+    expect(row7.indexOf('foreign')).toBe(header.indexOf('verdict'));
+    expect(row8.indexOf('foreign')).toBe(header.indexOf('verdict'));
     expect(row7).toContain(`${IQN1}  127.0.0.2:3260  default  LOGGED_IN  0`);
     expect(row7).toMatch(/sdb,sdd\s+foreign\s+ok$/);
     expect(text).toContain('  - dm-0 (mpatha) → sdb is mounted at /mnt/mp1 (outside the kubelet root)');
@@ -78,7 +81,12 @@ describe('iscsi-console status', () => {
     expect(text).toMatch(
       /dm-0\s+mpatha\s+360000000000000000e00000000010001\s+64MiB\s+sda,sdb\s+-\s+\/mnt\/mp1/,
     );
-    expect(text).toContain('PROBLEMS (0)');
+    // Both kubelet dirs (lun-2, lun-3) have no pod and no mount: the closing list names them, and
+    // nothing failed to be read (no NOT READ section).
+    expect(text).toContain('PROBLEMS (2 volumes)');
+    expect(text).toMatch(/! orphaned kubelet volume \S+storage\.target1-lun-2: /);
+    expect(text).toMatch(/! orphaned kubelet volume \S+storage\.target1-lun-3: /);
+    expect(text).not.toContain('NOT READ');
   });
 
   it('shows an empty node plainly', async () => {

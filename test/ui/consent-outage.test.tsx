@@ -50,7 +50,7 @@ describe('console: overriding the outage guard is its own step with its own toke
     await t.waitFor((f) => !f.includes('redis-data'));
     await t.press('c');
     let f = await t.waitFor('Plan: Clean up');
-    expect(f).toMatch(/\[outage, can be overridden\] portal 10\.0\.0\.10:3260 down: 4 sessions FAILED/);
+    expect(f).toMatch(/\[outage, can be overridden\] portal 10\.0\.0\.10:3260 down: 5 sessions FAILED/);
     expect(f).toContain(`confirm typed (type "${sid}")`);
     expect(f).toContain('o overrides');
     expect(f).not.toContain(`Type ${sid} to apply`);
@@ -65,7 +65,7 @@ describe('console: overriding the outage guard is its own step with its own toke
     // The override step: the refusal it lifts, and a token that is not the sid.
     await t.press('o');
     f = await t.waitFor('OVERRIDE 1 refusal');
-    expect(f).toMatch(/✗ \[outage, can be overridden\] portal 10\.0\.0\.10:3260 down: 4 sessions/);
+    expect(f).toMatch(/✗ \[outage, can be overridden\] portal 10\.0\.0\.10:3260 down: 5 sessions/);
     expect(f).toContain('Type override sim-node-1 to override this refusal and apply');
     await t.type(sid);
     await t.press(KEY.enter);

@@ -38,6 +38,7 @@ export const consoleCommand: Command = {
       exec: globals.exec,
       // The first frame shows at most a screenful of sessions (Ink writes to process.stdout).
       firstLookLimit: Math.max(24, process.stdout.rows ?? 0),
+      ...(ctx.demoNote ? { demoNote: ctx.demoNote } : {}),
     });
     try {
       await runConsole({

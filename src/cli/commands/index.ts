@@ -55,7 +55,14 @@ export const COMMAND_ENTRIES: readonly CommandEntry[] = [
   { name: 'check', load: async () => (await import('./check.js')).checkCommand },
   { name: 'bundle', load: async () => (await import('./bundle.js')).bundleCommand },
   ...Object.keys(ACTION_IDS).map((id) => ({ name: id, load: () => loadAction(id) })),
+  { name: 'help', load: async () => (await import('./help.js')).helpCommand },
 ];
+
+/**
+ * The commands that run a plan's steps (the action subcommands): only these have a "current step"
+ * for Ctrl-C to wait for (src/cli.ts); watch, serve and the rest simply end.
+ */
+export const STEP_COMMANDS: ReadonlySet<string> = new Set(Object.keys(ACTION_IDS));
 
 /** Every command name (the parser needs them all to tell a command from a value). */
 export const COMMAND_NAMES: ReadonlySet<string> = new Set(COMMAND_ENTRIES.map((e) => e.name));

@@ -4,10 +4,15 @@
  */
 import { describeBinds } from '../../engine/actions/lookup.js';
 import { kubeletLunProblem, lunLabel } from '../../engine/iscsi/lun.js';
-import type { Health, Snapshot, Verdict } from '../../engine/model.js';
+import type { Health, Session, Snapshot, Verdict } from '../../engine/model.js';
 import { deviceClaimText } from '../../engine/snapshot/csi/describe.js';
 import { outageDetail } from '../../engine/snapshot/outages.js';
-import { type NodeProblems, nodeProblems } from '../../engine/snapshot/problems.js';
+import {
+  csiVolumePath,
+  type NodeProblems,
+  nodeProblems,
+  type Severity,
+} from '../../engine/snapshot/problems.js';
 import { stuckReason } from '../../engine/snapshot/stuck.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { kubeletOnDetachText, metadataSourceWord } from '../../engine/text/kubelet-words.js';
@@ -15,6 +20,7 @@ import { multipathLlLines } from '../../engine/text/multipath-ll.js';
 import { podLabel } from '../../engine/text/pod-names.js';
 import { portalMatrixLine } from '../../engine/text/portal-matrix.js';
 import { safeDeep, safeText } from '../../engine/text/safe-text.js';
+import { cellOf, DEFAULT_COLUMNS } from './status-columns.js';
 import { formatCsiSection } from './status-csi.js';
 import { ANSI, type Paint, table } from './status-table.js';
 
@@ -27,6 +33,15 @@ const VERDICT_COLOR: Record<Verdict, keyof typeof ANSI> = {
   claimed: 'cyan',
 };
 const HEALTH_COLOR: Record<Health, keyof typeof ANSI> = { ok: 'green', degraded: 'yellow', failed: 'red' };
+const SEVERITY_COLOR: Record<Severity, keyof typeof ANSI> = {
+  failed: 'red',
+  degraded: 'yellow',
+  outage: 'yellow',
+  stale: 'yellow',
+  orphaned: 'yellow',
+  warning: 'yellow',
+  ok: 'green',
+};
 
 function size(bytes: number | undefined): string {
   if (bytes === undefined) return '-';
@@ -40,10 +55,23 @@ function size(bytes: number | undefined): string {
   return `${Number.isInteger(v) ? v : v.toFixed(1)}${units[u]}`;
 }
 
+/** What `status` was asked to show beyond the snapshot itself. */
+export interface StatusView {
+  /** The whole node (the summary and the problems rule read it), when `shown` is narrowed by filters. */
+  node?: Snapshot;
+  /** The sessions table's columns (Session field names); DEFAULT_COLUMNS when not given. */
+  columns?: readonly (keyof Session)[];
+  /** The filters as given, when some were. */
+  said?: readonly string[];
+  /** A `--demo` scenario's note (what it serves), printed under the node line. */
+  note?: string;
+}
+
 /** The readable `status` view of a snapshot: sessions (with reasons), kubelet volumes, CSI volumes and drivers, multipath maps, problems. */
-export function formatStatus(raw: Snapshot, paint: Paint): string {
+export function formatStatus(raw: Snapshot, paint: Paint, view: StatusView = {}): string {
   // Every node-sourced string made visible before it is measured and padded (no raw control bytes).
   const snap = safeDeep(raw);
+  const whole = view.node ?? raw;
   const out: string[] = [];
   const n = snap.node;
   out.push(
@@ -51,10 +79,16 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
       `  (${n.kind === 'real' ? 'this node' : `root ${n.root}`}, kubelet ${n.kubeletRoot}` +
       `${n.initiatorName ? `, initiator ${n.initiatorName}` : ''}${n.iscsiLoaded ? '' : ', iSCSI modules not loaded'})`,
   );
-  // What is wrong, in one line, on top: the console's summary line, from the same problems rule.
-  const problems = nodeProblems(raw);
+  if (view.note) out.push(...view.note.split('\n').map((l) => `  ${l}`));
+  // What is wrong, in one line, on top: the console's summary line, from the same problems rule,
+  // always of the whole node (a filter narrows the rows, never what the node is).
+  const problems = nodeProblems(whole);
   const worst = problems.worst === 'failed' ? 'red' : problems.worst === 'ok' ? 'green' : 'yellow';
   out.push(paint(problems.summary, worst));
+  if (view.said)
+    out.push(
+      `showing ${raw.sessions.length} of ${whole.sessions.length} session${whole.sessions.length === 1 ? '' : 's'} (${view.said.join(' ')}) and what belongs to them`,
+    );
   // Outages first: an admin (or a log scraper) must see "the array is down" before any session.
   if (snap.outages.length > 0) {
     out.push('');
@@ -64,18 +98,60 @@ export function formatStatus(raw: Snapshot, paint: Paint): string {
   out.push(...formatStuckAndFs(snap, paint));
   out.push(...formatExpected(raw, problems, paint));
   out.push('');
-  formatSessions(snap, paint, out);
+  formatSessions(snap, paint, out, view.columns ?? DEFAULT_COLUMNS);
   out.push('');
   formatKubeletVolumes(snap, paint, out);
   formatPodVolumes(snap, paint, out);
   out.push(...formatCsiSection(snap, paint));
   out.push('');
   formatMultipath(snap, paint, out);
-  out.push('');
-  out.push(paint(`PROBLEMS (${snap.problems.length})`, 'bold'));
-  if (snap.problems.length === 0) out.push('  none');
-  for (const p of snap.problems) out.push(`  ! ${p}`);
+  out.push(...formatProblems(snap, problems, paint));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The closing list: every session, kubelet volume and CSI volume shown that the problems rule finds
+ * something wrong with — the items the summary line on top counts ("2 failed · 1 degraded" is two
+ * failed and one degraded session below), so the two never disagree. What could not be read
+ * (the snapshot's own `problems`) is its own section: a read problem is not a node problem.
+ */
+function formatProblems(snap: Snapshot, problems: NodeProblems, paint: Paint): string[] {
+  const lines: string[] = [];
+  let sessions = 0;
+  let volumes = 0;
+  for (const s of snap.sessions) {
+    const p = problems.sessions.get(s.key);
+    if (!p || p.severity === 'ok') continue;
+    sessions++;
+    lines.push(
+      `  ! ${paint(p.severity, SEVERITY_COLOR[p.severity])} session ${s.sid} ${s.targetIqn} @ ${s.portal || '?'}: ${p.reason}`,
+    );
+  }
+  for (const v of snap.kubelet.volumes) {
+    const p = problems.volumes.get(v.path);
+    if (!p || p.severity === 'ok') continue;
+    volumes++;
+    lines.push(`  ! ${paint(p.severity, SEVERITY_COLOR[p.severity])} kubelet volume ${v.path}: ${p.reason}`);
+  }
+  for (const v of snap.csi?.volumes ?? []) {
+    const p = problems.csiVolumes.get(csiVolumePath(v));
+    if (!p || p.severity === 'ok') continue;
+    volumes++;
+    lines.push(
+      `  ! ${paint(p.severity, SEVERITY_COLOR[p.severity])} CSI volume ${csiVolumePath(v)}: ${p.reason}`,
+    );
+  }
+  const counts = [
+    sessions ? `${sessions} session${sessions === 1 ? '' : 's'}` : '',
+    volumes ? `${volumes} volume${volumes === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  const out = ['', paint(`PROBLEMS (${counts.join(', ') || 'none'})`, 'bold'), ...lines];
+  if (lines.length === 0) out.push('  none');
+  if (snap.problems.length > 0) {
+    out.push('', paint(`NOT READ (${snap.problems.length})`, 'bold'));
+    for (const p of snap.problems) out.push(`  ! ${p}`);
+  }
+  return out;
 }
 
 /**
@@ -127,37 +203,27 @@ function formatExpected(raw: Snapshot, problems: NodeProblems, paint: Paint): st
   return out;
 }
 
-/** The sessions' table, then each session's reasons, kubelet's answer and devices. */
-function formatSessions(snap: Snapshot, paint: Paint, out: string[]): void {
+/**
+ * The sessions' table (headers are the `status --json` field names: status-columns.ts), then each
+ * session's reasons, kubelet's answer and devices.
+ */
+function formatSessions(
+  snap: Snapshot,
+  paint: Paint,
+  out: string[],
+  columns: readonly (keyof Session)[],
+): void {
   out.push(paint(`SESSIONS (${snap.sessions.length})`, 'bold'));
   if (snap.sessions.length === 0) out.push('  none');
   else {
-    const rows = snap.sessions.map((s) => [
-      String(s.sid),
-      s.targetIqn,
-      s.portal || '-',
-      s.iface,
-      s.state,
-      s.hostNumber === undefined ? '-' : String(s.hostNumber),
-      s.devices
-        .map((d) => `${d.name ?? `lun${d.lun}`}${d.state === 'running' ? '' : `(${d.state ?? '?'})`}`)
-        .join(',') || '-',
-      s.verdict,
-      s.health,
-    ]);
-    out.push(
-      ...table(
-        ['SID', 'TARGET', 'PORTAL', 'IFACE', 'STATE', 'HOST', 'DEVICES', 'VERDICT', 'HEALTH'],
-        rows,
-        (r, c) =>
-          c === 7
-            ? VERDICT_COLOR[snap.sessions[r]!.verdict]
-            : c === 8
-              ? HEALTH_COLOR[snap.sessions[r]!.health]
-              : undefined,
-        paint,
-      ),
-    );
+    const rows = snap.sessions.map((s) => columns.map((c) => cellOf(s, c)));
+    const colorOf = (r: number, c: number): keyof typeof ANSI | undefined => {
+      const s = snap.sessions[r]!;
+      if (columns[c] === 'verdict') return VERDICT_COLOR[s.verdict];
+      if (columns[c] === 'health') return HEALTH_COLOR[s.health];
+      return undefined;
+    };
+    out.push(...table([...columns], rows, colorOf, paint));
     out.push('');
     for (const s of snap.sessions) {
       out.push(`session ${s.sid} (${s.targetIqn} via ${s.portal || '?'}): ${s.verdict}, ${s.health}`);

@@ -19,10 +19,11 @@ export const watchCommand: Command = {
     'iscsi-console watch --demo incident --refresh 1',
   ],
   description:
-    'Starts with a summary event, then prints one line per change. With --json each event is one JSON ' +
+    'Starts with a summary event and what is already wrong (each portal down, each session with a problem, worst first, ' +
+    'as status --problems words it), then prints one line per change. With --json each event is one JSON ' +
     'object per line: {"id","at","kind","severity","subject","message"}. Session and device states are ' +
     'polled every --refresh seconds; udevadm monitor (when available) and file watches on the kubelet ' +
-    'and open-iscsi dirs make add/remove immediate. Ends cleanly on SIGINT/SIGTERM (exit 0).',
+    'and open-iscsi dirs make add/remove immediate. Ends quietly on SIGINT/SIGTERM (exit 0): watch runs no steps.',
   async run(ctx) {
     const { host, globals, out, signal } = ctx;
     const format = globals.json ? formatEventJson : formatEventLine;

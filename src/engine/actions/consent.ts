@@ -19,7 +19,7 @@ import type { Plan, Refusal } from './types.js';
 /** The read-only refusal: the same reason and hint wherever a plan meets read-only mode. */
 export const READ_ONLY_REFUSAL: Readonly<Refusal> = {
   id: 'read-only',
-  reason: 'the console is read-only',
+  reason: 'read-only: changes to the node are not enabled',
   hint: 'add --write (in the console: type :write) to allow changes to the node',
   overridable: false,
 };

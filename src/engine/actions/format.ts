@@ -182,11 +182,25 @@ export function formatPlan(plan: Plan): string {
     .join('\n')}\n`;
 }
 
-export function formatResult(raw: ApplyResult): string {
+/**
+ * A run's outcome as the CLI prints it: each step that was reached by what it ran (`$ blockdev
+ * --flushbufs /dev/sdd`, from the plan), never by its internal id, then the verification and the
+ * journal id. Without the plan (a journal entry alone) the step's id is all there is.
+ */
+export function formatResult(raw: ApplyResult, rawPlan?: Plan): string {
   const r = safeDeep(raw);
+  const plan = rawPlan ? safeDeep(rawPlan) : undefined;
   const lines: string[] = [];
-  for (const s of r.steps)
-    lines.push(`  ${s.status.padEnd(7)} ${s.stepId}${s.detail ? ` — ${s.detail}` : ''}`);
+  for (const s of r.steps) {
+    const i = plan ? plan.steps.findIndex((x) => x.id === s.stepId) : -1;
+    if (i < 0) {
+      lines.push(`  ${s.status.padEnd(7)} ${s.stepId}${s.detail ? ` — ${s.detail}` : ''}`);
+      continue;
+    }
+    // The command alone on its line (it may be copied), what came of it below.
+    lines.push(`  ${s.status.padEnd(7)} ${stepNumber(i)} ${stepAction(plan!.steps[i]!)}`);
+    if (s.detail) lines.push(`              ${s.detail}`);
+  }
   for (const w of r.warnings ?? []) lines.push(`warning: ${w}`);
   if (r.ok)
     lines.push(`done${r.verified ? ', verified' : ''}${r.devicePath ? ` (device ${r.devicePath})` : ''}`);

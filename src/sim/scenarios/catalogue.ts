@@ -12,7 +12,8 @@ export const SCENARIO_CATALOGUE = [
   { name: 'healthy', description: 'a few in-use volumes, one multipath, one block-mode volume' },
   {
     name: 'outage',
-    description: 'one storage controller down: every session of 10.0.0.10:3260 failed at once',
+    description:
+      'one storage controller down: every session of 10.0.0.10:3260 failed at once; one of them no pod uses (its cleanup is refused as an outage, and can be overridden)',
   },
   {
     name: 'degraded',
@@ -25,7 +26,12 @@ export const SCENARIO_CATALOGUE = [
     description:
       'a CSI node: csi-driver-iscsi (mounted, unmounted but claimed, leftover), Trident tracking files, Longhorn sessions, democratic-csi zombies',
   },
-  { name: 'scale', description: '1,000 sessions x 4 LUNs, half multipath', profile: 'lean' },
+  {
+    name: 'scale',
+    description:
+      '1,000 sessions x 4 LUNs, half multipath, mid-incident: a third array down (8 sessions), a stuck session, two maps on one path, 3 stale, 1 orphaned; the rest in use',
+    profile: 'lean',
+  },
 ] as const satisfies readonly { name: string; description: string; profile?: 'full' | 'lean' }[];
 
 export type ScenarioName = (typeof SCENARIO_CATALOGUE)[number]['name'];

@@ -2,7 +2,7 @@ import type { Simulator } from '../simulator.js';
 import { SCENARIO_CATALOGUE, type ScenarioName } from './catalogue.js';
 import { csiScenario } from './csi.js';
 import { degraded } from './degraded.js';
-import { empty } from './empty.js';
+import { EMPTY_NOTE, empty } from './empty.js';
 import { healthy } from './healthy.js';
 import { incident } from './incident.js';
 import { outage } from './outage.js';
@@ -14,7 +14,11 @@ interface ScenarioDef {
   build: (sim: Simulator) => Promise<void>;
   /** sysfs detail the scenario is materialised with (default full). */
   profile?: 'full' | 'lean';
+  /** What the demo serves, for the screen (portals, lab credentials), when a user needs it. */
+  note?: string;
 }
+
+const NOTES: Partial<Record<ScenarioName, string>> = { empty: EMPTY_NOTE };
 
 const BUILDS: Record<ScenarioName, ScenarioDef['build']> = {
   incident,
@@ -30,4 +34,5 @@ const BUILDS: Record<ScenarioName, ScenarioDef['build']> = {
 export const SCENARIO_DEFS: readonly ScenarioDef[] = SCENARIO_CATALOGUE.map((c) => ({
   ...c,
   build: BUILDS[c.name],
+  ...(NOTES[c.name] ? { note: NOTES[c.name] } : {}),
 }));

@@ -8,6 +8,7 @@ import {
   type Problem,
   problemContext,
   problemSortKey,
+  sessionFilterFields,
   sessionProblem,
   severityRank,
 } from '../../app/domain.js';
@@ -103,20 +104,7 @@ export function sessionRow(s: Session, p: Problem = sessionProblem(s, NO_PROBLEM
       h.tone,
       problemTone(p.severity),
     ],
-    fields: {
-      sid: String(s.sid),
-      target: s.targetIqn,
-      iqn: s.targetIqn,
-      portal: s.portal,
-      iface: s.iface,
-      state: s.state,
-      host: s.hostNumber === undefined ? '' : String(s.hostNumber),
-      verdict: s.verdict,
-      health: s.health,
-      devices: s.devices.map((d) => d.name ?? d.hctl).join(','),
-      pods: s.pods.join(','),
-      reason: p.reason,
-    },
+    fields: sessionFilterFields(s, p),
     sort: {
       sid: s.sid,
       target: s.targetIqn,
@@ -171,7 +159,13 @@ export function snapshotSessionRows(snap: Snapshot): TableRow[] {
 function SessionsBody(props: ViewBodyProps) {
   const { detail, snapshot, theme } = props;
   if (detail === undefined || !snapshot)
-    return <TableBody {...props} viewId="sessions" empty="no sessions: press a to attach a volume" />;
+    return (
+      <TableBody
+        {...props}
+        viewId="sessions"
+        empty={`no sessions: press a to attach a volume${props.backend.demoNote ? `\n\n${props.backend.demoNote}` : ''}`}
+      />
+    );
   const session = snapshot.sessions.find((x) => x.key === detail);
   if (!session) {
     return (

@@ -35,7 +35,7 @@ export async function mountDemo(o: {
   clock?: () => number;
 }): Promise<DemoConsole> {
   const dir = mkdtempSync(join(tmpdir(), 'ic-demo-console-'));
-  const { host, close } = await openSimHost({ scenario: o.scenario, clock: 'manual', dir });
+  const { host, close, note } = await openSimHost({ scenario: o.scenario, clock: 'manual', dir });
   await o.prepare?.(host);
   const backend = createConsoleBackend({
     host,
@@ -43,6 +43,8 @@ export async function mountDemo(o: {
     stateDir: DEMO_STATE_DIR,
     refreshMs: 60_000,
     exec: 'direct',
+    // What `iscsi-console --demo` passes on (src/cli/commands/console.ts): the scenario's note.
+    ...(note ? { demoNote: note } : {}),
   });
   backend.start();
   await waitFor(backend.store, (s) => s.snapshot !== undefined && !s.snapshot.partial, 20_000);
