@@ -70,7 +70,7 @@ export { fingerprintText } from '../engine/text/fingerprint.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { kubeletOnDetachText, metadataSourceText, metadataSourceWord } from '../engine/text/kubelet-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
-export { kubectlDeletePods, podLabel, podsPhrase } from '../engine/text/pod-names.js';
+export { podLabel } from '../engine/text/pod-names.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */

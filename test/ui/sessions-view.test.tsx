@@ -52,7 +52,7 @@ describe('sessions view', () => {
     expect(f).toContain('sdb is held by dm-0');
     expect(f).toMatch(/LUN 1\s+2:0:0:1\s+sdb\s+running/);
     expect(f).toContain('→ dm-0 mpatha (2/2 paths ok)');
-    expect(f).toContain('→ pod pod-a-uid volume data');
+    expect(f).toContain('→ pod pod-a-uid (name unknown) volume data');
     await t.press(KEY.escape);
     await t.waitFor('1 of 3');
   });
@@ -65,7 +65,7 @@ describe('sessions view', () => {
     let f = await t.waitFor('Session 1');
     expect(f).toContain('more lines');
     await t.press(KEY.pageDown, KEY.pageDown, KEY.pageDown, KEY.pageDown);
-    f = await t.waitFor('→ pod pod-a-uid volume data');
+    f = await t.waitFor('→ pod pod-a-uid (name unknown) volume data');
     expect(f).not.toContain('more lines');
     await t.press(KEY.up);
     f = await t.waitFor('more lines');
