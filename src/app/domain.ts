@@ -87,7 +87,7 @@ export {
 export { fsWords } from '../engine/text/fs-words.js';
 export { kubeletOnDetachText, metadataSourceText, metadataSourceWord } from '../engine/text/kubelet-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
-export { kubectlDeletePods, podLabel, podsPhrase } from '../engine/text/pod-names.js';
+export { podLabel } from '../engine/text/pod-names.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 export { hintFor, type SurfaceAction } from '../engine/text/surface.js';

@@ -98,7 +98,9 @@ function fakeTool(bin: string, name: string, log: string, fifo: string, c: Case,
   // A logout that exits 0 has logged the session out, as the real tool's has: the executor checks
   // that it took effect (the session is gone from sysfs) before it calls the step done.
   const effect =
-    name === 'iscsiadm' ? `case " $* " in *" --logout "*) rm -f "${root}/sys/class/iscsi_session/session1" ;; esac\n` : '';
+    name === 'iscsiadm'
+      ? `case " $* " in *" --logout "*) rm -f "${root}/sys/class/iscsi_session/session1" ;; esac\n`
+      : '';
   fs.writeFileSync(
     join(bin, name),
     `#!/bin/sh\necho "start $$ ${name} $*" >> "${log}"\n${block}${effect}echo "end $$ ${name} $*" >> "${log}"\nexit 0\n`,

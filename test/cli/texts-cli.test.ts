@@ -52,7 +52,7 @@ describe('CLI texts', () => {
     expect(kube).toMatch(/kafka-data-lun-1 +hidden +yes +2,3 +streaming\/kafka-0/);
     expect(kube).not.toContain(POSTGRES.uid);
     expect(o.out).not.toContain('isSessionBusy');
-    expect(o.out).toContain('kubelet logs this session out when its volume detaches');
+    expect(o.out).toContain('kubelet logs this session out when a volume on it detaches');
   });
 
   it('cleanup --dry-run of the stale session: blast radius in words, steps without internals', async () => {

@@ -30,7 +30,7 @@ describe('other views', () => {
     const f = await t.waitFor('GLOBAL DIR');
     expect(f).toMatch(/fs\s+1 yes\s+iscsi\.json\s+1,3\s+1 ✓/);
     // The problems rule: an unused dir without a session is orphaned, its metadata note kept.
-    expect(f).toMatch(/fs\s+0 no\s+path\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no sess/);
+    expect(f).toMatch(/fs\s+0 no\s+dir name\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no sess/);
   });
 
   it('devices: SCSI devices by H:C:T:L and dm maps with their paths', async () => {

@@ -42,20 +42,20 @@ describe('sessions view', () => {
     expect(f.split('\n')[0]).not.toContain('filter:');
   });
 
-  it('opens the detail with the LUN→device→map→mount→kubelet→pod chain and kubelet isSessionBusy', async () => {
+  it('opens the detail with the LUN→device→map→mount→kubelet→pod chain and what kubelet does on detach', async () => {
     t = await mountConsole();
     // Problems come first by default: sort by SID to open session 1.
     await t.press('>');
     await t.waitFor('SID▲');
     await t.press(KEY.enter);
     const f = await t.waitFor('Session 1');
-    expect(f).toContain('kubelet isSessionBusy: no');
+    expect(f).toContain('kubelet logs this session out when a volume on it detaches');
     expect(f).toContain('sdb is held by dm-0');
     expect(f).toMatch(/LUN 1\s+2:0:0:1\s+sdb\s+running/);
     expect(f).toContain('→ dm-0 mpatha (2/2 paths ok)');
     // The mount path wraps instead of being cut, so the pod is further down.
     await t.press('G');
-    await t.waitFor('→ pod pod-a-uid volume data');
+    await t.waitFor('→ pod pod-a-uid (name unknown) volume data');
     await t.press(KEY.escape);
     await t.waitFor('1 of 3');
   });
@@ -68,7 +68,7 @@ describe('sessions view', () => {
     let f = await t.waitFor('Session 1');
     expect(f).toContain('more lines');
     await t.press(KEY.pageDown, KEY.pageDown, KEY.pageDown, KEY.pageDown);
-    f = await t.waitFor('→ pod pod-a-uid volume data');
+    f = await t.waitFor('→ pod pod-a-uid (name unknown) volume data');
     expect(f).not.toContain('more lines');
     await t.press(KEY.up);
     f = await t.waitFor('more lines');

@@ -51,7 +51,9 @@ describe('console texts: pods by name, fingerprints in words', () => {
       t = await mountDemo({ scenario: 'incident', write: true, columns, rows });
       const { text, flat } = await readPlan(t, 4, 'C', 'Clean up');
       expect(flat).toContain('sessions (1): 4 iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260 (default)');
-      expect(flat).toContain('devices (1): sdd (iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260 (default) LUN 1)');
+      expect(flat).toContain(
+        'devices (1): sdd (iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260 (default) LUN 1)',
+      );
       // (readScrolled keeps a wrapped "(default)" once: the record's may be the sessions line's piece.)
       expect(flat).toContain('node records (1): iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260');
       expect(text).not.toContain('|10.0.0.10:3260|');

@@ -116,7 +116,7 @@ describe('the wizard runs its listing plans as actions', () => {
     await m.host.sim.clock.sleeping();
     m.host.sim.clock.advance(10_000);
     const f = await m.waitFor('listing stopped:', 30_000);
-    expect(f).toMatch(/interrupted: stopped after step \d+ \(iscsiadm .*--login/);
+    expect(f).toMatch(/interrupted: stopped after step \d+ \(iscsiadm/);
     // Undone: the temporary session, its record and the listing's iface are gone again.
     expect(nodeState(m.host)).toEqual(before);
     const journal = readJournal(m.host, STATE_DIR);

@@ -17,7 +17,7 @@ import { stuckReason } from '../../engine/snapshot/stuck.js';
 import { fsWords } from '../../engine/text/fs-words.js';
 import { kubeletOnDetachText, metadataSourceWord } from '../../engine/text/kubelet-words.js';
 import { multipathLlLines } from '../../engine/text/multipath-ll.js';
-import { podLabel } from '../../engine/text/pod-names.js';
+import { type PodNames, podLabel } from '../../engine/text/pod-names.js';
 import { portalMatrixLine } from '../../engine/text/portal-matrix.js';
 import { safeDeep, safeText } from '../../engine/text/safe-text.js';
 import { cellOf, DEFAULT_COLUMNS } from './status-columns.js';
@@ -230,7 +230,7 @@ function formatSessions(
       for (const r of s.reasons) out.push(`  - ${r}`);
       out.push(`  - ${kubeletOnDetachText(s.kubeletBusy)}`);
       if (s.kubeletDisagreement) out.push(`  ! ${paint(s.kubeletDisagreement, 'yellow')}`);
-      for (const d of s.devices) out.push(...deviceLines(d, paint));
+      for (const d of s.devices) out.push(...deviceLines(d, paint, snap.kubelet.pods));
     }
   }
 }
@@ -238,7 +238,7 @@ function formatSessions(
 type Device = Snapshot['sessions'][number]['devices'][number];
 
 /** One device of a session: what it is, holds and is used by; kubelet's LUN number problem. */
-function deviceLines(d: Device, paint: Paint): string[] {
+function deviceLines(d: Device, paint: Paint, pods: PodNames): string[] {
   const lines: string[] = [];
   const extra = [
     d.vendor && d.model ? `${d.vendor} ${d.model}` : undefined,
@@ -249,7 +249,7 @@ function deviceLines(d: Device, paint: Paint): string[] {
       ? `partitions ${d.partitions.map((p) => [p, fsWords(d.partitionFs?.[p])].filter(Boolean).join(' ')).join(',')}`
       : undefined,
     d.mountpoints.length ? `mounted ${d.mountpoints.join(',')}` : undefined,
-    d.blockBinds?.length ? describeBinds(d.blockBinds) : undefined,
+    d.blockBinds?.length ? describeBinds(d.blockBinds, pods) : undefined,
     d.swap ? 'swap' : undefined,
     d.claims?.length ? `claimed by ${d.claims.map(deviceClaimText).join(', ')}` : undefined,
   ].filter(Boolean);

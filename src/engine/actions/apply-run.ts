@@ -126,7 +126,7 @@ export async function checkTakesEffect(
   if (!step.takesEffect || step.takesEffect.length === 0) return;
   const deadline = rt.now() + EFFECT_GRACE_MS;
   for (;;) {
-    const missing = failures(step.takesEffect, ctx.takeSnapshot(), ctx.host);
+    const missing = failures(step.takesEffect, ctx.takeSnapshot(), ctx.host, 'detail-only');
     if (missing.length === 0) return;
     if (rt.now() >= deadline || rt.signal?.aborted) {
       const words = NO_EFFECT[step.effect.kind] ?? {

@@ -225,11 +225,16 @@ export function check(c: Precondition, s: Snapshot, host: Host): CheckResult {
 }
 
 /** Evaluates all; returns the failures as "text: detail". */
-export function failures(cs: readonly Precondition[] | undefined, s: Snapshot, host: Host): string[] {
+export function failures(
+  cs: readonly Precondition[] | undefined,
+  s: Snapshot,
+  host: Host,
+  form: 'with-text' | 'detail-only' = 'with-text',
+): string[] {
   const out: string[] = [];
   for (const c of cs ?? []) {
     const r = check(c, s, host);
-    if (!r.ok) out.push(`${c.text}: ${r.detail}`);
+    if (!r.ok) out.push(form === 'with-text' ? `${c.text}: ${r.detail}` : r.detail);
   }
   return out;
 }

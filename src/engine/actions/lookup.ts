@@ -15,6 +15,7 @@ import type {
   Session,
   Snapshot,
 } from '../model.js';
+import { type PodNames, podLabel } from '../text/pod-names.js';
 
 interface DeviceRef {
   device: ScsiDevice;
@@ -184,10 +185,11 @@ function usesOf(u: {
   loops: readonly string[];
   loopNote?: string;
   holders: readonly string[];
+  pods?: PodNames;
 }): Use[] {
   const out: Use[] = [];
   if (u.mounts.length > 0) out.push({ kind: 'mounted', what: `mounted on ${u.mounts.join(', ')}` });
-  if (u.binds && u.binds.length > 0) out.push({ kind: 'mounted', what: describeBinds(u.binds) });
+  if (u.binds && u.binds.length > 0) out.push({ kind: 'mounted', what: describeBinds(u.binds, u.pods) });
   if (u.swap) out.push({ kind: 'swap', what: 'used as swap' });
   if (u.loops.length > 0)
     out.push({ kind: 'open', what: `open by loop device ${u.loops.join(', ')}${u.loopNote ?? ''}` });
@@ -215,6 +217,7 @@ export function deviceUses(
     loops: d.loops.filter((l) => !unmounting.has(l)),
     loopNote: ' (kubelet block volume)',
     holders: d.holders.filter((h) => !(o.ignoreHolders ?? []).includes(h)),
+    pods: s.kubelet.pods,
   });
 }
 
@@ -228,10 +231,12 @@ export function deviceUse(
   return deviceUses(s, d, { ignoreHolders, unmounting }).map((u) => `${d.name ?? d.hctl} is ${u.what}`);
 }
 
-/** `bind-mounted at P (kubelet block volume, pod U)` for a device's node bind mounts. */
-export function describeBinds(binds: readonly BlockBind[]): string {
+/** `bind-mounted at P (kubelet block volume, pod ns/name)` for a device's node bind mounts. */
+export function describeBinds(binds: readonly BlockBind[], pods?: PodNames): string {
   const one = (b: BlockBind) =>
-    b.kubelet ? `${b.path} (kubelet block volume${b.podUid ? `, pod ${b.podUid}` : ''})` : b.path;
+    b.kubelet
+      ? `${b.path} (kubelet block volume${b.podUid ? `, pod ${podLabel(pods, b.podUid)}` : ''})`
+      : b.path;
   return `bind-mounted at ${binds.map(one).join(', ')}`;
 }
 

@@ -232,7 +232,9 @@ export function removeKubeletDirSteps(v: KubeletVolume): PlanStep[] {
   return [
     {
       id: `unlink:${json}`,
-      why: "remove kubelet's iscsi.json of the orphaned volume: while the dir exists kubelet counts it and never logs the session out",
+      // No verdict word here: the same step serves a volume the table calls orphaned and one in use
+      // only through its own global mount (unmounted by an earlier step); the plan's subject says which.
+      why: "remove kubelet's iscsi.json from the global dir: while the dir exists kubelet counts the volume and never logs the session out",
       fs: { op: 'unlink', path: json },
       effect: { kind: 'unlink', path: json },
       preconditions: [notMounted, pre('dir-only-metadata', `${v.path} holds only iscsi.json`, v.path)],

@@ -11,8 +11,8 @@ import type { KubeletVolume } from '../model.js';
  */
 export function kubeletOnDetachText(busy: boolean): string {
   return busy
-    ? 'kubelet keeps this session on detach (other volume dirs of the target remain)'
-    : 'kubelet logs this session out when its volume detaches';
+    ? 'kubelet keeps this session when a volume on it detaches (other volume dirs of the target remain)'
+    : 'kubelet logs this session out when a volume on it detaches';
 }
 
 /** Where a global dir's identity (portal, IQN, LUN) came from, as a phrase. */

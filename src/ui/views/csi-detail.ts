@@ -3,7 +3,7 @@
  * volumes and driver files that claim it, and on to their staging/publish dirs and pods.
  */
 
-import { driverLabel } from '../../app/domain.js';
+import { driverLabel, podLabel } from '../../app/domain.js';
 import type { Session, Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
 
@@ -33,7 +33,7 @@ export function csiDetailLines(snap: Snapshot, s: Session): Line[] {
       });
     for (const p of v.publish)
       lines.push({
-        text: `      → pod ${p.podUid} publish ${p.path}${p.mounted ? '' : ' (not mounted)'}`,
+        text: `      → pod ${podLabel(snap.kubelet.pods, p.podUid)} publish ${p.path}${p.mounted ? '' : ' (not mounted)'}`,
         tone: p.mounted ? 'ok' : 'dim',
       });
     for (const p of v.problems) lines.push({ text: `      ⚠ ${p}`, tone: 'warn' });

@@ -308,7 +308,8 @@ export function deviceLines(snap: Snapshot, d: ScsiDevice, now: number | undefin
   for (const mp of d.mountpoints) {
     if (!viaMaps.has(mp)) lines.push({ text: `      → mounted at ${mp}`, tone: 'ok' });
   }
-  for (const b of d.blockBinds ?? []) lines.push({ text: `      → ${describeBinds([b])}`, tone: 'ok' });
+  for (const b of d.blockBinds ?? [])
+    lines.push({ text: `      → ${describeBinds([b], snap.kubelet.pods)}`, tone: 'ok' });
   if (d.swap) lines.push({ text: '      → swap', tone: 'warn' });
   for (const l of d.loops) lines.push({ text: `      → loop ${l} (block volume)` });
   return lines;

@@ -70,7 +70,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
       term.keys('Enter');
       s = await term.waitFor(`Session ${sid} `);
       expect(s).toContain('Verdict  ✗ stale');
-      expect(s).toContain('kubelet isSessionBusy:');
+      expect(s).toContain('kubelet logs this session out');
       save('session-detail', s);
 
       // Cleanup: the plan, then the typed confirmation.
