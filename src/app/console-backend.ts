@@ -25,7 +25,6 @@ import { downPortals } from '../engine/probe/probed-snapshot.js';
 import { createProber, type Prober } from '../engine/probe/prober.js';
 import { takeSnapshot } from '../engine/snapshot/index.js';
 import { firstLook } from '../watchers/first-look.js';
-import { problemsAtStart } from '../watchers/start-events.js';
 import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, Selection } from './backend.js';
@@ -79,12 +78,6 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     // An unreadable root: the full read reports why; the console shows "Reading the node…" until then.
   }
   store.flush();
-  // An incident present at start is on the Events view from the first full read on (`watch` too).
-  const unsubscribe = store.subscribe((st) => {
-    if (!st.snapshot || st.snapshot.partial) return;
-    unsubscribe();
-    store.pushEvents(problemsAtStart(st.snapshot));
-  });
   let watcher: Watcher | undefined;
   // Made when the admin first asks for a probe (never before: a look sends nothing to the network);
   // then shared by the watcher's reads and every action's fresh snapshots.

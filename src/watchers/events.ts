@@ -109,7 +109,7 @@ export function deviceStateEvent(
 }
 
 /**
- * A problem the first full read found (start-events.ts): it was there before the watch began, so
+ * A problem the first full read found (problemsAtStart): it was there before the watch began, so
  * it says so; failed is an error, anything less a warning.
  */
 export function problemAtStart(
@@ -294,11 +294,13 @@ const START_PROBLEMS_MAX = 50;
 /**
  * What is already wrong when watching starts, as events right after `watchingSummary`: each portal
  * outage (the portal's own down event, so its up event later pairs with it), then each session with
- * a problem, worst first, in the problems rule's words (nodeProblems: the console's REASON and
- * `status --problems`). `watch` and the console's Events view both start from these, so a timeline
- * that begins mid-incident says what the incident is before the first change arrives.
+ * a problem, worst first, then each kubelet or CSI volume with one, in the problems rule's words
+ * (nodeProblems: the console's REASON and `status --problems`). `watch` and the console's Events
+ * view both start from these (the snapshot diff only reports changes), so a timeline that begins
+ * mid-incident says what the incident is before the first change arrives.
  */
 export function problemsAtStart(snap: Snapshot): EventDraft[] {
+  if (snap.partial) return [];
   const out = snap.outages.map(portalDownEvent);
   const problems = nodeProblems(snap);
   const bad = snap.sessions
@@ -306,15 +308,7 @@ export function problemsAtStart(snap: Snapshot): EventDraft[] {
     .filter((x): x is { s: Session; p: Problem } => x.p !== undefined && x.p.severity !== 'ok')
     .sort((a, b) => problemSortKey(a.p) - problemSortKey(b.p) || a.s.sid - b.s.sid);
   for (const { s, p } of bad.slice(0, START_PROBLEMS_MAX))
-    out.push(
-      event(
-        'session',
-        p.severity === 'failed' ? 'error' : 'warn',
-        s.key,
-        `${p.severity} at start`,
-        `session ${s.sid} ${p.severity}: ${sessionLabel(s)}: ${p.reason}`,
-      ),
-    );
+    out.push(problemAtStart('session', s.key, `session ${s.sid}`, p, sessionLabel(s)));
   const more = bad.length - START_PROBLEMS_MAX;
   if (more > 0)
     out.push(
@@ -326,6 +320,10 @@ export function problemsAtStart(snap: Snapshot): EventDraft[] {
         `and ${more} more session${more === 1 ? '' : 's'} with problems (iscsi-console status --problems lists them)`,
       ),
     );
+  for (const [path, p] of problems.volumes)
+    if (p.severity !== 'ok') out.push(problemAtStart('kubelet', path, 'volume', p, path));
+  for (const [path, p] of problems.csiVolumes)
+    if (p.severity !== 'ok') out.push(problemAtStart('kubelet', path, 'CSI volume', p, path));
   return out;
 }
 

@@ -50,7 +50,7 @@ describe('console start-up', () => {
       await watcher.ready;
       watcher.store.flush();
       // The full read is the first read: no per-session diff (nothing "appeared"); besides the
-      // watcher's summary, only what was already wrong at start (start-events.ts), said as such.
+      // watcher's summary, only what was already wrong at start (events.ts problemsAtStart), said as such.
       const events = backend.store.getState().events;
       const atStart = (e: { kind: string; transition?: string }) =>
         e.transition?.startsWith('at start') === true || (e.kind === 'portal' && e.transition === 'down');
