@@ -1,0 +1,55 @@
+/**
+ * How a time is shown to a person, one format everywhere (banner, detail, journal, `doctor`,
+ * `watch`, `status`): a clock time always says its zone (`15:28 UTC`: nodes and incident tickets
+ * agree on UTC), a duration is relative to a clock the caller passes (`14 min`), and a down time
+ * says whether the console saw the failure or only found it down (`first seen down`): the kernel
+ * records no failure time (src/engine/snapshot/outages.ts).
+ */
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+/** `40 s`, `14 min`, `2 h 05 min`, `3 d 4 h`: how long, as a person says it (floor; 0 s for negatives). */
+export function durationWords(ms: number): string {
+  const t = Number.isFinite(ms) ? Math.max(0, ms) : 0;
+  if (t < MIN) return `${Math.floor(t / 1000)} s`;
+  if (t < HOUR) return `${Math.floor(t / MIN)} min`;
+  if (t < DAY)
+    return `${Math.floor(t / HOUR)} h ${String(Math.floor((t % HOUR) / MIN)).padStart(2, '0')} min`;
+  return `${Math.floor(t / DAY)} d ${Math.floor((t % DAY) / HOUR)} h`;
+}
+
+/**
+ * `15:28 UTC`, with seconds when asked (`15:28:29 UTC`), and the date in front when the day is not
+ * `nowMs`'s (UTC): `2026-12-03 15:28 UTC`. `?` for a time that does not parse.
+ */
+export function utcClock(ms: number, nowMs: number, seconds = false): string {
+  if (!Number.isFinite(ms)) return '?';
+  const iso = new Date(ms).toISOString();
+  const clock = iso.slice(11, seconds ? 19 : 16);
+  const sameDay = Number.isFinite(nowMs) && new Date(nowMs).toISOString().slice(0, 10) === iso.slice(0, 10);
+  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${clock} UTC`;
+}
+
+/** `15:28 UTC, 14 min ago` for a past ISO time (an event, a journal entry, a first sighting). */
+export function whenWords(iso: string, nowMs: number, seconds = false): string {
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return '?';
+  return `${utcClock(at, nowMs, seconds)}, ${durationWords(nowMs - at)} ago`;
+}
+
+/**
+ * How long something has been down: `down 14 min, since 15:28 UTC` when the console saw it go
+ * down (a read before found it up), else `first seen down 14 min ago, at 15:28 UTC` (it was down
+ * already when the console first read it; the failure is older).
+ */
+export function downWords(sinceIso: string, nowMs: number, observed: boolean): string {
+  const at = Date.parse(sinceIso);
+  if (!Number.isFinite(at)) return 'down (since unknown)';
+  const clock = utcClock(at, nowMs);
+  // A single read (`status`, `doctor`) sees it down at the moment it reads: no age to tell.
+  if (nowMs - at < 1000) return observed ? `down since ${clock}` : `first seen down just now, at ${clock}`;
+  const age = durationWords(nowMs - at);
+  return observed ? `down ${age}, since ${clock}` : `first seen down ${age} ago, at ${clock}`;
+}
