@@ -47,10 +47,11 @@ export { kubeletLunProblem, lunLabel } from '../engine/iscsi/lun.js';
 export { addressFamily, parsePortal, portalProblem } from '../engine/iscsi/portal.js';
 export { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../engine/snapshot/csi/describe.js';
 export { driverLabel } from '../engine/snapshot/csi/paths.js';
-export { downScopeOf } from '../engine/snapshot/outages.js';
+export { downScopeOf, outageDownWords } from '../engine/snapshot/outages.js';
 export { podLabel } from '../engine/snapshot/pod-names.js';
 export {
   csiVolumePath,
+  type ExpiredRecovery,
   inKubelet,
   type NodeProblems,
   nodeProblems,
@@ -67,7 +68,9 @@ export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot
 export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
+export { plural } from '../engine/text/plural.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
+export { downWords, utcClock, utcStamp, whenWords } from '../engine/text/time.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

@@ -155,7 +155,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
         index={idx}
         width={width}
       />
-      <OutageBanner snapshot={snapshot} theme={theme} width={width} />
+      <OutageBanner snapshot={snapshot} theme={theme} width={width} clock={clock} />
       <SummaryLine snapshot={snapshot} theme={theme} width={width} banner={banner > 0} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {s.dialog ? (

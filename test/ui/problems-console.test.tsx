@@ -65,7 +65,7 @@ for (const [columns, rows] of SIZES) {
       expect(sids.slice(2)).toEqual(['2', '4', '5', '1', '6']);
       expect(rowOf(f, 3)).toMatch(/✗ failed\s+sdc transp/);
       expect(rowOf(f, 2)).toMatch(/! degraded map mpatha los/);
-      expect(rowOf(f, 4)).toMatch(/✗ stale\s+✓ ok\s+no kubelet vol/);
+      expect(rowOf(f, 4)).toMatch(/△ stale\s+✓ ok\s+no kubelet vol/);
       expect(rowOf(f, 7)).toMatch(/✗ failed\s+portal 10\.0\.0\./);
       // Nothing wrong, nothing said.
       expect(rowOf(f, 1)).toMatch(/✓ ok\s*$/);

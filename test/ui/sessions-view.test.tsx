@@ -16,7 +16,7 @@ describe('sessions view', () => {
     expect(f).toContain('READ-ONLY');
     expect(f).toContain('node-17');
     expect(f).toContain('iscsid ● up');
-    expect(rowOf(f, 2)).toMatch(/10\.0\.0\.6:3260\s+default\s+FAILED\s+3\s+1\/1 ✗ stale\s+✗ failed/);
+    expect(rowOf(f, 2)).toMatch(/10\.0\.0\.6:3260\s+default\s+FAILED\s+3\s+1\/1 △ stale\s+✗ failed/);
     expect(rowOf(f, 1)).toContain('● in-use');
     expect(f).toContain('1 of 3');
   });

@@ -112,9 +112,11 @@ export function findOutages(sessions: readonly SysfsSession[], seenAt: string): 
  */
 export function carryDownTimes(prev: Snapshot | undefined, next: Snapshot): void {
   if (!prev) return;
+  // A first look (Snapshot.partial) judged no session down: it saw nothing go down.
+  const judged = prev.partial === undefined;
   if (next.outages.length > 0) {
     const was = new Map(prev.outages.map((o) => [o.portal, o]));
-    const portalsBefore = new Set(prev.sessions.map((s) => s.portal));
+    const portalsBefore = new Set(judged ? prev.sessions.map((s) => s.portal) : []);
     for (const o of next.outages) {
       const p = was.get(o.portal);
       if (p === undefined) {
@@ -132,8 +134,9 @@ export function carryDownTimes(prev: Snapshot | undefined, next: Snapshot): void
     before ??= new Map(prev.sessions.map((p) => [p.key, p]));
     const p = before.get(s.key);
     if (p === undefined) continue;
-    if (p.downSeenAt === undefined) s.downObserved = true;
-    else {
+    if (p.downSeenAt === undefined) {
+      if (judged) s.downObserved = true;
+    } else {
       if (p.downSeenAt < s.downSeenAt) s.downSeenAt = p.downSeenAt;
       if (p.downObserved) s.downObserved = true;
     }

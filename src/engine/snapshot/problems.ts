@@ -24,6 +24,7 @@ import type {
 import { plural } from '../text/plural.js';
 import { volumeHasSession } from './expected.js';
 import { isRecoveryExpired, RECOVERY_EXPIRED } from './outages.js';
+import { podLabel } from './pod-names.js';
 import { stuckReason } from './stuck.js';
 
 export type Severity = 'failed' | 'degraded' | 'outage' | 'stale' | 'orphaned' | 'warning' | 'ok';
@@ -374,7 +375,7 @@ export function targetProblem(sessions: readonly Session[], ctx: ProblemContext)
  */
 function servedElsewhere(d: ScsiDevice, ctx: ProblemContext): boolean {
   const m = d.name ? ctx.mapsBySlave.get(d.name) : undefined;
-  return m !== undefined && m.slaves.some((x) => x !== d.name && !m.failedSlaves.includes(x));
+  return m?.slaves.some((x) => x !== d.name && !m.failedSlaves.includes(x)) === true;
 }
 
 /**
@@ -444,13 +445,6 @@ export interface SummaryPart {
   portal?: string;
 }
 
-/** `db/postgres-0` from the snapshot's pod-name side map (src/engine/snapshot/pod-names.ts), else the UID. */
-function podLabelOf(snap: Snapshot, uid: string): string {
-  const p = snap.kubelet.pods?.[uid];
-  if (!p) return uid;
-  return p.namespace !== undefined ? `${p.namespace}/${p.name}` : p.name;
-}
-
 /** Pod UIDs of a session: kubelet's in-tree volume dirs, and the CSI volumes whose sessions include it. */
 function sessionPodUids(snap: Snapshot, s: Session): string[] {
   const out = new Set(s.pods);
@@ -487,7 +481,7 @@ function expiredRecoveries(snap: Snapshot, ctx: ProblemContext): ExpiredRecovery
     .map(({ uids, ...e }) => ({
       ...e,
       sessions: e.sessions.sort((a, b) => a - b),
-      pods: [...uids].map((u) => podLabelOf(snap, u)).sort(),
+      pods: [...uids].map((u) => podLabel(snap.kubelet.pods, u)).sort(),
     }));
 }
 

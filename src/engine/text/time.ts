@@ -22,14 +22,29 @@ export function durationWords(ms: number): string {
 
 /**
  * `15:28 UTC`, with seconds when asked (`15:28:29 UTC`), and the date in front when the day is not
- * `nowMs`'s (UTC): `2026-12-03 15:28 UTC`. `?` for a time that does not parse.
+ * `nowMs`'s (UTC): `2026-12-03 15:28 UTC`; no `nowMs`, no date (a time of this very session).
+ * `?` for a time that does not parse.
  */
-export function utcClock(ms: number, nowMs: number, seconds = false): string {
+export function utcClock(ms: number, nowMs: number | undefined, seconds = false): string {
   if (!Number.isFinite(ms)) return '?';
   const iso = new Date(ms).toISOString();
   const clock = iso.slice(11, seconds ? 19 : 16);
-  const sameDay = Number.isFinite(nowMs) && new Date(nowMs).toISOString().slice(0, 10) === iso.slice(0, 10);
-  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${clock} UTC`;
+  const otherDay =
+    nowMs !== undefined &&
+    Number.isFinite(nowMs) &&
+    new Date(nowMs).toISOString().slice(0, 10) !== iso.slice(0, 10);
+  return `${otherDay ? `${iso.slice(0, 10)} ` : ''}${clock} UTC`;
+}
+
+/** `2026-12-03 15:28:29 UTC`: a record that outlives the session (the journal). */
+export function utcStamp(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** `12:01:03 UTC` of an ISO time, to the second (a probe, a step): for a moment seen this very read. */
+export function clockTime(iso: string): string {
+  return utcClock(Date.parse(iso), undefined, true);
 }
 
 /** `15:28 UTC, 14 min ago` for a past ISO time (an event, a journal entry, a first sighting). */
