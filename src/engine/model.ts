@@ -471,6 +471,9 @@ export interface PortalOutage {
   probe?: PortalProbe;
 }
 
+/** iscsid on the node (src/engine/snapshot/iscsid.ts): `socket-activated` starts on the first iscsiadm call. */
+export type IscsidState = 'running' | 'socket-activated' | 'down';
+
 export interface Snapshot {
   schemaVersion: typeof SCHEMA_VERSION;
   takenAt: string;
@@ -508,6 +511,12 @@ export interface Snapshot {
   ifaces: Iface[];
   /** Portals every session of this node to which is down, by portal (docs/status-schema.md#outages). */
   outages: PortalOutage[];
+  /**
+   * Whether iscsid runs (src/engine/snapshot/iscsid.ts); absent when the read cannot tell (a
+   * `--root` tree, no /proc). `down`: no session recovers and iscsiadm's logins, logouts,
+   * discoveries and rescans fail, so the steps that need it are refused.
+   */
+  iscsid?: IscsidState;
   /** CSI volumes, driver files and drivers on the node (absent when none of them is there). */
   csi?: CsiState;
   /**

@@ -54,6 +54,10 @@ export interface Problem {
   since?: string;
 }
 
+/** The node's problem when iscsid is down (Snapshot.iscsid), as every surface says it. */
+export const ISCSID_DOWN = 'iscsid not running: no session recovers, iscsiadm logins and logouts fail';
+const ISCSID_DOWN_NO_RELOGIN = 'iscsid down: nothing logs it back in';
+
 const OK: Problem = Object.freeze({ severity: 'ok', reasons: [], reason: '' }) as Problem;
 
 function problem(severity: Severity, reasons: string[], since?: string): Problem {
@@ -92,6 +96,8 @@ interface ProblemContext {
   stuckBySid: ReadonlyMap<number, PortalProbe>;
   /** Filesystems with kernel-reported errors (fs-errors.ts), by the device they are on (sd or dm). */
   fsByDevice: ReadonlyMap<string, FsError>;
+  /** iscsid is down (Snapshot.iscsid): no down session is logged back in. */
+  iscsidDown: boolean;
 }
 
 const contexts = new WeakMap<Snapshot, ProblemContext>();
@@ -112,6 +118,7 @@ export function problemContext(snap: Snapshot): ProblemContext {
       bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
       expectedByPath,
       fsByDevice: new Map((snap.fsErrors ?? []).map((e) => [e.device, e])),
+      iscsidDown: snap.iscsid === 'down',
       stuckBySid: new Map(
         (snap.stuck ?? []).flatMap((p) => p.sessions.map((sid) => [sid, p.probe] as const)),
       ),
@@ -220,6 +227,8 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
   if (ctx.downPortals.has(s.portal)) reasons.push(`portal ${s.portal} down`);
   // Before the states that explain it: what the pods feel now is the decisive fact.
   if (isRecoveryExpired(s)) reasons.push(RECOVERY_EXPIRED);
+  // Without iscsid nothing logs it back in, whatever the portal does.
+  if (ctx.iscsidDown && s.downSeenAt !== undefined) reasons.push(ISCSID_DOWN_NO_RELOGIN);
   const stuck = ctx.stuckBySid.get(s.sid);
   // Stuck first: the portal answers, so the node, not the array, is what must be repaired.
   if (stuck) reasons.push(stuckReason(s, stuck));
@@ -417,6 +426,8 @@ export interface NodeProblems {
    * every surface: the banner, the summary, `doctor`, `watch`, metrics. Empty when none.
    */
   expired: readonly ExpiredRecovery[];
+  /** The node's own problem when iscsid is down (degraded: the data path still runs), else absent. */
+  iscsid?: Problem;
   /** `2 failed · 1 degraded · 1 stale · 1 orphaned · portal 10.0.0.12:3260 down`. */
   summary: string;
   /** The summary's parts in order, each with the portal it is about (the banner says those). */
@@ -511,6 +522,7 @@ function nodeSummary(
 ): SummaryPart[] {
   // Loudest first: where pods get EIO now.
   const out: SummaryPart[] = expired.map((e) => ({ text: expiredPart(e), portal: e.portal }));
+  if (snap.iscsid === 'down') out.push({ text: ISCSID_DOWN });
   for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) out.push({ text: `${counts[sev]} ${sev}` });
   const parts: string[] = [];
   const expiredPortals = new Set(expired.map((e) => e.portal));
@@ -582,6 +594,8 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
     worst = worse(worst, p.severity);
   }
   const expired = expiredRecoveries(snap, ctx);
+  const iscsid = ctx.iscsidDown ? problem('degraded', [ISCSID_DOWN]) : undefined;
+  if (iscsid) worst = worse(worst, iscsid.severity);
   const summaryParts = nodeSummary(snap, counts, leftoverDirs, [...expected.values()], expired);
   const out: NodeProblems = {
     sessions,
@@ -592,6 +606,7 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
     expected,
     counts,
     expired,
+    ...(iscsid ? { iscsid } : {}),
     summary: summaryParts.map((p) => p.text).join(' · '),
     summaryParts,
     worst,
