@@ -58,7 +58,6 @@ export {
   type Problem,
   problemContext,
   problemSortKey,
-  type Severity,
   sessionProblem,
   severityRank,
   targetProblem,
@@ -71,6 +70,6 @@ export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
 export { plural } from '../engine/text/plural.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
-export { downWords, utcClock, utcStamp, whenWords } from '../engine/text/time.js';
+export { downWords, utcClock, utcStamp } from '../engine/text/time.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

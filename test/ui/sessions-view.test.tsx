@@ -42,7 +42,9 @@ describe('sessions view', () => {
   });
 
   it('opens the detail with the LUN→device→map→mount→kubelet→pod chain and kubelet isSessionBusy', async () => {
-    t = await mountConsole();
+    // The fixture's session 2 is FAILED with a transport-offline disk (recovery expired): the red
+    // banner takes two lines, so the chain needs a few more rows to show whole.
+    t = await mountConsole({ rows: 34 });
     // Problems come first by default: sort by SID to open session 1.
     await t.press('>');
     await t.waitFor('SID▲');

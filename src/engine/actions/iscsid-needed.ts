@@ -39,7 +39,7 @@ function iscsidRefusal(plan: Plan): Refusal | undefined {
 }
 
 /** Adds the `iscsid-down` refusal when the snapshot has iscsid down and a step needs it. */
-export function refuseWithoutIscsid(plan: Plan, snap: Snapshot): Plan {
+function refuseWithoutIscsid(plan: Plan, snap: Snapshot): Plan {
   const r = snap.iscsid === 'down' ? iscsidRefusal(plan) : undefined;
   if (r) plan.refusals.push(r);
   return plan;

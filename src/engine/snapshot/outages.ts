@@ -65,7 +65,7 @@ function describeStates(sessions: readonly SessionStates[]): string {
  * The one-line wording of an outage: `portal 10.0.0.12:3260 down: 4 sessions FAILED`, and once the
  * kernel fails I/O `portal 10.0.0.12:3260 down: 4 sessions FREE; recovery_tmo expired: the kernel fails I/O`.
  */
-export function outageSummary(portal: string, sessions: readonly SessionStates[], expired: boolean): string {
+function outageSummary(portal: string, sessions: readonly SessionStates[], expired: boolean): string {
   return `portal ${portal} down: ${describeStates(sessions)}${expired ? `; ${RECOVERY_EXPIRED}` : ''}`;
 }
 

@@ -55,7 +55,7 @@ export interface Problem {
 }
 
 /** The node's problem when iscsid is down (Snapshot.iscsid), as every surface says it. */
-export const ISCSID_DOWN = 'iscsid not running: no session recovers, iscsiadm logins and logouts fail';
+const ISCSID_DOWN = 'iscsid not running: no session recovers, iscsiadm logins and logouts fail';
 const ISCSID_DOWN_NO_RELOGIN = 'iscsid down: nothing logs it back in';
 
 const OK: Problem = Object.freeze({ severity: 'ok', reasons: [], reason: '' }) as Problem;
@@ -451,7 +451,7 @@ export interface ExpiredRecovery {
 }
 
 /** One part of the summary line, with the portal it is about (the outage banner says those). */
-export interface SummaryPart {
+interface SummaryPart {
   text: string;
   portal?: string;
 }

@@ -11,7 +11,7 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 /** `40 s`, `14 min`, `2 h 05 min`, `3 d 4 h`: how long, as a person says it (floor; 0 s for negatives). */
-export function durationWords(ms: number): string {
+function durationWords(ms: number): string {
   const t = Number.isFinite(ms) ? Math.max(0, ms) : 0;
   if (t < MIN) return `${Math.floor(t / 1000)} s`;
   if (t < HOUR) return `${Math.floor(t / MIN)} min`;
@@ -45,13 +45,6 @@ export function utcStamp(ms: number): string {
 /** `12:01:03 UTC` of an ISO time, to the second (a probe, a step): for a moment seen this very read. */
 export function clockTime(iso: string): string {
   return utcClock(Date.parse(iso), undefined, true);
-}
-
-/** `15:28 UTC, 14 min ago` for a past ISO time (an event, a journal entry, a first sighting). */
-export function whenWords(iso: string, nowMs: number, seconds = false): string {
-  const at = Date.parse(iso);
-  if (!Number.isFinite(at)) return '?';
-  return `${utcClock(at, nowMs, seconds)}, ${durationWords(nowMs - at)} ago`;
 }
 
 /**
