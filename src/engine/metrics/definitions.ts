@@ -40,7 +40,7 @@ export const FAMILIES = {
   ),
   iscsi_portal_sessions: g('Sessions of this node to the portal.'),
   iscsi_iscsid_up: g(
-    '1 while iscsid runs (or its systemd socket listens), 0 while it is down: no session recovers and iscsiadm logins and logouts fail. Absent when the read cannot tell.',
+    '1 while iscsid runs (or its systemd socket listens), 0 while it is down: no session recovers and logins and logouts fail. Absent when the read cannot tell.',
   ),
   iscsi_device_info: g('A SCSI device (LUN) of an iSCSI session (value 1); device is the block device name.'),
   iscsi_device_state: g(
