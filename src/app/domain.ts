@@ -59,16 +59,16 @@ export {
   mapUsers,
   sessionOfDevice,
 } from '../engine/snapshot/device-users.js';
-export { downScopeOf } from '../engine/snapshot/outages.js';
+export { downScopeOf, outageDownWords } from '../engine/snapshot/outages.js';
 export {
   csiVolumePath,
+  type ExpiredRecovery,
   inKubelet,
   type NodeProblems,
   nodeProblems,
   type Problem,
   problemContext,
   problemSortKey,
-  type Severity,
   sessionProblem,
   severityRank,
   targetProblem,
@@ -77,19 +77,21 @@ export { describeRecovery, recoveryClock } from '../engine/snapshot/recovery.js'
 export { SESSION_FILTER_FIELDS, sessionFilterFields } from '../engine/snapshot/session-fields.js';
 export { type StatusPart, type StatusRef, statusParts } from '../engine/snapshot/status-json.js';
 export { clockTime, stuckProbeOf, stuckRecoveries } from '../engine/snapshot/stuck.js';
-export { fingerprintText } from '../engine/text/fingerprint.js';
 export {
   compileFilter,
   completeFilterField,
   type Filterable,
   filterError,
 } from '../engine/text/filter.js';
+export { fingerprintText } from '../engine/text/fingerprint.js';
 export { fsWords } from '../engine/text/fs-words.js';
 export { kubeletOnDetachText, metadataSourceText, metadataSourceWord } from '../engine/text/kubelet-words.js';
 export { multipathLlLines, pathDown } from '../engine/text/multipath-ll.js';
+export { plural } from '../engine/text/plural.js';
 export { podLabel } from '../engine/text/pod-names.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 export { hintFor, type SurfaceAction } from '../engine/text/surface.js';
+export { downWords, utcClock, utcStamp } from '../engine/text/time.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

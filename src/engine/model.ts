@@ -216,6 +216,8 @@ export interface Session {
    * read (`status`) gives its own time. The kernel's recovery timer may have started earlier.
    */
   downSeenAt?: string;
+  /** Set when a read before found the session up: `downSeenAt` is then the failure's time (within a poll). */
+  downObserved?: true;
   /**
    * Set only in a partial snapshot (`Snapshot.partial`, the console's first look): identity and
    * state are read, verdict, health, devices and kubelet links are not known yet.
@@ -470,9 +472,19 @@ export interface PortalOutage {
   firstSeenAt: string;
   /** One line for banners, reasons and events: `portal 10.0.0.12:3260 down: 4 sessions FAILED`. */
   summary: string;
+  /**
+   * Sids (ascending) whose recovery_tmo has expired: FREE, or a device `transport-offline`. The
+   * kernel fails their I/O now (pods get EIO); absent while every session is still within recovery.
+   */
+  expired?: number[];
+  /** Set when a read before found the portal's sessions up: `firstSeenAt` is then the failure's time (within a poll), not a first sighting. */
+  downObserved?: true;
   /** The live probe that found the portal silent, when one ran (the summary then says `portal does not answer (probed …)`). */
   probe?: PortalProbe;
 }
+
+/** iscsid on the node (src/engine/snapshot/iscsid.ts): `socket-activated` starts on the first iscsiadm call. */
+export type IscsidState = 'running' | 'socket-activated' | 'down';
 
 export interface Snapshot {
   schemaVersion: typeof SCHEMA_VERSION;
@@ -511,6 +523,12 @@ export interface Snapshot {
   ifaces: Iface[];
   /** Portals every session of this node to which is down, by portal (docs/status-schema.md#outages). */
   outages: PortalOutage[];
+  /**
+   * Whether iscsid runs (src/engine/snapshot/iscsid.ts); absent when the read cannot tell (a
+   * `--root` tree, no /proc). `down`: no session recovers and iscsiadm's logins, logouts,
+   * discoveries and rescans fail, so the steps that need it are refused.
+   */
+  iscsid?: IscsidState;
   /** CSI volumes, driver files and drivers on the node (absent when none of them is there). */
   csi?: CsiState;
   /**

@@ -159,7 +159,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
         order={orderLabel(base.columns, base.rows, s.sort)}
         width={width}
       />
-      <OutageBanner snapshot={snapshot} theme={theme} width={width} />
+      <OutageBanner snapshot={snapshot} theme={theme} width={width} clock={clock} />
       <SummaryLine snapshot={snapshot} theme={theme} width={width} banner={banner > 0} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         <ViewPane {...bodyProps} view={s.view} />

@@ -67,11 +67,6 @@ export function formatAge(ms: number): string {
   return `${h}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** "HH:MM:SS" in UTC: nodes and incident tickets agree on UTC. */
-export function formatClock(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 19);
-}
-
 /** Human size: 1.0G, 512M. */
 export function formatBytes(n: number | undefined): string {
   if (n === undefined) return '-';

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleBackend } from '../app/backend.js';
+import { plural } from '../app/domain.js';
 import { Text } from './components/safe-text.js';
 import { formatAge, truncateMiddle } from './format.js';
 import { type Theme, toneColor } from './theme.js';
@@ -41,8 +42,9 @@ export function freshness(
   fullRead: number | undefined,
   wide: boolean,
 ): string {
-  // max(0): the tick that last set `now` can predate the poll by up to a second.
-  const age = (at: number) => formatAge(Math.max(0, now - at));
+  // max(0): the tick that last set `now` can predate the poll by up to a second. Each age takes the
+  // widest it reaches ("2m10s", "1h05m"), so the line does not jitter as "9s" becomes "10s".
+  const age = (at: number) => formatAge(Math.max(0, now - at)).padStart(5);
   if (polled === undefined && fullRead === undefined) return 'not read yet';
   const p = polled === undefined ? 'not polled yet' : `polled ${age(polled)}${wide ? ' ago' : ''}`;
   const f = fullRead === undefined ? 'no full read yet' : `full ${wide ? 'read ' : ''}${age(fullRead)} ago`;
@@ -103,7 +105,7 @@ export function StatusBar(props: {
   // The stamps and the mode matter more mid-incident than the initiator name: it gets the room
   // left on the line (at most a quarter of it), and is left out below 12 cells.
   const cells = (x: string) => [...x].length;
-  const errors = node.errors ? ` ⚠ ${node.errors} watcher errors` : '';
+  const errors = node.errors ? ` ⚠ ${plural(node.errors, 'watcher error')}` : '';
   const filter = ui.filter ? ` filter: ${ui.filter}` : '';
   const marked = ui.marks ? ` ${ui.marks} marked` : '';
   const room =

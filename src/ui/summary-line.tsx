@@ -5,25 +5,12 @@
  * because tables elide it (iqn-prefix.ts). Marked by a symbol as well as a colour (NO_COLOR).
  */
 
-import { nodeProblems, type Severity, severityRank } from '../app/domain.js';
+import { nodeProblems } from '../app/domain.js';
 import type { Snapshot } from '../engine/model.js';
 import { Text } from './components/safe-text.js';
 import { truncateEnd } from './format.js';
 import { nodeIqnPrefix } from './iqn-prefix.js';
-import { type Theme, type Tone, toneColor } from './theme.js';
-
-function look(worst: Severity): { symbol: string; tone: Tone } {
-  const rank = severityRank(worst);
-  if (rank >= severityRank('failed')) return { symbol: '✗', tone: 'bad' };
-  if (rank >= severityRank('stale')) return { symbol: '!', tone: 'warn' };
-  if (rank > 0) return { symbol: '·', tone: 'dim' };
-  return { symbol: '✓', tone: 'ok' };
-}
-
-/** `portal 10.0.0.12:3260 down`: the outage banner's fact (outage-banner.tsx), said there when shown. */
-function isPortalPart(part: string, snap: Snapshot): boolean {
-  return snap.outages.some((o) => part === `portal ${o.portal} down`);
-}
+import { SEVERITY_LOOK, type Theme, type Tone, toneColor } from './theme.js';
 
 /**
  * The line's text at `width` cells (0: uncut), and its tone. With `banner` the outage banner is on
@@ -33,9 +20,11 @@ function isPortalPart(part: string, snap: Snapshot): boolean {
  */
 export function summaryLine(snap: Snapshot, width = 0, banner = false): { text: string; tone: Tone } {
   const p = nodeProblems(snap);
-  const { symbol, tone } = look(p.worst);
+  // A worst of the node that fails I/O somewhere is red; the symbol is the worst severity's own.
+  const { symbol, tone } = SEVERITY_LOOK[p.worst];
   const prefix = snap.partial ? '' : nodeIqnPrefix(snap);
-  const parts = p.summary.split(' · ').filter((x) => !(banner && isPortalPart(x, snap)));
+  // A part about a portal is the banner's fact (outage-banner.tsx): said there when shown.
+  const parts = p.summaryParts.filter((x) => !(banner && x.portal !== undefined)).map((x) => x.text);
   const head = `${symbol} ${parts.length ? parts.join(' · ') : 'see the outage above'}`;
   const long = prefix ? `  ·  targets ${prefix}…` : '';
   if (width <= 0 || head.length + long.length <= width) return { text: head + long, tone };

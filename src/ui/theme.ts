@@ -42,19 +42,35 @@ export function toneColor(theme: Theme, tone: Tone): string | undefined {
   return tone ? theme[tone] : undefined;
 }
 
+/**
+ * The one look of each severity of the engine's problems rule (src/engine/snapshot/problems.ts):
+ * the summary line, the tables' PROBLEMS/REASON cells, the verdict and health columns and the
+ * outage banner all draw a state with these, so a state never reads red in one place and yellow
+ * in another. Red is kept for what fails I/O; what is left over or waits is yellow.
+ */
+export const SEVERITY_LOOK: Record<Severity, { symbol: string; tone: Tone }> = {
+  failed: { symbol: '✗', tone: 'bad' },
+  degraded: { symbol: '!', tone: 'warn' },
+  outage: { symbol: '↯', tone: 'warn' },
+  stale: { symbol: '△', tone: 'warn' },
+  orphaned: { symbol: '○', tone: 'warn' },
+  warning: { symbol: '·', tone: 'warn' },
+  ok: { symbol: '✓', tone: 'ok' },
+};
+
 export const VERDICT_LOOK: Record<Verdict, { symbol: string; tone: Tone }> = {
   'in-use': { symbol: '●', tone: 'ok' },
   foreign: { symbol: '◆', tone: 'accent' },
-  orphaned: { symbol: '○', tone: 'warn' },
-  outage: { symbol: '↯', tone: 'warn' },
-  stale: { symbol: '✗', tone: 'bad' },
+  orphaned: SEVERITY_LOOK.orphaned,
+  outage: SEVERITY_LOOK.outage,
+  stale: SEVERITY_LOOK.stale,
   claimed: { symbol: '◇', tone: 'accent' },
 };
 
 export const HEALTH_LOOK: Record<Health, { symbol: string; tone: Tone }> = {
-  ok: { symbol: '✓', tone: 'ok' },
-  degraded: { symbol: '!', tone: 'warn' },
-  failed: { symbol: '✗', tone: 'bad' },
+  ok: SEVERITY_LOOK.ok,
+  degraded: SEVERITY_LOOK.degraded,
+  failed: SEVERITY_LOOK.failed,
 };
 
 /** Tone for a sysfs session/device state word. */
@@ -67,8 +83,8 @@ export function stateTone(state: string | undefined): Tone {
 
 /** Tone of a problem cell (REASON, PROBLEMS) by the engine's severity (problems.ts). */
 export function problemTone(severity: Severity): Tone {
-  if (severity === 'failed') return 'bad';
-  return severity === 'ok' ? 'dim' : 'warn';
+  // An ok cell is empty space, not news: dim rather than green.
+  return severity === 'ok' ? 'dim' : SEVERITY_LOOK[severity].tone;
 }
 
 /**

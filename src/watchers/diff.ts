@@ -25,6 +25,7 @@ import {
   podVolumeAdded,
   podVolumeRemoved,
   portalDownEvent,
+  portalExpiredEvent,
   portalUpEvent,
   recordAdded,
   recordChanged,
@@ -98,7 +99,12 @@ function devicesOf(snap: Snapshot): Map<string, { device: ScsiDevice; session: S
 function diffOutages(prev: Snapshot, next: Snapshot, events: EventDraft[]): void {
   const was = new Map(prev.outages.map((o) => [o.portal, o]));
   const is = new Map(next.outages.map((o) => [o.portal, o]));
-  for (const [portal, o] of is) if (!was.has(portal)) events.push(portalDownEvent(o));
+  for (const [portal, o] of is) {
+    const before = was.get(portal);
+    if (!before) events.push(portalDownEvent(o));
+    // Expired now, not before (or down and expired at once): the louder, separate event.
+    if (o.expired && !before?.expired) events.push(portalExpiredEvent(o));
+  }
   for (const [portal, o] of was) if (!is.has(portal)) events.push(portalUpEvent(o, next));
 }
 

@@ -20,7 +20,9 @@ import type {
   Session,
   Snapshot,
 } from '../engine/model.js';
+import { outageDownWords } from '../engine/snapshot/outages.js';
 import { nodeProblems, type Problem, problemSortKey } from '../engine/snapshot/problems.js';
+import { plural } from '../engine/text/plural.js';
 import type { EventDraft, EventKind, NodeEvent, NodeState, Severity } from './types.js';
 
 function event(
@@ -135,13 +137,25 @@ export function portalDownEvent(o: PortalOutage): EventDraft {
   return event('portal', 'warn', portalSubject(o.portal), 'down', o.summary);
 }
 
+/** A down portal's recovery_tmo expired: the kernel fails I/O now (error: pods get EIO). */
+export function portalExpiredEvent(o: PortalOutage): EventDraft {
+  const n = o.expired?.length ?? 0;
+  return event(
+    'portal',
+    'error',
+    portalSubject(o.portal),
+    'recovery expired',
+    `portal ${o.portal}: recovery_tmo expired on ${n === o.sessions.length ? 'all ' : ''}${n} of ${o.sessions.length} session${o.sessions.length === 1 ? '' : 's'}: the kernel fails I/O, pods get EIO`,
+  );
+}
+
 /** A portal that was down has a session up again, or its last down session is gone. */
 export function portalUpEvent(o: PortalOutage, next: Snapshot): EventDraft {
   const up = next.sessions.filter((s) => s.portal === o.portal && s.state === 'LOGGED_IN').length;
   const message =
     up > 0
-      ? `portal ${o.portal} up again: ${up} session${up === 1 ? '' : 's'} LOGGED_IN (down since ${o.firstSeenAt})`
-      : `portal ${o.portal} no longer down: its sessions are gone (down since ${o.firstSeenAt})`;
+      ? `portal ${o.portal} up again: ${plural(up, 'session')} LOGGED_IN (${outageDownWords(o, Date.parse(next.takenAt))})`
+      : `portal ${o.portal} no longer down: its sessions are gone (${outageDownWords(o, Date.parse(next.takenAt))})`;
   return event('portal', 'info', portalSubject(o.portal), 'up', message);
 }
 

@@ -1,9 +1,10 @@
 import { safeText } from '../engine/text/safe-text.js';
+import { utcClock } from '../engine/text/time.js';
 import type { NodeEvent } from './types.js';
 
-/** One human line: `12:04:05.123 warn  session  session 7 LOGGED_IN→FAILED (...)`. */
+/** One human line: `12:04:05 UTC warn  session  session 7 LOGGED_IN→FAILED (...)` (the one time format). */
 export function formatEventLine(e: NodeEvent): string {
-  const time = new Date(e.at).toISOString().slice(11, 23);
+  const time = utcClock(e.at, undefined, true);
   return `${time} ${e.severity.padEnd(5)} ${e.kind.padEnd(9)} ${safeText(e.message)}`;
 }
 

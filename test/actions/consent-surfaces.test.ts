@@ -50,6 +50,7 @@ const KINDS: readonly { id: string; overridable: boolean; from: string }[] = [
   { id: 'not-kubelet-mount', overridable: false, from: 'unmount (anything but a kubelet volume mount)' },
   { id: 'map-pathless', overridable: false, from: 'combine, plan-selections (a map left without paths)' },
   { id: 'path-escape', overridable: false, from: 'path-guard (attach, cleanup)' },
+  { id: 'iscsid-down', overridable: false, from: 'iscsid-needed (every planner, through the registry)' },
   { id: 'driver-claimed', overridable: true, from: 'csi-claims (cleanup, logout)' },
   { id: 'longhorn', overridable: true, from: 'csi-claims (cleanup, logout)' },
   {

@@ -82,9 +82,9 @@ describe('iscsi-console doctor', () => {
     expect(text).not.toContain('\u001b[');
     const lines = text.trimEnd().split('\n');
     expect(lines.at(-1)).toBe('doctor: 23 ok, 0 warnings, 1 failed, 3 skipped');
-    const versions = lines.find((l) => l.includes('versions equal'));
+    const versions = lines.find((l) => l.includes('versions differ'));
     expect(versions).toMatch(
-      /^✗ iscsiadm and iscsid versions equal +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /,
+      /^✗ iscsiadm and iscsid versions differ +iscsiadm 2\.1\.8, iscsid 2\.0\.874 {2}hint: /,
     );
     expect(lines.filter((l) => l.startsWith('✓ '))).toHaveLength(23);
     expect(lines.filter((l) => l.startsWith('- '))).toHaveLength(3);

@@ -37,6 +37,7 @@ describe('doctor sessions.portals', () => {
       /^portal 10\.0\.0\.10:3260 down: 4 sessions FAILED \(sessions 1, 2, 3, 4; connections 4 failed; devices 4 blocked; first seen /,
     );
     expect(c.hint).toMatch(/do not clean them up/);
+    expect(c.title).toBe('portal down');
     expect(ok).toBe(false);
   });
 
@@ -53,5 +54,14 @@ describe('doctor sessions.portals', () => {
   it('no sessions: passes', async () => {
     const { c } = await portalsCheck('empty');
     expect(c).toMatchObject({ status: 'pass', evidence: 'no iSCSI sessions' });
+  });
+
+  it('outage past recovery_tmo: the line says first that the kernel fails I/O, and since when in UTC', async () => {
+    const { c } = await portalsCheck('outage', (o) => o.host.sim.advance(130_000));
+    expect(c.status).toBe('fail');
+    expect(c.title).toBe('recovery_tmo expired: the kernel fails I/O on 10.0.0.10:3260');
+    expect(c.evidence).toMatch(
+      /^portal 10\.0\.0\.10:3260 down: 4 sessions FREE; recovery_tmo expired: the kernel fails I\/O \(sessions 1, 2, 3, 4; connections .*; devices 4 transport-offline; recovery_tmo expired on all; first seen down just now, at \d\d:\d\d UTC\)$/,
+    );
   });
 });

@@ -75,7 +75,8 @@ describe('portal outage finding', () => {
     const [o] = snap().outages;
     expect(o?.sessionStates).toEqual({ FREE: 2 });
     expect(o?.deviceStates).toEqual({ 'transport-offline': 5 });
-    expect(o?.summary).toBe(`portal ${P} down: 2 sessions FREE`);
+    expect(o?.summary).toBe(`portal ${P} down: 2 sessions FREE; recovery_tmo expired: the kernel fails I/O`);
+    expect(o?.expired).toEqual([1, 2]);
   });
 
   it('the portal back: no finding, the sessions are plain stale again', async () => {
@@ -172,7 +173,7 @@ describe('status', () => {
     const at = lines.indexOf('OUTAGES (1)');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe(
-      `  ! portal ${P} down: 2 sessions FAILED (sessions 1, 2; connections 2 failed; devices 5 blocked; first seen ${s.takenAt})`,
+      `  ! portal ${P} down: 2 sessions FAILED (sessions 1, 2; connections 2 failed; devices 5 blocked; first seen down just now, at ${s.takenAt.slice(11, 16)} UTC)`,
     );
     expect(at).toBeLessThan(lines.indexOf('SESSIONS (2)'));
     expect(text).toMatch(/^1 +iqn\.2024-01\.lab\.example:storage\.target1 .* outage +failed$/m);

@@ -84,10 +84,13 @@ describe('problems of the incident node', () => {
     expect(targetProblem([bySid(2), bySid(3)], ctx).severity).toBe('failed');
   });
 
-  it('devices and maps: not running is failed; a map with a path left is degraded', () => {
+  it('devices and maps: not running is failed unless a map still has another path (then degraded, as its session)', () => {
     const p = nodeProblems(snap);
     const sdc = bySid(3).devices.find((d) => d.name === 'sdc')!;
-    expect(p.devices.get(sdc.key)).toMatchObject({ severity: 'failed', reason: 'sdc transport-offline' });
+    // sdc is one path of mpatha, whose other path (session 2) runs: the LUN's I/O goes on. Session 3
+    // itself carries no I/O (its only device is down), so it stays failed: a row is never worse than its parent.
+    expect(p.devices.get(sdc.key)).toMatchObject({ severity: 'degraded', reason: 'sdc transport-offline' });
+    expect(p.sessions.get(bySid(3).key)!.severity).toBe('failed');
     const sdg = bySid(7).devices.find((d) => d.name === 'sdg')!;
     expect(p.devices.get(sdg.key)).toMatchObject({
       severity: 'failed',

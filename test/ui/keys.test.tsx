@@ -217,7 +217,9 @@ describe.each([
     const h = t.backend.store.getState().health;
     t.backend.store.setState({ health: { ...h, lastPollAt: now - 5000, lastFullReadAt: now - 200_000 } });
     const wide = size.columns >= 120;
-    const want = wide ? /polled [4-6]s ago · full read 3m[12]\ds ago/ : /polled [4-6]s · full 3m[12]\ds ago/;
+    const want = wide
+      ? /polled +[4-6]s ago · full read 3m[12]\ds ago/
+      : /polled +[4-6]s · full 3m[12]\ds ago/;
     const f = await t.waitFor(want);
     const bar = f.split('\n')[0]!;
     expect(bar.length).toBeLessThanOrEqual(size.columns);
@@ -281,9 +283,13 @@ describe.each([
 
 describe('freshness', () => {
   it('says both stamps, spelled out when wide and compact when not, and what is missing', () => {
-    expect(freshness(10_000, 9_000, 10_000 - 125_000, true)).toBe('polled 1s ago · full read 2m05s ago');
-    expect(freshness(10_000, 9_000, 10_000 - 125_000, false)).toBe('polled 1s · full 2m05s ago');
+    expect(freshness(10_000, 9_000, 10_000 - 125_000, true)).toBe('polled    1s ago · full read 2m05s ago');
+    // The same width at 9 s and at 10 s: the header does not jitter.
+    expect(freshness(20_000, 11_000, 10_000, false).length).toBe(
+      freshness(20_000, 10_000, 10_000, false).length,
+    );
+    expect(freshness(10_000, 9_000, 10_000 - 125_000, false)).toBe('polled    1s · full 2m05s ago');
     expect(freshness(10_000, undefined, undefined, true)).toBe('not read yet');
-    expect(freshness(10_000, 9_000, undefined, true)).toBe('polled 1s ago · no full read yet');
+    expect(freshness(10_000, 9_000, undefined, true)).toBe('polled    1s ago · no full read yet');
   });
 });

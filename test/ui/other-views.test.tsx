@@ -18,9 +18,10 @@ describe('other views', () => {
       /└\s+storage\.ex…e\.com:3260\s+-\s+-\s+-\s+-\s+-\s+! hostname; sysfs shows an IP; listed, not logged in; partial/,
     );
     expect(f).toMatch(/├\s+10\.0\.0\.7:3260\s+4\s+3 LOGGED_IN 1:sdd\s+-\s+! partial 2\/3/);
-    // The PROBLEMS column is the engine's rule for the row's sessions, then the portal flags.
+    // The PROBLEMS column is the engine's rule for the row's sessions (the expired recovery first:
+    // session 2 is FAILED with a transport-offline disk), then the portal flags.
     expect(f).toMatch(
-      /10\.0\.0\.6:3260\s+3\s+2\s+FAILED\s+1:sdc\s+-\s+✗ session FAILED; sdc transport-offline/,
+      /10\.0\.0\.6:3260\s+3\s+2\s+FAILED\s+1:sdc\s+-\s+✗ recovery_tmo expired: the kernel fails I\/O; session FAILED; sdc t/,
     );
   });
 
@@ -30,7 +31,9 @@ describe('other views', () => {
     const f = await t.waitFor('GLOBAL DIR');
     expect(f).toMatch(/fs\s+1 yes\s+iscsi\.json\s+1,3\s+1 ✓/);
     // The problems rule: an unused dir without a session is orphaned, its metadata note kept.
-    expect(f).toMatch(/fs\s+0 no\s+dir name\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no sess/);
+    expect(f).toMatch(
+      /fs\s+0 no\s+dir name\s+-\s+0 ! no session logged in, nothing uses it; orphaned: no sess/,
+    );
   });
 
   it('devices: SCSI devices by H:C:T:L and dm maps with their paths', async () => {

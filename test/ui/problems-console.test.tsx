@@ -66,7 +66,7 @@ for (const [columns, rows] of SIZES) {
       expect(sids.slice(2)).toEqual(['2', '4', '5', '1', '6']);
       expect(rowOf(f, 3)).toMatch(/✗ failed\s+sdc transp/);
       expect(rowOf(f, 2)).toMatch(/! degraded map mpatha los/);
-      expect(rowOf(f, 4)).toMatch(/✗ stale\s+✓ ok\s+no kubelet vol/);
+      expect(rowOf(f, 4)).toMatch(/△ stale\s+✓ ok\s+no kubelet vol/);
       expect(rowOf(f, 7)).toMatch(/✗ failed\s+portal 10\.0\.0\./);
       // Nothing wrong, nothing said.
       expect(rowOf(f, 1)).toMatch(/✓ ok\s*$/);
@@ -160,9 +160,10 @@ for (const [columns, rows] of SIZES) {
       // A map leads its paths (├/└), so the failed path sdc sits under the degraded map.
       const lines = f.split('\n').filter((l) => /^.{2}([├└] )?(sd|dm-)/.test(l));
       expect(lines[0]).toMatch(/^.{2}sdg .*blocked.*✗ sdg blocked/);
+      // sdc is one path of mpatha, whose other path runs: degraded, as its map (problems.ts).
       expect(lines[1]).toMatch(/^.{2}dm-0 mpatha .*! map mpatha/);
       expect(lines[2]).toMatch(/^.{2}├ sdb .*running/);
-      expect(lines[3]).toMatch(/^.{2}└ sdc .*transport-offline.*✗ sdc trans/);
+      expect(lines[3]).toMatch(/^.{2}└ sdc .*transport-offline.*! sdc trans/);
     });
 
     it('`/` completes field names, lists them, and names an unknown field', async () => {

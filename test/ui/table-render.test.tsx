@@ -39,7 +39,7 @@ function row(sid: number, target: string, state: string, verdict: string, health
 
 const ROWS = [
   row(1, 'iqn.2026-01.lab.example:postgres-data-with-a-long-name', 'LOGGED_IN', '● in-use', '✓ ok'),
-  row(2, 'iqn.2026-01.lab.example:kafka', 'FAILED', '✗ stale', '✗ failed'),
+  row(2, 'iqn.2026-01.lab.example:kafka', 'FAILED', '△ stale', '✗ failed'),
   row(3, 'iqn.2026-01.lab.example:plain', 'LOGGED_IN', 'foreign', 'ok'),
 ];
 

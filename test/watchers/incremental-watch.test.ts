@@ -58,9 +58,17 @@ function published(w: Watcher): Snapshot {
   return w.store.getState().snapshot!;
 }
 
+/**
+ * The snapshot without what only a watcher knows: read times, and `downObserved` (it saw the portal
+ * go down; a single read cannot, outages.ts carryDownTimes).
+ */
 function comparable(s: Snapshot): unknown {
   const { takenAt: _t, readMs: _r, ...rest } = s;
-  return rest;
+  return {
+    ...rest,
+    sessions: rest.sessions.map(({ downObserved: _o, ...x }) => x),
+    outages: rest.outages.map(({ downObserved: _o, ...x }) => x),
+  };
 }
 
 describe('watcher incremental refresh', () => {

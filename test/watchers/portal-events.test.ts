@@ -39,24 +39,28 @@ describe('portal events', () => {
       message: `portal ${PORTAL} down: ${onPortal} session${onPortal === 1 ? '' : 's'} FAILED`,
     });
 
-    // Time passes and the kernel gives up (FREE): the finding changes states, not its first sighting,
-    // and it is not reported as a new outage.
+    // Time passes and the kernel gives up (FREE): the finding changes states, not its first sighting;
+    // it is not a new outage but its own, louder event: the kernel fails I/O now.
     host.sim.advance(120_000);
     await w.poll();
     await waitFor(w.store, (st) => st.snapshot?.outages[0]?.sessionStates.FREE === onPortal, 5_000);
     expect(w.store.getState().snapshot!.outages[0]!.firstSeenAt).toBe(seen);
-    expect(portalEvents()).toHaveLength(1);
+    expect(portalEvents()).toHaveLength(2);
+    expect(portalEvents()[1]).toMatchObject({
+      severity: 'error',
+      subject: `portal ${PORTAL}`,
+      message: `portal ${PORTAL}: recovery_tmo expired on all ${onPortal} of ${onPortal} session${onPortal === 1 ? '' : 's'}: the kernel fails I/O, pods get EIO`,
+    });
 
     host.sim.portalUp(PORTAL);
     await w.poll();
-    await waitFor(w.store, (st) => st.events.filter((e) => e.kind === 'portal').length === 2, 5_000);
-    const up = portalEvents()[1]!;
-    expect(up).toMatchObject({
-      kind: 'portal',
-      severity: 'info',
-      subject: `portal ${PORTAL}`,
-      message: `portal ${PORTAL} up again: ${onPortal} session${onPortal === 1 ? '' : 's'} LOGGED_IN (down since ${seen})`,
-    });
+    await waitFor(w.store, (st) => st.events.filter((e) => e.kind === 'portal').length === 3, 5_000);
+    const up = portalEvents()[2]!;
+    // The watcher saw it go down: "down …, since HH:MM UTC", the time of that first read.
+    expect(up).toMatchObject({ kind: 'portal', severity: 'info', subject: `portal ${PORTAL}` });
+    expect(up.message).toBe(
+      `portal ${PORTAL} up again: ${onPortal} session${onPortal === 1 ? '' : 's'} LOGGED_IN (down 2 min, since ${seen.slice(11, 16)} UTC)`,
+    );
     expect(w.store.getState().snapshot!.outages).toEqual([]);
   });
 });

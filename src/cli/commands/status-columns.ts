@@ -44,6 +44,7 @@ const FIELDS: Record<Field, true> = {
   claims: true,
   leftBy: true,
   downSeenAt: true,
+  downObserved: true,
   pending: true,
 };
 

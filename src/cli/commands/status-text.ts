@@ -93,7 +93,8 @@ export function formatStatus(raw: Snapshot, paint: Paint, view: StatusView = {})
   if (snap.outages.length > 0) {
     out.push('');
     out.push(paint(`OUTAGES (${snap.outages.length})`, 'bold'));
-    for (const o of snap.outages) out.push(`  ! ${paint(o.summary, 'red')} (${outageDetail(o)})`);
+    for (const o of snap.outages)
+      out.push(`  ! ${paint(o.summary, 'red')} (${outageDetail(o, Date.parse(snap.takenAt))})`);
   }
   out.push(...formatStuckAndFs(snap, paint));
   out.push(...formatExpected(raw, problems, paint));

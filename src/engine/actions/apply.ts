@@ -26,6 +26,7 @@ import { commandText, stepRef } from './format.js';
 import { createStepGuard, type StepGuard } from './guard/executor.js';
 import { modeRefusal } from './guard/mode.js';
 import { realSleep } from './iscsiadm.js';
+import { iscsidDownAtStart } from './iscsid-needed.js';
 import { appendJournal, type JournalStep, newJournalId, who } from './journal.js';
 import { acquireLocks, type HeldLocks } from './lock.js';
 import { type Runtime, refuseUnguarded } from './runtime.js';
@@ -173,6 +174,9 @@ function refusedBeforeStart(
   const blocking = blockingRefusals(plan, ctx, options.force === true);
   const mode = modeRefusal(plan, { write: ctx.write, dryRun: ctx.dryRun === true });
   if (mode && blocking.length === 0) blocking.push({ id: 'mode', reason: mode.message, overridable: false });
+  // iscsid may have stopped since the plan: a step that needs it would fail after the others ran.
+  const iscsid = blocking.length === 0 && !ctx.dryRun ? iscsidDownAtStart(plan, ctx.host) : undefined;
+  if (iscsid) blocking.push(iscsid);
   if (blocking.length === 0) return undefined;
   return failedResult(
     progress.map((p) => ({ ...p, status: 'skipped' })),

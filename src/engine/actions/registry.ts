@@ -8,6 +8,7 @@ import { cleanupAction } from './cleanup.js';
 import { deleteDeviceAction } from './delete-device.js';
 import { flushAction } from './flush.js';
 import { forgetAction } from './forget.js';
+import { withIscsidCheck } from './iscsid-needed.js';
 import { logoutAction } from './logout.js';
 import { onlineAction } from './online.js';
 import { rescanAction } from './rescan.js';
@@ -28,7 +29,8 @@ export const ACTIONS: readonly ActionDef[] = [
   forgetAction,
   cleanupAction,
   restoreAction,
-] as unknown as readonly ActionDef[];
+  // Every plan is checked for steps that need iscsid (iscsid-needed.ts), whoever planned it.
+].map((a) => withIscsidCheck(a as unknown as ActionDef)) as readonly ActionDef[];
 
 export function findAction(id: ActionId | string): ActionDef {
   const a = ACTIONS.find((x) => x.id === id);

@@ -2,6 +2,7 @@ import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
 import { takeSnapshot } from '../snapshot/index.js';
 import { DOCTOR_CHECKS } from './checks/index.js';
+import { asFinding } from './findings.js';
 import { readProcessTable } from './processes.js';
 import type {
   DoctorCheck,
@@ -55,7 +56,7 @@ export async function runDoctor(
   const results = await Promise.all(
     checks.map(async (check): Promise<DoctorCheck> => {
       try {
-        return await check(ctx);
+        return asFinding(await check(ctx));
       } catch (e) {
         return {
           id: `internal.${check.name || 'check'}`,

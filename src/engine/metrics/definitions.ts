@@ -35,7 +35,13 @@ export const FAMILIES = {
   iscsi_portal_down: g(
     '1 while every session of this node to the portal is down (the outage finding), else 0.',
   ),
+  iscsi_portal_recovery_expired: g(
+    '1 while sessions of this node to the portal are past recovery_tmo (FREE or a device transport-offline): the kernel fails their I/O, pods get EIO; else 0.',
+  ),
   iscsi_portal_sessions: g('Sessions of this node to the portal.'),
+  iscsi_iscsid_up: g(
+    '1 while iscsid runs (or its systemd socket listens), 0 while it is down: no session recovers and logins and logouts fail. Absent when the read cannot tell.',
+  ),
   iscsi_device_info: g('A SCSI device (LUN) of an iSCSI session (value 1); device is the block device name.'),
   iscsi_device_state: g(
     "The device's kernel state: running (0/1) for every device, and its own state (1) while not running.",
@@ -48,7 +54,7 @@ export const FAMILIES = {
   ),
   iscsi_node_problems: g("Sessions per problem severity, as the console's summary line counts them."),
   iscsi_node_problem_objects: g(
-    'Objects with a problem, per kind (session, kubelet_volume, csi_volume, device, multipath_map, volume_missing_path, volume_missing_lun, portal, read, stuck_session, filesystem) and severity.',
+    'Objects with a problem, per kind (session, kubelet_volume, csi_volume, device, multipath_map, volume_missing_path, volume_missing_lun, portal, read, stuck_session, filesystem, iscsid) and severity.',
   ),
   iscsi_session_state_changes_total: c("Changes of the session's kernel state the watcher saw (serve only)."),
   iscsi_events_total: c('Events of the live watcher, by kind and severity (serve only).'),

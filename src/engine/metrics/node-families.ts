@@ -62,10 +62,13 @@ function addPortals(set: FamilySet, snap: Snapshot, max: number): void {
   const counts = new Map<string, number>();
   for (const s of snap.sessions) if (s.portal) counts.set(s.portal, (counts.get(s.portal) ?? 0) + 1);
   const down = new Set(snap.outages.map((o) => o.portal));
-  // Down portals first, so a cap never hides an outage.
-  const portals = [...counts.keys()].sort((a, b) => Number(down.has(b)) - Number(down.has(a)));
+  const expired = new Set(nodeProblems(snap).expired.map((e) => e.portal));
+  // Down and expired portals first, so a cap never hides an outage.
+  const bad = (p: string) => Number(down.has(p) || expired.has(p));
+  const portals = [...counts.keys()].sort((a, b) => bad(b) - bad(a));
   for (const portal of portals.slice(0, max)) {
     set.add('iscsi_portal_down', { portal }, down.has(portal) ? 1 : 0);
+    set.add('iscsi_portal_recovery_expired', { portal }, expired.has(portal) ? 1 : 0);
     set.add('iscsi_portal_sessions', { portal }, counts.get(portal)!);
   }
 }
@@ -98,6 +101,7 @@ function addProblems(set: FamilySet, snap: Snapshot): void {
     'portal',
     snap.outages.map(() => ({ severity: 'outage' as Severity })),
   );
+  count('iscsid', p.iscsid ? [p.iscsid] : []);
   count(
     'read',
     snap.problems.map(() => ({ severity: 'warning' as Severity })),
@@ -158,6 +162,7 @@ export function snapshotMetrics(snap: Snapshot, maxSessions = DEFAULT_MAX_SESSIO
   addVolumes(set, snap, new Map(kept.map((s) => [s.sid, s])));
   if (dropped.length > 0) addVolumes(droppedSet, snap, new Map(dropped.map((s) => [s.sid, s])));
   addPortals(set, snap, max);
+  if (snap.iscsid !== undefined) set.add('iscsi_iscsid_up', {}, snap.iscsid === 'down' ? 0 : 1);
   addProblems(set, snap);
   return { families: set.families((n) => !isExporterFamily(n)), dropped: droppedSet.count };
 }

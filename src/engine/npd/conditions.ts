@@ -10,6 +10,7 @@
 import type { DoctorReport } from '../doctor/types.js';
 import type { Session, Snapshot } from '../model.js';
 import { nodeProblems, problemSortKey } from '../snapshot/problems.js';
+import { plural } from '../text/plural.js';
 import { safeText } from '../text/safe-text.js';
 
 /** The NPD plugin statuses (types.go: OK 0, NonOK 1, Unknown 2). */
@@ -30,8 +31,6 @@ export interface CheckResult {
   /** One line, at most NPD_MAX_LINE characters, printable. */
   line: string;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One printable line of at most 80 characters (node text escaped, cut with `…`). */
 export function npdLine(text: string): string {

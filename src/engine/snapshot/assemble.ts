@@ -15,6 +15,7 @@ import { readByPathLinks, readMapperNames } from './dev-links.js';
 import { expectedState } from './expected.js';
 import { readFsErrors } from './fs-errors.js';
 import { findIscsiDbRoot, readIfaces, readInitiatorName, readNodeRecords } from './iscsi-db.js';
+import { readIscsidState } from './iscsid.js';
 import { readKubeletVolumes } from './kubelet-volumes.js';
 import { readMountinfo } from './mountinfo.js';
 import { applyTopology, cachedTopology } from './multipath-topology.js';
@@ -224,6 +225,8 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   if (fsErrors.length > 0) snapshot.fsErrors = fsErrors;
   if (Object.keys(podNames).length > 0) snapshot.kubelet.pods = podNames;
   if (initiatorName !== undefined) snapshot.node.initiatorName = initiatorName;
+  const iscsid = readIscsidState(host);
+  if (iscsid !== undefined) snapshot.iscsid = iscsid;
   snapshot.readMs = Math.round((performance.now() - input.started) * 100) / 100;
   bases.set(snapshot, input.basis);
   host.endRead?.();

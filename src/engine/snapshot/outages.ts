@@ -10,6 +10,8 @@
  * when this process first read it down (`carryDownTimes` keeps the first sighting across reads).
  */
 import type { PortalOutage, Session, Snapshot } from '../model.js';
+import { plural } from '../text/plural.js';
+import { downWords } from '../text/time.js';
 import type { SysfsSession } from './sessions.js';
 
 type SessionStates = Pick<SysfsSession, 'state' | 'connections'>;
@@ -24,12 +26,24 @@ export function isSessionDown(s: SessionStates): boolean {
   return false;
 }
 
+/**
+ * True when a down session's recovery_tmo has expired: the session is FREE or one of its devices is
+ * `transport-offline` (scsi_transport_iscsi.c: session_recovery_timedout sets the devices
+ * SDEV_TRANSPORT_OFFLINE and fails their queued and new I/O). Pods get EIO now, not later.
+ */
+export function isRecoveryExpired(s: SessionStates & Pick<SysfsSession, 'devices'>): boolean {
+  if (!isSessionDown(s)) return false;
+  if (s.state === 'FREE') return true;
+  return s.devices.some((d) => d.state === 'transport-offline');
+}
+
+/** The decisive words of an expired recovery, said the same in the banner, reasons, `doctor` and `watch`. */
+export const RECOVERY_EXPIRED = 'recovery_tmo expired: the kernel fails I/O';
+
 function count(into: Record<string, number>, value: string | undefined): void {
   if (value === undefined) return;
   into[value] = (into[value] ?? 0) + 1;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `4 sessions FAILED`, `3 sessions FAILED, 1 FREE`, `1 session LOGGED_IN (connection failed)`. */
 function describeStates(sessions: readonly SessionStates[]): string {
@@ -47,9 +61,12 @@ function describeStates(sessions: readonly SessionStates[]): string {
     .join(', ');
 }
 
-/** The one-line wording of an outage: `portal 10.0.0.12:3260 down: 4 sessions FAILED`. */
-function outageSummary(portal: string, sessions: readonly SessionStates[]): string {
-  return `portal ${portal} down: ${describeStates(sessions)}`;
+/**
+ * The one-line wording of an outage: `portal 10.0.0.12:3260 down: 4 sessions FAILED`, and once the
+ * kernel fails I/O `portal 10.0.0.12:3260 down: 4 sessions FREE; recovery_tmo expired: the kernel fails I/O`.
+ */
+function outageSummary(portal: string, sessions: readonly SessionStates[], expired: boolean): string {
+  return `portal ${portal} down: ${describeStates(sessions)}${expired ? `; ${RECOVERY_EXPIRED}` : ''}`;
 }
 
 /**
@@ -67,6 +84,7 @@ export function findOutages(sessions: readonly SysfsSession[], seenAt: string): 
   const out: PortalOutage[] = [];
   for (const [portal, list] of byPortal) {
     if (!list.every(isSessionDown)) continue;
+    const expired = list.filter(isRecoveryExpired).map((s) => s.sid);
     const o: PortalOutage = {
       portal,
       sessions: list.map((s) => s.sid).sort((a, b) => a - b),
@@ -74,8 +92,9 @@ export function findOutages(sessions: readonly SysfsSession[], seenAt: string): 
       connectionStates: {},
       deviceStates: {},
       firstSeenAt: seenAt,
-      summary: outageSummary(portal, list),
+      summary: outageSummary(portal, list, expired.length > 0),
     };
+    if (expired.length > 0) o.expired = expired.sort((a, b) => a - b);
     for (const s of list) {
       count(o.sessionStates, s.state);
       for (const c of s.connections) count(o.connectionStates, c.state);
@@ -93,21 +112,34 @@ export function findOutages(sessions: readonly SysfsSession[], seenAt: string): 
  */
 export function carryDownTimes(prev: Snapshot | undefined, next: Snapshot): void {
   if (!prev) return;
-  if (prev.outages.length > 0) {
-    const was = new Map(prev.outages.map((o) => [o.portal, o.firstSeenAt]));
+  // A first look (Snapshot.partial) judged no session down: it saw nothing go down.
+  const judged = prev.partial === undefined;
+  if (next.outages.length > 0) {
+    const was = new Map(prev.outages.map((o) => [o.portal, o]));
+    const portalsBefore = new Set(judged ? prev.sessions.map((s) => s.portal) : []);
     for (const o of next.outages) {
-      const t = was.get(o.portal);
-      if (t !== undefined && t < o.firstSeenAt) o.firstSeenAt = t;
+      const p = was.get(o.portal);
+      if (p === undefined) {
+        // Sessions to it were read up before: this read saw it go down, so the time is the failure's.
+        if (portalsBefore.has(o.portal)) o.downObserved = true;
+        continue;
+      }
+      if (p.firstSeenAt < o.firstSeenAt) o.firstSeenAt = p.firstSeenAt;
+      if (p.downObserved) o.downObserved = true;
     }
   }
-  let downBefore: Map<string, string> | undefined;
+  let before: Map<string, Session> | undefined;
   for (const s of next.sessions) {
     if (s.downSeenAt === undefined) continue;
-    downBefore ??= new Map(
-      prev.sessions.filter((p) => p.downSeenAt !== undefined).map((p) => [p.key, p.downSeenAt!]),
-    );
-    const t = downBefore.get(s.key);
-    if (t !== undefined && t < s.downSeenAt) s.downSeenAt = t;
+    before ??= new Map(prev.sessions.map((p) => [p.key, p]));
+    const p = before.get(s.key);
+    if (p === undefined) continue;
+    if (p.downSeenAt === undefined) {
+      if (judged) s.downObserved = true;
+    } else {
+      if (p.downSeenAt < s.downSeenAt) s.downSeenAt = p.downSeenAt;
+      if (p.downObserved) s.downObserved = true;
+    }
   }
 }
 
@@ -146,12 +178,21 @@ const tally = (r: Record<string, number>) =>
  * The facts behind an outage's summary, one line: its sessions, the kernel states of their
  * connections and devices, and when this process first saw it (`status`, doctor and the console).
  */
-export function outageDetail(o: PortalOutage): string {
+export function outageDetail(o: PortalOutage, nowMs: number): string {
   const parts = [`${o.sessions.length === 1 ? 'session' : 'sessions'} ${o.sessions.join(', ')}`];
   const conns = tally(o.connectionStates);
   if (conns) parts.push(`connections ${conns}`);
   const devs = tally(o.deviceStates);
   if (devs) parts.push(`devices ${devs}`);
-  parts.push(`first seen ${o.firstSeenAt}`);
+  if (o.expired)
+    parts.push(
+      `recovery_tmo expired on ${o.expired.length === o.sessions.length ? 'all' : o.expired.join(', ')}`,
+    );
+  parts.push(outageDownWords(o, nowMs));
   return parts.join('; ');
+}
+
+/** `down 14 min, since 15:28 UTC` or `first seen down 3 min ago, at 15:28 UTC` (time.ts). */
+export function outageDownWords(o: PortalOutage, nowMs: number): string {
+  return downWords(o.firstSeenAt, nowMs, o.downObserved === true);
 }

@@ -21,7 +21,10 @@ import type {
   SessionKey,
   Snapshot,
 } from '../model.js';
+import { plural } from '../text/plural.js';
+import { podLabel } from '../text/pod-names.js';
 import { volumeHasSession } from './expected.js';
+import { isRecoveryExpired, RECOVERY_EXPIRED } from './outages.js';
 import { stuckReason } from './stuck.js';
 
 export type Severity = 'failed' | 'degraded' | 'outage' | 'stale' | 'orphaned' | 'warning' | 'ok';
@@ -50,6 +53,10 @@ export interface Problem {
   /** When the node was first seen in this state (ISO; a down session's `downSeenAt`), when known. */
   since?: string;
 }
+
+/** The node's problem when iscsid is down (Snapshot.iscsid), as every surface says it. */
+const ISCSID_DOWN = 'iscsid not running: no session recovers, iscsiadm logins and logouts fail';
+const ISCSID_DOWN_NO_RELOGIN = 'iscsid down: nothing logs it back in';
 
 const OK: Problem = Object.freeze({ severity: 'ok', reasons: [], reason: '' }) as Problem;
 
@@ -89,6 +96,8 @@ interface ProblemContext {
   stuckBySid: ReadonlyMap<number, PortalProbe>;
   /** Filesystems with kernel-reported errors (fs-errors.ts), by the device they are on (sd or dm). */
   fsByDevice: ReadonlyMap<string, FsError>;
+  /** iscsid is down (Snapshot.iscsid): no down session is logged back in. */
+  iscsidDown: boolean;
 }
 
 const contexts = new WeakMap<Snapshot, ProblemContext>();
@@ -109,6 +118,7 @@ export function problemContext(snap: Snapshot): ProblemContext {
       bySid: new Map(snap.sessions.map((s) => [s.sid, s])),
       expectedByPath,
       fsByDevice: new Map((snap.fsErrors ?? []).map((e) => [e.device, e])),
+      iscsidDown: snap.iscsid === 'down',
       stuckBySid: new Map(
         (snap.stuck ?? []).flatMap((p) => p.sessions.map((sid) => [sid, p.probe] as const)),
       ),
@@ -215,6 +225,10 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
   if (s.pending) return OK;
   const reasons: string[] = [];
   if (ctx.downPortals.has(s.portal)) reasons.push(`portal ${s.portal} down`);
+  // Before the states that explain it: what the pods feel now is the decisive fact.
+  if (isRecoveryExpired(s)) reasons.push(RECOVERY_EXPIRED);
+  // Without iscsid nothing logs it back in, whatever the portal does.
+  if (ctx.iscsidDown && s.downSeenAt !== undefined) reasons.push(ISCSID_DOWN_NO_RELOGIN);
   const stuck = ctx.stuckBySid.get(s.sid);
   // Stuck first: the portal answers, so the node, not the array, is what must be repaired.
   if (stuck) reasons.push(stuckReason(s, stuck));
@@ -235,6 +249,9 @@ export function sessionProblem(s: Session, ctx: ProblemContext): Problem {
     }
   }
   let severity: Severity = s.health;
+  // A LUN whose only device is down fails its I/O: the session is as bad as its worst device.
+  if (severity === 'degraded' && s.devices.some((d) => d.state !== 'running' && !servedElsewhere(d, ctx)))
+    severity = 'failed';
   // A filesystem the kernel stopped fails every pod's writes, whatever the session's own state says.
   for (const e of sessionFsErrors(s, ctx)) {
     reasons.unshift(e.summary);
@@ -363,12 +380,26 @@ export function targetProblem(sessions: readonly Session[], ctx: ProblemContext)
   return problem(p.severity, [...p.reasons, 'not in kubelet'], p.since);
 }
 
-/** A SCSI device: failed when it is not running or its session is not logged in. */
-function deviceProblem(d: ScsiDevice, s: Session): Problem {
+/**
+ * Whether a device that is not running still has its LUN served: it is a path of a multipath map
+ * with another path running, so I/O goes on through the map (degraded); else its I/O fails (failed).
+ */
+function servedElsewhere(d: ScsiDevice, ctx: ProblemContext): boolean {
+  const m = d.name ? ctx.mapsBySlave.get(d.name) : undefined;
+  return m?.slaves.some((x) => x !== d.name && !m.failedSlaves.includes(x)) === true;
+}
+
+/**
+ * A SCSI device: not running, or its session not logged in, is `failed` when nothing else serves
+ * its LUN and `degraded` when a multipath map still has another path; the session rolls up the
+ * same rule (sessionProblem), so a row never reads ✗ under a parent that reads !.
+ */
+function deviceProblem(d: ScsiDevice, s: Session, ctx: ProblemContext): Problem {
   const reasons: string[] = [];
   if (d.state !== 'running') reasons.push(`${deviceName(d)} ${d.state ?? 'state unknown'}`);
   if (s.state !== 'LOGGED_IN') reasons.push(`session ${s.sid} ${s.state}`);
-  return reasons.length ? problem('failed', reasons, s.downSeenAt) : OK;
+  if (reasons.length === 0) return OK;
+  return problem(servedElsewhere(d, ctx) ? 'degraded' : 'failed', reasons, s.downSeenAt);
 }
 
 /** A multipath map: failed with no path left, degraded with some lost. */
@@ -392,10 +423,85 @@ export interface NodeProblems {
   expected: ReadonlyMap<string, ExpectedProblem>;
   /** Sessions per severity (ok included). */
   counts: Record<Severity, number>;
+  /**
+   * Where the kernel fails I/O now (recovery_tmo expired), one entry per portal, worst first in
+   * every surface: the banner, the summary, `doctor`, `watch`, metrics. Empty when none.
+   */
+  expired: readonly ExpiredRecovery[];
+  /** The node's own problem when iscsid is down (degraded: the data path still runs), else absent. */
+  iscsid?: Problem;
   /** `2 failed · 1 degraded · 1 stale · 1 orphaned · portal 10.0.0.12:3260 down`. */
   summary: string;
+  /** The summary's parts in order, each with the portal it is about (the banner says those). */
+  summaryParts: readonly SummaryPart[];
   /** The worst severity on the node. */
   worst: Severity;
+}
+
+/** Sessions of one portal whose recovery_tmo expired: the kernel fails their I/O, pods get EIO. */
+export interface ExpiredRecovery {
+  portal: string;
+  /** Sids, ascending. */
+  sessions: number[];
+  /** The pods using them, `namespace/name` where the node names them, else the UID; sorted. */
+  pods: string[];
+  /** The earliest first sighting of them down (ISO), and whether the console saw the failure. */
+  since?: string;
+  observed: boolean;
+  /** The whole portal is down (an outage), not only these sessions. */
+  outage: boolean;
+}
+
+/** One part of the summary line, with the portal it is about (the outage banner says those). */
+interface SummaryPart {
+  text: string;
+  portal?: string;
+}
+
+/** Pod UIDs of a session: kubelet's in-tree volume dirs, and the CSI volumes whose sessions include it. */
+function sessionPodUids(snap: Snapshot, s: Session): string[] {
+  const out = new Set(s.pods);
+  for (const v of snap.csi?.volumes ?? [])
+    if (v.sessions.includes(s.sid)) for (const p of v.publish) out.add(p.podUid);
+  return [...out];
+}
+
+/** The expired recoveries of the node, by portal (sorted), from the sessions' own states. */
+function expiredRecoveries(snap: Snapshot, ctx: ProblemContext): ExpiredRecovery[] {
+  const byPortal = new Map<string, ExpiredRecovery & { uids: Set<string> }>();
+  for (const s of snap.sessions) {
+    if (s.pending || !isRecoveryExpired(s)) continue;
+    let e = byPortal.get(s.portal);
+    if (!e) {
+      e = {
+        portal: s.portal,
+        sessions: [],
+        pods: [],
+        observed: true,
+        outage: ctx.downPortals.has(s.portal),
+        uids: new Set(),
+      };
+      byPortal.set(s.portal, e);
+    }
+    e.sessions.push(s.sid);
+    for (const u of sessionPodUids(snap, s)) e.uids.add(u);
+    const since = earliest(e.since, s.downSeenAt);
+    if (since) e.since = since;
+    if (s.downObserved !== true) e.observed = false;
+  }
+  return [...byPortal.values()]
+    .sort((a, b) => a.portal.localeCompare(b.portal))
+    .map(({ uids, ...e }) => ({
+      ...e,
+      sessions: e.sessions.sort((a, b) => a - b),
+      pods: [...uids].map((u) => podLabel(snap.kubelet.pods, u)).sort(),
+    }));
+}
+
+/** `I/O failing on portal 10.0.0.12:3260 (recovery_tmo expired, 2 pods)`: the summary's loudest part. */
+function expiredPart(e: ExpiredRecovery): string {
+  const pods = e.pods.length > 0 ? `, ${plural(e.pods.length, 'pod')}` : '';
+  return `I/O failing on portal ${e.portal} (recovery_tmo expired${pods})`;
 }
 
 /** The main path of a CSI volume, as the Volumes view keys it. */
@@ -413,11 +519,17 @@ function nodeSummary(
   snap: Snapshot,
   counts: Record<Severity, number>,
   leftoverDirs: number,
-  expectedAll: readonly Problem[] = [],
-): string {
+  expectedAll: readonly Problem[],
+  expired: readonly ExpiredRecovery[],
+): SummaryPart[] {
+  // Loudest first: where pods get EIO now.
+  const out: SummaryPart[] = expired.map((e) => ({ text: expiredPart(e), portal: e.portal }));
+  if (snap.iscsid === 'down') out.push({ text: ISCSID_DOWN });
+  for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) out.push({ text: `${counts[sev]} ${sev}` });
   const parts: string[] = [];
-  for (const sev of SUMMARY_ORDER) if (counts[sev] > 0) parts.push(`${counts[sev]} ${sev}`);
-  for (const o of snap.outages) parts.push(`portal ${o.portal} down`);
+  const expiredPortals = new Set(expired.map((e) => e.portal));
+  for (const o of snap.outages)
+    if (!expiredPortals.has(o.portal)) out.push({ text: `portal ${o.portal} down`, portal: o.portal });
   // One volume in use short of a path or a LUN is named as the problem says it; more are counted.
   const expected = expectedAll.filter((p) => p.severity !== 'warning');
   if (expected.length === 1) parts.push(expected[0]!.reason);
@@ -425,15 +537,13 @@ function nodeSummary(
   for (const e of snap.fsErrors ?? [])
     if (e.state === 'failing') parts.push(`filesystem on ${e.device} stopped: writes fail`);
   for (const p of snap.stuck ?? [])
-    parts.push(
-      `${p.sessions.length} session${p.sessions.length === 1 ? '' : 's'} stuck (portal ${p.portal} answers)`,
-    );
-  if (leftoverDirs > 0)
-    parts.push(`${leftoverDirs} kubelet dir${leftoverDirs === 1 ? '' : 's'} without a session`);
-  if (parts.length > 0) return parts.join(' · ');
+    parts.push(`${plural(p.sessions.length, 'session')} stuck (portal ${p.portal} answers)`);
+  if (leftoverDirs > 0) parts.push(`${plural(leftoverDirs, 'kubelet dir')} without a session`);
+  out.push(...parts.map((text) => ({ text })));
+  if (out.length > 0) return out;
   const n = snap.sessions.length;
-  if (snap.partial) return `reading ${snap.partial.sessionsTotal} sessions…`;
-  return n === 0 ? 'no iSCSI sessions' : `all ${n} session${n === 1 ? '' : 's'} ok`;
+  if (snap.partial) return [{ text: `reading ${snap.partial.sessionsTotal} sessions…` }];
+  return [{ text: n === 0 ? 'no iSCSI sessions' : `all ${plural(n, 'session')} ok` }];
 }
 
 const nodeCache = new WeakMap<Snapshot, NodeProblems>();
@@ -460,7 +570,7 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
     sessions.set(s.key, p);
     counts[p.severity]++;
     worst = worse(worst, p.severity);
-    for (const d of s.devices) devices.set(d.key, deviceProblem(d, s));
+    for (const d of s.devices) devices.set(d.key, deviceProblem(d, s, ctx));
   }
   const volumes = new Map<string, Problem>();
   let leftoverDirs = 0;
@@ -485,6 +595,10 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
     expected.set(v.path, p);
     worst = worse(worst, p.severity);
   }
+  const expired = expiredRecoveries(snap, ctx);
+  const iscsid = ctx.iscsidDown ? problem('degraded', [ISCSID_DOWN]) : undefined;
+  if (iscsid) worst = worse(worst, iscsid.severity);
+  const summaryParts = nodeSummary(snap, counts, leftoverDirs, [...expected.values()], expired);
   const out: NodeProblems = {
     sessions,
     volumes,
@@ -493,7 +607,10 @@ export function nodeProblems(snap: Snapshot): NodeProblems {
     maps,
     expected,
     counts,
-    summary: nodeSummary(snap, counts, leftoverDirs, [...expected.values()]),
+    expired,
+    ...(iscsid ? { iscsid } : {}),
+    summary: summaryParts.map((p) => p.text).join(' · '),
+    summaryParts,
     worst,
   };
   nodeCache.set(snap, out);

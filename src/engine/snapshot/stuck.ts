@@ -10,16 +10,16 @@
  * the first read that saw it down (Session.downSeenAt), and is an at-least.
  */
 import type { PortalOutage, PortalProbe, Session, Snapshot, StuckPortal } from '../model.js';
+import { plural } from '../text/plural.js';
+import { clockTime } from '../text/time.js';
 import { isSessionDown } from './outages.js';
 
-/** `12:01:03 UTC` of an ISO time. */
-export function clockTime(iso: string): string {
-  return `${iso.slice(11, 19)} UTC`;
-}
+// The one time formatter (src/engine/text/time.ts), offered here where the stuck texts' users import it.
+export { clockTime };
 
 /** `portal 10.0.0.10:3260 answers; 2 sessions stuck (probed 12:01:03 UTC)`. */
 function stuckSummary(portal: string, sessions: number, probe: PortalProbe): string {
-  return `portal ${portal} answers; ${sessions} session${sessions === 1 ? '' : 's'} stuck (probed ${clockTime(probe.at)})`;
+  return `portal ${portal} answers; ${plural(sessions, 'session')} stuck (probed ${clockTime(probe.at)})`;
 }
 
 /** The outage's words once a probe found the portal silent: `…; portal does not answer (probed 12:01:03 UTC)`. */

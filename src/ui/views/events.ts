@@ -1,13 +1,12 @@
 /** The Events view (6): the watchers' live event log; the cursor follows new events from the last row. */
 import type { NodeEvent } from '../../app/backend.js';
-import { eventRecord, fingerprintText } from '../../app/domain.js';
+import { eventRecord, fingerprintText, utcClock } from '../../app/domain.js';
 import type { Column, TableRow } from '../components/table-types.js';
-import { formatClock } from '../format.js';
 import type { Tone } from '../theme.js';
 import { defineView } from './view.js';
 
 const EVENT_COLUMNS: readonly Column[] = [
-  { id: 'at', title: 'TIME', width: 8 },
+  { id: 'at', title: 'TIME', width: 12 },
   { id: 'severity', title: 'SEV', width: 7 },
   { id: 'kind', title: 'KIND', width: 9 },
   { id: 'subject', title: 'SUBJECT', width: 24, grow: 1, middle: true, hideBelow: 100 },
@@ -27,7 +26,7 @@ export function eventRow(e: NodeEvent): TableRow {
   const subject = fingerprintText(e.subject);
   return {
     key: String(e.id),
-    cells: [formatClock(e.at), sev.text, e.kind, subject, e.message],
+    cells: [utcClock(e.at, undefined, true), sev.text, e.kind, subject, e.message],
     tones: ['dim', sev.tone, undefined, 'dim', undefined],
     fields: { kind: e.kind, severity: e.severity, subject, message: e.message },
     sort: { at: e.id, severity: e.severity, kind: e.kind },

@@ -4,7 +4,7 @@
  */
 import { Box } from 'ink';
 import type { ConsoleBackend, JournalEntry } from '../../app/backend.js';
-import { commandOutcome } from '../../app/domain.js';
+import { commandOutcome, utcStamp } from '../../app/domain.js';
 import { ScrollText } from '../components/scroll-text.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { safeJournal } from '../journal-feed.js';
@@ -12,7 +12,7 @@ import { TableBody } from './table-body.js';
 import { defineView, type ViewBodyProps } from './view.js';
 
 const JOURNAL_COLUMNS: readonly Column[] = [
-  { id: 'at', title: 'TIME (UTC)', width: 19 },
+  { id: 'at', title: 'TIME', width: 23 },
   { id: 'action', title: 'ACTION', width: 13 },
   { id: 'result', title: 'RESULT', width: 8 },
   { id: 'cmds', title: 'CMDS', width: 4, align: 'right' },
@@ -22,13 +22,7 @@ const JOURNAL_COLUMNS: readonly Column[] = [
 export function journalRow(j: JournalEntry): TableRow {
   return {
     key: j.id,
-    cells: [
-      new Date(j.at).toISOString().slice(0, 19).replace('T', ' '),
-      j.action,
-      j.ok ? '✓ ok' : '✗ failed',
-      String(j.commands.length),
-      j.subject,
-    ],
+    cells: [utcStamp(j.at), j.action, j.ok ? '✓ ok' : '✗ failed', String(j.commands.length), j.subject],
     tones: ['dim', undefined, j.ok ? 'ok' : 'bad'],
     fields: { action: j.action, subject: j.subject, result: j.ok ? 'ok' : 'failed' },
     sort: { at: j.at, action: j.action },

@@ -9,6 +9,7 @@ import {
   describeBinds,
   describeRecovery,
   downScopeOf,
+  downWords,
   fsWords,
   kubeletLunProblem,
   kubeletOnDetachText,
@@ -143,7 +144,11 @@ function kernelStateLines(snap: Snapshot, s: Session, now: number | undefined): 
   });
   const clock = now === undefined ? recoveryClock({ ...s, downSeenAt: undefined }, 0) : recoveryClock(s, now);
   lines.push({ text: `  recovery: ${describeRecovery(clock)}`, tone: 'warn' });
-  if (s.downSeenAt) lines.push({ text: `  first seen down ${s.downSeenAt}`, tone: 'dim' });
+  if (s.downSeenAt)
+    lines.push({
+      text: `  ${downWords(s.downSeenAt, now ?? Date.parse(snap.takenAt), s.downObserved === true)}`,
+      tone: 'dim',
+    });
   return lines;
 }
 
@@ -160,7 +165,11 @@ function stuckLines(snap: Snapshot, s: Session, probe: PortalProbe): Line[] {
       bold: true,
     },
   ];
-  if (s.downSeenAt) out.push({ text: `  first seen down ${s.downSeenAt}`, tone: 'dim' });
+  if (s.downSeenAt)
+    out.push({
+      text: `  ${downWords(s.downSeenAt, Date.parse(snap.takenAt), s.downObserved === true)}`,
+      tone: 'dim',
+    });
   const inUse = s.verdict === 'in-use' || s.pods.length > 0;
   const mapsUp = s.devices.some((d) =>
     snap.multipath.some(

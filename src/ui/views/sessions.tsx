@@ -175,7 +175,10 @@ function SessionsBody(props: ViewBodyProps) {
     );
   }
   // Wrapped, never cut: mount paths and the recovery line read in full at 80 columns.
-  const lines = wrapLines(sessionDetailLines(snapshot, session, props.now, props.backend.actions), props.width);
+  const lines = wrapLines(
+    sessionDetailLines(snapshot, session, props.now, props.backend.actions),
+    props.width,
+  );
   return (
     <ScrollText lines={lines} height={props.height} width={props.width} offset={props.scroll} theme={theme} />
   );

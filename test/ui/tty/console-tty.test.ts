@@ -49,7 +49,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
       // The incident's 10.0.0.12:3260 is down: its banner sits between the tabs and the table,
       // then the summary line.
       let s = await term.waitFor(
-        /1 sessions.*\n.*OUTAGE portal 10\.0\.0\.12:3260 down.*\n.*2 failed.*\n.*SID TARGET[\s\S]*✗ stale/,
+        /1 sessions.*\n.*OUTAGE portal 10\.0\.0\.12:3260 down.*\n.*2 failed.*\n.*SID TARGET[\s\S]*△ stale/,
       );
       expect(s).toContain(' WRITE ');
       expect(s).toMatch(/iscsid ● up/);
@@ -69,7 +69,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
       // Detail of the stale session.
       term.keys('Enter');
       s = await term.waitFor(`Session ${sid} `);
-      expect(s).toContain('Verdict  ✗ stale');
+      expect(s).toContain('Verdict  △ stale');
       expect(s).toContain('kubelet logs this session out');
       save('session-detail', s);
 
@@ -142,7 +142,7 @@ describe('console in a real terminal (tmux, --demo incident)', () => {
           LANG: 'C.UTF-8',
           NO_COLOR: '1',
         });
-        await mono.waitFor(/READ-ONLY[\s\S]*✗ stale/);
+        await mono.waitFor(/READ-ONLY[\s\S]*△ stale/);
         const raw = mono.screenWithEscapes();
         // SGR foreground/background colour parameters (30-37, 38;..., 40-47, 48;..., 90-97, 100-107).
         const colours = [...raw.matchAll(/\x1b\[([0-9;]*)m/g)]

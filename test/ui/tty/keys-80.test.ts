@@ -27,7 +27,7 @@ describe('k9s keys at 80×24 without colours (tmux)', () => {
         LANG: 'C.UTF-8',
         NO_COLOR: '1',
       });
-      let s = await term.waitFor(/polled \d+\S* · full \d+\S* ago[\s\S]*✗ stale/);
+      let s = await term.waitFor(/polled +\d+\S* · full +\d+\S* ago[\s\S]*△ stale/);
       expect(s.split('\n')[0]!.length).toBeLessThanOrEqual(80);
       // Problems first: session 7 (portal down), then 3 (failed path); IQNs elided.
       expect(s).toMatch(/^›\s+7 …:/m);

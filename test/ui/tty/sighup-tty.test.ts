@@ -49,7 +49,7 @@ async function startConsole(tag: string): Promise<{ term: TmuxTerminal; tmp: str
     LANG: 'C.UTF-8',
     TMPDIR: tmp,
   });
-  await term.waitFor(/SID TARGET[\s\S]*✗ stale/);
+  await term.waitFor(/SID TARGET[\s\S]*△ stale/);
   expect(term.alternateOn()).toBe(true);
   const [tree] = trees(tmp);
   expect(tree).toBeDefined();

@@ -31,7 +31,7 @@ describe('typed consent and typeahead (tmux, --demo incident --write)', () => {
         LANG: 'C.UTF-8',
         TMPDIR: tmp,
       });
-      await term.waitFor(/SID TARGET[\s\S]*✗ stale/);
+      await term.waitFor(/SID TARGET[\s\S]*△ stale/);
       term.keys('/');
       term.text('verdict=stale');
       let s = await term.waitFor(/filter: verdict=stale[\s\S]*1 of 1 \(\d+ total\)/);
@@ -49,7 +49,7 @@ describe('typed consent and typeahead (tmux, --demo incident --write)', () => {
       // Cancelled: the stale session is still listed (nothing was logged out).
       term.keys('Escape');
       s = await term.waitFor('Clean up session cancelled');
-      expect(s).toMatch(new RegExp(`›\\s+${sid} (?:iqn|…:)[\\s\\S]*✗ stale`));
+      expect(s).toMatch(new RegExp(`›\\s+${sid} (?:iqn|…:)[\\s\\S]*△ stale`));
       term.keys('q');
       await term.waitFor(/EXITED 0/);
     },

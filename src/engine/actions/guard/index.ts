@@ -8,6 +8,7 @@
 import { RefusedError } from '../../errors.js';
 import type { Plan, ResolvedEffect, StepEffect } from '../types.js';
 import { inUseInvariant } from './in-use.js';
+import { iscsidInvariant } from './iscsid.js';
 import { mapPathsInvariant } from './map-paths.js';
 import { modeInvariant } from './mode.js';
 import { namedInvariant } from './named.js';
@@ -19,6 +20,7 @@ import { unmountScopeInvariant } from './unmount-scope.js';
 /** Every invariant, in the order they are checked (the mode first: in dry-run nothing else matters). */
 const INVARIANTS: readonly Invariant[] = [
   modeInvariant,
+  iscsidInvariant,
   inUseInvariant,
   mapPathsInvariant,
   namedInvariant,

@@ -1,19 +1,5 @@
+import { hasIscsidSocket, ISCSID_ABSTRACT_SOCKET, ISCSID_PID_FILE } from '../../snapshot/iscsid.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
-
-/**
- * The abstract unix socket iscsiadm uses to reach iscsid (open-iscsi usr/iscsid_req.c,
- * ISCSIADM_NAMESPACE); systemd's iscsid.socket listens on the same name. Abstract sockets belong to
- * a network namespace, so it is looked up in the listener's own /proc/<pid>/net/unix.
- */
-const ISCSID_ABSTRACT_SOCKET = '@ISCSIADM_ABSTRACT_NAMESPACE';
-const ISCSID_PID_FILE = '/run/iscsid.pid';
-
-/** Whether a process's network namespace has iscsid's socket; undefined when its table is unreadable. */
-function hasIscsidSocket(ctx: DoctorContext, pid: number): boolean | undefined {
-  const table = ctx.host.readText(`/proc/${pid}/net/unix`);
-  if (table === undefined) return undefined;
-  return table.split('\n').some((l) => l.trimEnd().endsWith(` ${ISCSID_ABSTRACT_SOCKET}`));
-}
 
 /** iscsid running: pid from /proc/*\/comm (and /run/iscsid.pid), listening socket. */
 export function iscsidRunning(ctx: DoctorContext): DoctorCheck {
@@ -22,7 +8,7 @@ export function iscsidRunning(ctx: DoctorContext): DoctorCheck {
   const pidFile = ctx.host.readText(ISCSID_PID_FILE)?.trim();
   if (pids.length === 0) {
     // systemd socket activation: PID 1 holds the socket and starts iscsid on the first iscsiadm call.
-    if (hasIscsidSocket(ctx, 1) === true) {
+    if (hasIscsidSocket(ctx.host, 1) === true) {
       return {
         ...base,
         status: 'warn',
@@ -39,7 +25,7 @@ export function iscsidRunning(ctx: DoctorContext): DoctorCheck {
   }
   const parts = [`pid ${pids.join(', ')}`];
   if (pidFile) parts.push(`${ISCSID_PID_FILE} ${pidFile}${pids.includes(Number(pidFile)) ? '' : ' (stale)'}`);
-  const seen = pids.map((pid) => hasIscsidSocket(ctx, pid));
+  const seen = pids.map((pid) => hasIscsidSocket(ctx.host, pid));
   const socket = seen.includes(true) ? true : seen.includes(false) ? false : undefined;
   if (socket === undefined) parts.push('socket not checked (no /proc/<pid>/net/unix)');
   else parts.push(socket ? `socket ${ISCSID_ABSTRACT_SOCKET}` : `socket ${ISCSID_ABSTRACT_SOCKET} not found`);

@@ -1,6 +1,7 @@
 import { takeSnapshot } from '../../snapshot/index.js';
 import { nodeProblems } from '../../snapshot/problems.js';
-import { listSome, plural } from '../evidence.js';
+import { plural } from '../../text/plural.js';
+import { listSome } from '../evidence.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /**

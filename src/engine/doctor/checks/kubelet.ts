@@ -1,7 +1,8 @@
 import { ISCSI_POD_PLUGIN } from '../../kubelet/paths.js';
 import { readKubeletVolumes } from '../../snapshot/kubelet-volumes.js';
 import { readMountinfo } from '../../snapshot/mountinfo.js';
-import { listSome, plural } from '../evidence.js';
+import { plural } from '../../text/plural.js';
+import { listSome } from '../evidence.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /** Process names kubelet runs under: itself, or embedded in k3s (`k3s server` / `k3s agent`). */

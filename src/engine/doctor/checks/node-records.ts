@@ -1,7 +1,8 @@
 import { shellLine } from '../../actions/format.js';
 import { formatPortal } from '../../iscsi/portal.js';
 import { nodeStartupAllIfacesArgv } from '../../iscsiadm/argv.js';
-import { listSome, plural } from '../evidence.js';
+import { plural } from '../../text/plural.js';
+import { listSome } from '../evidence.js';
 import { readDoctorNodeRecords } from '../node-db.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 

@@ -1,6 +1,7 @@
-import { findOutages, isSessionDown, outageDetail } from '../../snapshot/outages.js';
+import { findOutages, isSessionDown, outageDetail, RECOVERY_EXPIRED } from '../../snapshot/outages.js';
 import { readSessions } from '../../snapshot/sessions.js';
-import { listSome, plural } from '../evidence.js';
+import { plural } from '../../text/plural.js';
+import { listSome } from '../evidence.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /**
@@ -12,12 +13,19 @@ export function portalsUp(ctx: DoctorContext): DoctorCheck {
   const base = { id: 'sessions.portals', title: 'session portals up' };
   const { sessions } = readSessions(ctx.host, []);
   if (sessions.length === 0) return { ...base, status: 'pass', evidence: 'no iSCSI sessions' };
-  const outages = findOutages(sessions, new Date(ctx.host.now()).toISOString());
+  const now = ctx.host.now();
+  const outages = findOutages(sessions, new Date(now).toISOString());
   if (outages.length > 0) {
+    // Past recovery_tmo the kernel fails I/O now: the line says so first (RECOVERY_EXPIRED).
+    const expired = outages.filter((o) => o.expired).map((o) => o.portal);
     return {
       ...base,
+      title:
+        expired.length > 0
+          ? `${expired.length === outages.length ? '' : 'portal down; '}${RECOVERY_EXPIRED} on ${expired.join(', ')}`
+          : `${outages.length === 1 ? 'portal' : 'portals'} down`,
       status: 'fail',
-      evidence: outages.map((o) => `${o.summary} (${outageDetail(o)})`).join('; '),
+      evidence: outages.map((o) => `${o.summary} (${outageDetail(o, now)})`).join('; '),
       hint: 'check the target and the network path to it; iscsid logs the sessions back in when it answers (do not clean them up meanwhile)',
     };
   }
@@ -26,6 +34,7 @@ export function portalsUp(ctx: DoctorContext): DoctorCheck {
   if (down.length > 0) {
     return {
       ...base,
+      title: 'sessions down while their portals are up',
       status: 'warn',
       evidence: `${plural(down.length, 'session')} down while ${down.length === 1 ? 'its portal is' : 'their portals are'} up: ${listSome(
         down.map((s) => `${s.sid} ${s.targetIqn} @ ${s.portal} ${s.state}`),

@@ -1,4 +1,5 @@
-import { listSome, plural } from '../evidence.js';
+import { plural } from '../../text/plural.js';
+import { listSome } from '../evidence.js';
 import { iscsiMaps } from '../host-facts.js';
 import { ISCSID_CONF, readIscsidConf } from '../iscsid-conf.js';
 import { readDoctorNodeRecords } from '../node-db.js';
