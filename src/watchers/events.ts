@@ -114,7 +114,7 @@ export function deviceStateEvent(
  * A problem the first full read found (problemsAtStart): it was there before the watch began, so
  * it says so; failed is an error, anything less a warning.
  */
-export function problemAtStart(
+function problemAtStart(
   kind: EventKind,
   subject: string,
   what: string,
