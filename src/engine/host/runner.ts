@@ -1,3 +1,4 @@
+import { tcpSocket } from '../builtins-on-use.js';
 import { ExternalCommandError } from '../errors.js';
 import {
   type LineStream,
@@ -273,20 +274,19 @@ export function spawnLineStream(argv: readonly string[], handlers: StreamHandler
  * One TCP connection attempt, closed as soon as it is made: the reachability probe's fallback
  * (src/engine/probe/portal-probe.ts) when a SendTargets discovery cannot be sent without
  * credentials. Nothing is written to the socket. Bounded by `timeoutMs` (a SYN nobody answers is
- * given up, not waited out for the kernel's ~2 min of retries). Never throws. node:net is imported
- * here, on the first probe: it evaluates ~27 internal modules a one-shot command would not use.
+ * given up, not waited out for the kernel's ~2 min of retries). Never throws. node:net loads on the
+ * first probe (builtins-on-use.ts): it evaluates ~27 internal modules a one-shot command would not use.
  */
 export async function connectTcp(
   address: string,
   port: number,
   timeoutMs: number,
 ): Promise<TcpConnectResult> {
-  const net = await import('node:net');
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
-    const socket = new net.Socket();
+    const socket = tcpSocket();
     const done = (r: TcpConnectResult) => {
       if (settled) return;
       settled = true;
