@@ -174,7 +174,7 @@ describe('every attach input path refuses bad names (exit 2, nothing planned)', 
   });
 
   it('the wizard shows the engine’s reasons inline and its planner refuses the same names', async () => {
-    const ok = { volName: 'pv-a', targetPortal: '10.0.0.5', iqn: GOOD, lun: '1' };
+    const ok = { volName: 'pv-a', targetPortal: '10.0.0.5', iqn: GOOD, lun: '1', mount: 'true' };
     expect(validateWizard(ok)).toEqual({});
     for (const [iqn, why] of BAD_IQNS) {
       expect(validateWizard({ ...ok, iqn }).iqn, iqn).toMatch(why);

@@ -112,7 +112,9 @@ describe('watch', () => {
     expect(lines[0]).toMatch(/ info {2}watcher {3}watching sim-node-1: 7 sessions/);
     // The outage first, then the sessions worst first (failed, degraded, then stale and orphaned).
     expect(lines[1]).toMatch(/ warn {2}portal {4}portal 10\.0\.0\.12:3260 down: 1 session FAILED/);
-    const order = lines.slice(2, 7).map((l) => /session (\d+) (\w+):/.exec(l)?.slice(1, 3).join(' '));
+    const order = lines
+      .slice(2, 7)
+      .map((l) => /session (\d+) (\w+) at start:/.exec(l)?.slice(1, 3).join(' '));
     expect(order).toEqual(['7 failed', '3 failed', '2 degraded', '4 stale', '5 orphaned']);
     expect(o.err).toBe('');
   }, 90_000);

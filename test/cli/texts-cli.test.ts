@@ -57,6 +57,7 @@ describe('CLI texts', () => {
 
   it('cleanup --dry-run of the stale session: blast radius in words, steps without internals', async () => {
     const o = captureOutput();
+    o.columns = 200; // the words, unwrapped (help-and-plans tests the wrapping to the terminal)
     await main(['cleanup', '4', '--dry-run', '--demo', 'incident', '--write'], o);
     expect(o.out).toContain('sessions (1): 4 iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260 (default)');
     expect(o.out).toContain(
@@ -71,6 +72,7 @@ describe('CLI texts', () => {
 
   it('logout --dry-run of an in-use session names the pod and the kubectl command', async () => {
     const o = captureOutput();
+    o.columns = 200; // the words, unwrapped (help-and-plans tests the wrapping to the terminal)
     expect(await main(['logout', '2', '--dry-run', '--demo', 'incident', '--write'], o)).toBe(3);
     expect(o.out).toContain('[in-use] session 2 (10.0.0.10:3260) is in use by pod streaming/kafka-0');
     expect(o.out).toContain(

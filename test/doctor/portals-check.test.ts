@@ -31,10 +31,11 @@ describe('doctor sessions.portals', () => {
   });
 
   it('outage: fails with the portal, its sessions and kernel states; the report is not ok (exit 3)', async () => {
+    // Five sessions on 10.0.0.10: four volumes (LUN 1 each) and scratch-old's hand login (LUN 0 and 1).
     const { c, ok } = await portalsCheck('outage');
     expect(c.status).toBe('fail');
     expect(c.evidence).toMatch(
-      /^portal 10\.0\.0\.10:3260 down: 4 sessions FAILED \(sessions 1, 2, 3, 4; connections 4 failed; devices 4 blocked; first seen /,
+      /^portal 10\.0\.0\.10:3260 down: 5 sessions FAILED \(sessions 1, 2, 3, 4, 5; connections 5 failed; devices 6 blocked; first seen /,
     );
     expect(c.hint).toMatch(/do not clean them up/);
     expect(c.title).toBe('portal down');
@@ -61,7 +62,7 @@ describe('doctor sessions.portals', () => {
     expect(c.status).toBe('fail');
     expect(c.title).toBe('recovery_tmo expired: the kernel fails I/O on 10.0.0.10:3260');
     expect(c.evidence).toMatch(
-      /^portal 10\.0\.0\.10:3260 down: 4 sessions FREE; recovery_tmo expired: the kernel fails I\/O \(sessions 1, 2, 3, 4; connections .*; devices 4 transport-offline; recovery_tmo expired on all; first seen down just now, at \d\d:\d\d UTC\)$/,
+      /^portal 10\.0\.0\.10:3260 down: 5 sessions FREE; recovery_tmo expired: the kernel fails I\/O \(sessions 1, 2, 3, 4, 5; connections 5 failed; devices 6 transport-offline; recovery_tmo expired on all; first seen down just now, at \d\d:\d\d UTC\)$/,
     );
   });
 });

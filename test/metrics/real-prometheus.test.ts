@@ -5,7 +5,8 @@
  * `prometheus-node-exporter` textfile collector. Every wait polls an HTTP API; nothing sleeps.
  *
  * Expected values come from the scenario's definition (src/sim/scenarios/outage.ts): controller A
- * (10.0.0.10:3260) is down under four volumes (postgres-data, redis-data, elastic-0, elastic-1),
+ * (10.0.0.10:3260) is down under four volumes (postgres-data, redis-data, elastic-0, elastic-1)
+ * and an admin's unused hand login (scratch-old),
  * controller B (10.0.0.11:3260) serves two (minio-0, minio-1).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -22,7 +23,7 @@ const RULES = join(__dirname, '..', '..', 'deploy', 'monitoring', 'iscsi-console
 const PORTAL_A = '10.0.0.10:3260';
 const PORTAL_B = '10.0.0.11:3260';
 const IQN = 'iqn.2026-01.lab.example:';
-const ON_A = ['elastic-0', 'elastic-1', 'postgres-data', 'redis-data'];
+const ON_A = ['elastic-0', 'elastic-1', 'postgres-data', 'redis-data', 'scratch-old'];
 const ON_B = ['minio-0', 'minio-1'];
 
 const dir = mkdtempSync(join(tmpdir(), 'ic-prometheus-'));
@@ -145,7 +146,7 @@ describe('serve --demo outage scraped by a real Prometheus with the shipped rule
     const up = await query(prom, 'iscsi_session_state{state="LOGGED_IN"} == 1');
     expect(up.map((s) => s.metric.target).sort()).toEqual(ON_B.map((n) => IQN + n));
     const sessions = await query(prom, 'iscsi_portal_sessions');
-    expect(byLabel(sessions, 'portal')).toEqual({ [PORTAL_A]: '4', [PORTAL_B]: '2' });
+    expect(byLabel(sessions, 'portal')).toEqual({ [PORTAL_A]: '5', [PORTAL_B]: '2' });
   }, 120_000);
 
   it('the portal-down alert fires for portal A only, and resolves when the portal is back', async () => {
@@ -171,9 +172,9 @@ describe('serve --demo outage scraped by a real Prometheus with the shipped rule
     );
     const logged = await pollFor('sessions LOGGED_IN', async () => {
       const v = await query(prom, 'iscsi_session_state{state="LOGGED_IN"} == 1');
-      return v.length === 6 ? v : undefined;
+      return v.length === ON_A.length + ON_B.length ? v : undefined;
     });
-    expect(logged).toHaveLength(6);
+    expect(logged.map((s) => s.metric.target).sort()).toEqual([...ON_A, ...ON_B].map((n) => IQN + n).sort());
     await pollFor(
       'ISCSIPortalDown resolved',
       async () =>

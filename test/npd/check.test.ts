@@ -15,15 +15,15 @@ async function check(...argv: string[]): Promise<{ code: number; line: string; l
 }
 
 describe('check (NPD custom plugin)', () => {
-  it('outage: exit 1 naming the portal, its sessions and pods (controller A under four volumes)', async () => {
+  it('outage: exit 1 naming the portal, its sessions and pods (controller A under four volumes and an unused login)', async () => {
     const r = await check('outage', '--demo', 'outage');
-    expect(r).toEqual({ code: 1, line: 'portal 10.0.0.10:3260 down: 4 sessions, 4 pods', lines: 1 });
+    expect(r).toEqual({ code: 1, line: 'portal 10.0.0.10:3260 down: 5 sessions, 4 pods', lines: 1 });
   });
 
   it('failed: exit 1 on the outage scenario, 0 on the healthy one', async () => {
     const r = await check('failed', '--demo', 'outage');
     expect(r.code).toBe(1);
-    expect(r.line).toMatch(/^4 sessions failed: FAILED iqn\.2026-01\.lab\.example:/);
+    expect(r.line).toMatch(/^5 sessions failed: FAILED iqn\.2026-01\.lab\.example:/);
     const ok = await check('failed', '--demo', 'healthy');
     expect(ok.code).toBe(0);
   });

@@ -54,7 +54,7 @@ describe.each(SIZES)('demo first frames at $columns×$rows', (size) => {
     await t.type('scratch');
     await t.press(KEY.enter);
     await t.waitFor((x) => !x.includes('postgres-data'));
-    await t.press('C');
+    await t.press('c');
     const f = words(await t.waitFor('Plan: Clean up'));
     expect(f).toContain('[outage, can be overridden]');
     expect(f).not.toContain('[in-use]');

@@ -4,7 +4,8 @@
  * and says first, within 80 columns, that the kernel fails I/O now, then the pods that get EIO and
  * how long it has been down, in UTC; the summary leaves the portal to the banner. A fresh outage
  * (timer still running) keeps the one quieter line. Expected texts are written from the scenario
- * (src/sim/scenarios/outage.ts: four pods `<name>-pod` in `default` on 10.0.0.10:3260).
+ * (src/sim/scenarios/outage.ts: five sessions on 10.0.0.10:3260, four of them the pods `<name>-pod`
+ * in `default`, and scratch-old, no pod's).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimHost } from '../../src/sim/index.js';
@@ -49,10 +50,10 @@ describe('expired outage banner', () => {
       const lines = f.split('\n');
       // Status bar, tabs, then the banner's two lines, then the summary line.
       expect(lines[2]!.trimEnd()).toBe(HEAD);
-      const tail = `  ${PODS} · 4 sessions · first seen down 14 min ago, at ${r.firstRead} UTC`;
+      const tail = `  ${PODS} · 5 sessions · first seen down 14 min ago, at ${r.firstRead} UTC`;
       expect(lines[3]!.trimEnd()).toBe(tail.length <= columns ? tail : `${tail.slice(0, columns - 1)}…`);
       // The summary leaves the portal to the banner: the counts alone, worst first.
-      expect(lines[4]).toMatch(/^✗ 4 failed(\s|$)/);
+      expect(lines[4]).toMatch(/^✗ 5 failed(\s|$)/);
       expect(lines[4]).not.toContain('10.0.0.10');
       expect(lines.length).toBeLessThanOrEqual(rows);
     });
@@ -62,8 +63,8 @@ describe('expired outage banner', () => {
     c = await mountDemo({ scenario: 'outage', columns: 80, rows: 24 });
     const f = await c.waitFor('OUTAGE');
     const lines = f.split('\n');
-    expect(lines[2]).toMatch(/^↯ OUTAGE portal 10\.0\.0\.10:3260 down: 4 sessions FAILED · first seen down/);
+    expect(lines[2]).toMatch(/^↯ OUTAGE portal 10\.0\.0\.10:3260 down: 5 sessions FAILED · first seen down/);
     expect(f).not.toContain('recovery_tmo expired');
-    expect(lines[3]).toMatch(/^✗ 4 failed/);
+    expect(lines[3]).toMatch(/^✗ 5 failed/);
   });
 });

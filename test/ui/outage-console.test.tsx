@@ -18,7 +18,10 @@ const PORTAL = '10.0.0.10:3260';
 let t: Mounted | undefined;
 afterEach(() => t?.unmount());
 
-/** The `outage` scenario: 4 in-use sessions through 10.0.0.10:3260 FAILED, 2 fine on .11. */
+/**
+ * The `outage` scenario: 5 sessions through 10.0.0.10:3260 FAILED (4 in use, sids 1-4, and the
+ * unused scratch-old, sid 5), 2 fine on .11 (sids 6 and 7).
+ */
 async function outageSnapshot(tweak?: (sim: Awaited<ReturnType<typeof openSimHost>>['host']['sim']) => void) {
   const opened = await openSimHost({ scenario: 'outage', clock: 'manual' });
   try {
@@ -41,16 +44,17 @@ describe('console on a dead portal', () => {
     expect(lines[1]).toMatch(/1 sessions/);
     expect(lines[2]).toMatch(
       new RegExp(
-        `^↯ OUTAGE portal ${PORTAL.replace(/\./g, '\\.')} down: 4 sessions FAILED · first seen down .*\\d\\d:\\d\\d UTC`,
+        `^↯ OUTAGE portal ${PORTAL.replace(/\./g, '\\.')} down: 5 sessions FAILED · first seen down .*\\d\\d:\\d\\d UTC`,
       ),
     );
     // The summary line under the banner leaves the dead portal to the banner (said once on screen).
-    expect(lines[3]).toMatch(/^✗ 4 failed/);
+    expect(lines[3]).toMatch(/^✗ 5 failed/);
     expect(lines[3]).not.toContain('down');
     expect(lines[4]).toMatch(/SID TARGET/);
     // The REASON column (problems.ts) shares the flex space with TARGET: the outage comes first.
     expect(rowOf(f, 1)).toMatch(/FAILED .*● in-use\s+✗ failed\s+portal 10\.0\.0\.10:3260 down; sess/);
-    expect(rowOf(f, 5)).not.toContain('down');
+    expect(rowOf(f, 6)).toMatch(/minio-0/);
+    expect(rowOf(f, 6)).not.toContain('down');
     // The layout keeps within the terminal with the extra line.
     expect(lines.length).toBeLessThanOrEqual(30);
   });
@@ -107,17 +111,17 @@ describe('console on a dead portal', () => {
     const at = Date.parse(s1.downSeenAt!) + 20_000;
     const text = sessionDetailLines(snap, s1, at).map((l) => l.text);
     expect(text).toContain('  kernel: session FAILED   connection connection1:0 failed   recovery_tmo 120 s');
-    expect(text).toContain(`  portal ${PORTAL} down: 4 sessions FAILED (the whole portal)`);
+    expect(text).toContain(`  portal ${PORTAL} down: 5 sessions FAILED (the whole portal)`);
     expect(text).toContain(
       '  recovery: the kernel fails I/O in at most 100 s (recovery_tmo 120 s, down for at least 20 s: the kernel records no failure time)',
     );
     // The console's first read found it down: a first sighting, 20 s before `at`, in UTC.
     expect(text).toContain(`  first seen down 20 s ago, at ${s1.downSeenAt!.slice(11, 16)} UTC`);
     // A healthy session shows the kernel line only.
-    const s5 = snap.sessions.find((x) => x.sid === 5)!;
-    const healthy = sessionDetailLines(snap, s5, at).map((l) => l.text);
+    const s6 = snap.sessions.find((x) => x.sid === 6)!;
+    const healthy = sessionDetailLines(snap, s6, at).map((l) => l.text);
     expect(healthy).toContain(
-      '  kernel: session LOGGED_IN   connection connection5:0 up   recovery_tmo 120 s',
+      '  kernel: session LOGGED_IN   connection connection6:0 up   recovery_tmo 120 s',
     );
     expect(healthy.some((l) => l.includes('recovery:'))).toBe(false);
   });
@@ -131,6 +135,8 @@ describe('console on a dead portal', () => {
     const f = await t.waitFor('recovery:');
     expect(f).toContain('kernel: session FREE');
     expect(f).toContain('recovery: recovery_tmo expired (session FREE): the kernel fails I/O');
-    expect(f).toMatch(/LUN 1\s+\S+\s+sda\s+transport-offline/);
+    // The red banner's two lines and the reasons push the LUN table below 40 rows: a page down shows it.
+    await t.press(KEY.pageDown);
+    await t.waitFor(/LUN 1\s+\S+\s+sda\s+transport-offline/);
   });
 });

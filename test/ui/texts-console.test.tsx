@@ -38,7 +38,7 @@ describe('console texts: pods by name, fingerprints in words', () => {
   ] as const) {
     it(`${columns}×${rows}: logging out session 1 is refused naming db/postgres-0 and the kubectl command`, async () => {
       t = await mountDemo({ scenario: 'incident', write: true, columns, rows });
-      const { text, flat } = await readPlan(t, 1, 'L', 'Log out');
+      const { text, flat } = await readPlan(t, 1, 'l', 'Log out');
       expect(flat).toContain('[in-use] session 1 (10.0.0.10:3260) is in use by pod db/postgres-0');
       expect(flat).toContain('$ kubectl -n db delete pod postgres-0');
       expect(flat).toContain('pods (1): db/postgres-0');
@@ -49,7 +49,7 @@ describe('console texts: pods by name, fingerprints in words', () => {
 
     it(`${columns}×${rows}: the cleanup of session 4 shows target @ portal (iface) LUN n, no internals`, async () => {
       t = await mountDemo({ scenario: 'incident', write: true, columns, rows });
-      const { text, flat } = await readPlan(t, 4, 'C', 'Clean up');
+      const { text, flat } = await readPlan(t, 4, 'c', 'Clean up');
       expect(flat).toContain('sessions (1): 4 iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260 (default)');
       expect(flat).toContain(
         'devices (1): sdd (iqn.2026-01.lab.example:old-logs @ 10.0.0.10:3260 (default) LUN 1)',

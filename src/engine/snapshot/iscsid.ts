@@ -28,15 +28,16 @@ export function hasIscsidSocket(host: Host, pid: number): boolean | undefined {
 }
 
 /**
- * iscsid's state on the node this Host reads, or undefined when it cannot tell: a `--root` tree
- * (its /proc, if any, is the console's machine, not the tree's node) or no /proc at all.
+ * iscsid's state on the node this Host reads, or undefined when it cannot tell: a tree with no
+ * process table (a fixture `--root` whose /proc holds only mountinfo, or /proc not mounted). A debug pod's `--root /host` has the
+ * host's /proc under it, so it reads the node's iscsid, as `doctor` there does.
  */
 export function readIscsidState(host: Host): IscsidState | undefined {
-  if (host.kind === 'root') return undefined;
   const pid = Number(host.readText(ISCSID_PID_FILE)?.trim());
   if (Number.isInteger(pid) && pid > 0 && host.readText(`/proc/${pid}/comm`)?.trim() === 'iscsid')
     return 'running';
-  if (host.readDir('/proc').length === 0) return undefined;
+  // A live process table always has PID 1's comm; a fixture tree's /proc (mountinfo only) has not.
+  if (host.readText('/proc/1/comm') === undefined) return undefined;
   if (readProcessTable(host).pids('iscsid').length > 0) return 'running';
   return hasIscsidSocket(host, 1) === true ? 'socket-activated' : 'down';
 }

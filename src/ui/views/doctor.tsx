@@ -14,8 +14,10 @@ import { defineView } from './view.js';
  * keeps 45 cells.
  */
 const DOCTOR_COLUMNS: readonly Column[] = [
-  { id: 'check', title: 'CHECK', width: 30, grow: 1 },
-  { id: 'evidence', title: 'EVIDENCE / FIX', width: 40, grow: 3, max: 100 },
+  // The finding is the title: whole first (the longest is under 50), then the evidence takes the rest
+  // (⏎ opens a check with its evidence and fix wrapped in full).
+  { id: 'check', title: 'CHECK', width: 30, grow: 3, max: 50 },
+  { id: 'evidence', title: 'EVIDENCE / FIX', width: 40, grow: 1 },
 ];
 
 export const doctorView = defineView({

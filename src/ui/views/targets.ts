@@ -29,8 +29,10 @@ import { defineView, fromSnapshot } from './view.js';
  * targetProblem: the worst session, `not in kubelet`), then the portal flags only this view knows.
  */
 const TARGET_COLUMNS: readonly Column[] = [
-  { id: 'target', title: 'TARGET', width: 12, grow: 2, elide: 'unique' },
-  { id: 'portal', title: 'PORTAL', width: 15, middle: true },
+  { id: 'target', title: 'TARGET', width: 16, grow: 2, elide: 'unique' },
+  // The target row's `2/2 portals logged in` (21 cells) reads whole; a long hostname portal is
+  // cut in the middle.
+  { id: 'portal', title: 'PORTAL', width: 21, middle: true },
   { id: 'host', title: 'HOST', width: 4, align: 'right' },
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
   { id: 'state', title: 'STATE', width: 9 },
@@ -38,7 +40,8 @@ const TARGET_COLUMNS: readonly Column[] = [
   { id: 'luns', title: 'LUNS', width: 10, hideBelow: 100 },
   // The portal matrix's path state (expected state): each expected LUN's device on this portal.
   { id: 'paths', title: 'PATHS', width: 16, grow: 1, hideBelow: 120 },
-  { id: 'flags', title: 'PROBLEMS', width: 20, grow: 3 },
+  // Floor 18, not 20: at 80 columns the target's name and its portal count then stay whole.
+  { id: 'flags', title: 'PROBLEMS', width: 18, grow: 3 },
 ];
 
 /** A (target, portal) row's own flags, beside its sessions' problem. */

@@ -23,7 +23,8 @@ describe('keys in one read after a view switch (tmux, 80×24)', () => {
     `applies every key of 1Sgjjd to the Sessions view${reason ? ` (skipped: ${reason})` : ''}`,
     async () => {
       term.start(`'${NODE}' '${CLI}' --demo incident`, ROOT, { TERM: 'xterm-256color', LANG: 'C.UTF-8' });
-      await term.waitFor(/SID TARGET[\s\S]*✗ stale/);
+      // The first frame: the list, with its stale row (severity marks stale △, a warning, not ✗).
+      await term.waitFor(/SID TARGET[\s\S]*△ stale/);
       term.keys('2');
       await term.waitFor(/^\s+TARGET\s+PORTAL\s+HOST/m);
       // One send-keys: the view switch and the four keys after it arrive together.
