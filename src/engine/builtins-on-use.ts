@@ -19,15 +19,6 @@ export function isIPv6(text: string): boolean {
   return builtin<typeof Net>('node:net').isIPv6(text);
 }
 
-/**
- * A new, unconnected TCP socket. (Not `await import('node:net')`: the bundle turns a built-in into
- * a CommonJS shim, and esbuild's dynamic-import wrapper of it had no `Socket`; the real-kernel
- * e2e caught it.)
- */
-export function tcpSocket(): Net.Socket {
-  return new (builtin<typeof Net>('node:net').Socket)();
-}
-
 /** SHA-256 of a UTF-8 string, lowercase hex. */
 export function sha256Hex(text: string): string {
   return builtin<typeof Crypto>('node:crypto').createHash('sha256').update(text).digest('hex');

@@ -178,25 +178,42 @@ const PROGRESS_SYMBOL: Record<StepProgress['status'], string> = {
  * it starts (`▸  1. $ blockdev --flushbufs /dev/sdd`), then how it ended.
  */
 function progressPrinter(plan: Plan, out: Output, width: number): (p: StepProgress) => void {
+  const started = new Set<string>();
   return (p) => {
     const i = plan.steps.findIndex((s) => s.id === p.stepId);
     const step = plan.steps[i];
     if (!step || p.status === 'pending') return;
-    const lines =
-      p.status === 'running'
-        ? [
-            {
-              text: `${PROGRESS_SYMBOL.running} ${stepNumber(i)} ${stepAction(step)}`,
-              command: Boolean(step.argv || step.write),
-            },
-          ]
-        : [
-            {
-              text: `${PROGRESS_SYMBOL[p.status]}     ${p.status}${p.durationMs !== undefined ? ` (${p.durationMs} ms)` : ''}${p.detail ? `: ${p.detail}` : ''}`,
-            },
-          ];
-    out.stderr(wrappedText(safeDeep(lines), width));
+    const lines = progressEventLines(i, step, p, started);
+    if (lines.length > 0) out.stderr(wrappedText(safeDeep(lines), width));
   };
+}
+
+/**
+ * One progress event's lines: a step's command once, when it starts; while it runs, what it is at
+ * (a wait says "waiting 12s of 30s"); then how it ended.
+ */
+function progressEventLines(
+  i: number,
+  step: Plan['steps'][number],
+  p: StepProgress,
+  started: Set<string>,
+): { text: string; command?: boolean }[] {
+  if (p.status !== 'running')
+    return [
+      {
+        text: `${PROGRESS_SYMBOL[p.status]}     ${p.status}${p.durationMs !== undefined ? ` (${p.durationMs} ms)` : ''}${p.detail ? `: ${p.detail}` : ''}`,
+      },
+    ];
+  const lines: { text: string; command?: boolean }[] = [];
+  if (!started.has(p.stepId)) {
+    started.add(p.stepId);
+    lines.push({
+      text: `${PROGRESS_SYMBOL.running} ${stepNumber(i)} ${stepAction(step)}`,
+      command: Boolean(step.argv || step.write),
+    });
+  }
+  if (p.detail) lines.push({ text: `      … ${p.detail}` });
+  return lines;
 }
 
 /** formatResult's lines, each step line marked as a command line for wrapping. */

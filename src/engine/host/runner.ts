@@ -1,4 +1,4 @@
-import { tcpSocket } from '../builtins-on-use.js';
+import type * as Net from 'node:net';
 import { ExternalCommandError } from '../errors.js';
 import {
   type LineStream,
@@ -275,7 +275,7 @@ export function spawnLineStream(argv: readonly string[], handlers: StreamHandler
  * (src/engine/probe/portal-probe.ts) when a SendTargets discovery cannot be sent without
  * credentials. Nothing is written to the socket. Bounded by `timeoutMs` (a SYN nobody answers is
  * given up, not waited out for the kernel's ~2 min of retries). Never throws. node:net loads on the
- * first probe (builtins-on-use.ts): it evaluates ~27 internal modules a one-shot command would not use.
+ * first probe: it evaluates ~27 internal modules a one-shot command would not use.
  */
 export async function connectTcp(
   address: string,
@@ -286,7 +286,9 @@ export async function connectTcp(
   const took = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
-    const socket = tcpSocket();
+    // Not `await import('node:net')`: the bundle turns a built-in into a CommonJS shim, and esbuild's
+    // dynamic-import wrapper of it had no Socket (the real-kernel e2e caught it).
+    const socket = new (process.getBuiltinModule('node:net') as typeof Net).Socket();
     const done = (r: TcpConnectResult) => {
       if (settled) return;
       settled = true;
