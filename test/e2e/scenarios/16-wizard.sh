@@ -51,14 +51,17 @@ keys() { $T send-keys -t con "$@"; sleep 0.3; }
 # client command lines are the test driver's, and the only ones the argv checks below leave out.
 argv_of_console() { grep -v "^tmux -L e2e16 " "$1"; }
 wizard_gone() { screen > "$WORK/screen-now.txt"; grep -q inuse "$WORK/screen-now.txt" && ! grep -q 'Portal\]' "$WORK/screen-now.txt"; }
-# focus_on REGEX : Down until the cursor row (`│ › ...`) matches
+# focus_on REGEX : Down until the cursor row (`│ › ...`) matches, then Up: ↑/↓ stop at the first
+# and last row (they do not wrap), so the row may be on either side of the cursor
 focus_on() {
-  local i
-  for i in $(seq 1 30); do
-    screen | grep -qE -- "^│ › .*$1" && return 0
-    keys Down
+  local i k
+  for k in Down Up; do
+    for i in $(seq 1 30); do
+      screen | grep -qE -- "^│ › .*$1" && return 0
+      keys "$k"
+    done
   done
-  return 1
+  screen | grep -qE -- "^│ › .*$1"
 }
 # to_target NAME : a new wizard, the portal typed, discovery run, NAME's row under the cursor
 to_target() {
