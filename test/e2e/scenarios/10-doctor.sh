@@ -268,7 +268,7 @@ while IFS=$'\t' read -r id sts _ _ title; do
   grep -qF -- "$sym $title" "$WORK/screen-doctor.txt" || missing="$missing $id($sts)"
 done < "$WORK/A.tsv"
 check "[ -z '$missing' ]" "every check is on screen with its status symbol (missing:${missing:- none})"
-check "grep -qE 'hint: iscsiadm -m node -p [^ ]+ -T $(iqn doc)' $WORK/screen-doctor.txt" "the automatic-startup hint is on screen"
+check "grep -qE '↳ fix +iscsiadm -m node -p [^ ]+ -T $(iqn doc)' $WORK/screen-doctor.txt" "the automatic-startup fix is on screen, under its check"
 check "grep -qF 'iscsid 2.0.874' $WORK/screen-doctor.txt" "the version mismatch evidence is on screen"
 no_secret "$WORK/screen-doctor.txt"
 keys q
