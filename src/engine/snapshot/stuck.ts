@@ -11,7 +11,7 @@
  */
 import type { PortalOutage, PortalProbe, Session, Snapshot, StuckPortal } from '../model.js';
 import { plural } from '../text/plural.js';
-import { clockTime } from '../text/time.js';
+import { clockTime, durationWords } from '../text/time.js';
 import { isSessionDown } from './outages.js';
 
 // The one time formatter (src/engine/text/time.ts), offered here where the stuck texts' users import it.
@@ -69,13 +69,6 @@ export function splitStuck(
   return { outages: out, stuck };
 }
 
-const minutes = (ms: number) => {
-  const m = Math.floor(ms / 60_000);
-  if (m >= 120) return `${Math.floor(m / 60)} h`;
-  if (m >= 1) return `${m} min`;
-  return `${Math.max(0, Math.floor(ms / 1000))} s`;
-};
-
 /**
  * One stuck session's reason, the problem's words: `session 7 FAILED for 14 min while its portal
  * answers` (the time from the first read that saw it down to the probe), or `… FAILED while its
@@ -83,7 +76,7 @@ const minutes = (ms: number) => {
  */
 export function stuckReason(s: Pick<Session, 'sid' | 'state' | 'downSeenAt'>, probe: PortalProbe): string {
   const since = s.downSeenAt ? Date.parse(probe.at) - Date.parse(s.downSeenAt) : Number.NaN;
-  const time = Number.isFinite(since) && since >= 1000 ? ` for ${minutes(since)}` : '';
+  const time = Number.isFinite(since) && since >= 1000 ? ` for ${durationWords(since)}` : '';
   return `session ${s.sid} ${s.state}${time} while its portal answers`;
 }
 

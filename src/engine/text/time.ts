@@ -11,7 +11,7 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 /** `40 s`, `14 min`, `2 h 05 min`, `3 d 4 h`: how long, as a person says it (floor; 0 s for negatives). */
-function durationWords(ms: number): string {
+export function durationWords(ms: number): string {
   const t = Number.isFinite(ms) ? Math.max(0, ms) : 0;
   if (t < MIN) return `${Math.floor(t / 1000)} s`;
   if (t < HOUR) return `${Math.floor(t / MIN)} min`;
