@@ -1,8 +1,8 @@
 import { takeSnapshot } from '../../snapshot/index.js';
 import { nodeProblems } from '../../snapshot/problems.js';
 import { plural } from '../../text/plural.js';
+import { defineCheck } from '../define-check.js';
 import { listSome } from '../evidence.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /**
  * Volumes on the paths their metadata expects (src/engine/snapshot/expected.ts, the problems rule's
@@ -11,30 +11,29 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
  * in use fails (the volume cannot do I/O); a volume short of paths, or one nothing uses, is a
  * warning (it runs without redundancy, or it is leftover). The hint is the command that repairs the first one.
  */
-export function expectedPaths(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'volumes.expected-paths', title: 'volumes on their expected paths' };
-  const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.kubeletRoot });
-  const volumes = snap.expected?.volumes ?? [];
-  if (volumes.length === 0)
-    return { ...base, status: 'pass', evidence: 'no volume names its portals and LUN' };
-  const problems = [...nodeProblems(snap).expected.values()];
-  if (problems.length === 0) {
-    const paths = volumes.reduce((n, v) => n + v.paths, 0);
+export const expectedPaths = defineCheck(
+  { id: 'volumes.expected-paths', title: 'volumes on their expected paths' },
+  (ctx) => {
+    const snap = takeSnapshot(ctx.host, { kubeletRoot: ctx.kubeletRoot });
+    const volumes = snap.expected?.volumes ?? [];
+    if (volumes.length === 0) return { status: 'pass', evidence: 'no volume names its portals and LUN' };
+    const problems = [...nodeProblems(snap).expected.values()];
+    if (problems.length === 0) {
+      const paths = volumes.reduce((n, v) => n + v.paths, 0);
+      return {
+        status: 'pass',
+        evidence: `${plural(volumes.length, 'volume')} on every expected path (${plural(paths, 'path')})`,
+      };
+    }
+    const lunLost = problems.some((p) => p.kind === 'missing-lun' && p.severity === 'failed');
+    const hint = problems.find((p) => p.hint)?.hint;
     return {
-      ...base,
-      status: 'pass',
-      evidence: `${plural(volumes.length, 'volume')} on every expected path (${plural(paths, 'path')})`,
+      status: lunLost ? 'fail' : 'warn',
+      evidence: listSome(
+        problems.map((p) => p.reason),
+        3,
+      ),
+      ...(hint ? { hint } : {}),
     };
-  }
-  const lunLost = problems.some((p) => p.kind === 'missing-lun' && p.severity === 'failed');
-  const hint = problems.find((p) => p.hint)?.hint;
-  return {
-    ...base,
-    status: lunLost ? 'fail' : 'warn',
-    evidence: listSome(
-      problems.map((p) => p.reason),
-      3,
-    ),
-    ...(hint ? { hint } : {}),
-  };
-}
+  },
+);

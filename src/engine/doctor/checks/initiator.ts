@@ -1,6 +1,6 @@
 import { iscsiNameKind, iscsiNameProblem } from '../../iscsi/names.js';
+import { defineCheck } from '../define-check.js';
 import { SOURCES } from '../sources.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
 
 const INITIATOR_NAME_FILE = '/etc/iscsi/initiatorname.iscsi';
 
@@ -20,51 +20,49 @@ function initiatorNameValue(text: string): string | undefined {
  * Without one iscsiadm refuses discovery ("Initiatorname required", captures
  * err-discovery-without-iscsid.txt); a malformed one is rejected by targets and ACLs.
  */
-export function initiatorName(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'initiator.name', title: 'initiator name set and valid' };
-  const text = ctx.host.readText(INITIATOR_NAME_FILE);
-  if (text === undefined) {
-    return {
-      ...base,
-      status: 'fail',
-      evidence: `${INITIATOR_NAME_FILE} missing`,
-      hint: `echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid`,
-    };
-  }
-  const lines = text.split('\n').map((l) => l.trim());
-  const value = initiatorNameValue(text);
-  if (!value) {
-    // Debian/Ubuntu ship `GenerateName=yes`; the package's start script replaces it on first start.
-    const pending = lines.some((l) => l === 'GenerateName=yes');
-    return {
-      ...base,
-      status: 'fail',
-      evidence: pending
-        ? `${INITIATOR_NAME_FILE}: GenerateName=yes (not generated yet)`
-        : `${INITIATOR_NAME_FILE}: no InitiatorName=`,
-      hint: `echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid`,
-    };
-  }
-  const problem = iscsiNameProblem(value);
-  if (problem) {
-    return {
-      ...base,
-      status: 'fail',
-      evidence: `${value}: ${problem}`,
-      hint: `set a valid name in ${INITIATOR_NAME_FILE} (iscsi-iname generates one), then restart iscsid`,
-    };
-  }
-  // RFC 3722 normalises names to lower case; targets compare ACLs case-sensitively in practice.
-  if (iscsiNameKind(value) === 'iqn' && value !== value.toLowerCase()) {
-    return {
-      ...base,
-      status: 'warn',
-      evidence: `${value} (upper-case letters)`,
-      hint: 'iSCSI names are case-insensitive by RFC 3722 but many targets match ACLs case-sensitively; prefer lower case',
-    };
-  }
-  return { ...base, status: 'pass', evidence: value };
-}
+export const initiatorName = defineCheck(
+  { id: 'initiator.name', title: 'initiator name set and valid' },
+  (ctx) => {
+    const text = ctx.host.readText(INITIATOR_NAME_FILE);
+    if (text === undefined) {
+      return {
+        status: 'fail',
+        evidence: `${INITIATOR_NAME_FILE} missing`,
+        hint: `echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid`,
+      };
+    }
+    const lines = text.split('\n').map((l) => l.trim());
+    const value = initiatorNameValue(text);
+    if (!value) {
+      // Debian/Ubuntu ship `GenerateName=yes`; the package's start script replaces it on first start.
+      const pending = lines.some((l) => l === 'GenerateName=yes');
+      return {
+        status: 'fail',
+        evidence: pending
+          ? `${INITIATOR_NAME_FILE}: GenerateName=yes (not generated yet)`
+          : `${INITIATOR_NAME_FILE}: no InitiatorName=`,
+        hint: `echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid`,
+      };
+    }
+    const problem = iscsiNameProblem(value);
+    if (problem) {
+      return {
+        status: 'fail',
+        evidence: `${value}: ${problem}`,
+        hint: `set a valid name in ${INITIATOR_NAME_FILE} (iscsi-iname generates one), then restart iscsid`,
+      };
+    }
+    // RFC 3722 normalises names to lower case; targets compare ACLs case-sensitively in practice.
+    if (iscsiNameKind(value) === 'iqn' && value !== value.toLowerCase()) {
+      return {
+        status: 'warn',
+        evidence: `${value} (upper-case letters)`,
+        hint: 'iSCSI names are case-insensitive by RFC 3722 but many targets match ACLs case-sensitively; prefer lower case',
+      };
+    }
+    return { status: 'pass', evidence: value };
+  },
+);
 
 /**
  * Distribution prefixes iscsi-iname and the packages' install scripts put before the random part
@@ -104,45 +102,40 @@ const MACHINE_ID = '/etc/machine-id';
  * Seen here: a name that is only a distribution prefix, a name published as shared, and a name
  * file older than this machine's identity (written before its first boot: it came with the image).
  */
-export function initiatorUnique(ctx: DoctorContext): DoctorCheck {
-  const base = {
-    id: 'initiator.unique',
-    title: 'initiator name unique to this node',
-    source: SOURCES.initiatorUnique,
-  };
-  const text = ctx.host.readText(INITIATOR_NAME_FILE);
-  const value = text === undefined ? undefined : initiatorNameValue(text);
-  if (!value) return { ...base, status: 'skip', evidence: 'no initiator name (see initiator.name)' };
-  const fix = `generate a new one: echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid — then update the targets' ACLs (and log in again); on an image, remove the file before capturing it`;
-  const lower = value.toLowerCase();
-  const bare = DISTRIBUTION_PREFIXES.find((p) => lower === p || lower === p.slice(0, -1));
-  if (bare) {
-    return {
-      ...base,
-      status: 'fail',
-      evidence: `${value} is the distribution prefix with no unique part`,
-      hint: fix,
-    };
-  }
-  const known = KNOWN_SHARED[lower.replace(/\.$/, '')];
-  if (known) {
-    return {
-      ...base,
-      status: 'fail',
-      evidence: `${value} is ${known}: other machines carry it too`,
-      hint: fix,
-    };
-  }
-  const name = ctx.host.entryInfo(INITIATOR_NAME_FILE);
-  const id = ctx.host.entryInfo(MACHINE_ID);
-  if (name && id && id.size > 0 && name.mtimeMs < id.mtimeMs) {
-    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-    return {
-      ...base,
-      status: 'warn',
-      evidence: `${INITIATOR_NAME_FILE} (${day(name.mtimeMs)}) is older than ${MACHINE_ID} (${day(id.mtimeMs)}): the name was written before this machine's first boot, so it came with the image and every node from that image has it`,
-      hint: `compare with the other nodes (iscsi-console status --json | jq .node.initiatorName); if shared, ${fix}`,
-    };
-  }
-  return { ...base, status: 'pass', evidence: `${value}: not a distribution default or a known shared name` };
-}
+export const initiatorUnique = defineCheck(
+  { id: 'initiator.unique', title: 'initiator name unique to this node', source: SOURCES.initiatorUnique },
+  (ctx) => {
+    const text = ctx.host.readText(INITIATOR_NAME_FILE);
+    const value = text === undefined ? undefined : initiatorNameValue(text);
+    if (!value) return { status: 'skip', evidence: 'no initiator name (see initiator.name)' };
+    const fix = `generate a new one: echo "InitiatorName=$(iscsi-iname)" > ${INITIATOR_NAME_FILE} && systemctl restart iscsid — then update the targets' ACLs (and log in again); on an image, remove the file before capturing it`;
+    const lower = value.toLowerCase();
+    const bare = DISTRIBUTION_PREFIXES.find((p) => lower === p || lower === p.slice(0, -1));
+    if (bare) {
+      return {
+        status: 'fail',
+        evidence: `${value} is the distribution prefix with no unique part`,
+        hint: fix,
+      };
+    }
+    const known = KNOWN_SHARED[lower.replace(/\.$/, '')];
+    if (known) {
+      return {
+        status: 'fail',
+        evidence: `${value} is ${known}: other machines carry it too`,
+        hint: fix,
+      };
+    }
+    const name = ctx.host.entryInfo(INITIATOR_NAME_FILE);
+    const id = ctx.host.entryInfo(MACHINE_ID);
+    if (name && id && id.size > 0 && name.mtimeMs < id.mtimeMs) {
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      return {
+        status: 'warn',
+        evidence: `${INITIATOR_NAME_FILE} (${day(name.mtimeMs)}) is older than ${MACHINE_ID} (${day(id.mtimeMs)}): the name was written before this machine's first boot, so it came with the image and every node from that image has it`,
+        hint: `compare with the other nodes (iscsi-console status --json | jq .node.initiatorName); if shared, ${fix}`,
+      };
+    }
+    return { status: 'pass', evidence: `${value}: not a distribution default or a known shared name` };
+  },
+);

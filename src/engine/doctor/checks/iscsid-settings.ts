@@ -1,6 +1,6 @@
+import { defineCheck } from '../define-check.js';
 import { ISCSID_CONF, readIscsidConf } from '../iscsid-conf.js';
 import { SOURCES } from '../sources.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
 import { PROTECTED_MOUNTS, rootOnIscsiMounts } from './root-on-iscsi.js';
 
 const STARTUP = 'node.startup';
@@ -15,66 +15,60 @@ const NOOP_DEFAULT = '5';
  * anything; a default of automatic makes every other record (an admin's `--discover`, a driver that
  * does not reset it) log in at each boot. The records themselves are the node-records.startup check.
  */
-export function iscsidConfStartup(ctx: DoctorContext): DoctorCheck {
-  const base = {
-    id: 'iscsid-conf.startup',
-    title: 'iscsid.conf node.startup',
-    source: SOURCES.kubeletStartup,
-  };
-  const conf = readIscsidConf(ctx.host);
-  if (!conf)
+export const iscsidConfStartup = defineCheck(
+  { id: 'iscsid-conf.startup', title: 'iscsid.conf node.startup', source: SOURCES.kubeletStartup },
+  (ctx) => {
+    const conf = readIscsidConf(ctx.host);
+    if (!conf)
+      return {
+        status: 'skip',
+        evidence: `${ISCSID_CONF} not found: open-iscsi's built-in default (manual) applies`,
+      };
+    const v = conf.get(STARTUP);
+    if (v === 'automatic' || v === 'onboot') {
+      return {
+        status: 'warn',
+        evidence: `${STARTUP} = ${v} in ${ISCSID_CONF}: every record discovered from now on logs in at boot, before kubelet decides anything`,
+        hint: `set "${STARTUP} = manual" in ${ISCSID_CONF} (existing records keep their value: see node-records.startup)`,
+      };
+    }
     return {
-      ...base,
-      status: 'skip',
-      evidence: `${ISCSID_CONF} not found: open-iscsi's built-in default (manual) applies`,
+      status: 'pass',
+      evidence: `${STARTUP} = ${v ?? 'unset (default manual)'} in ${ISCSID_CONF}`,
     };
-  const v = conf.get(STARTUP);
-  if (v === 'automatic' || v === 'onboot') {
-    return {
-      ...base,
-      status: 'warn',
-      evidence: `${STARTUP} = ${v} in ${ISCSID_CONF}: every record discovered from now on logs in at boot, before kubelet decides anything`,
-      hint: `set "${STARTUP} = manual" in ${ISCSID_CONF} (existing records keep their value: see node-records.startup)`,
-    };
-  }
-  return {
-    ...base,
-    status: 'pass',
-    evidence: `${STARTUP} = ${v ?? 'unset (default manual)'} in ${ISCSID_CONF}`,
-  };
-}
+  },
+);
 
 /**
  * NOP-Out pings find a dead connection in interval + timeout seconds; with them off (0) a dead
  * path is noticed only when a SCSI command times out, so multipath fails over late and a hung
  * session goes unseen. open-iscsi turns them off only for iSCSI root (and tape).
  */
-export function noopOut(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'iscsid-conf.noop-out', title: 'iscsid.conf NOP-Out pings', source: SOURCES.noopOut };
-  const conf = readIscsidConf(ctx.host);
-  if (!conf)
+export const noopOut = defineCheck(
+  { id: 'iscsid-conf.noop-out', title: 'iscsid.conf NOP-Out pings', source: SOURCES.noopOut },
+  (ctx) => {
+    const conf = readIscsidConf(ctx.host);
+    if (!conf)
+      return {
+        status: 'skip',
+        evidence: `${ISCSID_CONF} not found: open-iscsi's defaults (5 s, 5 s) apply`,
+      };
+    const interval = conf.get(NOOP_INTERVAL) ?? `${NOOP_DEFAULT} (default)`;
+    const timeout = conf.get(NOOP_TIMEOUT) ?? `${NOOP_DEFAULT} (default)`;
+    const evidence = `noop_out_interval ${interval}, noop_out_timeout ${timeout} in ${ISCSID_CONF}`;
+    const off = [interval, timeout].some((v) => Number.parseInt(v, 10) === 0);
+    if (!off) return { status: 'pass', evidence };
+    const root = rootOnIscsiMounts(ctx.host);
+    if (root.length > 0) {
+      return {
+        status: 'pass',
+        evidence: `${evidence}; pings off, as open-iscsi advises for iSCSI root (${root.join(', ')})`,
+      };
+    }
     return {
-      ...base,
-      status: 'skip',
-      evidence: `${ISCSID_CONF} not found: open-iscsi's defaults (5 s, 5 s) apply`,
+      status: 'warn',
+      evidence: `${evidence}: pings are off, so a dead connection is noticed only when a SCSI command times out`,
+      hint: `set "${NOOP_INTERVAL} = 5" and "${NOOP_TIMEOUT} = 10" in ${ISCSID_CONF} (new records; existing ones: iscsiadm -m node -o update -n ${NOOP_TIMEOUT} -v 10); off is for iSCSI root (${PROTECTED_MOUNTS.join(', ')} on iSCSI) only`,
     };
-  const interval = conf.get(NOOP_INTERVAL) ?? `${NOOP_DEFAULT} (default)`;
-  const timeout = conf.get(NOOP_TIMEOUT) ?? `${NOOP_DEFAULT} (default)`;
-  const evidence = `noop_out_interval ${interval}, noop_out_timeout ${timeout} in ${ISCSID_CONF}`;
-  const off = [interval, timeout].some((v) => Number.parseInt(v, 10) === 0);
-  if (!off) return { ...base, status: 'pass', evidence };
-  const root = rootOnIscsiMounts(ctx.host);
-  if (root.length > 0) {
-    return {
-      ...base,
-      status: 'pass',
-      evidence: `${evidence}; pings off, as open-iscsi advises for iSCSI root (${root.join(', ')})`,
-    };
-  }
-  return {
-    ...base,
-    status: 'warn',
-    evidence: `${evidence}: pings are off, so a dead connection is noticed only when a SCSI command times out`,
-    hint: `set "${NOOP_INTERVAL} = 5" and "${NOOP_TIMEOUT} = 10" in ${ISCSID_CONF} (new records; existing ones: iscsiadm -m node -o update -n ${NOOP_TIMEOUT} -v 10); off is for iSCSI root (${PROTECTED_MOUNTS.join(', ')} on iSCSI) only`,
-  };
-}
+  },
+);

@@ -2,8 +2,9 @@ import { ISCSI_POD_PLUGIN } from '../../kubelet/paths.js';
 import { readKubeletVolumes } from '../../snapshot/kubelet-volumes.js';
 import { readMountinfo } from '../../snapshot/mountinfo.js';
 import { plural } from '../../text/plural.js';
+import { defineCheck } from '../define-check.js';
 import { listSome } from '../evidence.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
+import type { DoctorContext } from '../types.js';
 
 /** Process names kubelet runs under: itself, or embedded in k3s (`k3s server` / `k3s agent`). */
 const KUBELET_COMMS = ['kubelet', 'k3s-server', 'k3s-agent'] as const;
@@ -32,13 +33,11 @@ function findKubelet(ctx: DoctorContext): KubeletProcess | undefined {
 }
 
 /** kubelet root found (`--kubelet-root`), and the same one the running kubelet uses. */
-export function kubeletRoot(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'kubelet.root', title: 'kubelet root found' };
+export const kubeletRoot = defineCheck({ id: 'kubelet.root', title: 'kubelet root found' }, (ctx) => {
   const kubelet = findKubelet(ctx);
   const root = ctx.kubeletRoot;
   if (kubelet?.rootDir && kubelet.rootDir.replace(/\/+$/, '') !== root) {
     return {
-      ...base,
       status: 'fail',
       evidence: `kubelet pid ${kubelet.pid} runs with --root-dir ${kubelet.rootDir}; the console reads ${root}`,
       hint: `pass --kubelet-root ${kubelet.rootDir}`,
@@ -46,7 +45,6 @@ export function kubeletRoot(ctx: DoctorContext): DoctorCheck {
   }
   if (ctx.host.stat(root) !== 'dir') {
     return {
-      ...base,
       status: kubelet ? 'fail' : 'warn',
       evidence: `${root} missing`,
       hint: kubelet
@@ -55,23 +53,21 @@ export function kubeletRoot(ctx: DoctorContext): DoctorCheck {
     };
   }
   const pods = ctx.host.readDir(`${root}/pods`).length;
-  return { ...base, status: 'pass', evidence: `${root} (${plural(pods, 'pod dir')})` };
-}
+  return { status: 'pass', evidence: `${root} (${plural(pods, 'pod dir')})` };
+});
 
 /** kubelet running: it attaches and detaches iSCSI volumes on its own schedule. */
-export function kubeletRunning(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'kubelet.running', title: 'kubelet running' };
+export const kubeletRunning = defineCheck({ id: 'kubelet.running', title: 'kubelet running' }, (ctx) => {
   const kubelet = findKubelet(ctx);
   if (!kubelet) {
     return {
-      ...base,
       status: 'warn',
       evidence: `no ${KUBELET_COMMS.join(' / ')} in /proc/*/comm`,
       hint: 'pods on this node get no volume attach/detach until kubelet runs: systemctl start kubelet',
     };
   }
-  return { ...base, status: 'pass', evidence: `${kubelet.comm} pid ${kubelet.pid}` };
-}
+  return { status: 'pass', evidence: `${kubelet.comm} pid ${kubelet.pid}` };
+});
 
 /**
  * Which iSCSI volumes the running kubelet owns. That is a node's normal state, so it passes; the
@@ -80,35 +76,36 @@ export function kubeletRunning(ctx: DoctorContext): DoctorCheck {
  * docs/kubelet-iscsi.md#data-model-and-naming), so acting on those volumes races it. Counts the
  * global dirs kubelet's getVolCount counts plus pod volume dirs.
  */
-export function kubeletOwnsVolumes(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'kubelet.volumes', title: 'iSCSI volumes kubelet owns' };
-  const problems: string[] = [];
-  const mounts = readMountinfo(ctx.host, problems);
-  const globals = readKubeletVolumes(ctx.host, ctx.kubeletRoot, mounts).volumes;
-  const podDirs: string[] = [];
-  for (const pod of ctx.host.readDir(`${ctx.kubeletRoot}/pods`)) {
-    for (const sub of ['volumes', 'volumeDevices']) {
-      for (const vol of ctx.host.readDir(`${ctx.kubeletRoot}/pods/${pod}/${sub}/${ISCSI_POD_PLUGIN}`)) {
-        podDirs.push(`${pod}/${vol}`);
+export const kubeletOwnsVolumes = defineCheck(
+  { id: 'kubelet.volumes', title: 'iSCSI volumes kubelet owns' },
+  (ctx) => {
+    const problems: string[] = [];
+    const mounts = readMountinfo(ctx.host, problems);
+    const globals = readKubeletVolumes(ctx.host, ctx.kubeletRoot, mounts).volumes;
+    const podDirs: string[] = [];
+    for (const pod of ctx.host.readDir(`${ctx.kubeletRoot}/pods`)) {
+      for (const sub of ['volumes', 'volumeDevices']) {
+        for (const vol of ctx.host.readDir(`${ctx.kubeletRoot}/pods/${pod}/${sub}/${ISCSI_POD_PLUGIN}`)) {
+          podDirs.push(`${pod}/${vol}`);
+        }
       }
     }
-  }
-  const kubelet = findKubelet(ctx);
-  const owned = `${plural(globals.length, 'global dir')} (${
-    listSome(
-      globals.map((v) => `${v.iqn} lun ${v.lun}`),
-      2,
-    ) || 'none'
-  }), ${plural(podDirs.length, 'pod volume')}`;
-  if (globals.length === 0 && podDirs.length === 0) {
-    return { ...base, status: 'pass', evidence: `no iSCSI volumes under ${ctx.kubeletRoot}` };
-  }
-  if (!kubelet) {
-    return { ...base, status: 'pass', evidence: `kubelet not running; ${owned}` };
-  }
-  return {
-    ...base,
-    status: 'pass',
-    evidence: `${kubelet.comm} pid ${kubelet.pid} owns ${owned}; it retries attach/detach on its own, so drain the node (kubectl drain) before acting on them`,
-  };
-}
+    const kubelet = findKubelet(ctx);
+    const owned = `${plural(globals.length, 'global dir')} (${
+      listSome(
+        globals.map((v) => `${v.iqn} lun ${v.lun}`),
+        2,
+      ) || 'none'
+    }), ${plural(podDirs.length, 'pod volume')}`;
+    if (globals.length === 0 && podDirs.length === 0) {
+      return { status: 'pass', evidence: `no iSCSI volumes under ${ctx.kubeletRoot}` };
+    }
+    if (!kubelet) {
+      return { status: 'pass', evidence: `kubelet not running; ${owned}` };
+    }
+    return {
+      status: 'pass',
+      evidence: `${kubelet.comm} pid ${kubelet.pid} owns ${owned}; it retries attach/detach on its own, so drain the node (kubectl drain) before acting on them`,
+    };
+  },
+);

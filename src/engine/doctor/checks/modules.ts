@@ -1,3 +1,4 @@
+import { defineCheck } from '../define-check.js';
 import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /**
@@ -7,48 +8,52 @@ import type { DoctorCheck, DoctorContext } from '../types.js';
  * updates without a reboot the modules often do not match the running kernel.
  */
 function moduleCheck(
-  ctx: DoctorContext,
   name: string,
   why: string,
   missingStatus: 'warn' | 'fail',
-): DoctorCheck {
-  const base = { id: `module.${name}`, title: `${name} module present` };
-  if (ctx.host.stat(`/sys/module/${name}`) === 'dir') {
-    return { ...base, status: 'pass', evidence: `/sys/module/${name}` };
-  }
-  const release = ctx.host.readText('/proc/sys/kernel/osrelease')?.trim();
-  const modDir = release ? `/lib/modules/${release}` : undefined;
-  const builtin = modDir ? ctx.host.readText(`${modDir}/modules.builtin`) : undefined;
-  if (builtin?.split('\n').some((l) => l.endsWith(`/${name}.ko`))) {
-    return { ...base, status: 'pass', evidence: `built into the kernel (${modDir}/modules.builtin)` };
-  }
-  if (modDir && ctx.host.stat(modDir) !== 'dir') {
+): (ctx: DoctorContext) => DoctorCheck {
+  return defineCheck({ id: `module.${name}`, title: `${name} module present` }, (ctx) => {
+    if (ctx.host.stat(`/sys/module/${name}`) === 'dir') {
+      return { status: 'pass', evidence: `/sys/module/${name}` };
+    }
+    const release = ctx.host.readText('/proc/sys/kernel/osrelease')?.trim();
+    const modDir = release ? `/lib/modules/${release}` : undefined;
+    const builtin = modDir ? ctx.host.readText(`${modDir}/modules.builtin`) : undefined;
+    if (builtin?.split('\n').some((l) => l.endsWith(`/${name}.ko`))) {
+      return { status: 'pass', evidence: `built into the kernel (${modDir}/modules.builtin)` };
+    }
+    if (modDir && ctx.host.stat(modDir) !== 'dir') {
+      return {
+        status: 'fail',
+        evidence: `no /sys/module/${name}; no ${modDir} for the running kernel ${release}`,
+        hint: `modules do not match the running kernel: reboot into the installed kernel or install its modules (${why})`,
+      };
+    }
     return {
-      ...base,
-      status: 'fail',
-      evidence: `no /sys/module/${name}; no ${modDir} for the running kernel ${release}`,
-      hint: `modules do not match the running kernel: reboot into the installed kernel or install its modules (${why})`,
+      status: missingStatus,
+      evidence: `no /sys/module/${name} (not loaded)`,
+      hint: `modprobe ${name} (${why})`,
     };
-  }
-  return {
-    ...base,
-    status: missingStatus,
-    evidence: `no /sys/module/${name} (not loaded)`,
-    hint: `modprobe ${name} (${why})`,
-  };
+  });
 }
 
 /** iscsi_tcp: the software iSCSI transport; iscsid modprobes it on first login when it can. */
-export function iscsiTcpModule(ctx: DoctorContext): DoctorCheck {
-  return moduleCheck(ctx, 'iscsi_tcp', 'iscsid loads it at the first login when modprobe works', 'warn');
-}
+export const iscsiTcpModule = moduleCheck(
+  'iscsi_tcp',
+  'iscsid loads it at the first login when modprobe works',
+  'warn',
+);
 
 /** scsi_transport_iscsi: the iSCSI netlink and /sys/class/iscsi_* (loaded with iscsi_tcp). */
-export function scsiTransportIscsiModule(ctx: DoctorContext): DoctorCheck {
-  return moduleCheck(ctx, 'scsi_transport_iscsi', 'iscsid needs its netlink; iscsi_tcp pulls it in', 'warn');
-}
+export const scsiTransportIscsiModule = moduleCheck(
+  'scsi_transport_iscsi',
+  'iscsid needs its netlink; iscsi_tcp pulls it in',
+  'warn',
+);
 
 /** dm_multipath: only multipath volumes need it; multipathd loads it. */
-export function dmMultipathModule(ctx: DoctorContext): DoctorCheck {
-  return moduleCheck(ctx, 'dm_multipath', 'needed for multipath maps; multipathd loads it', 'warn');
-}
+export const dmMultipathModule = moduleCheck(
+  'dm_multipath',
+  'needed for multipath maps; multipathd loads it',
+  'warn',
+);

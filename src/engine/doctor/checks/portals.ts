@@ -1,25 +1,23 @@
 import { findOutages, isSessionDown, outageDetail, RECOVERY_EXPIRED } from '../../snapshot/outages.js';
 import { readSessions } from '../../snapshot/sessions.js';
 import { plural } from '../../text/plural.js';
+import { defineCheck } from '../define-check.js';
 import { listSome } from '../evidence.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
 
 /**
  * Portals down: every session of this node to a portal is FAILED/FREE or has its connection down
  * (the snapshot's own rule, src/engine/snapshot/outages.ts). Fails, since pods on those sessions
  * have no I/O path; a session down on its own while its portal's others are up is a warning.
  */
-export function portalsUp(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'sessions.portals', title: 'session portals up' };
+export const portalsUp = defineCheck({ id: 'sessions.portals', title: 'session portals up' }, (ctx) => {
   const { sessions } = readSessions(ctx.host, []);
-  if (sessions.length === 0) return { ...base, status: 'pass', evidence: 'no iSCSI sessions' };
+  if (sessions.length === 0) return { status: 'pass', evidence: 'no iSCSI sessions' };
   const now = ctx.host.now();
   const outages = findOutages(sessions, new Date(now).toISOString());
   if (outages.length > 0) {
     // Past recovery_tmo the kernel fails I/O now: the line says so first (RECOVERY_EXPIRED).
     const expired = outages.filter((o) => o.expired).map((o) => o.portal);
     return {
-      ...base,
       title:
         expired.length > 0
           ? `${expired.length === outages.length ? '' : 'portal down; '}${RECOVERY_EXPIRED} on ${expired.join(', ')}`
@@ -33,7 +31,6 @@ export function portalsUp(ctx: DoctorContext): DoctorCheck {
   const portals = new Set(sessions.map((s) => s.portal));
   if (down.length > 0) {
     return {
-      ...base,
       title: 'sessions down while their portals are up',
       status: 'warn',
       evidence: `${plural(down.length, 'session')} down while ${down.length === 1 ? 'its portal is' : 'their portals are'} up: ${listSome(
@@ -44,8 +41,7 @@ export function portalsUp(ctx: DoctorContext): DoctorCheck {
     };
   }
   return {
-    ...base,
     status: 'pass',
     evidence: `${plural(sessions.length, 'session')} up on ${plural(portals.size, 'portal')}`,
   };
-}
+});

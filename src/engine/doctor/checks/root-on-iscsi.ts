@@ -1,7 +1,7 @@
 import type { Host } from '../../host/host.js';
 import { resolveLink } from '../../host/path.js';
 import { readMountinfo } from '../../snapshot/mountinfo.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
+import { defineCheck } from '../define-check.js';
 
 /** Mount points whose device must never be logged out, flushed or deleted. */
 export const PROTECTED_MOUNTS = ['/', '/boot', '/boot/efi', '/usr'] as const;
@@ -36,26 +36,27 @@ function blockName(host: Host, majMin: string): string | undefined {
  * logging them out or deleting their devices takes the node down. Reported so every action can
  * refuse them; mounts come from PID 1's mountinfo (the host's mount namespace, not the console's).
  */
-export function rootOnIscsi(ctx: DoctorContext): DoctorCheck {
-  const base = { id: 'root.iscsi', title: 'root and boot filesystems not on iSCSI' };
-  const read = protectedMounts(ctx.host);
-  if (!read) {
-    const problems: string[] = [];
-    readMountinfo(ctx.host, problems);
-    return { ...base, status: 'skip', evidence: problems[0] ?? 'no mounts in /proc/1/mountinfo' };
-  }
-  const { onIscsi, seen } = read;
-  const ibft = ctx.host.stat('/sys/firmware/ibft') === 'dir' ? '; iBFT present' : '';
-  if (onIscsi.length > 0) {
-    return {
-      ...base,
-      status: 'warn',
-      evidence: `${onIscsi.join(', ')}${ibft}`,
-      hint: 'these sessions carry the OS: never log them out, flush or delete their devices (the console refuses)',
-    };
-  }
-  return { ...base, status: 'pass', evidence: `${seen.join(', ') || 'no / or /boot mount'}${ibft}` };
-}
+export const rootOnIscsi = defineCheck(
+  { id: 'root.iscsi', title: 'root and boot filesystems not on iSCSI' },
+  (ctx) => {
+    const read = protectedMounts(ctx.host);
+    if (!read) {
+      const problems: string[] = [];
+      readMountinfo(ctx.host, problems);
+      return { status: 'skip', evidence: problems[0] ?? 'no mounts in /proc/1/mountinfo' };
+    }
+    const { onIscsi, seen } = read;
+    const ibft = ctx.host.stat('/sys/firmware/ibft') === 'dir' ? '; iBFT present' : '';
+    if (onIscsi.length > 0) {
+      return {
+        status: 'warn',
+        evidence: `${onIscsi.join(', ')}${ibft}`,
+        hint: 'these sessions carry the OS: never log them out, flush or delete their devices (the console refuses)',
+      };
+    }
+    return { status: 'pass', evidence: `${seen.join(', ') || 'no / or /boot mount'}${ibft}` };
+  },
+);
 
 /** The protected mounts (PID 1's view) and which of them sit on an iSCSI session; undefined without mountinfo. */
 function protectedMounts(host: Host): { onIscsi: string[]; seen: string[] } | undefined {

@@ -1,6 +1,7 @@
 import type { RunResult } from '../../host/host.js';
 import { versionArgv } from '../../iscsiadm/argv.js';
-import type { DoctorCheck, DoctorContext } from '../types.js';
+import { defineCheck } from '../define-check.js';
+import type { DoctorContext } from '../types.js';
 
 /** `iscsiadm version 2.1.8` / `iscsid version 2.1.8` (open-iscsi prints `<prog> version <ISCSI_VERSION_STR>`). */
 function parseToolVersion(text: string): string | undefined {
@@ -34,49 +35,49 @@ function replacedDaemons(ctx: DoctorContext): string[] {
  * not a stable protocol, so a mixed pair (e.g. a container's iscsiadm against the host's iscsid)
  * fails in odd ways. Both are asked through the Host, i.e. through the chosen --exec mode.
  */
-export async function versionsMatch(ctx: DoctorContext): Promise<DoctorCheck> {
-  const base = { id: 'iscsi.versions', title: 'iscsiadm and iscsid versions equal' };
-  const [adm, d] = await Promise.all([
-    ctx.host.run(versionArgv(), { timeoutMs: ctx.timeoutMs }),
-    ctx.host.run(['iscsid', '--version'], { timeoutMs: ctx.timeoutMs }),
-  ]);
-  const admV = adm.exitCode === 0 ? parseToolVersion(adm.stdout + adm.stderr) : undefined;
-  const dV = d.exitCode === 0 ? parseToolVersion(d.stdout + d.stderr) : undefined;
-  const replaced = replacedDaemons(ctx);
-  const evidence = [`iscsiadm ${admV ?? describe(adm)}, iscsid ${dV ?? describe(d)}`, ...replaced].join('; ');
-  if (admV === undefined) {
-    return {
-      ...base,
-      status: 'fail',
-      evidence,
-      hint: adm.spawnError
-        ? `install open-iscsi on the host (--exec ${ctx.exec}); in a container use --root /host --exec nsenter`
-        : 'iscsiadm --version failed: check the open-iscsi installation',
-    };
-  }
-  if (dV === undefined) {
-    return {
-      ...base,
-      status: 'warn',
-      evidence,
-      hint: 'cannot compare: iscsid --version did not answer; check that iscsid is the same open-iscsi as iscsiadm',
-    };
-  }
-  if (admV !== dV) {
-    return {
-      ...base,
-      status: 'fail',
-      evidence,
-      hint: 'use the iscsiadm of the same open-iscsi release as the running iscsid (no stable protocol between them)',
-    };
-  }
-  if (replaced.length > 0) {
-    return {
-      ...base,
-      status: 'warn',
-      evidence,
-      hint: 'iscsid runs a binary that is no longer on disk (open-iscsi upgraded without a restart): its version may differ; restart iscsid (systemctl restart iscsid) at a quiet moment',
-    };
-  }
-  return { ...base, status: 'pass', evidence };
-}
+export const versionsMatch = defineCheck(
+  { id: 'iscsi.versions', title: 'iscsiadm and iscsid versions equal' },
+  async (ctx) => {
+    const [adm, d] = await Promise.all([
+      ctx.host.run(versionArgv(), { timeoutMs: ctx.timeoutMs }),
+      ctx.host.run(['iscsid', '--version'], { timeoutMs: ctx.timeoutMs }),
+    ]);
+    const admV = adm.exitCode === 0 ? parseToolVersion(adm.stdout + adm.stderr) : undefined;
+    const dV = d.exitCode === 0 ? parseToolVersion(d.stdout + d.stderr) : undefined;
+    const replaced = replacedDaemons(ctx);
+    const evidence = [`iscsiadm ${admV ?? describe(adm)}, iscsid ${dV ?? describe(d)}`, ...replaced].join(
+      '; ',
+    );
+    if (admV === undefined) {
+      return {
+        status: 'fail',
+        evidence,
+        hint: adm.spawnError
+          ? `install open-iscsi on the host (--exec ${ctx.exec}); in a container use --root /host --exec nsenter`
+          : 'iscsiadm --version failed: check the open-iscsi installation',
+      };
+    }
+    if (dV === undefined) {
+      return {
+        status: 'warn',
+        evidence,
+        hint: 'cannot compare: iscsid --version did not answer; check that iscsid is the same open-iscsi as iscsiadm',
+      };
+    }
+    if (admV !== dV) {
+      return {
+        status: 'fail',
+        evidence,
+        hint: 'use the iscsiadm of the same open-iscsi release as the running iscsid (no stable protocol between them)',
+      };
+    }
+    if (replaced.length > 0) {
+      return {
+        status: 'warn',
+        evidence,
+        hint: 'iscsid runs a binary that is no longer on disk (open-iscsi upgraded without a restart): its version may differ; restart iscsid (systemctl restart iscsid) at a quiet moment',
+      };
+    }
+    return { status: 'pass', evidence };
+  },
+);
