@@ -1,13 +1,13 @@
 import type { DoctorCheck, DoctorCheckFn, DoctorContext } from './types.js';
 
 /** Who a check is: its stable id, what it checks, and where its rule comes from. */
-type CheckIdentity = Pick<DoctorCheck, 'id' | 'title' | 'source'>;
+export type CheckIdentity = Pick<DoctorCheck, 'id' | 'title' | 'source'>;
 
 /**
  * What a check found: its status, evidence and hint. A check whose finding depends on what it saw
  * may word its own title (sessions.portals: expired or not); id and source are the identity's.
  */
-type CheckVerdict = Omit<DoctorCheck, 'id' | 'title' | 'source'> & { title?: string };
+export type CheckVerdict = Omit<DoctorCheck, 'id' | 'title' | 'source'> & { title?: string };
 
 /** A check that judges synchronously stays synchronous (the status bar's iscsid probe calls one). */
 type CheckOf<V> = (

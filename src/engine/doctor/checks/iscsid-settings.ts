@@ -1,6 +1,7 @@
-import { defineCheck } from '../define-check.js';
+import { type CheckIdentity, type CheckVerdict, defineCheck } from '../define-check.js';
 import { ISCSID_CONF, readIscsidConf } from '../iscsid-conf.js';
 import { SOURCES } from '../sources.js';
+import type { DoctorContext } from '../types.js';
 import { PROTECTED_MOUNTS, rootOnIscsiMounts } from './root-on-iscsi.js';
 
 const STARTUP = 'node.startup';
@@ -10,20 +11,31 @@ const NOOP_TIMEOUT = 'node.conn[0].timeo.noop_out_timeout';
 const NOOP_DEFAULT = '5';
 
 /**
+ * A check of one iscsid.conf setting. Without the file there is nothing to judge: the check is
+ * skipped, saying what applies instead (open-iscsi's defaults).
+ */
+function confCheck(
+  identity: CheckIdentity,
+  instead: string,
+  judge: (conf: Map<string, string>, ctx: DoctorContext) => CheckVerdict,
+) {
+  return defineCheck(identity, (ctx): CheckVerdict => {
+    const conf = readIscsidConf(ctx.host);
+    if (!conf) return { status: 'skip', evidence: `${ISCSID_CONF} not found: ${instead}` };
+    return judge(conf, ctx);
+  });
+}
+
+/**
  * iscsid.conf's node.startup is copied into every record discovery creates. kubelet logs in and then
  * sets its own records to manual, so that the node never logs in at boot before kubelet decides
  * anything; a default of automatic makes every other record (an admin's `--discover`, a driver that
  * does not reset it) log in at each boot. The records themselves are the node-records.startup check.
  */
-export const iscsidConfStartup = defineCheck(
+export const iscsidConfStartup = confCheck(
   { id: 'iscsid-conf.startup', title: 'iscsid.conf node.startup', source: SOURCES.kubeletStartup },
-  (ctx) => {
-    const conf = readIscsidConf(ctx.host);
-    if (!conf)
-      return {
-        status: 'skip',
-        evidence: `${ISCSID_CONF} not found: open-iscsi's built-in default (manual) applies`,
-      };
+  "open-iscsi's built-in default (manual) applies",
+  (conf) => {
     const v = conf.get(STARTUP);
     if (v === 'automatic' || v === 'onboot') {
       return {
@@ -44,15 +56,10 @@ export const iscsidConfStartup = defineCheck(
  * path is noticed only when a SCSI command times out, so multipath fails over late and a hung
  * session goes unseen. open-iscsi turns them off only for iSCSI root (and tape).
  */
-export const noopOut = defineCheck(
+export const noopOut = confCheck(
   { id: 'iscsid-conf.noop-out', title: 'iscsid.conf NOP-Out pings', source: SOURCES.noopOut },
-  (ctx) => {
-    const conf = readIscsidConf(ctx.host);
-    if (!conf)
-      return {
-        status: 'skip',
-        evidence: `${ISCSID_CONF} not found: open-iscsi's defaults (5 s, 5 s) apply`,
-      };
+  "open-iscsi's defaults (5 s, 5 s) apply",
+  (conf, ctx) => {
     const interval = conf.get(NOOP_INTERVAL) ?? `${NOOP_DEFAULT} (default)`;
     const timeout = conf.get(NOOP_TIMEOUT) ?? `${NOOP_DEFAULT} (default)`;
     const evidence = `noop_out_interval ${interval}, noop_out_timeout ${timeout} in ${ISCSID_CONF}`;
