@@ -16,6 +16,7 @@ import {
   sessionByKey,
 } from '../lookup.js';
 import type { ResolvedEffect } from '../types.js';
+import { effectObject } from './effect-object.js';
 import type { Invariant } from './types.js';
 
 /** A device's uses besides the multipath maps over it (their paths are the map-paths invariant's). */
@@ -52,23 +53,20 @@ function mountBusy(s: Snapshot, path: string): string[] {
 }
 
 /** What uses the object an effect would remove, flush, unmount or log out; [] when nothing. */
-function usesOfEffect(s: Snapshot, e: ResolvedEffect): { object: string; uses: string[] } | undefined {
+function usesOfEffect(s: Snapshot, e: ResolvedEffect): string[] {
   switch (e.kind) {
     case 'logout':
-      return { object: e.session, uses: sessionBusy(s, e.session) };
+      return sessionBusy(s, e.session);
     case 'remove-device':
-      return { object: e.device, uses: deviceBusy(s, e.device) };
+      return deviceBusy(s, e.device);
     case 'flush-map': {
       const m = mapByWwid(s, e.map);
-      return {
-        object: e.map,
-        uses: m ? mapUses(s, m).map((u) => `${m.name} (${m.alias}) is ${u.what}`) : [],
-      };
+      return m ? mapUses(s, m).map((u) => `${m.name} (${m.alias}) is ${u.what}`) : [];
     }
     case 'unmount':
-      return { object: e.path, uses: mountBusy(s, e.path) };
+      return mountBusy(s, e.path);
     default:
-      return undefined;
+      return [];
   }
 }
 
@@ -76,8 +74,8 @@ export const inUseInvariant: Invariant = {
   id: 'in-use',
   rule: 'Nothing mounted, held, open, swapped or used by a pod is removed, flushed, unmounted or logged out, unless the admin overrode the refusal for exactly that object.',
   check(e, g) {
-    const u = usesOfEffect(g.s, e);
-    if (!u || u.uses.length === 0) return undefined;
-    return { object: u.object, reason: u.uses.join('; '), overridable: true };
+    const uses = usesOfEffect(g.s, e);
+    if (uses.length === 0) return undefined;
+    return { object: effectObject(e), reason: uses.join('; '), overridable: true };
   },
 };

@@ -6,7 +6,8 @@
  * invariant and the object; every verdict is journaled with the step.
  */
 import { RefusedError } from '../../errors.js';
-import type { Plan, ResolvedEffect, StepEffect } from '../types.js';
+import type { Plan, ResolvedEffect } from '../types.js';
+import { effectLabel } from './effect-object.js';
 import { inUseInvariant } from './in-use.js';
 import { iscsidInvariant } from './iscsid.js';
 import { mapPathsInvariant } from './map-paths.js';
@@ -28,40 +29,6 @@ const INVARIANTS: readonly Invariant[] = [
   pathInvariant,
   secretFileInvariant,
 ];
-
-/** One line naming an effect and its object, for verdicts and errors. */
-function effectLabel(e: StepEffect): string {
-  switch (e.kind) {
-    case 'none':
-      return 'no change';
-    case 'at-apply':
-      return `resolved at apply time (${e.effects.join(', ')})`;
-    case 'login':
-    case 'logout':
-    case 'rescan':
-      return `${e.kind} ${e.session}`;
-    case 'record-new':
-    case 'record-update':
-    case 'record-delete':
-      return `${e.kind} ${e.record}`;
-    case 'discover':
-      return `discover ${e.portal} (${e.iface})`;
-    case 'iface-new':
-    case 'iface-update':
-    case 'iface-delete':
-      return `${e.kind} ${e.iface}`;
-    case 'remove-device':
-    case 'flush-buffers':
-    case 'device-state':
-      return `${e.kind} ${e.device}`;
-    case 'flush-map':
-      return `flush-map ${e.map}`;
-    case 'detach-loop':
-      return `detach-loop ${e.loop}`;
-    default:
-      return `${e.kind} ${e.path}`;
-  }
-}
 
 /**
  * Checks one resolved effect: returns the verdict line to journal, or throws the RefusedError.
