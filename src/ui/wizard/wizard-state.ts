@@ -174,6 +174,26 @@ function typedAhead(ctx: DispatchContext, w: WizardState): boolean {
   return true;
 }
 
+/**
+ * A listing plan awaiting consent (LUNs or targets): ↑/↓ move through the plan, `y` runs it unless
+ * it was typed before the plan was drawn. True when the key was one of these.
+ */
+function listingPromptKey(
+  ctx: DispatchContext,
+  w: WizardState,
+  input: string,
+  key: Key,
+  run: (ctx: DispatchContext, w: WizardState) => Promise<void>,
+): boolean {
+  if (key.upArrow || key.downArrow) {
+    setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
+    return true;
+  }
+  if (input !== 'y' && input !== 'Y') return false;
+  if (!typedAhead(ctx, w)) void run(ctx, w);
+  return true;
+}
+
 /** The wizard once drawn: the listing plan on the screen is the one `y` may consent to. */
 export function wizardShown(w: WizardState): WizardState | undefined {
   const plan = pendingListingPlan(w);
@@ -206,23 +226,13 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
     return;
   }
   if (awaitingListing(w)) {
-    if (key.upArrow || key.downArrow)
-      setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
-    else if (input === 'y' || input === 'Y') {
-      if (typedAhead(ctx, w)) return;
-      void runLunListing(ctx, w);
-    } else if (input === 'm' || input === 'M')
+    if (!listingPromptKey(ctx, w, input, key, runLunListing) && (input === 'm' || input === 'M'))
       setWizard(ctx, { ...w, lunManual: true, focus: 0, status: 'type the LUN' });
     return;
   }
   if (w.step === 'luns' && w.lunRun) return;
   if (awaitingTargets(w)) {
-    if (key.upArrow || key.downArrow)
-      setWizard(ctx, { ...w, focus: Math.max(0, w.focus + (key.upArrow ? -1 : 1)) });
-    else if (input === 'y' || input === 'Y') {
-      if (typedAhead(ctx, w)) return;
-      void runTargetListing(ctx, w);
-    }
+    listingPromptKey(ctx, w, input, key, runTargetListing);
     return;
   }
   if (w.step === 'discovery' && w.targetRun) return;
