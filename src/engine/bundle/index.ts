@@ -5,7 +5,7 @@
  * inside, what could not be read and why, and the caps.
  */
 import { JOURNAL_FILE } from '../actions/state-dir.js';
-import { runDoctor } from '../doctor/index.js';
+import { type DoctorOptions, runDoctor } from '../doctor/index.js';
 import type { Host } from '../host/host.js';
 import type { ExecMode } from '../host/runner.js';
 import { takeSnapshot } from '../snapshot/index.js';
@@ -23,9 +23,8 @@ export const BUNDLE_TOTAL_CAP = 64 * MiB;
 const TREE_FILES_MAX = 20_000;
 const COMMAND_TIMEOUT_MS = 30_000;
 
-interface BundleOptions {
-  kubeletRoot: string;
-  exec: ExecMode;
+/** The doctor's own options (the bundle runs the doctor with them), the state dir, the archive's name and caps. */
+interface BundleOptions extends Pick<DoctorOptions, 'kubeletRoot' | 'exec'> {
   stateDir: string;
   /** Name of the archive's top directory. */
   top: string;
