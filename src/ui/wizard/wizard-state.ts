@@ -280,17 +280,22 @@ export function wizardKey(ctx: DispatchContext, w: WizardState, input: string, k
       });
     return;
   }
-  const next = editText(w.fields[field.id] ?? '', input, key);
+  typeInField(ctx, w, field.id, input, key);
+}
+
+/** A key typed in a text field: the field's new text, and the form's errors as of this edit. */
+function typeInField(ctx: DispatchContext, w: WizardState, id: string, input: string, key: Key): void {
+  const next = editText(w.fields[id] ?? '', input, key);
   if (next === undefined) return;
-  const fields = { ...w.fields, [field.id]: next };
+  const fields = { ...w.fields, [id]: next };
   const all = validateWizard(fields);
   // Inline: the error of the field being typed in, as soon as it is known; errors shown on other
   // fields go as soon as this edit fixes them (the CHAP secret completes the user/secret pair).
   const errors: Record<string, string> = {};
-  for (const k of Object.keys(w.errors)) if (k !== field.id && all[k]) errors[k] = all[k]!;
+  for (const k of Object.keys(w.errors)) if (k !== id && all[k]) errors[k] = all[k]!;
   // A CHAP pair half typed is not an error yet: ⏎ says so if it is still half.
-  const own = all[field.id];
-  if (own && next && !own.endsWith('needs user and secret')) errors[field.id] = own;
+  const own = all[id];
+  if (own && next && !own.endsWith('needs user and secret')) errors[id] = own;
   setWizard(ctx, { ...w, fields, errors });
 }
 
