@@ -60,162 +60,241 @@ function fileLuns(f: CsiDriverFile, s: SysfsSession): number[] | undefined {
   return luns.length > 0 ? luns : undefined;
 }
 
+/** What the claims are looked up in, built once per read. */
+interface ClaimLookups {
+  /** kubelet's CSI volumes by staging and publish path. */
+  byPath: ReadonlyMap<string, CsiVolume>;
+  /** Driver files by `<portal>|<iqn>`, or `*|<iqn>` for a file that names no portal. */
+  filesByRef: ReadonlyMap<string, CsiDriverFile[]>;
+  /** kubelet's CSI volumes by volume handle and by PV name. */
+  byName: ReadonlyMap<string, CsiVolume[]>;
+  /** A portal as the keys of `filesByRef` spell it (normalised once per distinct text). */
+  portalKey(portal: string): string;
+}
+
+/** `normalizePortal`, remembered: every session and file of a read asks it about the same few portals. */
+function portalKeys(): (portal: string) => string {
+  const known = new Map<string, string>();
+  return (p) => {
+    let x = known.get(p);
+    if (x === undefined) {
+      x = normalizePortal(p);
+      known.set(p, x);
+    }
+    return x;
+  };
+}
+
+function filesByTarget(files: readonly CsiDriverFile[], portalKey: (p: string) => string) {
+  const out = new Map<string, CsiDriverFile[]>();
+  for (const f of files) {
+    if (!f.targetIqn) continue;
+    const portals = f.portals.length > 0 ? f.portals : [''];
+    for (const p of portals) {
+      const k = `${p ? portalKey(p) : '*'}|${f.targetIqn}`;
+      const l = out.get(k);
+      if (l) l.push(f);
+      else out.set(k, [f]);
+    }
+  }
+  return out;
+}
+
+/** Names under three characters are left out: they would be found in almost any target name. */
+function volumesByName(volumes: readonly CsiVolume[]): Map<string, CsiVolume[]> {
+  const out = new Map<string, CsiVolume[]>();
+  const add = (k: string | undefined, v: CsiVolume) => {
+    if (!k || k.length < 3) return;
+    const l = out.get(k);
+    if (!l) out.set(k, [v]);
+    else if (!l.includes(v)) l.push(v);
+  };
+  for (const v of volumes) {
+    add(v.volumeHandle, v);
+    add(v.pv, v);
+  }
+  return out;
+}
+
+/** The kubelet CSI volume a driver file belongs to: by its paths, else by its volume id. */
+function fileVolume(f: CsiDriverFile, l: ClaimLookups): CsiVolume | undefined {
+  for (const p of [f.stagingPath, ...f.publishedPaths]) {
+    if (!p) continue;
+    const v = l.byPath.get(p) ?? l.byPath.get(`${p}/globalmount`);
+    if (v) return v;
+  }
+  return f.volumeId ? l.byName.get(f.volumeId)?.[0] : undefined;
+}
+
+/** One session's claims as they are found: each CSI volume claimed once, and told it has the session. */
+class SessionClaims {
+  readonly out: SessionClaim[] = [];
+  private readonly seen = new Set<CsiVolume>();
+  constructor(readonly s: SysfsSession) {}
+
+  /** The session's on the volume; false when an earlier claim already took it. */
+  take(v: CsiVolume): boolean {
+    if (this.seen.has(v)) return false;
+    this.seen.add(v);
+    v.sessions = withItem(v.sessions, this.s.sid);
+    return true;
+  }
+
+  add(v: CsiVolume, why: string, mounted: boolean, luns?: number[]): void {
+    if (!this.take(v)) return;
+    const c = volumeClaim(v, why, mounted);
+    if (luns) c.luns = luns;
+    this.out.push(c);
+  }
+}
+
+/** 1. A device of the session mounted at a CSI staging or publish path. */
+function mountClaims(c: SessionClaims, l: ClaimLookups): void {
+  for (const d of c.s.devices) {
+    for (const mp of d.mountpoints) {
+      const v = l.byPath.get(mp);
+      if (v) c.add(v, `${d.name ?? d.hctl} is mounted at ${mp}`, true, [d.lun]);
+    }
+  }
+}
+
+/** 2. The driver's own file names this target and portal (a claim per file, even of one volume). */
+function fileClaims(c: SessionClaims, l: ClaimLookups): void {
+  const s = c.s;
+  const files = [
+    ...(s.portal ? (l.filesByRef.get(`${l.portalKey(s.portal)}|${s.targetIqn}`) ?? []) : []),
+    ...(l.filesByRef.get(`*|${s.targetIqn}`) ?? []),
+  ];
+  for (const f of files) {
+    const v = fileVolume(f, l);
+    const claim: SessionClaim = {
+      owner: 'driver-file',
+      driver: f.driver,
+      pods: v ? csiVolumePods(v) : [],
+      paths: [f.path, ...(v ? volumePaths(v) : [])],
+      mounted: v ? isMounted(v) : false,
+      why: `${f.kind} ${f.path} names ${s.targetIqn} @ ${s.portal}`,
+    };
+    const luns = fileLuns(f, s);
+    if (luns) claim.luns = luns;
+    const pv = v?.pv;
+    if (pv) claim.pv = pv;
+    const handle = v?.volumeHandle ?? f.volumeId;
+    if (handle) claim.volumeHandle = handle;
+    if (v) c.take(v);
+    c.out.push(claim);
+  }
+}
+
+/** 3. A kubelet CSI dir whose volume handle or PV name is in the target name. */
+function nameClaims(c: SessionClaims, l: ClaimLookups, longhorn: string | undefined): void {
+  const iqn = c.s.targetIqn;
+  const names = new Set<string>([iqn.slice(iqn.indexOf(':') + 1), iqn.slice(iqn.lastIndexOf(':') + 1)]);
+  if (l.byName.size > 0) for (const m of iqn.matchAll(PVC_NAME)) names.add(m[0]);
+  if (longhorn) names.add(longhorn);
+  for (const name of names) {
+    for (const v of l.byName.get(name) ?? []) {
+      c.add(
+        v,
+        `kubelet CSI dir of ${driverLabel(v.driver)} volume ${volName(v)} (${volumePaths(v)[0] ?? 'no dir'}): the target name ${iqn} carries its name`,
+        isMounted(v),
+      );
+    }
+  }
+}
+
+/** 4. Longhorn, when nothing else claimed the session: its target prefix and its device link. */
+function longhornClaim(host: Host, s: SysfsSession, volume: string): SessionClaim | undefined {
+  const link = `${LONGHORN_DEV_DIR}/${volume}`;
+  if (host.lstat(link) === undefined) return undefined;
+  // The link names the device (`/dev/longhorn/<volume>` → `/dev/sdX`), so its LUN.
+  const to = host.readLink(link);
+  const dev = to ? s.devices.find((d) => d.name === to.slice(to.lastIndexOf('/') + 1)) : undefined;
+  return {
+    ...(dev ? { luns: [dev.lun] } : {}),
+    owner: 'driver-target',
+    driver: LONGHORN,
+    volumeHandle: volume,
+    pods: [],
+    paths: [link],
+    mounted: false,
+    why: `Longhorn target ${s.targetIqn} with its device link ${link}`,
+  };
+}
+
+/**
+ * The registered drivers that may serve an unclaimed session, for its hint: those known to serve
+ * iSCSI (docs/csi-drivers.md) or named so. Drivers whose target names are recognisable
+ * (driverFromTargetName) are left out: a target that does not look like theirs is not theirs.
+ */
+function unrecognisableIscsiDrivers(csi: CsiState): string[] {
+  const iscsiDrivers = new Set([CSI_DRIVER_ISCSI, TRIDENT, LONGHORN]);
+  const namedTargets = new Set([TRIDENT, LONGHORN]);
+  return csi.drivers
+    .filter(
+      (d) =>
+        d.registered &&
+        !namedTargets.has(d.name) &&
+        !d.name.includes('democratic-csi') &&
+        (iscsiDrivers.has(d.name) || d.name.includes('iscsi')),
+    )
+    .map((d) => d.name);
+}
+
+/** The driver an unclaimed session most likely belongs to, by its target name or as the only candidate. */
+function driverHint(
+  s: SysfsSession,
+  csi: CsiState,
+  candidates: readonly string[],
+): { driver: string; text: string } | undefined {
+  let d = driverFromTargetName(s.targetIqn);
+  // democratic-csi's name is chosen at install: the registered one, when there is exactly one.
+  const dem = csi.drivers.filter((x) => x.registered && x.name.includes('democratic-csi'));
+  if (d === DEMOCRATIC_CSI && dem.length === 1) d = dem[0]!.name;
+  if (d)
+    return {
+      driver: d,
+      text: `${driverLabel(d)} (its target names start like ${s.targetIqn.slice(0, s.targetIqn.indexOf(':') + 1)})`,
+    };
+  const only = candidates.length === 1 ? candidates[0]! : undefined;
+  if (only)
+    return {
+      driver: only,
+      text: `${driverLabel(only)} (the only iSCSI CSI driver registered on this node)`,
+    };
+  return undefined;
+}
+
+/**
+ * The read's claim lookups, built once; each session then costs a few map lookups, asked in the
+ * order of the module comment (a mount, a driver file, a name in the target, Longhorn's link).
+ */
 export function buildClaimIndex(
   host: Host,
   csi: CsiState,
   byPath: ReadonlyMap<string, CsiVolume>,
 ): ClaimIndex {
-  const filesByRef = new Map<string, CsiDriverFile[]>();
-  const norm = new Map<string, string>();
-  const n = (p: string) => {
-    let x = norm.get(p);
-    if (x === undefined) {
-      x = normalizePortal(p);
-      norm.set(p, x);
-    }
-    return x;
+  const portalKey = portalKeys();
+  const l: ClaimLookups = {
+    byPath,
+    filesByRef: filesByTarget(csi.driverFiles, portalKey),
+    byName: volumesByName(csi.volumes),
+    portalKey,
   };
-  for (const f of csi.driverFiles) {
-    if (!f.targetIqn) continue;
-    const portals = f.portals.length > 0 ? f.portals : [''];
-    for (const p of portals) {
-      const k = `${p ? n(p) : '*'}|${f.targetIqn}`;
-      const l = filesByRef.get(k);
-      if (l) l.push(f);
-      else filesByRef.set(k, [f]);
-    }
-  }
-  const byName = new Map<string, CsiVolume[]>();
-  const addName = (k: string | undefined, v: CsiVolume) => {
-    if (!k || k.length < 3) return;
-    const l = byName.get(k);
-    if (!l) byName.set(k, [v]);
-    else if (!l.includes(v)) l.push(v);
-  };
-  for (const v of csi.volumes) {
-    addName(v.volumeHandle, v);
-    addName(v.pv, v);
-  }
-  // Drivers known to serve iSCSI (docs/csi-drivers.md), or named so: the hint for an unclaimed session.
-  const iscsiDrivers = new Set([CSI_DRIVER_ISCSI, TRIDENT, LONGHORN]);
-  // Drivers whose target names are recognisable (driverFromTargetName) are left out: a target that
-  // does not look like theirs is not theirs.
-  const namedTargets = new Set([TRIDENT, LONGHORN]);
-  const registeredIscsi = csi.drivers.filter(
-    (d) =>
-      d.registered &&
-      !namedTargets.has(d.name) &&
-      !d.name.includes('democratic-csi') &&
-      (iscsiDrivers.has(d.name) || d.name.includes('iscsi')),
-  );
-
-  const fileVolume = (f: CsiDriverFile): CsiVolume | undefined => {
-    for (const p of [f.stagingPath, ...f.publishedPaths]) {
-      if (!p) continue;
-      const v = byPath.get(p) ?? byPath.get(`${p}/globalmount`);
-      if (v) return v;
-    }
-    return f.volumeId ? byName.get(f.volumeId)?.[0] : undefined;
-  };
-
+  const candidates = unrecognisableIscsiDrivers(csi);
   return {
     claimsOf(s) {
-      const out: SessionClaim[] = [];
       const lh = longhornVolume(s.targetIqn);
-      if (byPath.size === 0 && filesByRef.size === 0 && byName.size === 0 && !lh) return out;
-      const seen = new Set<CsiVolume>();
-      const add = (v: CsiVolume, why: string, mounted: boolean, luns?: number[]) => {
-        if (seen.has(v)) return;
-        seen.add(v);
-        v.sessions = withItem(v.sessions, s.sid);
-        const c = volumeClaim(v, why, mounted);
-        if (luns) c.luns = luns;
-        out.push(c);
-      };
-      // 1. A device of the session mounted at a CSI staging or publish path.
-      for (const d of s.devices) {
-        for (const mp of d.mountpoints) {
-          const v = byPath.get(mp);
-          if (v) add(v, `${d.name ?? d.hctl} is mounted at ${mp}`, true, [d.lun]);
-        }
-      }
-      // 2. The driver's own file names this target and portal.
-      const files = [
-        ...(s.portal ? (filesByRef.get(`${n(s.portal)}|${s.targetIqn}`) ?? []) : []),
-        ...(filesByRef.get(`*|${s.targetIqn}`) ?? []),
-      ];
-      for (const f of files) {
-        const v = fileVolume(f);
-        const c: SessionClaim = {
-          owner: 'driver-file',
-          driver: f.driver,
-          pods: v ? csiVolumePods(v) : [],
-          paths: [f.path, ...(v ? volumePaths(v) : [])],
-          mounted: v ? isMounted(v) : false,
-          why: `${f.kind} ${f.path} names ${s.targetIqn} @ ${s.portal}`,
-        };
-        const luns = fileLuns(f, s);
-        if (luns) c.luns = luns;
-        const pv = v?.pv;
-        if (pv) c.pv = pv;
-        const handle = v?.volumeHandle ?? f.volumeId;
-        if (handle) c.volumeHandle = handle;
-        if (v) {
-          seen.add(v);
-          v.sessions = withItem(v.sessions, s.sid);
-        }
-        out.push(c);
-      }
-      // 3. A kubelet CSI dir whose volume handle / PV name is in the target name.
-      const suffix = s.targetIqn.slice(s.targetIqn.indexOf(':') + 1);
-      const names = new Set<string>([suffix, s.targetIqn.slice(s.targetIqn.lastIndexOf(':') + 1)]);
-      if (byName.size > 0) for (const m of s.targetIqn.matchAll(PVC_NAME)) names.add(m[0]);
-      if (lh) names.add(lh);
-      for (const name of names) {
-        for (const v of byName.get(name) ?? []) {
-          add(
-            v,
-            `kubelet CSI dir of ${driverLabel(v.driver)} volume ${volName(v)} (${volumePaths(v)[0] ?? 'no dir'}): the target name ${s.targetIqn} carries its name`,
-            isMounted(v),
-          );
-        }
-      }
-      // 4. Longhorn: its target prefix and its device link.
-      if (lh && out.length === 0 && host.lstat(`${LONGHORN_DEV_DIR}/${lh}`) !== undefined) {
-        // The link names the device (`/dev/longhorn/<volume>` → `/dev/sdX`), so its LUN.
-        const to = host.readLink(`${LONGHORN_DEV_DIR}/${lh}`);
-        const dev = to ? s.devices.find((d) => d.name === to.slice(to.lastIndexOf('/') + 1)) : undefined;
-        out.push({
-          ...(dev ? { luns: [dev.lun] } : {}),
-          owner: 'driver-target',
-          driver: LONGHORN,
-          volumeHandle: lh,
-          pods: [],
-          paths: [`${LONGHORN_DEV_DIR}/${lh}`],
-          mounted: false,
-          why: `Longhorn target ${s.targetIqn} with its device link ${LONGHORN_DEV_DIR}/${lh}`,
-        });
-      }
-      return out;
+      if (byPath.size === 0 && l.filesByRef.size === 0 && l.byName.size === 0 && !lh) return [];
+      const c = new SessionClaims(s);
+      mountClaims(c, l);
+      fileClaims(c, l);
+      nameClaims(c, l, lh);
+      const longhorn = lh && c.out.length === 0 ? longhornClaim(host, s, lh) : undefined;
+      if (longhorn) c.out.push(longhorn);
+      return c.out;
     },
-    hintFor(s) {
-      let d = driverFromTargetName(s.targetIqn);
-      // democratic-csi's name is chosen at install: the registered one, when there is exactly one.
-      const dem = csi.drivers.filter((x) => x.registered && x.name.includes('democratic-csi'));
-      if (d === DEMOCRATIC_CSI && dem.length === 1) d = dem[0]!.name;
-      if (d)
-        return {
-          driver: d,
-          text: `${driverLabel(d)} (its target names start like ${s.targetIqn.slice(0, s.targetIqn.indexOf(':') + 1)})`,
-        };
-      const only = registeredIscsi.length === 1 ? registeredIscsi[0]!.name : undefined;
-      if (only)
-        return {
-          driver: only,
-          text: `${driverLabel(only)} (the only iSCSI CSI driver registered on this node)`,
-        };
-      return undefined;
-    },
+    hintFor: (s) => driverHint(s, csi, candidates),
   };
 }
 
