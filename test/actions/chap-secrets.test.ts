@@ -10,7 +10,7 @@ import type { Output } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import { findAction } from '../../src/engine/actions/registry.js';
-import { STATE_DIR, simEnv } from './helpers.js';
+import { STATE_DIR, simEnv, writeChapPv } from './helpers.js';
 
 const USER = 'labuser';
 const SECRET = 'labsecret123';
@@ -21,37 +21,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 function files(password: string): { pv: string; secret: string } {
-  const pv = join(dir, `pv-${password}.yaml`);
-  const secret = join(dir, `secret-${password}.yaml`);
-  fs.writeFileSync(
-    pv,
-    `apiVersion: v1
-kind: PersistentVolume
-metadata: { name: pv-secure }
-spec:
-  capacity: { storage: 4Gi }
-  accessModes: [ReadWriteOnce]
-  iscsi:
-    targetPortal: 127.0.0.1:3260
-    iqn: ${IQN}
-    lun: 1
-    fsType: ext4
-    chapAuthSession: true
-    secretRef: { name: chap-secret, namespace: default }
-`,
-  );
-  fs.writeFileSync(
-    secret,
-    `apiVersion: v1
-kind: Secret
-metadata: { name: chap-secret, namespace: default }
-type: kubernetes.io/iscsi-chap
-data:
-  node.session.auth.username: ${b64(USER)}
-  node.session.auth.password: ${b64(password)}
-`,
-  );
-  return { pv, secret };
+  return writeChapPv(dir, { portal: '127.0.0.1:3260', iqn: IQN, lun: 1, user: USER, password });
 }
 
 function capture(): { out: Output; text: () => string } {

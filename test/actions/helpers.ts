@@ -76,3 +76,45 @@ export const attachInput = (o: Partial<AttachInput> = {}): AttachInput => ({
   mountOptions: [],
   ...o,
 });
+
+/**
+ * A PersistentVolume with session CHAP and its `kubernetes.io/iscsi-chap` Secret (the user and
+ * password base64, as kubectl stores them), written as files in `dir`: what `--manifest`/`--secret` read.
+ */
+export function writeChapPv(
+  dir: string,
+  o: { portal: string; iqn: string; lun: number; user: string; password: string },
+): { pv: string; secret: string } {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const pv = join(dir, `pv-${o.password}-${o.lun}.yaml`);
+  const secret = join(dir, `secret-${o.password}.yaml`);
+  fs.writeFileSync(
+    pv,
+    `apiVersion: v1
+kind: PersistentVolume
+metadata: { name: pv-secure }
+spec:
+  capacity: { storage: 4Gi }
+  accessModes: [ReadWriteOnce]
+  iscsi:
+    targetPortal: ${o.portal}
+    iqn: ${o.iqn}
+    lun: ${o.lun}
+    fsType: ext4
+    chapAuthSession: true
+    secretRef: { name: chap-secret, namespace: default }
+`,
+  );
+  fs.writeFileSync(
+    secret,
+    `apiVersion: v1
+kind: Secret
+metadata: { name: chap-secret, namespace: default }
+type: kubernetes.io/iscsi-chap
+data:
+  node.session.auth.username: ${b64(o.user)}
+  node.session.auth.password: ${b64(o.password)}
+`,
+  );
+  return { pv, secret };
+}

@@ -12,7 +12,7 @@ import { applyPlan } from '../../src/engine/actions/apply.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import { nodeRecordFiles, writeRecordFields } from '../../src/engine/iscsiadm/record-secrets.js';
 import { fakeTime } from '../helpers/fake-time.js';
-import { type SimEnv, simEnv } from './helpers.js';
+import { type SimEnv, simEnv, writeChapPv } from './helpers.js';
 
 const IQN = 'iqn.2026-01.lab.example:secure-volume';
 const PORTAL = '127.0.0.1:3260';
@@ -27,40 +27,10 @@ afterEach(async () => {
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'record-files-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** A PV with session CHAP and its Secret, as files, and the options and secrets the CLI takes from them. */
 function chapAttach(password: string, lun = 1) {
-  const pv = join(dir, `pv-${password}-${lun}.yaml`);
-  const secret = join(dir, `secret-${password}.yaml`);
-  fs.writeFileSync(
-    pv,
-    `apiVersion: v1
-kind: PersistentVolume
-metadata: { name: pv-secure }
-spec:
-  capacity: { storage: 4Gi }
-  accessModes: [ReadWriteOnce]
-  iscsi:
-    targetPortal: ${PORTAL}
-    iqn: ${IQN}
-    lun: ${lun}
-    fsType: ext4
-    chapAuthSession: true
-    secretRef: { name: chap-secret, namespace: default }
-`,
-  );
-  fs.writeFileSync(
-    secret,
-    `apiVersion: v1
-kind: Secret
-metadata: { name: chap-secret, namespace: default }
-type: kubernetes.io/iscsi-chap
-data:
-  node.session.auth.username: ${b64(USER)}
-  node.session.auth.password: ${b64(password)}
-`,
-  );
+  const { pv, secret } = writeChapPv(dir, { portal: PORTAL, iqn: IQN, lun, user: USER, password });
   const options = { manifest: pv, secret };
   return { options, secrets: findAction('attach').secretsFromCli!([], options) };
 }
