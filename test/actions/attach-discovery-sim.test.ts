@@ -7,7 +7,7 @@ import { readJournal } from '../../src/engine/actions/journal-read.js';
 import { findAction } from '../../src/engine/actions/registry.js';
 import type { StepProgress } from '../../src/engine/actions/types.js';
 import { fakeTime } from '../helpers/fake-time.js';
-import { type SimEnv, STATE_DIR, simEnv } from './helpers.js';
+import { attachArgs, type SimEnv, STATE_DIR, simEnv } from './helpers.js';
 
 const LAB = 'iqn.2026-01.lab.example';
 const T1 = `${LAB}:storage.target1`;
@@ -19,15 +19,6 @@ let env: SimEnv | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
-});
-
-const attachArgs = (extra: Record<string, unknown> = {}) => ({
-  portal: [P],
-  iqn: T1,
-  lun: '1',
-  'volume-name': 'pv1',
-  'no-mount': true,
-  ...extra,
 });
 
 describe('attach: the node records discovery creates', () => {

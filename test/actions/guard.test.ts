@@ -14,7 +14,7 @@ import type { Plan } from '../../src/engine/actions/types.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { PORTAL_A, PORTAL_B, target, volume } from '../../src/sim/scenarios/lab.js';
 import { fakeTime } from '../helpers/fake-time.js';
-import { KUBELET_ROOT, type SimEnv, STATE_DIR, simEnv } from './helpers.js';
+import { attachArgs, KUBELET_ROOT, type SimEnv, STATE_DIR, simEnv } from './helpers.js';
 
 const LAB = 'iqn.2026-01.lab.example';
 const T1 = `${LAB}:storage.target1`;
@@ -26,15 +26,6 @@ let env: SimEnv | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
-});
-
-const attachArgs = (extra: Record<string, unknown> = {}) => ({
-  portal: [P],
-  iqn: T1,
-  lun: '1',
-  'volume-name': 'pv1',
-  'no-mount': true,
-  ...extra,
 });
 
 /** Runs `during` once, right before the first command matching `when` (the command then runs as usual). */

@@ -59,6 +59,19 @@ export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
   };
 }
 
+/**
+ * The `attach` command's options for LUN 1 of the lab's storage.target1 on the loopback portal
+ * (the sim scenarios serve it), no mount, with overrides.
+ */
+export const attachArgs = (extra: Record<string, unknown> = {}) => ({
+  portal: ['127.0.0.1:3260'],
+  iqn: 'iqn.2026-01.lab.example:storage.target1',
+  lun: '1',
+  'volume-name': 'pv1',
+  'no-mount': true,
+  ...extra,
+});
+
 /** A valid attach input (filesystem, one portal, no CHAP), with overrides. */
 export const attachInput = (o: Partial<AttachInput> = {}): AttachInput => ({
   volName: 'pv1',
