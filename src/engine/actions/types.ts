@@ -95,7 +95,6 @@ export interface Compensation {
   effect: ResolvedEffect;
 }
 
-/** One step of a plan. Exactly one of argv / write / fs is set. */
 /** What every step has, whatever it does. */
 interface StepBase {
   id: string;
