@@ -300,11 +300,17 @@ describe('RootResolver.list: what a listing teaches the cache', () => {
     return root;
   }
 
-  it("walks into a listed directory's subdirectories and links without an lstat of them", () => {
-    const root = tree();
+  /** A resolver in a read, and the lstats it makes. */
+  function inRead(root: string): { r: RootResolver; lstats: string[] } {
     const lstats: string[] = [];
     const r = new RootResolver(root, (op, real) => op === 'lstat' && lstats.push(real));
     r.reading(true);
+    return { r, lstats };
+  }
+
+  it("walks into a listed directory's subdirectories and links without an lstat of them", () => {
+    const root = tree();
+    const { r, lstats } = inRead(root);
     expect(r.list('/sys/devices/target0:0:0')?.sort()).toEqual(['0:0:0:1', '0:0:0:2']);
     expect(r.list('/sys/block')).toEqual(['sda']);
     lstats.length = 0;
