@@ -45,7 +45,7 @@ export interface FloorSession {
   /** initiatorname, recovery_tmo, then the session's and its connection's negotiated params. */
   attrs: string[];
   host: string;
-  /** The SCSI host's state and the iSCSI host's ipaddress. */
+  /** The SCSI host's state and the iSCSI host's ipaddress and netdev (status --json `netdev`). */
   hostAttrs: string[];
   /** The connection's current address and port. */
   current: string;
@@ -61,6 +61,8 @@ export interface FloorMap {
   sizeSectors: string;
   members: string[];
   holders: string[];
+  /** dm/suspended (status --json reports a suspended map). */
+  suspended: string;
   /** udev's database entry of the map. */
   udev: string;
 }
@@ -173,6 +175,7 @@ export function readFloorFacts(root: string, counts?: KindCounts): FloorFacts {
       sizeSectors: r.text(`${base}/size`),
       members: r.list(`${base}/slaves`),
       holders: r.list(`${base}/holders`),
+      suspended: r.text(`${base}/dm/suspended`),
       udev: '',
     });
   }
@@ -257,7 +260,11 @@ function readSession(r: Reader, name: string, partitions: ReadonlyMap<string, st
     ],
     host,
     hostAttrs: host
-      ? [r.text(`/sys/class/scsi_host/${host}/state`), r.text(`/sys/class/iscsi_host/${host}/ipaddress`)]
+      ? [
+          r.text(`/sys/class/scsi_host/${host}/state`),
+          r.text(`/sys/class/iscsi_host/${host}/ipaddress`),
+          r.text(`/sys/class/iscsi_host/${host}/netdev`),
+        ]
       : [],
     current: cbase ? `${r.text(`${cbase}/address`)}:${r.text(`${cbase}/port`)}` : '',
     connectionState: cbase ? r.text(`${cbase}/state`) : '',

@@ -25,7 +25,7 @@ export interface GlobalOptions {
 }
 
 export interface Output {
-  stdout(text: string): void;
+  stdout(text: string | Uint8Array): void;
   stderr(text: string): void;
   /** Both stdin and stdout are terminals (interactive console and prompts allowed). */
   isTTY: boolean;

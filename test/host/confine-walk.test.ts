@@ -245,3 +245,121 @@ describe('RootResolver and missing names', () => {
     expect(r.dirRealIfAny('/sys/block/sda/slaves')).toBe(join(root, 'sys/block/sda/slaves'));
   });
 });
+
+describe('RootResolver.list: what a listing teaches the cache', () => {
+  for (const seed of [11, 12, 13, 14, 15, 16]) {
+    it(`listings between the walks change no answer (seed ${seed})`, () => {
+      const rand = prng(seed);
+      const { root, paths } = randomTree(rand);
+      const r = new RootResolver(root);
+      r.reading(true);
+      for (const p of paths) {
+        const want = outcome(() => {
+          const d = refResolve(root, p, true);
+          if (d.kind === 'absent') throw new Error('ENOENT');
+          if (d.kind !== 'dir') throw new Error('ENOTDIR');
+          return real(root, d.canon);
+        });
+        if (rand() < 0.5) {
+          // The listing is the directory's own (fs.readdirSync of where the oracle says it is).
+          const listed = outcome(() => r.list(p));
+          const ok = (want as { ok?: string }).ok;
+          if (ok !== undefined) expect(listed, `list ${p}`).toEqual({ ok: fs.readdirSync(ok) });
+          else if ((want as { err?: string }).err === 'ENOENT')
+            expect([{ ok: undefined }, want], `list ${p}`).toContainEqual(listed);
+          else expect(listed, `list ${p}`).toEqual(want);
+        }
+        expect(
+          outcome(() => r.dirReal(p)),
+          `dirReal ${p}`,
+        ).toEqual(want);
+        const follow = rand() < 0.5;
+        expect(
+          outcome(() => {
+            const t = r.resolve(p, follow);
+            return { real: t.real, kind: t.kind };
+          }),
+          `resolve ${p} follow=${follow}`,
+        ).toEqual(
+          outcome(() => {
+            const t = refResolve(root, p, follow);
+            return { real: real(root, t.canon), kind: t.kind };
+          }),
+        );
+      }
+    });
+  }
+
+  function tree(): string {
+    const root = fs.mkdtempSync(join(tmpdir(), 'iscsi-list-'));
+    made.push(root);
+    fs.mkdirSync(join(root, 'sys/devices/target0:0:0/0:0:0:1/block/sda'), { recursive: true });
+    fs.mkdirSync(join(root, 'sys/devices/target0:0:0/0:0:0:2'), { recursive: true });
+    fs.mkdirSync(join(root, 'sys/block'), { recursive: true });
+    fs.symlinkSync('../devices/target0:0:0/0:0:0:1/block/sda', join(root, 'sys/block/sda'));
+    return root;
+  }
+
+  /** A resolver in a read, and the lstats it makes. */
+  function inRead(root: string): { r: RootResolver; lstats: string[] } {
+    const lstats: string[] = [];
+    const r = new RootResolver(root, (op, real) => op === 'lstat' && lstats.push(real));
+    r.reading(true);
+    return { r, lstats };
+  }
+
+  it("walks into a listed directory's subdirectories and links without an lstat of them", () => {
+    const root = tree();
+    const { r, lstats } = inRead(root);
+    expect(r.list('/sys/devices/target0:0:0')?.sort()).toEqual(['0:0:0:1', '0:0:0:2']);
+    expect(r.list('/sys/block')).toEqual(['sda']);
+    lstats.length = 0;
+    expect(r.dirReal('/sys/devices/target0:0:0/0:0:0:2')).toBe(join(root, 'sys/devices/target0:0:0/0:0:0:2'));
+    expect(r.dirReal('/sys/block/sda')).toBe(join(root, 'sys/devices/target0:0:0/0:0:0:1/block/sda'));
+    // Only what no listing showed was looked at: the LUN's `block` and its disk, on the way to the
+    // link's target (the link itself and the LUN dirs were listed).
+    expect(lstats.map((p) => p.slice(root.length))).toEqual([
+      '/sys/devices/target0:0:0/0:0:0:1/block',
+      '/sys/devices/target0:0:0/0:0:0:1/block/sda',
+    ]);
+    // Positive control: the same walks in a fresh resolver, nothing listed, lstat every new name.
+    const fresh: string[] = [];
+    const f = new RootResolver(root, (op, real) => op === 'lstat' && fresh.push(real));
+    f.dirReal('/sys/devices/target0:0:0/0:0:0:2');
+    f.dirReal('/sys/block/sda');
+    expect(fresh.length).toBeGreaterThan(4);
+  });
+
+  it('a listed link swapped for a directory, or gone, since the listing is looked at afresh', () => {
+    const root = tree();
+    const r = new RootResolver(root);
+    r.reading(true);
+    expect(r.list('/sys/block')).toEqual(['sda']);
+    fs.unlinkSync(join(root, 'sys/block/sda'));
+    fs.mkdirSync(join(root, 'sys/block/sda'));
+    expect(r.dirReal('/sys/block/sda')).toBe(join(root, 'sys/block/sda'));
+    fs.symlinkSync('../devices/target0:0:0/0:0:0:2', join(root, 'sys/block/sdb'));
+    expect(r.list('/sys/block')?.sort()).toEqual(['sda', 'sdb']);
+    fs.unlinkSync(join(root, 'sys/block/sdb'));
+    expect(r.dirRealIfAny('/sys/block/sdb')).toBeUndefined();
+  });
+
+  it('a listed link out of the root is followed inside it', () => {
+    const root = tree();
+    const outside = fs.mkdtempSync(join(tmpdir(), 'iscsi-list-outside-'));
+    made.push(outside);
+    fs.symlinkSync(outside, join(root, 'sys/block/abs'));
+    fs.symlinkSync(`${'../'.repeat(20)}${outside.slice(1)}`, join(root, 'sys/block/rel'));
+    const r = new RootResolver(root);
+    r.reading(true);
+    expect(r.list('/sys/block')?.sort()).toEqual(['abs', 'rel', 'sda']);
+    // Dangling inside the root (the outside dir's path does not exist under it).
+    expect(() => r.dirReal('/sys/block/abs')).toThrow('ENOENT');
+    expect(() => r.dirReal('/sys/block/rel')).toThrow('ENOENT');
+    fs.mkdirSync(join(root, outside), { recursive: true });
+    r.reading(true);
+    r.list('/sys/block');
+    expect(r.dirReal('/sys/block/abs')).toBe(join(root, outside));
+    expect(r.dirReal('/sys/block/rel')).toBe(join(root, outside));
+  });
+});

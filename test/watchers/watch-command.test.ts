@@ -22,7 +22,7 @@ function runWatch(json: boolean) {
     globals,
     out: {
       stdout: (t) => {
-        lines.push(...t.split('\n').filter(Boolean));
+        lines.push(...String(t).split('\n').filter(Boolean));
         wake?.();
       },
       stderr: () => undefined,

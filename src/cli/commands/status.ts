@@ -1,10 +1,10 @@
 import { actionContext } from '../../engine/actions/context.js';
 import { UserError } from '../../engine/errors.js';
+import { writeJson } from '../../engine/json-chunks.js';
 import { probedSnapshot } from '../../engine/probe/probed-snapshot.js';
 import { takeSnapshot } from '../../engine/snapshot/index.js';
 import { addMultipathTopology } from '../../engine/snapshot/multipath-topology.js';
 import { SESSION_FILTER_FIELDS } from '../../engine/snapshot/session-fields.js';
-import { statusJson } from '../../engine/snapshot/status-json.js';
 import type { Command } from '../command.js';
 import { columnsOf, DEFAULT_COLUMNS, pickFields } from './status-columns.js';
 import { narrowSnapshot, statusSelection } from './status-select.js';
@@ -105,20 +105,24 @@ export const statusCommand: Command = {
     const selection = statusSelection(o, snap);
     const shown = selection ? narrowSnapshot(snap, selection) : snap;
     if (ctx.globals.json) {
-      const doc = {
-        ...shown,
-        ...(columns ? { sessions: shown.sessions.map((s) => pickFields(s, columns)) } : {}),
-        ...(selection
+      const doc =
+        selection || columns
           ? {
-              selection: {
-                filters: selection.said,
-                sessions: shown.sessions.length,
-                of: snap.sessions.length,
-              },
+              ...shown,
+              ...(columns ? { sessions: shown.sessions.map((s) => pickFields(s, columns)) } : {}),
+              ...(selection
+                ? {
+                    selection: {
+                      filters: selection.said,
+                      sessions: shown.sessions.length,
+                      of: snap.sessions.length,
+                    },
+                  }
+                : {}),
             }
-          : {}),
-      };
-      ctx.out.stdout(`${selection || columns ? JSON.stringify(doc) : statusJson(snap)}\n`);
+          : snap;
+      // Written by parts (json-chunks.ts): ~11 MB at 1,000 sessions, never one string.
+      writeJson(doc, (chunk) => ctx.out.stdout(chunk), '\n');
       return 0;
     }
     const { ansiPaint, formatStatus } = await import('./status-text.js');

@@ -134,7 +134,16 @@ class AbsentEntry {
   constructor(readonly name: string) {}
 }
 
-type Entry = DirNode | LinkEntry | AbsentEntry;
+/**
+ * A symlink a listing of its directory showed (d_type), not followed yet: following it needs its
+ * readlink, not an lstat first. Once followed, a LinkEntry of the same name is found before it.
+ */
+class ListedLink {
+  next: Entry | undefined = undefined;
+  constructor(readonly name: string) {}
+}
+
+type Entry = DirNode | LinkEntry | AbsentEntry | ListedLink;
 
 export class RootResolver {
   private top: DirNode;
@@ -240,6 +249,32 @@ export class RootResolver {
     this.hops = 0;
     const d = this.walkPath(path, true);
     return d < 0 ? undefined : this.reals[d];
+  }
+
+  /**
+   * Lists the directory `path` names (`dirRealIfAny`'s walk; undefined when a directory on the way
+   * is missing). The listing's d_type says which entries are directories and which are symlinks, so
+   * walking into them later costs no lstat: at 1,000 sessions × 4 LUNs about half of the snapshot's
+   * ~42,000 lstats were of entries of a directory it had just listed (a target's LUNs, a LUN's
+   * block device, a session's connections and targets, the kubelet's pod dirs).
+   */
+  list(path: string): string[] | undefined {
+    this.hops = 0;
+    const d = this.walkPath(path, true);
+    if (d < 0) return undefined;
+    const n = this.nodes[d] as DirNode;
+    const entries = fs.readdirSync(this.reals[d] as string, { withFileTypes: true });
+    const names: string[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i] as fs.Dirent;
+      const name = e.name;
+      names[i] = name;
+      // Only what the cache would learn from an lstat; an entry already known stays as it is.
+      if (e.isDirectory()) {
+        if (n.get(name) === undefined) n.add(new DirNode(name, n));
+      } else if (e.isSymbolicLink() && n.get(name) === undefined) n.add(new ListedLink(name));
+    }
+    return names;
   }
 
   /**
@@ -355,7 +390,8 @@ export class RootResolver {
   /**
    * The directory `name` (not `.` or empty) names in `n` (at `real`): the node, its real path in
    * outReal. A name seen before costs nothing; a new one one lstat (and readlink for a link, whose
-   * target is walked inside the root: an absolute one from the root).
+   * target is walked inside the root: an absolute one from the root); a link a listing showed, its
+   * readlink alone.
    */
   private child(n: DirNode, real: string, name: string, soft: boolean): DirNode | undefined {
     if (name === '..') {
@@ -368,7 +404,7 @@ export class RootResolver {
       return p;
     }
     const hit = n.get(name);
-    if (hit !== undefined) {
+    if (hit !== undefined && !(hit instanceof ListedLink)) {
       if (hit instanceof AbsentEntry) {
         if (soft) return undefined;
         throw new ResolveError('ENOENT');
@@ -381,20 +417,23 @@ export class RootResolver {
       return hit;
     }
     const candidate = `${real}/${name}`;
-    const st = this.lstat(candidate);
-    if (st === undefined) {
-      if (this.keepAbsent) n.add(new AbsentEntry(name));
-      if (soft) return undefined;
-      throw new ResolveError('ENOENT');
+    let target = hit === undefined ? undefined : this.listedTarget(candidate);
+    if (target === undefined) {
+      const st = this.lstat(candidate);
+      if (st === undefined) {
+        if (this.keepAbsent) n.add(new AbsentEntry(name));
+        if (soft) return undefined;
+        throw new ResolveError('ENOENT');
+      }
+      if (st.isDirectory()) {
+        const kid = new DirNode(name, n);
+        n.add(kid);
+        this.outReal = candidate;
+        return kid;
+      }
+      if (!st.isSymbolicLink()) throw new ResolveError('ENOTDIR');
+      target = this.readlink(candidate);
     }
-    if (st.isDirectory()) {
-      const kid = new DirNode(name, n);
-      n.add(kid);
-      this.outReal = candidate;
-      return kid;
-    }
-    if (!st.isSymbolicLink()) throw new ResolveError('ENOTDIR');
-    const target = this.readlink(candidate);
     const t =
       target.charCodeAt(0) === 47
         ? this.walkFrom(this.top, this.root, target)
@@ -410,6 +449,23 @@ export class RootResolver {
       return fs.lstatSync(real, NO_THROW);
     } catch (e) {
       throw new ResolveError(codeOf(e));
+    }
+  }
+
+  /**
+   * The target of a link a listing showed; undefined when it is no longer one (gone, or replaced
+   * since the listing), and then the name is looked at afresh as if never seen.
+   */
+  private listedTarget(real: string): string | undefined {
+    if (this.hops + 1 > MAX_SYMLINK_HOPS) throw new ResolveError('ELOOP');
+    this.trace?.('readlink', real);
+    try {
+      const target = fs.readlinkSync(real);
+      if (target === '') return undefined;
+      this.hops++;
+      return target;
+    } catch {
+      return undefined;
     }
   }
 

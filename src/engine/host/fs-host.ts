@@ -383,8 +383,7 @@ export class FsHost implements Host {
       () => {
         const r = this.resolver;
         if (!r) return fs.readdirSync(this.at(path));
-        const real = r.dirRealIfAny(path);
-        return real === undefined ? [] : fs.readdirSync(real);
+        return r.list(path) ?? [];
       },
       (e) => {
         this.noteProblem(e, path);

@@ -113,6 +113,11 @@ interface Index {
   /** Sessions by `iqn|portal`, ascending sid. */
   byTargetPortal: Map<string, Session[]>;
   bySid: Map<number, Session>;
+  /**
+   * Each target's sessions (in `bySid` order) and the portals they are at: a node with thousands of
+   * targets asks per target, never across all sessions (that was quadratic at 1,000 sessions).
+   */
+  byTarget: Map<string, { sessions: Session[]; portals: Set<string> }>;
   mapBySlave: Map<string, MultipathMap>;
 }
 
@@ -127,9 +132,17 @@ function index(sessions: readonly Session[], maps: readonly MultipathMap[]): Ind
     if (list) list.push(s);
     else byTargetPortal.set(k, [s]);
   }
+  const byTarget: Index['byTarget'] = new Map();
+  for (const s of bySid.values()) {
+    const t = byTarget.get(s.targetIqn);
+    if (t) {
+      t.sessions.push(s);
+      t.portals.add(s.portal);
+    } else byTarget.set(s.targetIqn, { sessions: [s], portals: new Set([s.portal]) });
+  }
   const mapBySlave = new Map<string, MultipathMap>();
   for (const m of maps) for (const sd of m.slaves) mapBySlave.set(sd, m);
-  return { byTargetPortal, bySid, mapBySlave };
+  return { byTargetPortal, bySid, byTarget, mapBySlave };
 }
 
 /** The session kubelet would find at a portal: a logged-in one first, then the lowest sid. */
@@ -182,8 +195,8 @@ function mapPortals(
   let slaves = 0;
   for (const m of maps) {
     slaves = Math.max(slaves, m.slaves.length);
-    for (const s of ix.bySid.values()) {
-      if (s.targetIqn !== iqn || portals.includes(s.portal) || extra.includes(s.portal)) continue;
+    for (const s of ix.byTarget.get(iqn)?.sessions ?? []) {
+      if (portals.includes(s.portal) || extra.includes(s.portal)) continue;
       if (s.devices.some((d) => d.name !== undefined && m.slaves.includes(d.name))) extra.push(s.portal);
     }
   }
@@ -223,9 +236,7 @@ function resolveLun(ix: Index, lun: number, paths: ExpectedPath[]): ExpectedLun 
 
 function targetOf(ix: Index, iqn: string, vols: ExpectedVolume[]): ExpectedTarget {
   const expectedPortals = [...new Set(vols.flatMap((v) => v.expectedPortals))].sort();
-  const withSession = new Set<string>();
-  for (const k of ix.byTargetPortal.keys())
-    if (k.startsWith(`${iqn}|`)) withSession.add(k.slice(iqn.length + 1));
+  const withSession: ReadonlySet<string> = ix.byTarget.get(iqn)?.portals ?? new Set();
   const luns = [...new Set(vols.flatMap((v) => v.expectedLuns.map((l) => l.lun)))].sort((a, b) => a - b);
   const rows: ExpectedPortalRow[] = [...new Set([...expectedPortals, ...withSession])]
     .sort()
@@ -269,7 +280,11 @@ export function expectedState(input: ExpectedInput): ExpectedState | undefined {
   const ix = index(input.sessions, input.multipath);
   const volumes = seeds.map((s) => expectedVolume(ix, s));
   const byIqn = new Map<string, ExpectedVolume[]>();
-  for (const v of volumes) byIqn.set(v.iqn, [...(byIqn.get(v.iqn) ?? []), v]);
+  for (const v of volumes) {
+    const list = byIqn.get(v.iqn);
+    if (list) list.push(v);
+    else byIqn.set(v.iqn, [v]);
+  }
   const targets = [...byIqn.keys()].sort().map((iqn) => targetOf(ix, iqn, byIqn.get(iqn)!));
   return { targets, volumes };
 }
