@@ -1,4 +1,3 @@
-import { isatty } from 'node:tty';
 import { openHost } from '../app/open-host.js';
 import { ExitCode, errorText, exitCodeOf, hintOf, UserError } from '../engine/errors.js';
 import { observeCommands } from '../engine/host/observed-host.js';
@@ -12,17 +11,16 @@ import { verboseObserver } from './verbose.js';
 import { VERSION } from './version.js';
 
 /**
- * The process's own streams. Whether stdin is a terminal is asked of fd 0 (what `process.stdin.isTTY`
- * reports) without touching `process.stdin`: its getter builds the stream, which for a file or
- * /dev/null loads fs.ReadStream and with it fs/promises, readline and the fs watchers (~7 ms of CPU
- * on a `status --json` start that never reads stdin; bench/README.md "Start-up"). Commands that read
- * stdin (prompts, the console) still get the stream from `process.stdin`.
+ * The process's own streams. stdin is asked second, only when stdout is a terminal: the
+ * `process.stdin` getter builds the stream, which for a file, a pipe or /dev/null loads fs.ReadStream
+ * and with it fs/promises, readline and the fs watchers (~7 ms of CPU on a `status --json` start that
+ * never reads stdin; bench/README.md "Start-up"). `node:tty`'s isatty(0) would load net and streams.
  */
 function processOutput(): Output {
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
-    isTTY: Boolean(process.stdout.isTTY) && isatty(0),
+    isTTY: Boolean(process.stdout.isTTY && process.stdin.isTTY),
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
 }
