@@ -13,7 +13,7 @@
 // chunk loads its whole group: code the console and the other commands load anyway (the snapshot,
 // the host, the parser).
 import { createHash } from 'node:crypto';
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 /** The metafile output keys reachable from `from` through static imports (externals excluded). */
@@ -106,13 +106,17 @@ async function mergeGroup(name, keys, byPath, outputs, { banner, ...options }) {
             const path = resolve(args.resolveDir, args.path);
             // Chunks outside the group stay files of their own (rewritten below where grouped).
             if (!members.has(path)) return { path: args.path, external: true };
-            return { path, namespace: 'chunk' };
+            // Named by its file name: esbuild writes it into the merged file's comments and map.
+            return { path: basename(path), namespace: 'chunk' };
           });
-          b.onLoad({ filter: /.*/, namespace: 'chunk' }, (args) => ({
-            contents: withInlineMap(byPath.get(args.path), byPath.get(`${args.path}.map`), banner),
-            loader: 'js',
-            resolveDir: dir,
-          }));
+          b.onLoad({ filter: /.*/, namespace: 'chunk' }, (args) => {
+            const path = resolve(dir, args.path);
+            return {
+              contents: withInlineMap(byPath.get(path), byPath.get(`${path}.map`), banner),
+              loader: 'js',
+              resolveDir: dir,
+            };
+          });
         },
       },
     ],
@@ -126,12 +130,7 @@ async function mergeGroup(name, keys, byPath, outputs, { banner, ...options }) {
     `//# sourceMappingURL=${name}-${hash}.js.map\n`,
   );
   const files = [textOutput(file, text)];
-  if (map) {
-    // A chunk with nothing to map (a facade) is named by its path in esbuild's namespace: relative.
-    const m = JSON.parse(map.text);
-    m.sources = m.sources.map((src) => (src.startsWith('chunk:') ? relative(dir, src.slice(6)) : src));
-    files.push(textOutput(`${file}.map`, JSON.stringify(m)));
-  }
+  if (map) files.push(textOutput(`${file}.map`, map.text));
   return { file, files, exported };
 }
 
