@@ -2,8 +2,9 @@
 // Node version check, then Node's compile cache), and code-split chunks under dist/chunks/ that it
 // imports on demand (each subcommand, Ink/React, the simulator, execa). Start-up then compiles only
 // what the command runs, and from the compile cache after the first run (bench/README.md: `status --json`
-// compiled and evaluated the whole 3 MB bundle). The single executable has its own CommonJS build
-// (build-binary.mjs). Fast (esbuild), so `npm install` runs it as `prepare`.
+// compiled and evaluated the whole 3 MB bundle). A second pass (merge-start-chunks.mjs) makes what a
+// one-shot start loads two modules instead of ~30 chunks. The single executable has its own CommonJS
+// build (build-binary.mjs). Fast (esbuild), so `npm install` runs it as `prepare`.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
