@@ -3,11 +3,12 @@
 // esbuild splits by reachability: every module goes to the chunk of the exact set of entry points
 // (the entry and each dynamic import()) that reach it. With ~20 dynamic imports, `status --json`
 // loaded ~30 files, and each ESM module costs a resolve (a realpath), a read, a compile-cache lookup
-// and a link: about a third of that start's CPU beyond `node -e 0` (bench/README.md "Start-up"). No
+// and a link (merged, that start's CPU fell by a fifth: bench/README.md "Start-up"). No
 // esbuild option groups chunks by hand, so this second pass does. Each group is the static closure
 // of some entry points, minus the earlier groups, bundled again by esbuild into one module
 // `chunks/<group>-<hash>.js`; then every import of a grouped chunk, in every file, names the merged
-// module instead. A chunk that was a dynamic import target keeps its file as a one-line facade.
+// module instead. A dynamic import target whose names had to be renamed keeps its file, as a
+// one-line facade.
 // Each module still exists once (one instance of every class, store and registry), and the order
 // in which modules run is the import order, as before. Another command that imports one grouped
 // chunk loads its whole group: code the console and the other commands load anyway (the snapshot,
@@ -210,5 +211,11 @@ export async function mergeStartChunks(files, metafile, { entry, groups, build: 
       );
     } else out.push(js ? textOutput(f.path, rewriteImports(f.path, f.text, grouped)) : f);
   }
-  return out;
+  // A facade whose every importer now names the merged module itself is dropped.
+  const named = new Set();
+  for (const f of out)
+    if (f.path.endsWith('.js'))
+      for (const m of f.text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"(\.\.?\/[^"]+)"/g))
+        named.add(resolve(dirname(f.path), m[1]));
+  return out.filter((f) => !grouped.has(f.path) || named.has(f.path));
 }
