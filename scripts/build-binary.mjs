@@ -8,6 +8,9 @@
 //  - Ink 8 awaits at top level only inside `if (process.env.DEV === 'true')` (React devtools), dead
 //    code here (DEV is defined "false"): see inkWithoutDevtools.
 //  - `import.meta.url` becomes the executable's file URL.
+// builtinsOnUse (esbuild-plugins.mjs) is not applied: it spares the ESM build the namespace an
+// `import` of a built-in builds (fs/promises, readline, streams...); here a built-in is `require`d,
+// which builds none (require of fs, os, path and module: 6 more of Node's modules; `import 'node:fs'`: 30).
 // Usage: node scripts/build-binary.mjs   (npm run build:binary)
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -10,11 +10,17 @@ import { suggestionHint } from './suggest.js';
 import { verboseObserver } from './verbose.js';
 import { VERSION } from './version.js';
 
+/**
+ * The process's own streams. stdin is asked second, only when stdout is a terminal: the
+ * `process.stdin` getter builds the stream, which for a file, a pipe or /dev/null loads fs.ReadStream
+ * and with it fs/promises, readline and the fs watchers (~7 ms of CPU on a `status --json` start that
+ * never reads stdin; bench/README.md "Start-up"). `node:tty`'s isatty(0) would load net and streams.
+ */
 function processOutput(): Output {
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
-    isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    isTTY: Boolean(process.stdout.isTTY && process.stdin.isTTY),
     ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
 }

@@ -20,6 +20,7 @@ import type { Snapshot } from '../model.js';
 import {
   assembleSnapshot,
   endingRead,
+  monotonicMs,
   normalizeKubeletRoot,
   readBasisOf,
   type SnapshotOptions,
@@ -75,7 +76,7 @@ export function refreshSnapshot(
   const kubeletRoot = normalizeKubeletRoot(options.kubeletRoot);
   if (basis.kubeletRoot !== kubeletRoot) return full('kubelet root changed');
 
-  const started = performance.now();
+  const started = monotonicMs();
   const takenAt = new Date(host.now()).toISOString();
   host.startRead?.();
   return endingRead(host, () => {
