@@ -107,7 +107,7 @@ export interface MetricsServer {
  */
 export const KEEP_ALIVE_MS = 310_000;
 /** A request's headers, and the whole request, within this: a slow client cannot hold a socket. */
-export const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 /**
  * Open connections above which serve closes its idle ones (a client reconnects for its next scrape;
  * Go retries a GET whose reused connection closed), so clients that open connections and leave
@@ -116,7 +116,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
  */
 export const IDLE_CONNECTIONS_CAP = 16;
 /** Connections at most: beyond it a new one is closed at once (each held ≤ REQUEST_TIMEOUT_MS busy). */
-export const MAX_CONNECTIONS = 64;
+const MAX_CONNECTIONS = 64;
 
 /** Listens on host:port (host '' for every address). */
 export function startMetricsServer(

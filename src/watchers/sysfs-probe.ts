@@ -196,14 +196,13 @@ export class SysfsProber {
       this.lastDetail = next;
       return next;
     }
-    const keep = <T>(a: T[], b: T[]) => (sameList(a, b) ? b : a);
     const detail: ProbeDetail = {
-      hctls: keep(next.hctls, last.hctls),
-      deviceStates: keep(next.deviceStates, last.deviceStates),
-      sessions: keep(next.sessions, last.sessions),
-      sessionStates: keep(next.sessionStates, last.sessionStates),
-      sessionHosts: keep(next.sessionHosts, last.sessionHosts),
-      blocks: keep(next.blocks, last.blocks),
+      hctls: keptList(next.hctls, last.hctls),
+      deviceStates: keptList(next.deviceStates, last.deviceStates),
+      sessions: keptList(next.sessions, last.sessions),
+      sessionStates: keptList(next.sessionStates, last.sessionStates),
+      sessionHosts: keptList(next.sessionHosts, last.sessionHosts),
+      blocks: keptList(next.blocks, last.blocks),
     };
     const unchanged = (Object.keys(detail) as (keyof ProbeDetail)[]).every((k) => detail[k] === last[k]);
     if (unchanged) return last;
@@ -374,6 +373,11 @@ export function fingerprintOf(d: ProbeDetail): string {
   });
   parts.push('|', ...d.blocks);
   return parts.join('\n');
+}
+
+/** `last` when it lists the same as `next`: the array that is kept, so `next` dies young. */
+function keptList<T>(next: T[], last: T[]): T[] {
+  return sameList(next, last) ? last : next;
 }
 
 /** Element-wise equality of two listings (the same order: one kernel dir read twice). */
