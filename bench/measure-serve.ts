@@ -124,8 +124,17 @@ async function loopWindow(s: Serve): Promise<LoopWindow | undefined> {
   return JSON.parse(readFileSync(file, 'utf8')) as LoopWindow;
 }
 
-/** One GET as Prometheus does it; resolves with the decoded body's length and the bytes on the wire. */
-function scrape(s: Serve, gzip = true): Promise<{ bytes: number; wire: number; status: number }> {
+/**
+ * One GET as Prometheus does it; resolves with the decoded body's length and the bytes on the wire.
+ * Like Go's transport (Prometheus), a GET that went out on a kept-alive connection the server had
+ * closed meanwhile (reset or hung up before any response) is sent once more on a new connection: the
+ * agent's own expiry of idle sockets is a timer, late when this process is busy.
+ */
+function scrape(
+  s: Serve,
+  gzip = true,
+  retried = false,
+): Promise<{ bytes: number; wire: number; status: number }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -146,7 +155,11 @@ function scrape(s: Serve, gzip = true): Promise<{ bytes: number; wire: number; s
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const closedUnderUs = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+      if (closedUnderUs && !retried) resolve(scrape(s, gzip, true));
+      else reject(e);
+    });
     req.end();
   });
 }

@@ -97,6 +97,27 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle kept-alive connection stays open. Prometheus keeps its scrape connection and
+ * closes it after 5 idle minutes ("above the maximum sane scrape interval": prometheus/common
+ * config/http_config.go, idleConnTimeout), node_exporter never closes one. Node's default (5 s) is
+ * shorter than any scrape interval, so every scrape raced serve closing the socket it was sent on
+ * (Go retries such a GET; other clients fail with "socket hang up"). Longer than the scraper's own
+ * limit, so the scraper closes first and a scrape never meets a socket serve is closing.
+ */
+export const KEEP_ALIVE_MS = 310_000;
+/** A request's headers, and the whole request, within this: a slow client cannot hold a socket. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * Open connections above which serve closes its idle ones (a client reconnects for its next scrape;
+ * Go retries a GET whose reused connection closed), so clients that open connections and leave
+ * them idle cannot pile up for the keep-alive time. A Prometheus pair, an agent and a few probes
+ * stay below it.
+ */
+export const IDLE_CONNECTIONS_CAP = 16;
+/** Connections at most: beyond it a new one is closed at once (each held ≤ REQUEST_TIMEOUT_MS busy). */
+const MAX_CONNECTIONS = 64;
+
 /** Listens on host:port (host '' for every address). */
 export function startMetricsServer(
   o: MetricsServerOptions,
@@ -104,10 +125,21 @@ export function startMetricsServer(
   port: number,
 ): Promise<MetricsServer> {
   const renderer = createMetricsRenderer(o);
-  const server: Server = createServer((req, res) => handle(o, renderer, req, res));
-  // A scraper that never finishes its request must not hold a stop.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 10_000;
+  // Node checks the request timeouts on this interval (default 30 s, so a slow client held a
+  // socket for up to 40 s): within 15 s now, for one timer tick every 5 s.
+  const server: Server = createServer({ connectionsCheckingInterval: 5_000 }, (req, res) =>
+    handle(o, renderer, req, res),
+  );
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.maxConnections = MAX_CONNECTIONS;
+  let open = 0;
+  server.on('connection', (socket) => {
+    open++;
+    socket.once('close', () => open--);
+    if (open > IDLE_CONNECTIONS_CAP) server.closeIdleConnections();
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, ...(host ? { host } : {}) }, () => {

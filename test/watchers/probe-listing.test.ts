@@ -58,3 +58,50 @@ describe('SysfsProber device listing', () => {
     prober.close();
   });
 });
+
+describe('SysfsProber session states implied by their disks', () => {
+  /** session1 on host0 with a controller (LUN 0) and two disks (LUNs 1, 2), all running. */
+  function sessionTree() {
+    const root = mkdtempSync(join(tmpdir(), 'probe-implied-'));
+    roots.push(root);
+    const at = (p: string) => join(root, p);
+    const sdir = 'sys/devices/platform/host0/session1';
+    mkdirSync(at(`${sdir}/iscsi_session/session1`), { recursive: true });
+    writeFileSync(at(`${sdir}/iscsi_session/session1/state`), 'LOGGED_IN\n');
+    for (const d of ['sys/class/scsi_device', 'sys/class/iscsi_session', 'sys/block', 'sys/bus/scsi/devices'])
+      mkdirSync(at(d), { recursive: true });
+    symlinkSync(`../../${sdir.slice(4)}/iscsi_session/session1`, at('sys/class/iscsi_session/session1'));
+    const state = (lun: number) => at(`${sdir}/target0:0:0/0:0:0:${lun}/state`);
+    for (const [lun, type] of [
+      [0, '12'],
+      [1, '0'],
+      [2, '0'],
+    ] as const) {
+      const id = `0:0:0:${lun}`;
+      const dir = `${sdir}/target0:0:0/${id}`;
+      mkdirSync(at(`${dir}/scsi_device/${id}`), { recursive: true });
+      writeFileSync(at(`${dir}/type`), `${type}\n`);
+      writeFileSync(state(lun), 'running\n');
+      symlinkSync(`../../../${dir.slice(4)}`, at(`sys/bus/scsi/devices/${id}`));
+      symlinkSync(`../../${dir.slice(4)}/scsi_device/${id}`, at(`sys/class/scsi_device/${id}`));
+    }
+    const prober = new SysfsProber(new FsHost({ root, runner: { mode: 'direct' } }));
+    return { prober, setState: (lun: number, s: string) => writeFileSync(state(lun), `${s}\n`) };
+  }
+
+  it('reads the session state only while one of its disks is not running, pass after pass', () => {
+    const { prober, setState } = sessionTree();
+    const states = () => prober.probe().detail.sessionStates;
+    expect(states()).toEqual(['']);
+    // The disk that is not running comes first: the running one after it must not hide it.
+    setState(1, 'blocked');
+    expect(states()).toEqual(['LOGGED_IN\n']);
+    setState(1, 'running');
+    setState(2, 'blocked');
+    expect(states()).toEqual(['LOGGED_IN\n']);
+    setState(2, 'running');
+    expect(states()).toEqual(['']);
+    expect(states()).toEqual(['']);
+    prober.close();
+  });
+});
