@@ -18,7 +18,13 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { inkWithoutDevtools, yogaWithoutFetch, yogaWithoutTopLevelAwait } from './esbuild-plugins.mjs';
+import {
+  inkOutputCachesAcrossFrames,
+  inkWithoutDevtools,
+  yogaWithoutFetch,
+  yogaWithoutTopLevelAwait,
+  zodEnglishOnly,
+} from './esbuild-plugins.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
@@ -68,7 +74,13 @@ await build({
   },
   // In the SEA, __filename is the executable itself.
   banner: { js: "var __seaImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [yogaWithoutTopLevelAwait(), yogaWithoutFetch(), inkWithoutDevtools({ cjs: true })],
+  plugins: [
+    yogaWithoutTopLevelAwait(),
+    yogaWithoutFetch(),
+    zodEnglishOnly(),
+    inkWithoutDevtools({ cjs: true }),
+    inkOutputCachesAcrossFrames(),
+  ],
   logLevel: 'warning',
 });
 

@@ -85,6 +85,77 @@ export function yogaWithoutFetch() {
 }
 
 /**
+ * Ink draws every frame from scratch: each text on screen is tokenized into one styled-character
+ * object per cell (ink/build/output.js, `OutputCaches`), and those caches die with the frame. A
+ * cursor move changes two lines of the 1,000-session table, yet all ~50 lines were tokenized again:
+ * ~a third of a key's frame and most of its garbage (bench/README.md, console). The results are
+ * pure functions of the text (the cells are never mutated: a cut wide character becomes a new
+ * cell), so a frame here starts from the entries the previous frame used, and keeps only those it
+ * uses itself: the cache holds at most two frames' texts. The console renders no `<Static>` (the
+ * only other Output, which would hand the next frame an empty cache: correct, only slower). The
+ * build fails if an Ink upgrade changes the lines patched.
+ */
+export function inkOutputCachesAcrossFrames() {
+  const edits = [
+    // The previous frame's caches, looked up on a miss (and the link cut, so only two live).
+    [
+      'class OutputCaches {\n    widths = new Map();\n    blockWidths = new Map();\n    styledChars = new Map();\n',
+      'let lastFrameCaches;\nfunction carried(caches, kind, key) {\n    return caches.previous?.[kind].get(key);\n}\nclass OutputCaches {\n    widths = new Map();\n    blockWidths = new Map();\n    styledChars = new Map();\n    previous = lastFrameCaches;\n    constructor() {\n        if (this.previous)\n            this.previous.previous = undefined;\n        lastFrameCaches = this;\n    }\n',
+    ],
+    [
+      'let cached = this.styledChars.get(line);\n        if (cached === undefined) {\n',
+      "let cached = this.styledChars.get(line) ?? carried(this, 'styledChars', line);\n        if (cached !== undefined)\n            this.styledChars.set(line, cached);\n        else {\n",
+    ],
+    [
+      'let cached = this.widths.get(text);\n        if (cached === undefined) {\n',
+      "let cached = this.widths.get(text) ?? carried(this, 'widths', text);\n        if (cached !== undefined)\n            this.widths.set(text, cached);\n        else {\n",
+    ],
+    [
+      'let cached = this.blockWidths.get(text);\n        if (cached === undefined) {\n',
+      "let cached = this.blockWidths.get(text) ?? carried(this, 'blockWidths', text);\n        if (cached !== undefined)\n            this.blockWidths.set(text, cached);\n        else {\n",
+    ],
+  ];
+  return {
+    name: 'ink-output-caches-across-frames',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, (args) => {
+        let source = readFileSync(args.path, 'utf8');
+        for (const [from, to] of edits) {
+          if (!source.includes(from))
+            throw new Error(
+              `ink-output-caches-across-frames: ${JSON.stringify(from)} not found in ${args.path}`,
+            );
+          source = source.replace(from, to);
+        }
+        return { loader: 'js', contents: source };
+      });
+    },
+  };
+}
+
+/**
+ * zod's `z.locales` re-exports every translation of its error messages (46 files, 368 KB of the
+ * 755 KB zod bundles), and the console loads zod before its first frame (the journal and manifest
+ * schemas, src/engine/actions/). The product sets no locale: zod's schemas use English
+ * (zod/v4/classic/schemas.js imports locales/en.js itself), so the index keeps English only.
+ * Measured on the bundled zod import alone: ~90 → ~60 ms of CPU and ~4 MB less resident memory
+ * (bench/README.md, console). The build fails if a zod upgrade changes the index's English line.
+ */
+export function zodEnglishOnly() {
+  const en = 'export { default as en } from "./en.js";';
+  return {
+    name: 'zod-english-only',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(en)) throw new Error(`zod-english-only: "${en}" not found in ${args.path}`);
+        return { loader: 'js', contents: en };
+      });
+    },
+  };
+}
+
+/**
  * Node's built-in modules, loaded when first used instead of through ESM imports. An ESM import of a
  * built-in builds its module namespace, which reads every export, lazy getters included: `node:fs`
  * alone then loads fs/promises, readline, streams and fs watchers, and the five built-ins a
@@ -130,7 +201,13 @@ export function esmCliOptions(version) {
       'process.env.DEV': '"false"',
       'process.env.NODE_ENV': '"production"',
     },
-    plugins: [inkWithoutDevtools(), yogaWithoutFetch(), builtinsOnUse()],
+    plugins: [
+      inkWithoutDevtools(),
+      inkOutputCachesAcrossFrames(),
+      yogaWithoutFetch(),
+      zodEnglishOnly(),
+      builtinsOnUse(),
+    ],
     banner: {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },

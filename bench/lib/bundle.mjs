@@ -13,6 +13,8 @@ const shared = [];
 try {
   const m = await import(pathToFileURL(join(PROJECT, 'scripts', 'esbuild-plugins.mjs')).href);
   if (m.inkWithoutDevtools) shared.push(m.inkWithoutDevtools());
+  // Ink's output caches kept across frames, as dist/ ships them (the in-process console frames).
+  if (m.inkOutputCachesAcrossFrames) shared.push(m.inkOutputCachesAcrossFrames());
 } catch {
   // Older trees: fall back to leaving react-devtools-core external (see `external` below).
 }

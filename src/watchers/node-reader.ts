@@ -13,6 +13,14 @@ import type { SysfsProbe } from './sysfs-probe.js';
 /** Reasons the poll gives; a refresh for only these may be incremental. */
 export const SYSFS_CHANGED = 'sysfs changed';
 export const MOUNTS_CHANGED = 'mounts changed';
+/**
+ * A multipath topology read came in (multipath-topology.ts): the read that carries it may be
+ * incremental too, since every read assembles the maps with the last topology read. The first one
+ * always comes right after the first full read, and as a second full read it held the console's
+ * keys for another ~2 s at 1,000 sessions × 4 LUNs (~4 s on `--demo scale`, bench/README.md).
+ */
+export const TOPOLOGY_READ = 'multipath topology read';
+const INCREMENTAL_REASONS: ReadonlySet<string> = new Set([SYSFS_CHANGED, MOUNTS_CHANGED, TOPOLOGY_READ]);
 
 interface NodeReaderOptions {
   host: Host;
@@ -66,7 +74,7 @@ export function createNodeReader(o: NodeReaderOptions): NodeReader {
   const pending = new Set<number>();
 
   /**
-   * Incremental when the refresh is the poll's alone (every other source may have changed anything)
+   * Incremental when the refresh is the poll's or a topology read's alone (every other source may have changed anything)
    * and a full read is not due; the sessions to re-read come from the probe before the last read
    * against this one, so a change that landed after that probe is re-read now.
    */
@@ -77,7 +85,7 @@ export function createNodeReader(o: NodeReaderOptions): NodeReader {
   }
 
   function read(reason: string, probe: SysfsProbe): NodeRead {
-    const pollOnly = reason.split(', ').every((r) => r === SYSFS_CHANGED || r === MOUNTS_CHANGED);
+    const pollOnly = reason.split(', ').every((r) => INCREMENTAL_REASONS.has(r));
     const now = o.host.now();
     if (o.refresh && lastRead && pollOnly && now - lastFullAt < o.fullRefreshMs) {
       let changed = diffProbes(lastRead.probe.detail, probe.detail);

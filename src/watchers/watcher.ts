@@ -32,7 +32,7 @@ import { type ApplyPlanFn, createActionRunner } from './action-runner.js';
 import { pollFailed, problemsAtStart, watchingSummary } from './events.js';
 import { createFileSources } from './file-sources.js';
 import { fileSources } from './file-watch.js';
-import { createNodeReader, readEngines } from './node-reader.js';
+import { createNodeReader, readEngines, TOPOLOGY_READ } from './node-reader.js';
 import { type Pacer, realPacer } from './pacer.js';
 import { createPollPipeline } from './poll-pipeline.js';
 import { createPollTimer } from './poll-timer.js';
@@ -144,7 +144,7 @@ export function startWatcher(options: WatcherOptions): Watcher {
       followMultipathTopology(
         host,
         snapshot,
-        (changed) => void (stopped || !changed ? undefined : refresher.request('multipath topology read')),
+        (changed) => void (stopped || !changed ? undefined : refresher.request(TOPOLOGY_READ)),
         options.udev ?? host.kind !== 'root',
       ),
   });
