@@ -102,8 +102,6 @@ export interface ConsoleBackend {
   refreshMs: number;
   /** The node's clock (ms since the epoch): refresh ages are measured against it. */
   now(): number;
-  /** iscsid up/down for the status bar (cached by the backend; called every second). */
-  iscsidState(): 'up' | 'down' | 'socket' | '?';
   /** Runs the doctor engine's checks (the Doctor view), as `iscsi-console doctor` does. */
   runDoctor(): Promise<DoctorReport>;
 }

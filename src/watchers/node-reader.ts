@@ -13,6 +13,8 @@ import type { SysfsProbe } from './sysfs-probe.js';
 /** Reasons the poll gives; a refresh for only these may be incremental. */
 export const SYSFS_CHANGED = 'sysfs changed';
 export const MOUNTS_CHANGED = 'mounts changed';
+/** iscsid's pid came or went (poll-pipeline.ts): every read takes Snapshot.iscsid, an incremental one too. */
+export const ISCSID_CHANGED = 'iscsid changed';
 
 interface NodeReaderOptions {
   host: Host;
@@ -77,7 +79,9 @@ export function createNodeReader(o: NodeReaderOptions): NodeReader {
   }
 
   function read(reason: string, probe: SysfsProbe): NodeRead {
-    const pollOnly = reason.split(', ').every((r) => r === SYSFS_CHANGED || r === MOUNTS_CHANGED);
+    const pollOnly = reason
+      .split(', ')
+      .every((r) => r === SYSFS_CHANGED || r === MOUNTS_CHANGED || r === ISCSID_CHANGED);
     const now = o.host.now();
     if (o.refresh && lastRead && pollOnly && now - lastFullAt < o.fullRefreshMs) {
       let changed = diffProbes(lastRead.probe.detail, probe.detail);
