@@ -10,7 +10,6 @@
 import { Box } from 'ink';
 import { safeText } from '../../app/domain.js';
 import { wrapLine } from '../dialogs/wrap-lines.js';
-import { type Theme, toneColor } from '../theme.js';
 import { Text } from './safe-text.js';
 import type { Column, TableRow } from './table-types.js';
 
@@ -25,7 +24,11 @@ function maxLines(bodyHeight: number): number {
 }
 
 /** The shown columns that some row's cell does not fit, most important first (grow, then left to right). */
-export function cutColumns(cols: readonly Column[], widths: readonly number[], needs: readonly number[]): number[] {
+export function cutColumns(
+  cols: readonly Column[],
+  widths: readonly number[],
+  needs: readonly number[],
+): number[] {
   return cols
     .map((c, k) => ({ c, k }))
     .filter(({ k }) => (needs[k] ?? 0) > widths[k]!)
@@ -46,7 +49,8 @@ export function cutStripHeight(
 ): number {
   const cut = cutColumns(cols, widths, needs);
   if (cut.length === 0 || bodyHeight < 6) return 0;
-  const chars = cut.reduce((n, k) => n + cols[k]!.title.length + 1 + needs[k]!, 0) + SEP.length * (cut.length - 1);
+  const chars =
+    cut.reduce((n, k) => n + cols[k]!.title.length + 1 + needs[k]!, 0) + SEP.length * (cut.length - 1);
   const lines = Math.ceil((LEAD.length + chars) / Math.max(1, width - 2));
   return Math.max(1, Math.min(lines, maxLines(bodyHeight), Math.floor(bodyHeight / 3)));
 }
@@ -62,8 +66,13 @@ export function cutStripLines(
 ): string[] {
   if (!row || height <= 0) return [];
   const parts: string[] = [];
-  for (const k of cutColumns(cols, widths, cols.map((_, i) => safeText(row.cells[colIdx[i]!] ?? '').length))) {
-    parts.push(`${cols[k]!.title} ${safeText(row.cells[colIdx[k]!] ?? '')}`);
+  for (const k of cutColumns(
+    cols,
+    widths,
+    cols.map((_, i) => safeText(row.cells[colIdx[i]!] ?? '').length),
+  )) {
+    // A title of two words ("GLOBAL DIR") never breaks across the strip's lines.
+    parts.push(`${cols[k]!.title.replaceAll(' ', '\u00a0')} ${safeText(row.cells[colIdx[k]!] ?? '')}`);
   }
   if (parts.length === 0) return [];
   const lines = wrapLine(`${LEAD}${parts.join(SEP)}`, width);
@@ -74,13 +83,13 @@ export function cutStripLines(
   return kept;
 }
 
-/** The strip itself: `height` lines, dim, under the table. */
-export function CutStrip(props: { lines: readonly string[]; height: number; theme: Theme }) {
-  const { lines, height, theme } = props;
+/** The strip itself: `height` lines under the table. */
+export function CutStrip(props: { lines: readonly string[]; height: number }) {
+  const { lines, height } = props;
   return (
     <Box flexDirection="column" height={height} flexShrink={0}>
       {Array.from({ length: height }, (_, i) => (
-        <Text key={String(i)} wrap="truncate" color={toneColor(theme, 'dim')}>
+        <Text key={String(i)} wrap="truncate">
           {lines[i] ?? ' '}
         </Text>
       ))}
