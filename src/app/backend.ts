@@ -70,7 +70,13 @@ export interface ConsoleBackend {
    */
   probePortals(): Promise<string>;
   /** One plan for the selections (several marked rows → a combined plan with `parts`). */
-  plan(action: ActionId, selections: Selection[], write: boolean): Plan;
+  /** `options`: the action's boolean options the plan dialog toggles (OptionSpec.toggle). */
+  plan(
+    action: ActionId,
+    selections: Selection[],
+    write: boolean,
+    options?: Readonly<Record<string, boolean>>,
+  ): Plan;
   /** Plan an attach from the wizard's fields. */
   planAttach(input: AttachInput, write: boolean): Plan;
   /**

@@ -137,9 +137,9 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
         .map((r) => `${r.portal} ${r.answers ? 'answers' : 'does not answer'}: ${probeLine(r)}`)
         .join('; ');
     },
-    plan(action: ActionId, selections: Selection[], write: boolean): Plan {
+    plan(action: ActionId, selections: Selection[], write: boolean, options = {}): Plan {
       // One intent, one plan: the engine decides which marked rows one planner takes together.
-      return planSelections(findAction(action), selections, current(), ctxFor(write));
+      return planSelections(findAction(action), selections, current(), ctxFor(write), options);
     },
     planAttach(input, write) {
       return planAttach(input, current(), ctxFor(write));
