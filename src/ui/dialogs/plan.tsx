@@ -96,7 +96,8 @@ function blockedText(b: NonNullable<Consent['blocked']>): string {
     case 'dry-run':
       return `${b.reason} (:dry-run toggles)`;
     case 'needs-override':
-      return `${b.reason} · o overrides`;
+      // The key first: at 80 columns the reason's end is cut, never the way on.
+      return `o overrides · ${b.reason}`;
     default:
       return b.reason;
   }
