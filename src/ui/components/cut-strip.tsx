@@ -24,11 +24,7 @@ function maxLines(bodyHeight: number): number {
 }
 
 /** The shown columns that some row's cell does not fit, most important first (grow, then left to right). */
-export function cutColumns(
-  cols: readonly Column[],
-  widths: readonly number[],
-  needs: readonly number[],
-): number[] {
+function cutColumns(cols: readonly Column[], widths: readonly number[], needs: readonly number[]): number[] {
   return cols
     .map((c, k) => ({ c, k }))
     .filter(({ k }) => (needs[k] ?? 0) > widths[k]!)
