@@ -70,7 +70,13 @@ export interface ConsoleBackend {
    */
   probePortals(): Promise<string>;
   /** One plan for the selections (several marked rows → a combined plan with `parts`). */
-  plan(action: ActionId, selections: Selection[], write: boolean): Plan;
+  /** `options`: the action's boolean options the plan dialog toggles (OptionSpec.toggle). */
+  plan(
+    action: ActionId,
+    selections: Selection[],
+    write: boolean,
+    options?: Readonly<Record<string, boolean>>,
+  ): Plan;
   /** Plan an attach from the wizard's fields. */
   planAttach(input: AttachInput, write: boolean): Plan;
   /**
@@ -102,8 +108,6 @@ export interface ConsoleBackend {
   refreshMs: number;
   /** The node's clock (ms since the epoch): refresh ages are measured against it. */
   now(): number;
-  /** iscsid up/down for the status bar (cached by the backend; called every second). */
-  iscsidState(): 'up' | 'down' | 'socket' | '?';
   /** Runs the doctor engine's checks (the Doctor view), as `iscsi-console doctor` does. */
   runDoctor(): Promise<DoctorReport>;
 }

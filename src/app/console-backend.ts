@@ -1,7 +1,7 @@
 /**
  * The console's composition root: the node store with a first look in it, the watcher once the
  * console is on screen, ActionContexts, plans from the engine's registry, runs through applyPlan
- * (tracked by the watcher in the store's `actions`), the journal, discovery, manifests, the doctor and the status bar's iscsid state.
+ * (tracked by the watcher in the store's `actions`), the journal, discovery, manifests, and the doctor.
  * The UI gets only the `ConsoleBackend` interface (backend.ts); the Host comes from open-host.ts.
  */
 import { planAttach } from '../engine/actions/attach.js';
@@ -28,7 +28,6 @@ import { firstLook } from '../watchers/first-look.js';
 import { createNodeStore } from '../watchers/store.js';
 import { startWatcher, type Watcher } from '../watchers/watcher.js';
 import type { ConsoleBackend, Selection } from './backend.js';
-import { iscsidStateProbe } from './iscsid-state.js';
 import { journalReader } from './journal-entries.js';
 
 export interface ConsoleBackendOptions {
@@ -138,9 +137,9 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
         .map((r) => `${r.portal} ${r.answers ? 'answers' : 'does not answer'}: ${probeLine(r)}`)
         .join('; ');
     },
-    plan(action: ActionId, selections: Selection[], write: boolean): Plan {
+    plan(action: ActionId, selections: Selection[], write: boolean, options = {}): Plan {
       // One intent, one plan: the engine decides which marked rows one planner takes together.
-      return planSelections(findAction(action), selections, current(), ctxFor(write));
+      return planSelections(findAction(action), selections, current(), ctxFor(write), options);
     },
     planAttach(input, write) {
       return planAttach(input, current(), ctxFor(write));
@@ -167,7 +166,6 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
         : {};
       return { input: m.input, secrets };
     },
-    iscsidState: iscsidStateProbe(o),
     refreshMs: o.refreshMs,
     now: () => o.host.now(),
     runDoctor: () => runDoctor(o.host, { kubeletRoot: o.kubeletRoot, exec: o.exec }),

@@ -10,4 +10,9 @@ export interface OptionSpec {
   valueName?: string;
   description: string;
   default?: string | boolean;
+  /**
+   * A boolean action option the console's plan dialog offers as a toggle (tab), in the console's
+   * words; the dialog re-plans through the same planner with the option set.
+   */
+  toggle?: string;
 }

@@ -11,6 +11,7 @@ import type { ActionDef } from '../engine/actions/types.js';
 import type { TableRow } from './components/table-types.js';
 import { editText } from './components/text-input.js';
 import { closeDialog, type DispatchContext, flash, SHORT_FLASH_MS, scroll } from './context.js';
+import { offeredToggle } from './dialogs/plan-toggle.js';
 import { dialogFor, dialogKey } from './dialogs/registry.js';
 import { filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { safeJournal } from './journal-feed.js';
@@ -91,9 +92,11 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   }
   try {
     const plan = ctx.backend.plan(def.id, sels, s.write);
+    // An option the console offers as a key in the plan (cleanup's driver files), where it changes the plan.
+    const toggle = offeredToggle(ctx.backend, def, sels, s.write, plan);
     ctx.ui.setState({
       mode: 'confirm',
-      dialog: { kind: 'plan', plan, typed: '' },
+      dialog: { kind: 'plan', plan, typed: '', ...(toggle ? { toggle } : {}) },
       lastSelections: sels,
       flash: undefined,
       detailScroll: 0,

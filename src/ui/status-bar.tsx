@@ -8,6 +8,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleBackend } from '../app/backend.js';
 import { plural } from '../app/domain.js';
+import type { IscsidState } from '../engine/model.js';
 import { Text } from './components/safe-text.js';
 import { formatAge, truncateMiddle } from './format.js';
 import { type Theme, toneColor } from './theme.js';
@@ -15,9 +16,16 @@ import type { UiStore } from './view-store.js';
 
 type DaemonState = 'up' | 'down' | 'socket' | '?';
 
-/** iscsid up/down: the backend's cached check ('?' when it cannot tell; never guessed). */
-function iscsidState(backend: ConsoleBackend): DaemonState {
-  return backend.iscsidState();
+/**
+ * iscsid as the node's last read says it (`Snapshot.iscsid`, src/engine/snapshot/iscsid.ts: the
+ * fact the problems rule, the planners and the guard use); '?' when that read could not tell or
+ * none landed yet, never guessed. The watcher re-reads when iscsid's pid comes or goes, so the
+ * word follows iscsid within a poll.
+ */
+function iscsidLook(state: IscsidState | undefined): DaemonState {
+  if (state === 'running') return 'up';
+  if (state === 'socket-activated') return 'socket';
+  return state ?? '?';
 }
 
 const ISCSID_LOOK: Record<DaemonState, { text: string; tone: 'ok' | 'bad' | 'warn' | 'dim' }> = {
@@ -74,6 +82,7 @@ export function StatusBar(props: {
       errors: s.health.errors.length,
       // The first look (src/watchers/first-look.ts) is on screen while the full read runs.
       partialOf: s.snapshot?.partial?.sessionsTotal,
+      iscsid: s.snapshot?.iscsid,
     })),
   );
   const ui = useStore(
@@ -91,7 +100,7 @@ export function StatusBar(props: {
     const t = setInterval(() => setNow(props.clock()), 1000);
     return () => clearInterval(t);
   }, [props.clock]);
-  const iscsid = ISCSID_LOOK[iscsidState(props.backend)];
+  const iscsid = ISCSID_LOOK[iscsidLook(node.iscsid)];
   const age =
     node.partialOf !== undefined
       ? `reading… (first look, ${node.sessions}/${node.partialOf} sessions)`

@@ -13,6 +13,8 @@ import type { SysfsProbe } from './sysfs-probe.js';
 /** Reasons the poll gives; a refresh for only these may be incremental. */
 export const SYSFS_CHANGED = 'sysfs changed';
 export const MOUNTS_CHANGED = 'mounts changed';
+/** iscsid's pid came or went (poll-pipeline.ts): every read takes Snapshot.iscsid, an incremental one too. */
+export const ISCSID_CHANGED = 'iscsid changed';
 /**
  * A multipath topology read came in (multipath-topology.ts): the read that carries it may be
  * incremental too, since every read assembles the maps with the last topology read. The first one
@@ -20,7 +22,12 @@ export const MOUNTS_CHANGED = 'mounts changed';
  * keys for another ~2 s at 1,000 sessions × 4 LUNs (~4 s on `--demo scale`, bench/README.md).
  */
 export const TOPOLOGY_READ = 'multipath topology read';
-const INCREMENTAL_REASONS: ReadonlySet<string> = new Set([SYSFS_CHANGED, MOUNTS_CHANGED, TOPOLOGY_READ]);
+const INCREMENTAL_REASONS: ReadonlySet<string> = new Set([
+  SYSFS_CHANGED,
+  MOUNTS_CHANGED,
+  TOPOLOGY_READ,
+  ISCSID_CHANGED,
+]);
 
 interface NodeReaderOptions {
   host: Host;

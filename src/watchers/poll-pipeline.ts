@@ -10,10 +10,11 @@
  */
 import type { Host } from '../engine/host/host.js';
 import type { Snapshot } from '../engine/model.js';
+import { iscsidPidAlive } from '../engine/snapshot/iscsid.js';
 import { carryDownTimes } from '../engine/snapshot/outages.js';
 import { createAnnouncer } from './announcer.js';
 import { refreshFailed, refreshWorksAgain } from './events.js';
-import { MOUNTS_CHANGED, type NodeReader, SYSFS_CHANGED } from './node-reader.js';
+import { ISCSID_CHANGED, MOUNTS_CHANGED, type NodeReader, SYSFS_CHANGED } from './node-reader.js';
 import type { Pacer } from './pacer.js';
 import { sameProbe } from './probe-diff.js';
 import { type ProcProbe, probeProc } from './proc-probe.js';
@@ -60,6 +61,9 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
   // good as a new one, and a second probe of ~4,000 disks is what a change waits on at scale).
   let pollProbe: SysfsProbe | undefined;
   let lastProc: ProcProbe | undefined;
+  // Whether iscsid's pid file named a live iscsid on the last tick: a flip re-reads the node, so
+  // Snapshot.iscsid (the status bar, the problems rule) follows iscsid within a poll.
+  let iscsidAlive: boolean | undefined;
   let lastRefreshError: string | undefined;
   // The sysfs pass in progress: it runs in slices (sysfs-probe.ts), so a refresh that needs a probe
   // while the poll's pass is running joins it rather than starting a second one over the same caches.
@@ -150,6 +154,11 @@ export function createPollPipeline(o: PollPipelineOptions): PollPipeline {
     o.onTick();
     if (proc.fingerprint !== lastProc?.fingerprint) why.push(MOUNTS_CHANGED);
     lastProc = proc;
+    const alive = iscsidPidAlive(host);
+    // Before the first tick, what the last read found stands for the last answer.
+    const before = iscsidAlive ?? reader.last()?.snapshot.iscsid === 'running';
+    if (alive !== before) why.push(ISCSID_CHANGED);
+    iscsidAlive = alive;
     if (why.length === 0) {
       stamp();
       return false;

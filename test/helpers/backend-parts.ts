@@ -16,7 +16,6 @@ type Parts = Pick<
   | 'loadManifest'
   | 'refreshMs'
   | 'now'
-  | 'iscsidState'
   | 'runDoctor'
   | 'probePortals'
 >;
@@ -35,7 +34,6 @@ export function handFilledParts(): Parts {
     loadManifest: absent('loadManifest'),
     refreshMs: 2000,
     now: () => Date.now(),
-    iscsidState: () => '?',
     runDoctor: () => Promise.reject(new Error('a hand-filled backend has no doctor')),
     probePortals: () => Promise.reject(new Error('a hand-filled backend has no probe')),
   };

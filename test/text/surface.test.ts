@@ -33,11 +33,11 @@ describe('hintFor', () => {
     ).toBe('clean up the session first (C (Clean up) on its row (cleanup 3)); then retry');
   });
 
-  it('a command with CLI-only flags stays a command; a flag with no key says it is the CLI’s', () => {
+  it('a command with CLI-only flags stays a command; --remove-driver-files is tab in the cleanup plan', () => {
     const attach = 'iscsi-console attach --manifest <pv.yaml> --write';
     expect(hintFor(attach, 'console', ACTIONS)).toBe(attach);
     expect(hintFor('clean up the session with --remove-driver-files', 'console', ACTIONS)).toBe(
-      "clean up the session with the CLI's cleanup --remove-driver-files",
+      'clean up the session with tab in its cleanup plan (remove the driver file)',
     );
   });
 });

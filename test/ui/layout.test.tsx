@@ -28,7 +28,8 @@ function bodyRows(frame: string, header: string): string[] {
   const h = all.findIndex((l) => l.includes(header));
   const out: string[] = [];
   for (const l of all.slice(h + 1)) {
-    if (l.trim() === '' || !/^[ ›][ *]/.test(l)) break;
+    // The strip under the table (the cursor row's cut cells: `› PROBLEMS …`) is not a row.
+    if (l.trim() === '' || !/^[ ›][ *]/.test(l) || /^› [A-Z][A-Z/ ]* /.test(l)) break;
     out.push(l);
   }
   return out;

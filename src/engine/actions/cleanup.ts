@@ -132,6 +132,11 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
   return removable;
 }
 
+/** `--remove-driver-files` (the console's plan toggle) as the session cleanup's input. */
+function driverFilesOption(o: Readonly<Record<string, unknown>>): { removeDriverFiles?: true } {
+  return o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
+}
+
 export const cleanupAction: ActionDef<CleanupInput> = {
   id: 'cleanup',
   title: 'Clean up',
@@ -146,6 +151,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
       name: 'remove-driver-files',
       type: 'boolean',
       description: "cleanup: also unlink a CSI driver's metadata file of the session while the driver runs",
+      toggle: "also remove the CSI driver's file of the session",
     },
   ],
   examples: [
@@ -155,7 +161,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   ],
   inputFromCli(positionals, o, s) {
     const [ref] = positionals;
-    const extra = o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
+    const extra = driverFilesOption(o);
     if (ref === undefined) throw new UserError('cleanup needs <sid|kubelet-dir|csi-volume-path>');
     noExtraPositionals('cleanup', positionals, ['<sid|kubelet-dir|csi-volume-path>']);
     if (ref.startsWith('/')) {
@@ -169,11 +175,12 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     }
     return { sessionKey: findSession(s, ref).key, ...extra };
   },
-  inputFromSelection(sel, s) {
+  inputFromSelection(sel, s, o = {}) {
     if (sel.scope === 'csi-volume') return { csiPath: sel.key };
-    return sel.scope === 'volume' ? { volumePath: sel.key } : { sessionKey: findSession(s, sel.key).key };
+    if (sel.scope === 'volume') return { volumePath: sel.key };
+    return { sessionKey: findSession(s, sel.key).key, ...driverFilesOption(o) };
   },
-  intentsFromSelections(sels, s) {
+  intentsFromSelections(sels, s, o = {}) {
     // Every marked session in one plan (one teardown sees every path of a map); each kubelet dir
     // is its own cleanup, combined after (combine.ts keeps the flush before a map's last path).
     const keys = new Set(sels.filter((x) => x.scope === 'session').map((x) => findSession(s, x.key).key));
@@ -181,7 +188,11 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     const volumes = sels.filter((x) => x.scope === 'volume').map((x) => ({ volumePath: x.key }));
     // A CSI volume's leftover dirs: the planner `cleanup <csi-volume-path>` runs (csi-dirs.ts).
     const csi = sels.filter((x) => x.scope === 'csi-volume').map((x) => ({ csiPath: x.key }));
-    return [...(sessionKeys.length > 0 ? [{ sessionKeys }] : []), ...volumes, ...csi];
+    return [
+      ...(sessionKeys.length > 0 ? [{ sessionKeys, ...driverFilesOption(o) }] : []),
+      ...volumes,
+      ...csi,
+    ];
   },
   plan(input, s: Snapshot, ctx) {
     if (input.volumePath !== undefined) return planVolume(input.volumePath, s, ctx);

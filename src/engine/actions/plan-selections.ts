@@ -24,15 +24,18 @@ export function planSelections(
   selections: readonly SelectionRef[],
   s: Snapshot,
   ctx: ActionContext,
+  /** The action's boolean options (`remove-driver-files`), as the CLI takes them. */
+  options: Readonly<Record<string, unknown>> = {},
 ): Plan {
-  if (selections.length === 0) return def.plan(def.inputFromCli([], {}, s), s, ctx);
+  if (selections.length === 0) return def.plan(def.inputFromCli([], { ...options }, s), s, ctx);
   const fromOne = def.inputFromSelection;
   if (!fromOne)
     throw new UserError(`${def.title} cannot start from a selection`, `use iscsi-console ${def.usage}`);
   const inputs =
     selections.length === 1
-      ? [fromOne(selections[0]!, s)]
-      : (def.intentsFromSelections?.(selections, s) ?? selections.map((sel) => fromOne(sel, s)));
+      ? [fromOne(selections[0]!, s, options)]
+      : (def.intentsFromSelections?.(selections, s, options) ??
+        selections.map((sel) => fromOne(sel, s, options)));
   const plans = inputs.map((input) => def.plan(input, s, ctx));
   if (plans.length > 1) return combinePlans(plans, ctx.host.hostname(), s);
   const plan = plans[0]!;

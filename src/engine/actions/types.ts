@@ -387,13 +387,22 @@ export interface ActionDef<I = unknown> {
   /** Builds the input from CLI positionals/options; throws UserError on bad input. */
   inputFromCli(positionals: string[], options: Record<string, unknown>, snapshot: Snapshot): I;
   /** Builds the input from a console selection (a session key, a device key, a volume path...). */
-  inputFromSelection?(selection: { scope: Scope; key: string }, snapshot: Snapshot): I;
+  inputFromSelection?(
+    selection: { scope: Scope; key: string },
+    snapshot: Snapshot,
+    /** The action's options as the CLI would parse them (the console's plan toggles). */
+    options?: Readonly<Record<string, unknown>>,
+  ): I;
   /**
    * Several selections as the fewest inputs this planner takes whole (one intent each: both
    * sessions of a target → the input of `logout <iqn>`). Without it each selection is one input
    * (plan-selections.ts).
    */
-  intentsFromSelections?(selections: readonly { scope: Scope; key: string }[], snapshot: Snapshot): I[];
+  intentsFromSelections?(
+    selections: readonly { scope: Scope; key: string }[],
+    snapshot: Snapshot,
+    options?: Readonly<Record<string, unknown>>,
+  ): I[];
   /**
    * Secrets (CHAP) the CLI input refers to, read apart from the input so they never enter a plan;
    * passed to applyPlan as ApplyOptions.secrets.

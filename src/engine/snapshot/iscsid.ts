@@ -28,14 +28,22 @@ export function hasIscsidSocket(host: Host, pid: number): boolean | undefined {
 }
 
 /**
+ * The cheap half of the question (two reads): iscsid's pid file names a live iscsid. The watcher asks
+ * it on every poll and re-reads the node when the answer flips, so `Snapshot.iscsid` follows iscsid
+ * within a poll (the console's status bar shows that fact).
+ */
+export function iscsidPidAlive(host: Host): boolean {
+  const pid = Number(host.readText(ISCSID_PID_FILE)?.trim());
+  return Number.isInteger(pid) && pid > 0 && host.readText(`/proc/${pid}/comm`)?.trim() === 'iscsid';
+}
+
+/**
  * iscsid's state on the node this Host reads, or undefined when it cannot tell: a tree with no
  * process table (a fixture `--root` whose /proc holds only mountinfo, or /proc not mounted). A debug pod's `--root /host` has the
  * host's /proc under it, so it reads the node's iscsid, as `doctor` there does.
  */
 export function readIscsidState(host: Host): IscsidState | undefined {
-  const pid = Number(host.readText(ISCSID_PID_FILE)?.trim());
-  if (Number.isInteger(pid) && pid > 0 && host.readText(`/proc/${pid}/comm`)?.trim() === 'iscsid')
-    return 'running';
+  if (iscsidPidAlive(host)) return 'running';
   // A live process table always has PID 1's comm; a fixture tree's /proc (mountinfo only) has not.
   if (host.readText('/proc/1/comm') === undefined) return undefined;
   if (readProcessTable(host).pids('iscsid').length > 0) return 'running';

@@ -3,7 +3,7 @@
  * the CLI takes it (`--force`, `--remove-driver-files`, `iscsi-console scan 3 1 --write`): that is
  * the text `--dry-run`, `--json` and the journal keep. Inside the console the same fact reads as the
  * console's keys: the override act is `o` in the plan, writes are `:write`, an action is its key on
- * the row. `hintFor(text, 'console', actions)` gives that rendering; 'cli' returns the text as is.
+ * the row, cleanup's `--remove-driver-files` is tab in its plan. `hintFor(text, 'console', actions)` gives that rendering; 'cli' returns the text as is.
  * The action keys come in as a parameter (the registry's), so a key that moves moves here too.
  */
 
@@ -22,6 +22,9 @@ const CONSOLE_WORDS: readonly [RegExp, string][] = [
   [/add --write \(in the console: type :write\)/g, 'type :write'],
   [/\(CLI --force, console o\)/g, '(o in the plan)'],
   [/--force\b/g, 'o in the plan (override)'],
+  // The plan dialog's toggle for the option (OptionSpec.toggle): tab in a cleanup's plan.
+  [/\(--remove-driver-files removes it anyway\)/g, '(tab in this plan removes it too)'],
+  [/--remove-driver-files\b/g, 'tab in its cleanup plan (remove the driver file)'],
   [/add --write\b/g, 'type :write'],
 ];
 
@@ -39,6 +42,5 @@ export function hintFor(text: string, surface: Surface, actions: readonly Surfac
     return `${a.key} (${a.title}) on its row${args ? ` (${id}${args})` : ''}`;
   });
   for (const [from, to] of CONSOLE_WORDS) out = out.replace(from, to);
-  // No console key sets this one: say it is the CLI's.
-  return out.replace(/--remove-driver-files\b/g, "the CLI's cleanup --remove-driver-files");
+  return out;
 }

@@ -80,16 +80,21 @@ export function layoutColumns(
   const widths = cols.map((c, k) => Math.min(Math.max(c.width, titleNeed(c)), want[k]!));
   const gaps = GUTTER + Math.max(0, cols.length - 1);
   let free = width - gaps - widths.reduce((a, b) => a + b, 0);
-  // Growth by priority, highest first; ties left to right.
+  // Growth by priority, highest first; ties left to right. First round: each growing column up to
+  // its `ample` share (REASON's first words, then a name whole); second: each up to its content.
   const order = cols
     .map((_, k) => k)
     .sort((a, b) => growPriority(cols[b]!) - growPriority(cols[a]!) || a - b);
-  for (const k of order) {
-    if (free <= 0) break;
-    const add = Math.min(free, want[k]! - widths[k]!);
-    if (add > 0) {
-      widths[k]! += add;
-      free -= add;
+  for (const round of [0, 1]) {
+    for (const k of order) {
+      if (free <= 0) break;
+      const c = cols[k]!;
+      const upTo = round === 0 && c.ample !== undefined ? Math.min(want[k]!, c.ample) : want[k]!;
+      const add = Math.min(free, upTo - widths[k]!);
+      if (add > 0) {
+        widths[k]! += add;
+        free -= add;
+      }
     }
   }
   // Too narrow for the floors: squeeze growing columns, lowest priority first, before Ink cuts the line.

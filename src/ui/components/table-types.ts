@@ -22,6 +22,12 @@ export interface Column {
   width: number;
   /** Growth priority for space beyond the floors: higher first (REASON highest); 0 grows last. */
   grow?: number;
+  /**
+   * Grows only this far before the columns after it in priority get their share; the rest of its
+   * content after theirs (REASON takes its first words, then TARGET its whole name, then REASON
+   * the rest). Without it a column grows to its content in one go.
+   */
+  ample?: number;
   /** Never wider than this, however long the content. */
   max?: number;
   /** Same as `grow: 1` (older column definitions). */

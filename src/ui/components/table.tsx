@@ -8,6 +8,7 @@ import { safeText } from '../../app/domain.js';
 import { padCell } from '../format.js';
 import { type Theme, type Tone, toneColor } from '../theme.js';
 import { fitColumn } from './cell-fit.js';
+import { CutStrip, cutStripHeight, cutStripLines } from './cut-strip.js';
 import { contentWidths, layoutColumns, steadyNeeds } from './table-layout.js';
 import { type Column, elideOf, type TableRow } from './table-types.js';
 
@@ -23,6 +24,8 @@ export interface TableProps {
   /** Sorted column (marked ▲/▼ in the header). */
   sort?: { column: string; desc: boolean } | undefined;
   emptyText?: string;
+  /** Reads the cursor row's cut cells whole under the table (cut-strip.tsx). */
+  strip?: boolean;
 }
 
 /** First visible row so that `cursor` stays in view, moving the window as little as possible. */
@@ -154,11 +157,20 @@ export function Table(props: TableProps) {
   const needs = steadyNeeds(prevNeeds, contentWidths(columns, rows));
   needsRef.current = { columns, needs };
   const { cols, widths } = layoutColumns(columns, width, needs);
-  const visible = Math.max(0, height - 1);
+  const colIdx = cols.map((c) => columns.indexOf(c));
+  const stripHeight = props.strip
+    ? cutStripHeight(
+        cols,
+        widths,
+        colIdx.map((i) => needs[i]!),
+        width,
+        height,
+      )
+    : 0;
+  const visible = Math.max(0, height - 1 - stripHeight);
   const offsetRef = useRef(0);
   const offset = windowOffset(offsetRef.current, cursor, visible, rows.length);
   offsetRef.current = offset;
-  const colIdx = cols.map((c) => columns.indexOf(c));
   // Gutter, cells and the single spaces between them.
   const fits = 2 + widths.reduce((n, x) => n + x, 0) + Math.max(0, widths.length - 1) <= width;
   const widthsKey = widths.join(',');
@@ -190,6 +202,12 @@ export function Table(props: TableProps) {
             theme={theme}
           />
         ))
+      )}
+      {stripHeight > 0 && (
+        <CutStrip
+          lines={cutStripLines(cols, colIdx, widths, rows[cursor], width, stripHeight)}
+          height={stripHeight}
+        />
       )}
     </Box>
   );

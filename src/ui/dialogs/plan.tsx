@@ -1,7 +1,8 @@
 /**
  * The Plan dialog: the engine's plan text (exact commands, blast radius, refusals) and the
  * engine's consent for it (engine/actions/consent.ts), phrased as the footer's question. ⏎, y or
- * the typed token starts the run; `o` opens the override step when a refusal can be lifted.
+ * the typed token starts the run; `o` opens the override step when a refusal can be lifted; tab
+ * flips the action's option the console offers in its plan (plan-toggle.ts) and re-plans.
  */
 import { answerConsents, type Consent, consentFor } from '../../app/domain.js';
 import type { Plan } from '../../engine/actions/types.js';
@@ -15,6 +16,8 @@ import { startApply } from './apply.js';
 import { defineDialog } from './define-dialog.js';
 import type { DialogViewProps } from './dialog.js';
 import { planLines } from './plan-lines.js';
+import { flipToggle, type PlanToggle, toggleLine } from './plan-toggle.js';
+import { wrapLine } from './wrap-lines.js';
 
 interface PlanDialog {
   kind: 'plan';
@@ -30,6 +33,8 @@ interface PlanDialog {
    */
   shown?: boolean;
   dropped?: number;
+  /** The action's option this plan offers as a key (tab), and whether it is set. */
+  toggle?: PlanToggle;
 }
 
 declare module './dialog-types.js' {
@@ -91,7 +96,8 @@ function blockedText(b: NonNullable<Consent['blocked']>): string {
     case 'dry-run':
       return `${b.reason} (:dry-run toggles)`;
     case 'needs-override':
-      return `${b.reason} · o overrides`;
+      // The key first: at 80 columns the reason's end is cut, never the way on.
+      return `o overrides · ${b.reason}`;
     default:
       return b.reason;
   }
@@ -116,6 +122,10 @@ export const planDialog = defineDialog('plan', {
     }
     if (!d.shown) {
       ctx.ui.setState({ dialog: { ...d, typed: '', dropped: (d.dropped ?? 0) + keyCount(input) } });
+      return;
+    }
+    if (key.tab && d.toggle) {
+      flipPlan(ctx, d, d.toggle);
       return;
     }
     const consent = planConsent(s, d, ctx.hostname);
@@ -174,11 +184,34 @@ export const planDialog = defineDialog('plan', {
   footer: (p) => <PlanFooter {...p} />,
   lines: (p) => {
     const note = droppedNote(p.d);
-    const lines = planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth, p.backend.actions);
+    const planned = planLines(p.d.plan, planConsent(p, p.d, p.hostname), p.bodyWidth, p.backend.actions);
+    const lines = p.d.toggle
+      ? [
+          ...wrapLine(toggleLine(p.d.toggle), p.bodyWidth).map((text) => ({ text, tone: 'accent' as const })),
+          { text: '' },
+          ...planned,
+        ]
+      : planned;
     // First, where the eye lands: the footer's field may be too narrow to hold it too.
     return note ? [{ text: `✗ ${note}`, tone: 'bad', bold: true }, { text: '' }, ...lines] : lines;
   },
 });
+
+/**
+ * Re-plans with the toggle flipped, on the node as it is now. The new plan is a new question: the
+ * answer typed so far and an open override step are dropped, and keys count only once it is drawn.
+ */
+function flipPlan(ctx: Parameters<(typeof planDialog)['onKey']>[0], d: PlanDialog, t: PlanToggle): void {
+  try {
+    const { plan, toggle } = flipToggle(ctx.backend, t, ctx.ui.getState().write);
+    ctx.ui.setState({
+      dialog: { ...d, plan, toggle, typed: '', error: undefined, override: false, shown: false, dropped: 0 },
+      detailScroll: 0,
+    });
+  } catch (e) {
+    ctx.ui.setState({ dialog: { ...d, typed: '', error: (e as Error).message } });
+  }
+}
 
 /** The engine's consent phrased as the footer: why nothing can run, the token to type, or y/N. */
 function PlanFooter(p: DialogViewProps<PlanDialog>) {

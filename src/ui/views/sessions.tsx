@@ -24,26 +24,28 @@ import { TableBody } from './table-body.js';
 import { defineView, fromSnapshot, fromStatus, type ViewBodyProps } from './view.js';
 
 /**
- * What drops first as the terminal narrows (what is wrong beats IFACE/HOST): HOST and
- * LUN/DEV below 120 columns, IFACE below 110, then STATE below 100 (a session that is not
- * LOGGED_IN says so in its REASON). SID, TARGET, PORTAL, VERDICT, HEALTH and REASON stay down to
- * 80 columns. Every column is as wide as its content; space beyond the floors goes to REASON
- * first, then to TARGET (table-layout.ts).
+ * What drops first as the terminal narrows (what is wrong and which target beat IFACE/HOST): HOST
+ * and LUN/DEV below 130 columns, IFACE and STATE below 110 (a session that is not LOGGED_IN says
+ * so in its REASON). SID, TARGET, PORTAL, VERDICT, HEALTH and REASON stay down to 80 columns.
+ * Every column is as wide as its content; space beyond the floors goes to REASON's first 32 cells,
+ * then to TARGET's name whole (up to 40), then to the rest of REASON (table-layout.ts), so at
+ * 100–160 columns a target is read whole; a REASON still cut reads whole in the strip under
+ * the table (cut-strip.tsx).
  * TARGET is shown without the node's common IQN prefix (the summary line names it once), and two
  * different targets are never cut to the same text.
  */
 export const SESSION_COLUMNS: readonly Column[] = [
   { id: 'sid', title: 'SID', width: 5, align: 'right' },
-  { id: 'target', title: 'TARGET', width: 10, grow: 2, elide: 'unique' },
+  { id: 'target', title: 'TARGET', width: 10, grow: 2, ample: 40, elide: 'unique' },
   { id: 'portal', title: 'PORTAL', width: 15, middle: true },
   { id: 'iface', title: 'IFACE', width: 12, middle: true, hideBelow: 110 },
-  { id: 'state', title: 'STATE', width: 9, hideBelow: 100 },
-  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 120 },
-  { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 120 },
+  { id: 'state', title: 'STATE', width: 9, hideBelow: 110 },
+  { id: 'host', title: 'HOST', width: 4, align: 'right', hideBelow: 130 },
+  { id: 'luns', title: 'LUN/DEV', width: 7, align: 'right', hideBelow: 130 },
   { id: 'verdict', title: 'VERDICT', width: 10 },
   { id: 'health', title: 'HEALTH', width: 10, hideBelow: 72 },
   // The one-line why from the engine's problems rule (problems.ts): the portal outage first.
-  { id: 'reason', title: 'REASON', width: 14, grow: 3 },
+  { id: 'reason', title: 'REASON', width: 14, grow: 3, ample: 32 },
 ];
 
 /**

@@ -14,6 +14,7 @@ export function TableBody(props: ViewBodyProps & { viewId: string; empty?: strin
       height={props.height}
       theme={props.theme}
       sort={props.sort}
+      strip
       emptyText={
         props.filter
           ? `${filterError(props.filter, filterFields(props.viewId)) ?? `nothing matches the filter "${props.filter}"`} (esc clears it)`

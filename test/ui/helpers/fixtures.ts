@@ -134,6 +134,8 @@ export function incidentSnapshot(): Snapshot {
       iscsiLoaded: true,
     },
     sessions: [s1, s2, s3],
+    // The status bar's iscsid word comes from this fact (Snapshot.iscsid).
+    iscsid: 'running',
     outages: [],
     portalHostMap: { [T1]: { '10.0.0.5:3260': 2, '10.0.0.7:3260': 4 }, [T2]: { '10.0.0.6:3260': 3 } },
     multipath: [
@@ -334,11 +336,6 @@ export function fakeBackend(snapshot: Snapshot | undefined = incidentSnapshot())
   let pendingPlan: Plan | undefined;
   const b: FakeBackend = {
     ...handFilledParts(),
-    // The hand-filled store names iscsid among its watcher sources: the status bar shows that.
-    iscsidState: () => {
-      const src = store.getState().health.sources.find((x) => x.name === 'iscsid');
-      return src ? (src.active ? 'up' : 'down') : '?';
-    },
     store,
     actions: fakeActions(),
     calls: { plan: [], apply: [], refresh: 0 },

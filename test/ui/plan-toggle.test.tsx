@@ -1,0 +1,97 @@
+/**
+ * cleanup's `--remove-driver-files` in the console: the plan of a session a CSI driver's metadata
+ * file claims offers it as tab (a checkbox line at the plan's top), tab re-plans through the same
+ * planner and shows the unlink step before consent, tab again takes it out; the plan's warning
+ * speaks the key, never the flag. A plan the option does not change offers no toggle. Expected
+ * texts come from the `csi` scenario (src/sim/scenarios/csi.ts): session 2 (csi-queue) is claimed
+ * by csi-driver-iscsi's connector file /var/run/iscsi.csi.k8s.io/iscsi-csi-queue-handle.json while
+ * the driver runs; session 3 (csi-leftover) has no driver file.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DemoConsole, mountDemo } from './helpers/demo.js';
+import { KEY } from './helpers/render-tui.js';
+import { flatText, readScrolled } from './helpers/scrolled-dialog.js';
+
+const FILE = '/var/run/iscsi.csi.k8s.io/iscsi-csi-queue-handle.json';
+const OFF = "[ ] also remove the CSI driver's file of the session (tab adds it)";
+const ON = "[x] also remove the CSI driver's file of the session (tab undoes it)";
+
+let c: DemoConsole | undefined;
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+});
+
+async function planFor(m: DemoConsole, sid: number): Promise<string> {
+  await m.press('/');
+  await m.type(`sid=${sid}`);
+  await m.press(KEY.enter);
+  await m.waitFor(/1 of 1 \(11 total\)/);
+  await m.press('c');
+  return m.waitFor('Plan: Clean up session');
+}
+
+async function readPlan(m: DemoConsole, first: string): Promise<string> {
+  const { lines } = await readScrolled(first, async () => {
+    const before = m.lastFrame();
+    await m.press(KEY.pageDown);
+    return m.waitFor((f) => f !== before, 5_000).catch(() => m.lastFrame());
+  });
+  return flatText(lines);
+}
+
+describe.each([
+  [80, 24],
+  [160, 45],
+])('the driver-files toggle in the cleanup plan at %ix%i', (columns, rows) => {
+  it('tab adds the unlink step to the plan and takes it out again; the warning names the key', async () => {
+    c = await mountDemo({ scenario: 'csi', columns, rows, write: true });
+    let f = await planFor(c, 2);
+    expect(f).toContain(OFF);
+    let text = await readPlan(c, f);
+    expect(text).toContain(`${FILE} is kept`);
+    expect(text).toContain('(tab in this plan removes it too)');
+    expect(text).not.toContain('--remove-driver-files');
+    expect(text).not.toContain(`unlink ${FILE}`);
+
+    await c.press('g');
+    await c.press(KEY.tab);
+    f = await c.waitFor(ON);
+    text = await readPlan(c, f);
+    expect(text).toContain(`unlink ${FILE}`);
+    expect(text).toContain('Steps (5)');
+    expect(text).not.toContain(`${FILE} is kept`);
+
+    await c.press('g');
+    await c.press(KEY.tab);
+    f = await c.waitFor(OFF);
+    expect(await readPlan(c, f)).toContain('Steps (4)');
+  });
+
+  it('a cleanup the option does not change offers no toggle', async () => {
+    c = await mountDemo({ scenario: 'csi', columns, rows, write: true });
+    const f = await planFor(c, 3);
+    expect(f).not.toContain('tab adds it');
+    await c.press(KEY.tab);
+    expect(c.lastFrame()).not.toContain('[x]');
+  });
+});
+
+describe('the toggled plan runs as shown', () => {
+  it('with the override typed, the session is logged out and the driver file is gone', async () => {
+    c = await mountDemo({ scenario: 'csi', columns: 160, rows: 45, write: true });
+    await planFor(c, 2);
+    await c.press(KEY.tab);
+    await c.waitFor(ON);
+    await c.press('o');
+    // The override's own token (consent.ts): "override <hostname>".
+    await c.waitFor('Type override sim-node-1 to override this refusal');
+    const token = 'override sim-node-1';
+    await c.type(token);
+    await c.press(KEY.enter);
+    await c.waitFor('succeeded', 30_000);
+    const snap = c.backend.store.getState().snapshot!;
+    expect(snap.sessions.some((s) => s.sid === 2)).toBe(false);
+    expect(c.host.readText(FILE)).toBeUndefined();
+  });
+});
