@@ -27,6 +27,16 @@ export const consoleCommand: Command = {
           'iscsi-console cleanup --dry-run (see iscsi-console --help)',
       );
     }
+    // Ink lays out with Yoga, which is WebAssembly. Node started with --jitless (the DaemonSet's
+    // metrics container sets it for serve, and a shell exec'd there inherits it) has none, and the
+    // console would die inside Yoga's loader with an internal error.
+    if (!('WebAssembly' in globalThis)) {
+      throw new UserError(
+        'the console needs WebAssembly, and this Node runs without it (NODE_OPTIONS has --jitless?)',
+        'start it with NODE_OPTIONS= iscsi-console (the DaemonSet sets --jitless for serve only); ' +
+          'the subcommands work as they are: iscsi-console status, doctor, watch',
+      );
+    }
     // Loaded only here: the subcommands never pay for Ink and React.
     const { createConsoleBackend } = await import('../../app/console-backend.js');
     const { runConsole } = await import('../../ui/run-console.js');

@@ -175,3 +175,27 @@ describe('console without a terminal', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('console under a Node without WebAssembly (--jitless, as the DaemonSet runs serve)', () => {
+  it.skipIf(reason !== undefined)(
+    `refuses with exit 2 and says how to start it${reason ? ` (skipped: ${reason})` : ''}`,
+    async () => {
+      const t = new TmuxTerminal(100, 20, 'jitless');
+      try {
+        t.start(`'${NODE}' '${CLI}' --demo incident`, ROOT, {
+          TERM: 'xterm-256color',
+          LANG: 'C.UTF-8',
+          NODE_OPTIONS: '--jitless',
+        });
+        const s = await t.waitFor(/EXITED \d+/);
+        expect(s).toContain('the console needs WebAssembly');
+        expect(s).toContain('hint: start it with NODE_OPTIONS= iscsi-console');
+        expect(s).not.toContain('internal error');
+        expect(s).toMatch(/EXITED 2/);
+      } finally {
+        t.stop();
+      }
+    },
+    60_000,
+  );
+});
