@@ -73,3 +73,15 @@ describe('the metrics reference page', () => {
     for (const name of Object.keys(FAMILIES)) expect(doc, name).toContain(`| \`${name}\` |`);
   });
 });
+
+describe('the exporter’s own read duration', () => {
+  const snap = simSnapshot('healthy');
+  it('is seconds to the microsecond: a fractional millisecond count carries no binary noise', () => {
+    // 331.79 ms / 1000 is 0.33179000000000003 in binary floating point.
+    const s = { ...snap(), readMs: 331.79 };
+    const line = series(metricsText(s, { version: 't' })).find((l) =>
+      l.startsWith('iscsi_console_read_duration_seconds '),
+    );
+    expect(line).toBe('iscsi_console_read_duration_seconds 0.33179');
+  });
+});

@@ -128,7 +128,11 @@ function addProblems(set: FamilySet, snap: Snapshot): void {
 function addExporter(set: FamilySet, snap: Snapshot, o: MetricsOptions, dropped: number): void {
   const w = o.watcher;
   set.add('iscsi_console_build_info', { version: o.version }, 1);
-  set.add('iscsi_console_read_duration_seconds', {}, w?.readDurationSeconds ?? snap.readMs / 1000);
+  set.add(
+    'iscsi_console_read_duration_seconds',
+    {},
+    microseconds(w?.readDurationSeconds ?? snap.readMs / 1000),
+  );
   const at = w?.lastReadAtMs ?? Date.parse(snap.takenAt);
   if (Number.isFinite(at)) set.add('iscsi_console_last_read_timestamp_seconds', {}, at / 1000);
   const errors = w?.readErrors ?? {};
@@ -182,4 +186,12 @@ export function nodeMetrics(snap: Snapshot, options: MetricsOptions): NodeMetric
     families: [...node.families, ...exporterMetrics(snap, options, node.dropped)],
     dropped: node.dropped,
   };
+}
+
+/**
+ * A duration in seconds to the microsecond: a fractional millisecond count divided by 1000 carries
+ * binary noise (331.79 ms printed as 0.33179000000000003) that no reader of the figure wants.
+ */
+function microseconds(seconds: number): number {
+  return Math.round(seconds * 1e6) / 1e6;
 }
