@@ -95,6 +95,16 @@ function onHangup(): void {
 }
 process.on('SIGHUP', onHangup);
 
+/**
+ * The reader of stdout went away (`watch --json | head -1`): the next write fails with EPIPE. The
+ * output has nowhere to go, so the command stops as for a hang-up (an action after its current
+ * step) instead of dying on an unhandled 'error' event; later writes fail the same way, unheard.
+ */
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  if (!interrupt.signal.aborted) interrupt.abort('EPIPE');
+});
+
 async function start(): Promise<void> {
   // No compile cache for the console UI (compile-cache.ts): the default command on a terminal.
   // The command table is the one module loaded before that decision, and it is small.
