@@ -296,9 +296,9 @@ export function watchingSummary(st: NodeState): EventDraft {
     'info',
     'watcher',
     'watching',
-    `watching ${snap?.node.hostname ?? 'node'}: ${s.length} sessions (${failed} not logged in), ` +
-      `${devices} SCSI devices, ${snap?.multipath.length ?? 0} multipath maps, ` +
-      `${snap?.kubelet.volumes.length ?? 0} kubelet volumes; sources: ${active.join(', ') || 'none'}`,
+    `watching ${snap?.node.hostname ?? 'node'}: ${plural(s.length, 'session')} (${failed} not logged in), ` +
+      `${plural(devices, 'SCSI device')}, ${plural(snap?.multipath.length ?? 0, 'multipath map')}, ` +
+      `${plural(snap?.kubelet.volumes.length ?? 0, 'kubelet volume')}; sources: ${active.join(', ') || 'none'}`,
   );
 }
 

@@ -110,6 +110,8 @@ describe('watch', () => {
     expect(await done).toBe(0);
     const lines = o.out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/ info {2}watcher {3}watching sim-node-1: 7 sessions/);
+    // The incident has one multipath map (src/sim/scenarios/incident.ts): counted in the singular.
+    expect(lines[0]).toContain(', 1 multipath map, ');
     // The outage first, then the sessions worst first (failed, degraded, then stale and orphaned).
     expect(lines[1]).toMatch(/ warn {2}portal {4}portal 10\.0\.0\.12:3260 down: 1 session FAILED/);
     const order = lines

@@ -52,7 +52,7 @@ describe('watcher on a --root fixture', () => {
     fs.mkdirSync(f.at(`${KROOT}/pods`), { recursive: true });
     const w = start();
     await w.ready;
-    const first = await eventMatching(w, /^watching node-a: 1 sessions/);
+    const first = await eventMatching(w, /^watching node-a: 1 session \(/);
     expect(first.kind).toBe('watcher');
     expect(await w.poll()).toBe(false);
 
