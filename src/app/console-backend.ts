@@ -4,13 +4,11 @@
  * (tracked by the watcher in the store's `actions`), the journal, discovery, manifests, and the doctor.
  * The UI gets only the `ConsoleBackend` interface (backend.ts); the Host comes from open-host.ts.
  */
-import { planAttach } from '../engine/actions/attach.js';
+import { manifestModule, planAttach } from '../engine/actions/attach.js';
 import { actionContext } from '../engine/actions/context.js';
 import { listPortalTargets } from '../engine/actions/discover.js';
-import { readJournalTail } from '../engine/actions/journal-read.js';
 import { lunListing } from '../engine/actions/list-luns.js';
 import { planListTargets } from '../engine/actions/list-targets.js';
-import { attachFromManifest, chapFromSecret, readManifestFile } from '../engine/actions/manifest.js';
 import { planSelections } from '../engine/actions/plan-selections.js';
 import { ACTIONS, findAction } from '../engine/actions/registry.js';
 import type { ActionContext, ActionId, Plan } from '../engine/actions/types.js';
@@ -19,6 +17,7 @@ import type { DoctorReport } from '../engine/doctor/types.js';
 import { UserError } from '../engine/errors.js';
 import type { Host } from '../engine/host/host.js';
 import type { ExecMode } from '../engine/host/runner.js';
+import { lazyModule } from '../engine/lazy-module.js';
 import type { Snapshot } from '../engine/model.js';
 import { probeLine } from '../engine/probe/probe-line.js';
 import { downPortals } from '../engine/probe/probed-snapshot.js';
@@ -50,6 +49,11 @@ export interface LiveBackend extends ConsoleBackend {
    * once its first frame (from the first look) is on the terminal; idempotent.
    */
   start(): Watcher;
+  /**
+   * Resolves once the readers the console loads after its first frame (journal, manifests) are in;
+   * `start()` begins loading them. Until then the journal reads as empty and a manifest load says so.
+   */
+  readersLoaded(): Promise<void>;
   /** Stops the watcher, if it was started. */
   stop(): Promise<void>;
   runDoctor(): Promise<DoctorReport>;
@@ -65,6 +69,17 @@ export const STILL_READING =
  * (bench/README.md) the console used to wait for the full snapshot (~2.5 s at 1,000 sessions × 4 LUNs) and for
  * the file watches before it showed anything.
  */
+/** The journal reader (zod): loaded after the first frame, with the manifest reader (attach.ts). */
+const journalModule = lazyModule('the journal reader', () => import('../engine/actions/journal-read.js'));
+
+/** Loads both readers; a failed load (a broken install) shows where they are used, never as a crash here. */
+function loadReaders(): Promise<void> {
+  return Promise.all([journalModule.load(), manifestModule.load()]).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
   const store = createNodeStore({ now: () => o.host.now() });
   try {
@@ -81,7 +96,9 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
   // Made when the admin first asks for a probe (never before: a look sends nothing to the network);
   // then shared by the watcher's reads and every action's fresh snapshots.
   let prober: Prober | undefined;
+  let readers: Promise<void> | undefined;
   const start = (): Watcher => {
+    readers ??= loadReaders();
     watcher ??= startWatcher({
       host: o.host,
       kubeletRoot: o.kubeletRoot,
@@ -109,13 +126,15 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     return snap ?? takeSnapshot(o.host, { kubeletRoot: o.kubeletRoot });
   };
   // The journal's tail (bounded: a million-entry journal reads like its newest entries), per node state.
-  const journal = journalReader(store, () => readJournalTail(o.host, o.stateDir));
+  // Before its reader is loaded it throws, and the journal feed shows as empty (journal-feed.ts).
+  const journal = journalReader(store, () => journalModule.get().readJournalTail(o.host, o.stateDir));
   return {
     ...(o.demoNote ? { demoNote: o.demoNote } : {}),
     get watcher() {
       return watcher;
     },
     start,
+    readersLoaded: () => (readers ??= loadReaders()),
     async stop() {
       await watcher?.stop();
     },
@@ -160,6 +179,7 @@ export function createConsoleBackend(o: ConsoleBackendOptions): LiveBackend {
     planListTargets: (input, write) => planListTargets(input, current(), ctxFor(write)),
     loadManifest(path, secretPath) {
       // The admin's own files (where the console runs), not the node's: read bounded, not through the Host.
+      const { attachFromManifest, chapFromSecret, readManifestFile } = manifestModule.get();
       const m = attachFromManifest(readManifestFile(path), path);
       const secrets = secretPath
         ? chapFromSecret(readManifestFile(secretPath), secretPath, m.secretName)

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { applyPlan } from '../../src/engine/actions/apply.js';
 import type { AttachInput } from '../../src/engine/actions/attach-types.js';
 import { actionContext } from '../../src/engine/actions/context.js';
-import { findAction } from '../../src/engine/actions/registry.js';
+import { ACTIONS, findAction } from '../../src/engine/actions/registry.js';
 import type { ActionContext, ApplyOptions, ApplyResult, Plan } from '../../src/engine/actions/types.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { takeSnapshot } from '../../src/engine/snapshot/index.js';
@@ -36,6 +36,8 @@ export async function simEnv(scenario: string, write = true): Promise<SimEnv> {
   const host = opened.host;
   const snap = () => takeSnapshot(host, { kubeletRoot: KUBELET_ROOT });
   const ctx = actionContext({ host, kubeletRoot: KUBELET_ROOT, stateDir: STATE_DIR, write });
+  // What the CLI awaits before inputFromCli (attach's manifest reader), so `plan` stays synchronous.
+  await Promise.all(ACTIONS.map((def) => def.loadCli?.()));
   const plan = (id: string, positionals: string[], options: Record<string, unknown> = {}) => {
     const def = findAction(id);
     const s = snap();

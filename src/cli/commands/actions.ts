@@ -92,6 +92,7 @@ export function actionCommand(def: ActionDef): Command {
       // In write mode the down sessions' portals are probed first: outage or stuck decides refusals.
       const snapshot = await probedSnapshot(actx, snap());
       const options = args.options as Record<string, unknown>;
+      await def.loadCli?.();
       const input = def.inputFromCli(args.positionals, options, snapshot);
       const plan = def.plan(input, snapshot, actx);
       const consent = consentFor(plan, {

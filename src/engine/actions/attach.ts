@@ -8,6 +8,7 @@
 import { UserError } from '../errors.js';
 import { parseLun } from '../iscsi/lun.js';
 import { formatPortal, parseTargetPortal } from '../iscsi/portal.js';
+import { lazyModule } from '../lazy-module.js';
 import type { Snapshot } from '../model.js';
 import { validateAttachInput } from './attach-input.js';
 import { attachOptionSpecs, DEFAULT_FS_TYPE, DEFAULT_IFACE } from './attach-params.js';
@@ -17,7 +18,6 @@ import type { AttachInput } from './attach-types.js';
 import { planFindMultipath, planFormatAndMount, planMetadata } from './attach-volume.js';
 import { DISCOVERY_CHAP_KEYS, SESSION_CHAP_KEYS } from './chap-keys.js';
 import { kubeletGlobalPath } from './deps.js';
-import { attachFromManifest, chapFromSecret, readManifestFile } from './manifest.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, newPlan } from './plan-kit.js';
 import type { ActionDef, Plan } from './types.js';
@@ -221,10 +221,19 @@ function optList(o: Record<string, unknown>, name: string): string[] {
   return Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : [];
 }
 
+/**
+ * The one manifest reader (manifest.ts), loaded on first need: it brings yaml and zod, and the
+ * console imports attach (through the registry) long before anyone loads a manifest. The CLI awaits
+ * `attachAction.loadCli()` before `inputFromCli`; the console loads it once its first frame is drawn.
+ */
+export const manifestModule = lazyModule('the manifest reader', () => import('./manifest.js'));
+
 /** Reads a manifest file named on the command line (an admin's local file, not a host path). */
 function secretsFromOptions(o: Record<string, unknown>, secretName?: string): Record<string, string> {
   const file = optString(o, 'secret');
-  return file ? chapFromSecret(readManifestFile(file), file, secretName) : {};
+  if (!file) return {};
+  const { chapFromSecret, readManifestFile } = manifestModule.get();
+  return chapFromSecret(readManifestFile(file), file, secretName);
 }
 
 export const attachAction: ActionDef<AttachInput> = {
@@ -249,6 +258,7 @@ export const attachAction: ActionDef<AttachInput> = {
     const file = optString(o, 'manifest');
     let input: AttachInput;
     if (file) {
+      const { attachFromManifest, readManifestFile } = manifestModule.get();
       input = attachFromManifest(readManifestFile(file), file, optString(o, 'volume-name')).input;
       if (o['no-mount'] === true) input.mount = false;
     } else {
@@ -285,6 +295,9 @@ export const attachAction: ActionDef<AttachInput> = {
     if (o['keep-on-failure'] === true) input.keepOnFailure = true;
     validateAttachInput(input);
     return input;
+  },
+  async loadCli() {
+    await manifestModule.load();
   },
   secretsFromCli(_positionals, o) {
     return secretsFromOptions(o);

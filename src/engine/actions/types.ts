@@ -384,6 +384,11 @@ export interface ActionDef<I = unknown> {
   usage: string;
   cliOptions: readonly OptionSpec[];
   examples: readonly string[];
+  /**
+   * Loads what `inputFromCli` and `secretsFromCli` read lazily (attach: the manifest reader, kept out
+   * of the console's start-up); a CLI caller awaits it before either.
+   */
+  loadCli?(): Promise<void>;
   /** Builds the input from CLI positionals/options; throws UserError on bad input. */
   inputFromCli(positionals: string[], options: Record<string, unknown>, snapshot: Snapshot): I;
   /** Builds the input from a console selection (a session key, a device key, a volume path...). */

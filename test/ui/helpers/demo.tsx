@@ -47,6 +47,7 @@ export async function mountDemo(o: {
     ...(note ? { demoNote: note } : {}),
   });
   backend.start();
+  await backend.readersLoaded();
   await waitFor(backend.store, (s) => s.snapshot !== undefined && !s.snapshot.partial, 20_000);
   const ui = createUiStore({ write: o.write ?? false, dryRun: false });
   const tui = renderTui(
