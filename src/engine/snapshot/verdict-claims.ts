@@ -8,7 +8,7 @@ import type { SysfsSession } from './sessions.js';
 import type { Decided } from './verdict-types.js';
 
 /** What a session's claims leave: the verdict, the claims, and the CSI volumes they are of. */
-export type ClaimedVerdict = Decided & {
+type ClaimedVerdict = Decided & {
   claims?: SessionClaim[];
   csiVolumes?: readonly CsiVolume[];
   leftBy?: string;

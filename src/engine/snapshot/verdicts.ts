@@ -16,7 +16,7 @@ import { foreignUses, kubeletUses, podUsers } from './verdict-use.js';
 export { volumePortals } from './verdict-index.js';
 
 /** computeVerdicts' answer: the sessions, and the CSI volumes each one's claims are of (by index). */
-export interface Verdicts {
+interface Verdicts {
   sessions: Session[];
   csiVolumes: (readonly CsiVolume[])[];
 }

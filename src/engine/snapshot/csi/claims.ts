@@ -28,7 +28,7 @@ import {
 } from './paths.js';
 
 /** A session's claims, and the kubelet CSI volumes they are of (each once, in the order found). */
-export interface FoundClaims {
+interface FoundClaims {
   claims: SessionClaim[];
   volumes: readonly CsiVolume[];
 }
