@@ -102,7 +102,7 @@ describe('plan and reason texts', () => {
       podVolumes: [],
       fsListing: new Map(),
       blockListing: new Map(),
-    });
+    }).sessions;
     expect(v!.reasons).toContain('1:0:0:0 is blocked');
     expect(v!.reasons).toContain('sdb (1:0:0:1) is blocked');
     expect(v!.reasons.join('\n')).not.toContain('1:0:0:0 (1:0:0:0)');

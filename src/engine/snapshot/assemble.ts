@@ -27,7 +27,7 @@ import { readSessions, type SessionEntryRead, type SessionsRead, type SysfsSessi
 import { splitStuck } from './stuck.js';
 import { readSwaps } from './swaps.js';
 import { linkUsage } from './usage.js';
-import { computeVerdicts, volumesWithSessions } from './verdicts.js';
+import { computeVerdicts, csiVolumesWithSessions, volumesWithSessions } from './verdicts.js';
 
 /** What a snapshot was built from, kept for the next incremental refresh (never serialised). */
 interface ReadBasis {
@@ -161,7 +161,7 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
   const uids = new Set<string>(podVolumes.map((pv) => pv.podUid));
   for (const v of csi.state.volumes) for (const p of v.publish) uids.add(p.podUid);
   const podNames = readPodNames(host, kubeletRoot, uids);
-  const sessions = computeVerdicts({
+  const verdicts = computeVerdicts({
     outages,
     sessions: raw,
     uses: usage.uses,
@@ -174,13 +174,14 @@ export function assembleSnapshot(input: AssembleInput): Snapshot {
     claims: buildClaimIndex(host, csi.state, csi.byPath),
     podNames,
   });
+  const sessions = verdicts.sessions;
   // status --json names every pod beside its UID (docs/status-schema.md#pod-names).
   const named = addPodRefs(
     podNames,
     sessions,
     volumesWithSessions(kube.volumes, sessions),
     podVolumes,
-    csi.state.volumes,
+    csiVolumesWithSessions(csi.state.volumes, verdicts),
   );
   const volumes = named.volumes;
   shareClaimedDevices(input.basis, raw, sessions);

@@ -2,23 +2,36 @@
  * Claimed? A session a CSI driver claims (docs/csi-drivers.md) is never stale or orphaned; one
  * nothing claims but whose driver is recognisable says which driver made it.
  */
-import type { SessionClaim } from '../model.js';
+import type { CsiVolume, SessionClaim } from '../model.js';
 import { applyClaims, type ClaimIndex } from './csi/claims.js';
 import type { SysfsSession } from './sessions.js';
 import type { Decided } from './verdict-types.js';
+
+/** What a session's claims leave: the verdict, the claims, and the CSI volumes they are of. */
+type ClaimedVerdict = Decided & {
+  claims?: SessionClaim[];
+  csiVolumes?: readonly CsiVolume[];
+  leftBy?: string;
+};
 
 /** The verdict with the session's claims applied (a new value), and the claims found. */
 export function claimedVerdict(
   s: SysfsSession,
   decided: Decided,
   index: ClaimIndex | undefined,
-): Decided & { claims?: SessionClaim[]; leftBy?: string } {
-  const claims = index?.claimsOf(s);
-  if (!claims || !index) return decided;
+): ClaimedVerdict {
+  if (!index) return decided;
+  const { claims, volumes } = index.claimsOf(s);
   const hint = claims.length === 0 && decided.verdict === 'stale' ? index.hintFor(s) : undefined;
   const reasons = decided.reasons.slice();
   const verdict = applyClaims(decided.verdict, reasons, claims, hint?.text);
-  return { verdict, reasons, claims, ...(hint && verdict === 'stale' ? { leftBy: hint.driver } : {}) };
+  return {
+    verdict,
+    reasons,
+    claims,
+    csiVolumes: volumes,
+    ...(hint && verdict === 'stale' ? { leftBy: hint.driver } : {}),
+  };
 }
 
 /**

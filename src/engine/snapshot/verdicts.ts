@@ -1,6 +1,6 @@
-import type { KubeletVolume, Session } from '../model.js';
+import type { CsiVolume, KubeletVolume, Session } from '../model.js';
 import { withDeviceClaims } from './csi/device-claims.js';
-import { trimmed, withItem } from './lists.js';
+import { none, trimmed, withItem } from './lists.js';
 import type { SysfsSession } from './sessions.js';
 import { claimedVerdict, withClaimPods } from './verdict-claims.js';
 import { sessionHealth } from './verdict-health.js';
@@ -15,19 +15,36 @@ import { foreignUses, kubeletUses, podUsers } from './verdict-use.js';
 
 export { volumePortals } from './verdict-index.js';
 
+/** computeVerdicts' answer: the sessions, and the CSI volumes each one's claims are of (by index). */
+interface Verdicts {
+  sessions: Session[];
+  csiVolumes: (readonly CsiVolume[])[];
+}
+
 /**
  * The sessions with their verdicts, health, reasons, kubelet volumes, pods and device claims: new
- * objects; the input (sessions, their devices, the volumes) is left as it is. The volumes'
- * `sessions` come from `volumesWithSessions`.
+ * objects; the input (sessions, their devices, the kubelet and CSI volumes) is left as it is. The
+ * volumes' `sessions` come from `volumesWithSessions` and `csiVolumesWithSessions`.
  */
-export function computeVerdicts(input: VerdictInput): Session[] {
+export function computeVerdicts(input: VerdictInput): Verdicts {
   const idx = indexVerdictInput(input);
-  const out: Session[] = new Array(input.sessions.length);
-  for (let i = 0; i < input.sessions.length; i++) out[i] = sessionVerdict(input.sessions[i]!, input, idx);
+  const n = input.sessions.length;
+  const out: Verdicts = { sessions: new Array(n), csiVolumes: new Array(n) };
+  for (let i = 0; i < n; i++) {
+    const v = sessionVerdict(input.sessions[i]!, input, idx);
+    out.sessions[i] = v.session;
+    out.csiVolumes[i] = v.csiVolumes ?? NO_VOLUMES;
+  }
   return out;
 }
 
-function sessionVerdict(s: SysfsSession, input: VerdictInput, idx: VerdictIndex): Session {
+const NO_VOLUMES: readonly CsiVolume[] = none();
+
+function sessionVerdict(
+  s: SysfsSession,
+  input: VerdictInput,
+  idx: VerdictIndex,
+): { session: Session; csiVolumes: readonly CsiVolume[] | undefined } {
   const vols = sessionVolumes(s, idx);
   const users = podUsers(vols, idx, input.podNames);
   const inTree = inTreeVerdict(
@@ -55,7 +72,7 @@ function sessionVerdict(s: SysfsSession, input: VerdictInput, idx: VerdictIndex)
   if (kubelet.kubeletDisagreement) v.kubeletDisagreement = kubelet.kubeletDisagreement;
   if (claimed.claims && claimed.claims.length > 0) v.claims = claimed.claims;
   if (claimed.leftBy && verdict === 'stale') v.leftBy = claimed.leftBy;
-  return v;
+  return { session: v, csiVolumes: claimed.csiVolumes };
 }
 
 /** The in-tree verdict: foreign, in use, orphaned (a kubelet global dir refers to it) or stale. */
@@ -96,15 +113,35 @@ export function volumesWithSessions(
   sessions: readonly Session[],
 ): KubeletVolume[] {
   const sids = new Map<string, number[]>();
-  for (const s of sessions) {
-    for (const path of s.kubeletVolumes) {
-      const l = sids.get(path);
-      if (l) l.push(s.sid);
-      else sids.set(path, [s.sid]);
-    }
-  }
+  for (const s of sessions) for (const path of s.kubeletVolumes) addSid(sids, path, s.sid);
+  return withSessions(volumes, (v) => sids.get(v.path));
+}
+
+/**
+ * The CSI volumes with the sids of the sessions whose claims are of them (computeVerdicts'
+ * `csiVolumes`), in session order: new objects for those, the others as they are.
+ */
+export function csiVolumesWithSessions(volumes: readonly CsiVolume[], verdicts: Verdicts): CsiVolume[] {
+  const sids = new Map<CsiVolume, number[]>();
+  verdicts.sessions.forEach((s, i) => {
+    for (const v of verdicts.csiVolumes[i] ?? NO_VOLUMES) addSid(sids, v, s.sid);
+  });
+  return withSessions(volumes, (v) => sids.get(v));
+}
+
+function addSid<K>(sids: Map<K, number[]>, key: K, sid: number): void {
+  const l = sids.get(key);
+  if (l) l.push(sid);
+  else sids.set(key, [sid]);
+}
+
+/** Each volume with `sidsOf(volume)` added to its `sessions` (a new object), or as it is when none. */
+function withSessions<V extends { sessions: number[] }>(
+  volumes: readonly V[],
+  sidsOf: (v: V) => readonly number[] | undefined,
+): V[] {
   return volumes.map((v) => {
-    const l = sids.get(v.path);
+    const l = sidsOf(v);
     if (!l) return v;
     let sessionsOf = v.sessions;
     for (const sid of l) sessionsOf = withItem(sessionsOf, sid);

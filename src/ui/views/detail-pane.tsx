@@ -25,7 +25,6 @@ type DetailLines = (
 type DetailParts = Required<Pick<ViewModule, 'open' | 'scrolls' | 'scrollLines' | 'Body'>>;
 
 interface DetailSpec {
-  viewId: string;
   lines: DetailLines;
   /** Which rows open a detail (default: every row). */
   opens?: (row: TableRow) => boolean;
@@ -34,9 +33,9 @@ interface DetailSpec {
 }
 
 /** The view's body: its table, or the open detail's lines (no hooks: a plain render function). */
-function detailBody(props: ViewBodyProps, o: DetailSpec) {
+function detailBody(props: ViewBodyProps, viewId: string, o: DetailSpec) {
   const { detail, snapshot, theme } = props;
-  if (detail === undefined || !snapshot) return <TableBody {...props} viewId={o.viewId} empty={o.empty} />;
+  if (detail === undefined || !snapshot) return <TableBody {...props} viewId={viewId} empty={o.empty} />;
   const lines = o.lines(snapshot, detail, props.now, props.backend.actions);
   if (!lines)
     return (
@@ -49,13 +48,25 @@ function detailBody(props: ViewBodyProps, o: DetailSpec) {
   );
 }
 
-export function snapshotDetail(o: DetailSpec): DetailParts {
+function snapshotDetail(viewId: string, o: DetailSpec): DetailParts {
   return {
-    open: (row) => ((o.opens?.(row) ?? true) ? { view: o.viewId, detail: row.key } : undefined),
+    open: (row) => ((o.opens?.(row) ?? true) ? { view: viewId, detail: row.key } : undefined),
     scrolls: (detail) => detail !== undefined,
     scrollLines: (snapshot, detail) =>
       detail === undefined || !snapshot ? undefined : (o.lines(snapshot, detail, undefined)?.length ?? 1),
     // biome-ignore lint/correctness/noComponentHookFactories: built once per view file at load, so the component is stable
-    Body: (props) => detailBody(props, o),
+    Body: (props) => detailBody(props, viewId, o),
   };
+}
+
+/**
+ * Declares a view whose rows open a detail (defineView with the detail parts filled in from
+ * `detail`, for the view's own id); a view may still give its own `open`.
+ */
+export function defineDetailView<const Id extends string>(
+  view: Omit<ViewModule<Id>, keyof DetailParts> &
+    Partial<Pick<ViewModule<Id>, 'open'>> & { detail: DetailSpec },
+): ViewModule<Id> {
+  const { detail, ...own } = view;
+  return { ...snapshotDetail(view.id, detail), ...own };
 }

@@ -8,11 +8,11 @@ import type { MultipathMap, ScsiDevice, Session, Snapshot } from '../../engine/m
 import type { Column, TableRow } from '../components/table-types.js';
 import { formatBytes } from '../format.js';
 import { stateTone, type Tone } from '../theme.js';
-import { snapshotDetail } from './detail-pane.js';
+import { defineDetailView } from './detail-pane.js';
 import { deviceDetailLines, mapRowKey } from './device-detail.js';
 import { asGroup, treeMark } from './group-rows.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
-import { defineView, fromSnapshot, fromStatus } from './view.js';
+import { fromSnapshot, fromStatus } from './view.js';
 
 /**
  * STATE already says what is wrong with a device or map itself (`transport-offline`, `! 1/2 paths`);
@@ -186,11 +186,11 @@ export function deviceRows(snap: Snapshot): TableRow[] {
   return rows;
 }
 
-export const devicesView = defineView({
+export const devicesView = defineDetailView({
   id: 'devices',
   columns: DEVICE_COLUMNS,
   rows: fromSnapshot(deviceRows),
-  ...snapshotDetail({ viewId: 'devices', lines: deviceDetailLines, empty: 'no SCSI devices' }),
+  detail: { lines: deviceDetailLines, empty: 'no SCSI devices' },
   // By the key alone: in a detail, `y` gets the row key only (a map's is `dm|<name>`).
   json: fromStatus((row) =>
     row.key.startsWith('dm|')

@@ -3,9 +3,9 @@ import { recordKey } from '../../app/domain.js';
 import type { NodeRecord, Session, Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
-import { snapshotDetail } from './detail-pane.js';
+import { defineDetailView } from './detail-pane.js';
 import { recordDetailLines } from './record-detail.js';
-import { defineView, fromSnapshot, fromStatus } from './view.js';
+import { fromSnapshot, fromStatus } from './view.js';
 
 const RECORD_COLUMNS: readonly Column[] = [
   { id: 'kind', title: 'KIND', width: 6 },
@@ -65,10 +65,10 @@ export function recordRows(snap: Snapshot): TableRow[] {
   return rows;
 }
 
-export const recordsView = defineView({
+export const recordsView = defineDetailView({
   id: 'records',
   columns: RECORD_COLUMNS,
   rows: fromSnapshot(recordRows),
-  ...snapshotDetail({ viewId: 'records', lines: recordDetailLines, empty: 'no node records or ifaces' }),
+  detail: { lines: recordDetailLines, empty: 'no node records or ifaces' },
   json: fromStatus((row) => ({ kind: row.scope === 'record' ? 'record' : 'iface', path: row.key })),
 });

@@ -16,11 +16,11 @@ import type { ExpectedPortalRow, Session, Snapshot } from '../../engine/model.js
 import type { Column, TableRow } from '../components/table-types.js';
 import { elideIqn, nodeIqnPrefix } from '../iqn-prefix.js';
 import { stateTone } from '../theme.js';
-import { snapshotDetail } from './detail-pane.js';
+import { defineDetailView } from './detail-pane.js';
 import { asGroup, treeMark } from './group-rows.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
 import { targetDetailLines } from './target-detail.js';
-import { defineView, fromSnapshot } from './view.js';
+import { fromSnapshot } from './view.js';
 
 /**
  * Columns as wide as their content; PROBLEMS grows first, then TARGET (without the node's common
@@ -271,13 +271,13 @@ export function targetRows(snap: Snapshot): TableRow[] {
   return rows;
 }
 
-export const targetsView = defineView({
+export const targetsView = defineDetailView({
   id: 'targets',
   columns: TARGET_COLUMNS,
   rows: fromSnapshot(targetRows),
   // A target row opens the target's detail (portal matrix, sessions, LUNs); a logged-in portal
   // row its session's detail.
-  ...snapshotDetail({ viewId: 'targets', lines: targetDetailLines }),
+  detail: { lines: targetDetailLines },
   open: (row) =>
     row.key.startsWith('target|')
       ? { view: 'targets', detail: row.key }

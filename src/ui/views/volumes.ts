@@ -4,9 +4,9 @@ import type { Snapshot } from '../../engine/model.js';
 import type { Column, TableRow } from '../components/table-types.js';
 import { nodeIqnPrefix, volumeDirLabel } from '../iqn-prefix.js';
 import { csiVolumeRows } from './csi-rows.js';
-import { snapshotDetail } from './detail-pane.js';
+import { defineDetailView } from './detail-pane.js';
 import { OK_PROBLEM, problemCell } from './problem-cell.js';
-import { defineView, fromSnapshot, fromStatus } from './view.js';
+import { fromSnapshot, fromStatus } from './view.js';
 import { volumeDetailLines } from './volume-detail.js';
 
 /**
@@ -84,15 +84,11 @@ function inTreeVolumeRows(snap: Snapshot): TableRow[] {
   });
 }
 
-export const volumesView = defineView({
+export const volumesView = defineDetailView({
   id: 'volumes',
   columns: VOLUME_COLUMNS,
   rows: fromSnapshot(volumeRows),
-  ...snapshotDetail({
-    viewId: 'volumes',
-    lines: volumeDetailLines,
-    empty: 'no kubelet iSCSI or CSI volumes',
-  }),
+  detail: { lines: volumeDetailLines, empty: 'no kubelet iSCSI or CSI volumes' },
   // A CSI row's key is `csi:<staging or first publish path>` (csi-rows.ts).
   json: fromStatus((row) => ({ kind: 'volume', path: row.key.replace(/^csi:/, '') })),
 });

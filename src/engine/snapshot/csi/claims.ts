@@ -8,7 +8,7 @@
 import type { Host } from '../../host/host.js';
 import { normalizePortal } from '../../iscsi/portal.js';
 import type { CsiDriverFile, CsiState, CsiVolume, SessionClaim, Verdict } from '../../model.js';
-import { withItem } from '../lists.js';
+import { none } from '../lists.js';
 import type { SysfsSession } from '../sessions.js';
 import {
   csiVolumePods,
@@ -27,8 +27,14 @@ import {
   TRIDENT,
 } from './paths.js';
 
+/** A session's claims, and the kubelet CSI volumes they are of (each once, in the order found). */
+interface FoundClaims {
+  claims: SessionClaim[];
+  volumes: readonly CsiVolume[];
+}
+
 export interface ClaimIndex {
-  claimsOf(s: SysfsSession): SessionClaim[];
+  claimsOf(s: SysfsSession): FoundClaims;
   /**
    * A driver the session most likely belongs to when nothing claims it: its registered name and
    * the words saying it and why (`Trident (its target names start like …)`).
@@ -126,17 +132,19 @@ function fileVolume(f: CsiDriverFile, l: ClaimLookups): CsiVolume | undefined {
   return f.volumeId ? l.byName.get(f.volumeId)?.[0] : undefined;
 }
 
-/** One session's claims as they are found: each CSI volume claimed once, and told it has the session. */
+/**
+ * One session's claims as they are found: each CSI volume claimed once. The volumes are only
+ * listed, never changed: their `sessions` are derived after the verdicts (csiVolumesWithSessions).
+ */
 class SessionClaims {
   readonly out: SessionClaim[] = [];
-  private readonly seen = new Set<CsiVolume>();
+  readonly taken: CsiVolume[] = [];
   constructor(readonly s: SysfsSession) {}
 
   /** The session's on the volume; false when an earlier claim already took it. */
   take(v: CsiVolume): boolean {
-    if (this.seen.has(v)) return false;
-    this.seen.add(v);
-    v.sessions = withItem(v.sessions, this.s.sid);
+    if (this.taken.includes(v)) return false;
+    this.taken.push(v);
     return true;
   }
 
@@ -285,14 +293,15 @@ export function buildClaimIndex(
   return {
     claimsOf(s) {
       const lh = longhornVolume(s.targetIqn);
-      if (byPath.size === 0 && l.filesByRef.size === 0 && l.byName.size === 0 && !lh) return [];
+      if (byPath.size === 0 && l.filesByRef.size === 0 && l.byName.size === 0 && !lh)
+        return { claims: [], volumes: none() };
       const c = new SessionClaims(s);
       mountClaims(c, l);
       fileClaims(c, l);
       nameClaims(c, l, lh);
       const longhorn = lh && c.out.length === 0 ? longhornClaim(host, s, lh) : undefined;
       if (longhorn) c.out.push(longhorn);
-      return c.out;
+      return { claims: c.out, volumes: c.taken };
     },
     hintFor: (s) => driverHint(s, csi, candidates),
   };
