@@ -51,27 +51,36 @@ class ChunkSink {
 /** What JSON.stringify leaves out of an object (and writes as `null` in an array). */
 const omitted = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';
 
-const hasToJson = (v: object): boolean => typeof (v as { toJSON?: unknown }).toJSON === 'function';
+/**
+ * What JSON.stringify writes for `key`: the value's toJSON(key) where it has one (called once, as
+ * JSON.stringify calls it), else the value. Resolved before the omitted check, since a toJSON may
+ * return what JSON leaves out (the key is then dropped, or null in an array).
+ */
+function jsonValue(key: string, v: unknown): unknown {
+  const toJson = v !== null && typeof v === 'object' ? (v as { toJSON?: unknown }).toJSON : undefined;
+  return typeof toJson === 'function' ? (toJson as (k: string) => unknown).call(v, key) : v;
+}
 
-/** `v` as JSON.stringify writes it as the value of `key` (which its toJSON, if any, is given). */
-function putValue(sink: ChunkSink, key: string, v: unknown, depth: number): void {
-  if (v !== null && typeof v === 'object' && hasToJson(v)) {
-    // Stringified in a holder so toJSON gets its key, and is called once (as JSON.stringify does).
-    const holder = JSON.stringify({ [key]: v });
-    sink.put(holder.slice(JSON.stringify(key).length + 2, -1));
-    return;
-  }
-  if (depth === 0 || v === null || typeof v !== 'object' || !splittable(v)) {
+/** `v`, already through its toJSON (jsonValue), as JSON.stringify writes it. */
+function putValue(sink: ChunkSink, v: unknown, depth: number): void {
+  // A toJSON's result that has a toJSON of its own is written by its properties here: handed whole
+  // to JSON.stringify, that second toJSON would be called, which JSON.stringify never does.
+  const walk =
+    v !== null &&
+    typeof v === 'object' &&
+    (typeof (v as { toJSON?: unknown }).toJSON === 'function' || (depth > 0 && splittable(v)));
+  if (!walk) {
     sink.put(JSON.stringify(v));
     return;
   }
+  const below = Math.max(depth, 1) - 1;
   if (Array.isArray(v)) {
     sink.put('[');
     for (let i = 0; i < v.length; i++) {
       if (i > 0) sink.put(',');
-      const x: unknown = v[i];
+      const x = jsonValue(String(i), v[i]);
       if (omitted(x)) sink.put('null');
-      else putValue(sink, String(i), x, depth - 1);
+      else putValue(sink, x, below);
     }
     sink.put(']');
     return;
@@ -80,11 +89,11 @@ function putValue(sink: ChunkSink, key: string, v: unknown, depth: number): void
   let first = true;
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    const x = o[k];
+    const x = jsonValue(k, o[k]);
     if (omitted(x)) continue;
     sink.put(`${first ? '' : ','}${JSON.stringify(k)}:`);
     first = false;
-    putValue(sink, k, x, depth - 1);
+    putValue(sink, x, below);
   }
   sink.put('}');
 }
@@ -96,7 +105,7 @@ function putValue(sink: ChunkSink, key: string, v: unknown, depth: number): void
  */
 export function writeJson(value: object, write: (chunk: Uint8Array) => void, end = ''): void {
   const sink = new ChunkSink(write);
-  putValue(sink, '', value, SPLIT_DEPTH);
+  putValue(sink, jsonValue('', value), SPLIT_DEPTH);
   if (end !== '') sink.put(end);
   sink.flush();
 }

@@ -26,6 +26,12 @@ describe('writeJson: JSON.stringify by parts', () => {
       keyed: { toJSON: (k: string) => ({ k, toJSON: () => 'not called twice' }) },
       own: { nested: { toJSON: () => ({ replaced: true }) } },
     },
+    'a toJSON that returns what JSON leaves out': {
+      gone: { toJSON: () => undefined },
+      kept: 1,
+      list: [{ toJSON: () => undefined }, { toJSON: () => () => 1 }],
+      deep: { x: { y: { toJSON: () => undefined }, z: 2 } },
+    },
     'strings that need escapes, two-byte and astral characters': {
       'quote"key': 'line\nbreak\ttab\u0000nul\u001f',
       arrow: 'dm-0 (mpatha) → sdb',
