@@ -44,7 +44,7 @@ describe('iscsi-console watch', () => {
     const first = JSON.parse(await w.until(/"kind":"watcher"/));
     expect(first).toMatchObject({ id: 1, kind: 'watcher', severity: 'info', subject: 'watcher' });
     expect(new Date(first.at).toISOString()).toBe(first.at);
-    expect(first.message).toMatch(/1 sessions/);
+    expect(first.message).toMatch(/1 session\b/);
     failSession(w.fixture);
     const ev = JSON.parse(await w.until(/LOGGED_IN→FAILED/));
     expect(Object.keys(ev)).toEqual(['id', 'at', 'kind', 'severity', 'subject', 'message']);
