@@ -257,7 +257,8 @@ function planListingRecord(
 }
 
 /** Log in, scan every LUN, read them, remove the scanned devices, log out. */
-function planListingSession(plan: Plan, { iqn, portal, iface, key }: Omit<ListingIds, 'rec'>): void {
+function planListingSession(plan: Plan, ids: Omit<ListingIds, 'rec'>): void {
+  const { iqn, portal, iface, key } = ids;
   addStep(plan, {
     id: 'login',
     why: `temporary login to ${iqn} at ${portal}`,
@@ -266,13 +267,10 @@ function planListingSession(plan: Plan, { iqn, portal, iface, key }: Omit<Listin
     timeoutMs: TIMEOUTS.login,
     preconditions: [pre('session-absent', `no session ${key}`, key)],
   });
-  addStep(plan, {
-    id: 'scan-target',
+  sessionWrite(plan, ids, 'scan-target', {
     why: 'ask the target for every LUN: "0 0 -" makes the kernel send REPORT LUNS and add one SCSI device per LUN, on this session only',
     write: { path: hostScanPath(undefined), data: scanData('-') },
-    preconditions: [pre('session-present', `session ${key}`, key)],
-    dynamic: { kind: 'scan-target', iqn, portal, iface },
-    effect: { kind: 'at-apply', effects: ['scan'] },
+    effects: ['scan'],
   });
   addStep(plan, {
     id: 'read-luns',
@@ -282,14 +280,11 @@ function planListingSession(plan: Plan, { iqn, portal, iface, key }: Omit<Listin
     dynamic: { kind: 'read-luns', iqn, portal, iface, timeoutMs: SETTLE_MS },
     effect: { kind: 'none' },
   });
-  addStep(plan, {
-    id: 'remove-scanned',
+  // Each scanned device is checked by the guard (in use? a path of a map?) right before its delete.
+  sessionWrite(plan, ids, 'remove-scanned', {
     why: 'delete the SCSI devices the scan added (nothing uses them: they are seconds old and this session is not in kubelet)',
     write: { path: deviceAttrPath({ hctl: '<H:0:0:L>' }, 'delete'), data: '1' },
-    preconditions: [pre('session-present', `session ${key}`, key)],
-    dynamic: { kind: 'remove-scanned', iqn, portal, iface },
-    // Each scanned device is checked by the guard (in use? a path of a map?) right before its delete.
-    effect: { kind: 'at-apply', effects: ['remove-device'] },
+    effects: ['remove-device'],
   });
   addStep(plan, {
     id: 'logout',
@@ -300,6 +295,26 @@ function planListingSession(plan: Plan, { iqn, portal, iface, key }: Omit<Listin
     preconditions: [pre('session-present', `session ${key}`, key)],
   });
   plan.expect!.push(pre('session-absent', `no session ${key}`, key));
+}
+
+/**
+ * A sysfs write on the temporary session whose objects are found at apply time (list-luns-apply.ts
+ * resolves the step's dynamic kind, which is its id, to the session's SCSI host or scanned devices).
+ */
+function sessionWrite(
+  plan: Plan,
+  { iqn, portal, iface, key }: Omit<ListingIds, 'rec'>,
+  id: 'scan-target' | 'remove-scanned',
+  step: { why: string; write: { path: string; data: string }; effects: ('scan' | 'remove-device')[] },
+): void {
+  addStep(plan, {
+    id,
+    why: step.why,
+    write: step.write,
+    preconditions: [pre('session-present', `session ${key}`, key)],
+    dynamic: { kind: id, iqn, portal, iface },
+    effect: { kind: 'at-apply', effects: step.effects },
+  });
 }
 
 /** Delete what the listing created; on failure or when stopped, roll back all of it. */

@@ -15,11 +15,6 @@ export const CSI_POD_PLUGIN = 'kubernetes.io~csi';
 export const VOL_DATA = 'vol_data.json';
 export const GLOBAL_MOUNT = 'globalmount';
 
-export const CSI_DRIVER_ISCSI = 'iscsi.csi.k8s.io';
-export const TRIDENT = 'csi.trident.netapp.io';
-export const LONGHORN = 'driver.longhorn.io';
-export const DEMOCRATIC_CSI = 'democratic-csi';
-
 /** csi-driver-iscsi's connector dir (`/var/run/<driverName>`; /var/run is /run on current systems). */
 export const CONNECTOR_DIRS = ['/var/run/iscsi.csi.k8s.io', '/run/iscsi.csi.k8s.io'] as const;
 /** Trident's per-volume tracking files (`tridentDeviceInfoPath`). */
@@ -29,6 +24,30 @@ export const TRIDENT_PUBLISH_INFO = 'volumePublishInfo.json';
 /** Longhorn v1 target names (`GetTargetName`) and device links (`DevPath`). */
 const LONGHORN_IQN_PREFIX = 'iqn.2019-10.io.longhorn:';
 export const LONGHORN_DEV_DIR = '/dev/longhorn';
+
+/**
+ * The iSCSI CSI drivers the console knows by name, one row each: the name kubelet records, the short
+ * label reasons use ("csi-driver-iscsi", not "iscsi.csi.k8s.io"), and the target-name prefix that
+ * suggests the driver when nothing else says so (Longhorn's own; NetApp ONTAP for Trident; FreeNAS /
+ * TrueNAS for democratic-csi: docs/csi-drivers.md).
+ */
+const DRIVERS = {
+  csiDriverIscsi: { name: 'iscsi.csi.k8s.io', label: 'csi-driver-iscsi' },
+  trident: { name: 'csi.trident.netapp.io', label: 'Trident', targetPrefix: 'iqn.1992-08.com.netapp:' },
+  longhorn: { name: 'driver.longhorn.io', label: 'Longhorn', targetPrefix: LONGHORN_IQN_PREFIX },
+  democraticCsi: {
+    name: 'democratic-csi',
+    label: 'democratic-csi',
+    targetPrefix: 'iqn.2005-10.org.freenas.ctl:',
+  },
+} as const;
+const KNOWN_DRIVERS: readonly { name: string; label: string; targetPrefix?: string }[] =
+  Object.values(DRIVERS);
+
+export const CSI_DRIVER_ISCSI: string = DRIVERS.csiDriverIscsi.name;
+export const TRIDENT: string = DRIVERS.trident.name;
+export const LONGHORN: string = DRIVERS.longhorn.name;
+export const DEMOCRATIC_CSI: string = DRIVERS.democraticCsi.name;
 
 /** `<root>/plugins/kubernetes.io/csi`. */
 export function csiPluginDir(kubeletRoot: string): string {
@@ -52,19 +71,15 @@ export function longhornVolume(iqn: string): string | undefined {
  * prefix, NetApp ONTAP (Trident), FreeNAS/TrueNAS (democratic-csi). A hint for reasons, never a claim.
  */
 export function driverFromTargetName(iqn: string): string | undefined {
-  if (iqn.startsWith(LONGHORN_IQN_PREFIX)) return LONGHORN;
-  if (iqn.startsWith('iqn.1992-08.com.netapp:')) return TRIDENT;
-  if (iqn.startsWith('iqn.2005-10.org.freenas.ctl:')) return DEMOCRATIC_CSI;
-  return undefined;
+  return KNOWN_DRIVERS.find((d) => d.targetPrefix !== undefined && iqn.startsWith(d.targetPrefix))?.name;
 }
 
 /** A short display name for a driver (reasons say "csi-driver-iscsi", not "iscsi.csi.k8s.io"). */
 export function driverLabel(driver: string): string {
-  if (driver === CSI_DRIVER_ISCSI) return 'csi-driver-iscsi';
-  if (driver === TRIDENT) return 'Trident';
-  if (driver === LONGHORN) return 'Longhorn';
-  if (driver === DEMOCRATIC_CSI) return 'democratic-csi';
-  if (driver.includes('democratic-csi')) return `democratic-csi (${driver})`;
+  const known = KNOWN_DRIVERS.find((d) => d.name === driver)?.label;
+  if (known) return known;
+  // democratic-csi is deployed under names of the admin's choosing (org.democratic-csi.iscsi, …)
+  if (driver.includes(DEMOCRATIC_CSI)) return `democratic-csi (${driver})`;
   return driver;
 }
 
