@@ -160,25 +160,64 @@ export function zodEnglishOnly() {
  * built-in builds its module namespace, which reads every export, lazy getters included: `node:fs`
  * alone then loads fs/promises, readline, streams and fs watchers, and the five built-ins a
  * `status --json` start imports cost ~17 ms of CPU over a bare start (~20 % of `node -e 0`;
- * bench/README.md "Start-up"). Here each built-in becomes a CommonJS module of the bundle holding
- * `process.getBuiltinModule(id)` (Node >= 22.3; before that Node's `require`), which esbuild's ESM
- * interop reads property by property, so an import costs nothing until a function is called.
+ * bench/README.md "Start-up"). Here each built-in becomes a module of the bundle holding
+ * `process.getBuiltinModule(id)` (Node >= 22.3; before that Node's `require`):
+ * - for the project's own static imports, an ES module that exports the built-in's functions and
+ *   values one by one, each read from the module object when that module runs and dropped by
+ *   esbuild where nothing imports it; accessors (`fs.promises`, Node's lazy getters) are not
+ *   exported, so importing one fails the build rather than loading it at start-up;
+ * - for dependencies and for `import()` (whose namespace would read every export), a CommonJS module
+ *   of the module object itself, as before.
+ * Not a CommonJS module for both: esbuild's ESM interop gives every importing module its own copy of
+ * a CommonJS module's exports, a getter per property (~100 for node:fs): ~190 kB of allocations and
+ * ~3 ms of CPU in a `status --json` start, and a getter call on every `fs.readSync`.
  */
 export function builtinsOnUse() {
   return {
     name: 'builtins-on-use',
     setup(b) {
       b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
-        if (!isBuiltin(args.path) || args.namespace === 'builtin') return undefined;
+        if (!isBuiltin(args.path) || args.namespace.startsWith('builtin')) return undefined;
         const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-        return { path: id, namespace: 'builtin' };
+        const ours = args.kind === 'import-statement' && !/[\\/]node_modules[\\/]/.test(args.importer);
+        return { path: id, namespace: ours ? 'builtin' : 'builtin-cjs' };
       });
+      b.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) => ({
+        loader: 'js',
+        contents: `module.exports = ${loadBuiltin(args.path)};`,
+      }));
       b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
         loader: 'js',
-        contents: `module.exports = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${JSON.stringify(args.path)}) : require(${JSON.stringify(args.path)});`,
+        contents: builtinModule(args.path),
       }));
     },
   };
+}
+
+function loadBuiltin(id) {
+  const quoted = JSON.stringify(id);
+  return `(typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${quoted}) : require(${quoted}))`;
+}
+
+/**
+ * The ES module for one built-in: its data properties as this Node has them (an export the running
+ * Node lacks is undefined, as a property it lacks was). `pick` is pure, so unused exports go.
+ */
+function builtinModule(id) {
+  const mod = process.getBuiltinModule(id);
+  const names = Object.getOwnPropertyNames(mod).filter(
+    (k) =>
+      k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k) && 'value' in Object.getOwnPropertyDescriptor(mod, k),
+  );
+
+  return [
+    `const m = ${loadBuiltin(id)};`,
+    'const pick = (k) => m[k];',
+    'export default m;',
+    ...names.map(
+      (k, i) => `const e${i} = /* @__PURE__ */ pick(${JSON.stringify(k)}); export { e${i} as ${k} };`,
+    ),
+  ].join('\n');
 }
 
 /**

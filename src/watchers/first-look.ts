@@ -15,6 +15,7 @@ import { SCHEMA_VERSION, type Session, type Snapshot, sessionKey } from '../engi
 import { normalizeKubeletRoot } from '../engine/snapshot/assemble.js';
 import { ISCSI_SESSION_CLASS, isSessionName, readInitiatorName } from '../engine/snapshot/index.js';
 import { connectionPortal, readConnection, readSessionIdentity } from '../engine/snapshot/sessions.js';
+import { isoTime } from '../engine/text/time.js';
 
 /** `../../devices/platform/host3/session3/iscsi_session/session3` → 3 (captures single-sysfs.json). */
 const SESSION_HOST = /\/host(\d+)\/session\d+\//;
@@ -76,7 +77,7 @@ export function firstLook(host: Host, options: FirstLookOptions): Snapshot {
   }
   const snapshot: Snapshot = {
     schemaVersion: SCHEMA_VERSION,
-    takenAt: new Date(host.now()).toISOString(),
+    takenAt: isoTime(host.now()),
     readMs: 0,
     node: {
       hostname: host.hostname(),

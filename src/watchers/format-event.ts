@@ -1,5 +1,5 @@
 import { safeText } from '../engine/text/safe-text.js';
-import { utcClock } from '../engine/text/time.js';
+import { isoTime, utcClock } from '../engine/text/time.js';
 import type { NodeEvent } from './types.js';
 
 /** One human line: `12:04:05 UTC warn  session  session 7 LOGGED_IN→FAILED (...)` (the one time format). */
@@ -19,7 +19,7 @@ export function eventRecord(e: NodeEvent): {
 } {
   return {
     id: e.id,
-    at: new Date(e.at).toISOString(),
+    at: isoTime(e.at),
     kind: e.kind,
     severity: e.severity,
     subject: e.subject,

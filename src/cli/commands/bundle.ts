@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { BUNDLE_FILE_CAP, BUNDLE_TOTAL_CAP, buildBundle } from '../../engine/bundle/index.js';
 import { writeNewAdminFile } from '../../engine/host/local-file.js';
+import { isoTime } from '../../engine/text/time.js';
 import type { Command } from '../command.js';
 
 /** `iscsi-console-bundle-<host>-20261203T210455Z`: sorts by time, says which node. */
 export function bundleName(hostname: string, nowMs: number): string {
-  const stamp = new Date(nowMs)
-    .toISOString()
+  const stamp = isoTime(nowMs)
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const host = hostname.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'node';

@@ -17,6 +17,7 @@ import {
 } from '../errors.js';
 import { HostIoError, maskSecrets } from '../host/host.js';
 import type { Snapshot } from '../model.js';
+import { isoTime } from '../text/time.js';
 import { rollBack, rollbackText } from './apply-rollback.js';
 import { checkTakesEffect, compensate, execute, waitFor } from './apply-run.js';
 import { failures } from './conditions.js';
@@ -248,7 +249,7 @@ function beginJournal(
     const begin = {
       ...header,
       phase: 'begin' as const,
-      at: new Date(ctx.host.now()).toISOString(),
+      at: isoTime(ctx.host.now()),
       plan,
       before: plan.before,
       forced: options.force === true,
@@ -478,7 +479,7 @@ function endJournal(
       {
         ...header,
         phase: 'end',
-        at: new Date(ctx.host.now()).toISOString(),
+        at: isoTime(ctx.host.now()),
         steps: run.journalSteps,
         ok: result.ok,
         ...(result.error ? { error: result.error.message } : {}),

@@ -20,6 +20,7 @@ import { sha256Hex } from '../builtins-on-use.js';
 import { InterruptedError, RefusedError } from '../errors.js';
 import type { EntryKind, Host } from '../host/host.js';
 import { isProcessRunning, type LocalProcess, ownProcess, processStart } from '../host/local-process.js';
+import { isoTime } from '../text/time.js';
 import { realSleep } from './iscsiadm.js';
 import { LOCKS_DIR, stateDirError } from './state-dir.js';
 
@@ -222,7 +223,7 @@ async function lockFile(
     ...ownProcess(),
     hostname: host.hostname(),
     action,
-    since: new Date(now()).toISOString(),
+    since: isoTime(now()),
   };
   const isAlive = o.isAlive ?? isProcessRunning;
   const sleep = o.sleep ?? realSleep;

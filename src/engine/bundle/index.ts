@@ -12,6 +12,7 @@ import { takeSnapshot } from '../snapshot/index.js';
 import { addMultipathTopology } from '../snapshot/multipath-topology.js';
 import { statusJson } from '../snapshot/status-json.js';
 import { UDEV_DATA_DIR } from '../snapshot/udev-db.js';
+import { isoTime } from '../text/time.js';
 import { Scrubber } from './scrub.js';
 import { COMMANDS, type FileTree, fileTrees, type ScrubKind } from './sources.js';
 import { type TarEntry, tarGz, tarNameProblem } from './tar.js';
@@ -228,7 +229,7 @@ export async function buildBundle(host: Host, o: BundleOptions): Promise<Bundle>
   const entries: TarEntry[] = [];
   const manifest: Manifest = {
     schemaVersion: 1,
-    createdAt: new Date(host.now()).toISOString(),
+    createdAt: isoTime(host.now()),
     hostname: host.hostname(),
     host: { kind: host.kind, root: host.root, exec: o.exec },
     caps: { fileBytes: fileCap, totalBytes: totalCap },

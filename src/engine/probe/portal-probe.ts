@@ -26,6 +26,7 @@ import { parseDiscovery } from '../iscsiadm/discovery.js';
 import { describeIscsiadmExit, IscsiErr } from '../iscsiadm/exit-codes.js';
 import { discoveryRecordFiles, recordFieldValues } from '../iscsiadm/record-secrets.js';
 import type { PortalProbe } from '../model.js';
+import { isoTime } from '../text/time.js';
 
 /** The most one portal's probe may take, connect and SendTargets together. */
 export const PROBE_BUDGET_MS = 5_000;
@@ -67,7 +68,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 export async function probePortal(host: Host, portal: string, o: ProbeOptions): Promise<PortalProbe> {
   const budget = Math.min(o.budgetMs ?? PROBE_BUDGET_MS, PROBE_BUDGET_MS);
   const startedAt = o.now();
-  const at = new Date(startedAt).toISOString();
+  const at = isoTime(startedAt);
   const result = (answers: boolean | undefined, via: PortalProbe['via'], detail: string): PortalProbe => ({
     portal,
     at,

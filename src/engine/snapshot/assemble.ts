@@ -8,6 +8,7 @@
 import type { Host } from '../host/host.js';
 import { normalizeKubeletRoot } from '../kubelet/paths.js';
 import { type PortalProbe, SCHEMA_VERSION, type Session, type Snapshot } from '../model.js';
+import { isoTime } from '../text/time.js';
 import { readBlockClass } from './block-class.js';
 import { buildClaimIndex } from './csi/claims.js';
 import { readCsi } from './csi/read-csi.js';
@@ -68,7 +69,7 @@ export function monotonicMs(): number {
 /** The full read behind `takeSnapshot` (index.ts): every session, then the node-wide sources. */
 export function takeFullSnapshot(host: Host, options: SnapshotOptions): Snapshot {
   const started = monotonicMs();
-  const takenAt = new Date(host.now()).toISOString();
+  const takenAt = isoTime(host.now());
   const kubeletRoot = normalizeKubeletRoot(options.kubeletRoot);
   host.startRead?.();
   return endingRead(host, () => {

@@ -16,6 +16,7 @@
  */
 import type { Host } from '../host/host.js';
 import type { FsError, Mount, MultipathMap, PodName, Session } from '../model.js';
+import { isoTime } from '../text/time.js';
 import { readAttr } from './attr.js';
 
 /** Kernel log records read at most (the newest; the default ring buffer holds far fewer lines). */
@@ -63,7 +64,7 @@ function bootTimeMs(host: Host): number | undefined {
 /** An ext4 `*_error_time` attribute (seconds since the epoch; 0 or unreadable: none) as ISO. */
 function epochAttr(host: Host, path: string): string | undefined {
   const v = Number(readAttr(host, path));
-  return Number.isFinite(v) && v > 0 ? new Date(v * 1000).toISOString() : undefined;
+  return Number.isFinite(v) && v > 0 ? isoTime(v * 1000) : undefined;
 }
 
 interface FsErrorsInput {
@@ -157,7 +158,7 @@ export function readFsErrors(i: FsErrorsInput): FsError[] {
     if (stopped)
       e.kernelLog = {
         line: stopped.line,
-        ...(boot !== undefined ? { at: new Date(boot + stopped.usec / 1000).toISOString() } : {}),
+        ...(boot !== undefined ? { at: isoTime(boot + stopped.usec / 1000) } : {}),
       };
     e.summary = fsErrorSummary(e);
     out.push(e);

@@ -17,6 +17,7 @@
  */
 import type { Host } from '../host/host.js';
 import type { Snapshot } from '../model.js';
+import { isoTime } from '../text/time.js';
 import {
   assembleSnapshot,
   endingRead,
@@ -77,7 +78,7 @@ export function refreshSnapshot(
   if (basis.kubeletRoot !== kubeletRoot) return full('kubelet root changed');
 
   const started = monotonicMs();
-  const takenAt = new Date(host.now()).toISOString();
+  const takenAt = isoTime(host.now());
   host.startRead?.();
   return endingRead(host, () => {
     const names = host.readDir(ISCSI_SESSION_CLASS).filter(isSessionName);

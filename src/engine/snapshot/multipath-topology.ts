@@ -28,6 +28,7 @@ import type {
   ScsiDevice,
   Snapshot,
 } from '../model.js';
+import { isoTime } from '../text/time.js';
 import { type DmMultipath, joinDm, parseDmStatus, parseDmTable, splitDmLine } from './multipath-dm.js';
 import { parseMultipathdMaps } from './multipathd-json.js';
 import { readProcessTable } from './processes.js';
@@ -208,7 +209,7 @@ export function dmTopology(
  */
 export async function readMultipathTopology(host: Host, fingerprint = ''): Promise<TopologyRead> {
   const problems: string[] = [];
-  const at = new Date(host.now()).toISOString();
+  const at = isoTime(host.now());
   const done = (source: TopologyRead['source'], maps: Map<string, ReadTopology>): TopologyRead => {
     const r: TopologyRead = { at, maps, problems, fingerprint };
     if (source) r.source = source;

@@ -7,6 +7,23 @@
  */
 
 const MIN = 60_000;
+
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `new Date(ms).toISOString()` (`2026-12-03T15:28:29.042Z`), built from the UTC fields. V8's own
+ * toISOString asks ICU for the host's time zone on its first call (it goes through the local-time
+ * path), which loads ICU's zone data and the host's /etc/localtime: ~2 ms of CPU in a one-shot
+ * `status --json` that needs no zone at all (bench/README.md "Start-up"). Years outside 0–9999 and
+ * a time that is not one (RangeError) are left to toISOString itself.
+ */
+export function isoTime(ms: number): string {
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  if (!(y >= 0 && y <= 9999)) return d.toISOString();
+  const milli = d.getUTCMilliseconds();
+  return `${String(y).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
@@ -27,19 +44,17 @@ export function durationWords(ms: number): string {
  */
 export function utcClock(ms: number, nowMs: number | undefined, seconds = false): string {
   if (!Number.isFinite(ms)) return '?';
-  const iso = new Date(ms).toISOString();
+  const iso = isoTime(ms);
   const clock = iso.slice(11, seconds ? 19 : 16);
   const otherDay =
-    nowMs !== undefined &&
-    Number.isFinite(nowMs) &&
-    new Date(nowMs).toISOString().slice(0, 10) !== iso.slice(0, 10);
+    nowMs !== undefined && Number.isFinite(nowMs) && isoTime(nowMs).slice(0, 10) !== iso.slice(0, 10);
   return `${otherDay ? `${iso.slice(0, 10)} ` : ''}${clock} UTC`;
 }
 
 /** `2026-12-03 15:28:29 UTC`: a record that outlives the session (the journal). */
 export function utcStamp(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return `${isoTime(ms).slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** `12:01:03 UTC` of an ISO time, to the second (a probe, a step): for a moment seen this very read. */

@@ -1,4 +1,5 @@
 import { iscsiNameKind, iscsiNameProblem } from '../../iscsi/names.js';
+import { isoTime } from '../../text/time.js';
 import { defineCheck } from '../define-check.js';
 import { SOURCES } from '../sources.js';
 
@@ -129,7 +130,7 @@ export const initiatorUnique = defineCheck(
     const name = ctx.host.entryInfo(INITIATOR_NAME_FILE);
     const id = ctx.host.entryInfo(MACHINE_ID);
     if (name && id && id.size > 0 && name.mtimeMs < id.mtimeMs) {
-      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const day = (ms: number) => isoTime(ms).slice(0, 10);
       return {
         status: 'warn',
         evidence: `${INITIATOR_NAME_FILE} (${day(name.mtimeMs)}) is older than ${MACHINE_ID} (${day(id.mtimeMs)}): the name was written before this machine's first boot, so it came with the image and every node from that image has it`,

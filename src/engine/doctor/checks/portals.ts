@@ -1,6 +1,7 @@
 import { findOutages, isSessionDown, outageDetail, RECOVERY_EXPIRED } from '../../snapshot/outages.js';
 import { readSessions } from '../../snapshot/sessions.js';
 import { plural } from '../../text/plural.js';
+import { isoTime } from '../../text/time.js';
 import { defineCheck } from '../define-check.js';
 import { listSome } from '../evidence.js';
 
@@ -13,7 +14,7 @@ export const portalsUp = defineCheck({ id: 'sessions.portals', title: 'session p
   const { sessions } = readSessions(ctx.host, []);
   if (sessions.length === 0) return { status: 'pass', evidence: 'no iSCSI sessions' };
   const now = ctx.host.now();
-  const outages = findOutages(sessions, new Date(now).toISOString());
+  const outages = findOutages(sessions, isoTime(now));
   if (outages.length > 0) {
     // Past recovery_tmo the kernel fails I/O now: the line says so first (RECOVERY_EXPIRED).
     const expired = outages.filter((o) => o.expired).map((o) => o.portal);
