@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import {
   inkOutputCachesAcrossFrames,
+  inkTextWidthsMeasuredOnce,
   inkWithoutDevtools,
   yogaWithoutFetch,
   yogaWithoutTopLevelAwait,
@@ -80,6 +81,7 @@ await build({
     zodEnglishOnly(),
     inkWithoutDevtools({ cjs: true }),
     inkOutputCachesAcrossFrames(),
+    inkTextWidthsMeasuredOnce(),
   ],
   logLevel: 'warning',
 });

@@ -115,16 +115,35 @@ export function inkOutputCachesAcrossFrames() {
       "let cached = this.blockWidths.get(text) ?? carried(this, 'blockWidths', text);\n        if (cached !== undefined)\n            this.blockWidths.set(text, cached);\n        else {\n",
     ],
   ];
+  return sourceEdits('ink-output-caches-across-frames', /[\\/]ink[\\/]build[\\/]output\.js$/, edits);
+}
+
+/**
+ * Ink measures each text node's width twice: for the layout (ink/build/measure-text.js, cached by
+ * text in an LRU of 4,096) and again, uncached, when it draws the node (render-node-to-output.js
+ * `widestLine(text)`, a string-width scan of every text on screen each frame). The drawing asks the
+ * layout's cache instead: the same function of the same text (measureText is widestLine for a
+ * non-empty text, the only case drawn), found there since the layout of that frame measured it.
+ * Profiled in-process at 1,000 sessions: string-width was the largest item of a cursor move's frame.
+ * The build fails if an Ink upgrade changes the lines patched.
+ */
+export function inkTextWidthsMeasuredOnce() {
+  return sourceEdits('ink-text-widths-measured-once', /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/, [
+    ["import widestLine from 'widest-line';\n", "import measureText from './measure-text.js';\n"],
+    ['const currentWidth = widestLine(text);', 'const currentWidth = measureText(text).width;'],
+  ]);
+}
+
+/** A plugin that applies `edits` (exact text → replacement) to the files `filter` matches, or fails the build. */
+function sourceEdits(name, filter, edits) {
   return {
-    name: 'ink-output-caches-across-frames',
+    name,
     setup(b) {
-      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, (args) => {
+      b.onLoad({ filter }, (args) => {
         let source = readFileSync(args.path, 'utf8');
         for (const [from, to] of edits) {
           if (!source.includes(from))
-            throw new Error(
-              `ink-output-caches-across-frames: ${JSON.stringify(from)} not found in ${args.path}`,
-            );
+            throw new Error(`${name}: ${JSON.stringify(from)} not found in ${args.path}`);
           source = source.replace(from, to);
         }
         return { loader: 'js', contents: source };
@@ -243,6 +262,7 @@ export function esmCliOptions(version) {
     plugins: [
       inkWithoutDevtools(),
       inkOutputCachesAcrossFrames(),
+      inkTextWidthsMeasuredOnce(),
       yogaWithoutFetch(),
       zodEnglishOnly(),
       builtinsOnUse(),

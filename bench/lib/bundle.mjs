@@ -15,6 +15,8 @@ try {
   if (m.inkWithoutDevtools) shared.push(m.inkWithoutDevtools());
   // Ink's output caches kept across frames, as dist/ ships them (the in-process console frames).
   if (m.inkOutputCachesAcrossFrames) shared.push(m.inkOutputCachesAcrossFrames());
+  // Text widths drawn from the layout's cache, as dist/ ships it.
+  if (m.inkTextWidthsMeasuredOnce) shared.push(m.inkTextWidthsMeasuredOnce());
 } catch {
   // Older trees: fall back to leaving react-devtools-core external (see `external` below).
 }

@@ -12,8 +12,8 @@ import { createStore } from 'zustand/vanilla';
 import type { ConsoleBackend } from '../../src/app/backend.js';
 import type { Snapshot } from '../../src/engine/model.js';
 import { ConsoleApp } from '../../src/ui/app.js';
+import { MAX_FPS } from '../../src/ui/frame-rate.js';
 import { KeyboardStdin } from '../../src/ui/keyboard-stdin.js';
-import { MAX_FPS } from '../../src/ui/run-console.js';
 import { COLOR_THEME } from '../../src/ui/theme.js';
 import { createUiStore } from '../../src/ui/view-store.js';
 import type { NodeState } from '../../src/watchers/types.js';
@@ -79,6 +79,11 @@ class BenchStdout extends EventEmitter {
     super();
   }
   write = (chunk: string, cb?: () => void): boolean => {
+    // An empty write is no frame (Ink's waitUntilRenderFlush writes '' to learn that output drained).
+    if (chunk === '') {
+      cb?.();
+      return true;
+    }
     this.writes++;
     this.last = chunk;
     this.emit('frame');

@@ -1,13 +1,13 @@
 /**
  * The console's root: a column of status bar, view tabs, body, prompt line and key hints, every
  * part with an explicit height so a frame is never taller than the terminal (docs/architecture.md#full-screen-layout), plus the one
- * root `useInput` dispatcher (docs/architecture.md#one-input-dispatcher).
+ * root `useInput` dispatcher (through `useKeyInput`, key-frame-flush.ts; docs/architecture.md#one-input-dispatcher).
  *
  * Views and dialogs are registered modules (views/registry.ts, dialogs/registry.ts): nothing here
  * names a view or a dialog. Each part subscribes to the few UI-state fields it shows (selectors),
  * so typing in the palette re-renders the prompt line, not the table.
  */
-import { Box, useApp, useInput, useWindowSize } from 'ink';
+import { Box, useApp, useWindowSize } from 'ink';
 import { useEffect, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -21,6 +21,7 @@ import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
 import { filterFields } from './filter.js';
 import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
 import { safeJournal } from './journal-feed.js';
+import { useKeyInput } from './key-frame-flush.js';
 import { actionsFor, completePalette } from './keymap.js';
 import { OutageBanner, outageBannerHeight } from './outage-banner.js';
 import { orderLabel, shownRows } from './sort-rows.js';
@@ -123,7 +124,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
       exit();
     },
   };
-  useInput((input, key) => dispatchKey(ctx, input, key));
+  useKeyInput((input, key) => dispatchKey(ctx, input, key));
 
   if (width < MIN_COLUMNS || height < MIN_ROWS) {
     return (

@@ -6,6 +6,7 @@
 import { render } from 'ink';
 import type { ConsoleBackend } from '../app/backend.js';
 import { ConsoleApp } from './app.js';
+import { MAX_FPS } from './frame-rate.js';
 import { themeFor } from './theme.js';
 import { createUiStore, type UiStore } from './view-store.js';
 
@@ -29,9 +30,6 @@ export interface RunConsoleOptions {
    */
   onFirstFrame?: () => void;
 }
-
-/** Frame budget: 15 fps is plenty for a status console and keeps SSH traffic low (docs/architecture.md#render-and-update-budget). */
-export const MAX_FPS = 15;
 
 export async function runConsole(o: RunConsoleOptions): Promise<UiStore> {
   const ui = createUiStore({ write: o.write, dryRun: o.dryRun });

@@ -1,5 +1,6 @@
 import { UserError } from '../../engine/errors.js';
 import type { Command } from '../command.js';
+import { holdYoungGeneration } from '../young-generation.js';
 
 /**
  * `console` (the default command): the full-screen interface. It needs a terminal on both ends;
@@ -58,8 +59,12 @@ export const consoleCommand: Command = {
         dryRun: globals.dryRun,
         noColor: globals.noColor,
         signal: ctx.signal,
-        // The first frame shows the backend's first look; the full read starts behind it.
-        onFirstFrame: () => backend.start(),
+        // The first frame shows the backend's first look; the full read starts behind it, with the
+        // young generation held at its size (young-generation.ts: the console's peak memory).
+        onFirstFrame: () => {
+          holdYoungGeneration();
+          backend.start();
+        },
       });
     } finally {
       await backend.stop();

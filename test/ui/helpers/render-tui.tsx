@@ -35,8 +35,10 @@ class FakeStdout extends EventEmitter {
   ) {
     super();
   }
-  write = (frame: string): boolean => {
-    this.frames.push(frame);
+  write = (frame: string, cb?: () => void): boolean => {
+    // An empty write is no frame (Ink's waitUntilRenderFlush writes '' to learn that output drained).
+    if (frame !== '') this.frames.push(frame);
+    cb?.();
     return true;
   };
 }
