@@ -92,7 +92,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
   );
   const rows = useMemo(() => shownRows(base.rows, s.filter, s.sort), [base, s.filter, s.sort]);
   // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
-  const banner = outageBannerHeight(snapshot);
+  const banner = outageBannerHeight(snapshot, width);
   const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
   // A dialog (a plan, the wizard, help) takes every line between the status bar, which says the
   // node and the mode (WRITE, DRY-RUN) a plan would run in, and the prompt line (its messages).
