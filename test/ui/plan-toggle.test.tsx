@@ -13,8 +13,8 @@ import { KEY } from './helpers/render-tui.js';
 import { flatText, readScrolled } from './helpers/scrolled-dialog.js';
 
 const FILE = '/var/run/iscsi.csi.k8s.io/iscsi-csi-queue-handle.json';
-const OFF = "[ ] also remove the CSI driver's file of the session (tab adds it)";
-const ON = "[x] also remove the CSI driver's file of the session (tab undoes it)";
+const OFF = "[ ] also remove the CSI driver's own file (tab adds it)";
+const ON = "[x] also remove the CSI driver's own file (tab undoes it)";
 
 let c: DemoConsole | undefined;
 afterEach(async () => {
