@@ -20,6 +20,7 @@ import { dialogFor } from './dialogs/registry.js';
 import { cursorIndex, type DispatchContext, dispatchKey } from './dispatch.js';
 import { filterFields } from './filter.js';
 import { completionNames, filterCompletions, paletteFieldCompletions } from './filter-completion.js';
+import { COMMAND_HINTS, detailHints, filterHints, fitHints, type Hint, listHints } from './footer-hints.js';
 import { safeJournal } from './journal-feed.js';
 import { useKeyInput } from './key-frame-flush.js';
 import { actionsFor, completePalette } from './keymap.js';
@@ -93,7 +94,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
   );
   const rows = useMemo(() => shownRows(base.rows, s.filter, s.sort), [base, s.filter, s.sort]);
   // Status bar, tabs, summary line, (outage banner), prompt and hints: the body gets the rest.
-  const banner = outageBannerHeight(snapshot);
+  const banner = outageBannerHeight(snapshot, width);
   const bodyHeight = Math.max(1, height - 4 - SUMMARY_LINE_HEIGHT - banner);
   // A dialog (a plan, the wizard, help) takes every line between the status bar, which says the
   // node and the mode (WRITE, DRY-RUN) a plan would run in, and the prompt line (its messages).
@@ -166,7 +167,7 @@ export function ConsoleApp(props: ConsoleAppProps) {
         <ViewPane {...bodyProps} view={s.view} />
       </Box>
       <PromptLine ui={ui} theme={theme} width={width} clock={clock} />
-      <Hints ui={ui} backend={backend} theme={theme} scope={scope} opens={opens} />
+      <Hints ui={ui} backend={backend} theme={theme} scope={scope} opens={opens} width={width} />
     </Box>
   );
 }
@@ -407,6 +408,7 @@ function Hints(props: {
   scope: Scope | undefined;
   /** The cursor row opens a detail or an entry (⏎ and d). */
   opens: boolean;
+  width: number;
 }) {
   const { theme } = props;
   const s = useStore(
@@ -422,42 +424,20 @@ function Hints(props: {
   );
   // No actions are offered on the first look: they are planned on the full read (console start-up).
   const partial = useStore(props.backend.store, (x) => x.snapshot?.partial !== undefined);
-  let hints: string[];
-  if (s.dialog) hints = [];
+  let hints: readonly Hint[] | undefined;
+  if (s.dialog) hints = undefined;
   else if (s.mode === 'filter') {
     // The fields the last word could be (tab completes the first), else all of the view's.
     const next = completionNames(filterCompletions(s.filter, s.view));
-    const fields = next.length ? next : filterFields(s.view);
-    hints = [
-      'field=value',
-      '!invert',
-      '⏎ keep',
-      'esc clear',
-      ...(fields.length ? [`tab ${next.length ? 'completes' : 'fields'}: ${fields.join(' ')}`] : []),
-    ];
-  } else if (s.mode === 'command') hints = ['tab complete', '↑↓ choose', '⏎ run', 'esc cancel'];
+    hints = filterHints(next, next.length ? next : filterFields(s.view));
+  } else if (s.mode === 'command') hints = COMMAND_HINTS;
   else {
-    const acts = partial
-      ? []
-      : actionsFor(props.backend.actions, props.scope, s.write).map((a) => `${a.key} ${a.id}`);
-    hints =
-      s.detail !== undefined
-        ? ['↑↓ scroll', 'esc back', 'y json', ...acts, '? help']
-        : [
-            ...(props.opens ? ['⏎ detail'] : []),
-            '/ filter',
-            ': view',
-            'space mark',
-            ...acts,
-            '[ ] views',
-            'y json',
-            '? help',
-            'q quit',
-          ];
+    const acts = partial ? [] : actionsFor(props.backend.actions, props.scope, s.write);
+    hints = s.detail !== undefined ? detailHints(acts) : listHints(acts, props.opens);
   }
   return (
     <Text wrap="truncate" color={toneColor(theme, 'dim')}>
-      {hints.join(' · ') || ' '}
+      {(hints && fitHints(hints, props.width)) || ' '}
     </Text>
   );
 }

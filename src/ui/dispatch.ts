@@ -93,7 +93,7 @@ export function openPlan(ctx: DispatchContext, def: ActionDef): void {
   try {
     const plan = ctx.backend.plan(def.id, sels, s.write);
     // An option the console offers as a key in the plan (cleanup's driver files), where it changes the plan.
-    const toggle = offeredToggle(ctx.backend, def, sels, s.write, plan);
+    const toggle = offeredToggle(def, sels, plan);
     ctx.ui.setState({
       mode: 'confirm',
       dialog: { kind: 'plan', plan, typed: '', ...(toggle ? { toggle } : {}) },

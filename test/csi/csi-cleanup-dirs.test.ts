@@ -210,6 +210,33 @@ describe('kubelet CSI dirs on --demo csi', () => {
     expect(queue.claims?.map((c) => c.owner)).toEqual(['driver-file']);
   });
 
+  it('a Trident tracking file naming the volume refuses it; --remove-driver-files unlinks the file after kubelet’s dirs', async () => {
+    env = await nodes.sim('csi');
+    // etl-job-1's volume (the csi scenario): unmounted, session 5 claimed, Trident's tracking file names it.
+    const v = env.snap().csi!.volumes.find((x) => x.pv === 'pvc-00000102-1111-4222-8333-444455556666')!;
+    const file = '/var/lib/trident/tracking/pvc-00000102-1111-4222-8333-444455556666.json';
+    const off = env.plan('cleanup', [v.stagingPath!]);
+    expect(off.refusals.map((r) => r.id)).toEqual(['driver-claimed', 'driver-claimed']);
+    expect(off.refusals[1]!.reason).toContain(file);
+    expect(off.refusals[1]!.hint).toContain('(--remove-driver-files removes it anyway)');
+    // The planner says the option changes this plan (the console offers it as the plan's toggle).
+    expect(off.changedBy).toEqual(['remove-driver-files']);
+    const on = env.plan('cleanup', [v.stagingPath!], { 'remove-driver-files': true });
+    expect(on.refusals.map((r) => r.id)).toEqual(['driver-claimed']);
+    expect(on.refusals[0]!.reason).toContain('claims session(s) 5');
+    expect(on.steps.map((x) => `${x.fs?.op} ${x.fs?.path}`).at(-1)).toBe(`unlink ${file}`);
+    expect(on.steps.length).toBe(off.steps.length + 1);
+    const { result } = await env.run(
+      'cleanup',
+      [v.stagingPath!],
+      { 'remove-driver-files': true },
+      { force: true },
+    );
+    expect(result.error).toBeUndefined();
+    expect(env.host.lstat(file)).toBeUndefined();
+    expect(env.host.lstat(v.stagingPath!)).toBeUndefined();
+  });
+
   it('a path that is neither a kubelet iSCSI dir nor a CSI volume path is a clear error', async () => {
     env = await nodes.sim('csi');
     expect(() => env.plan('cleanup', ['/var/lib/kubelet/pods'])).toThrow(

@@ -64,7 +64,21 @@ describe('console on a dead portal', () => {
     t = await mountConsole({ backend: fakeBackend(snap), columns: 160, rows: 30 });
     const f = await t.waitFor('minio-1');
     expect(f).not.toContain('OUTAGE');
-    expect(outageBannerLines(snap, Date.parse(snap.takenAt))).toEqual([]);
+    expect(outageBannerLines(snap, Date.parse(snap.takenAt), 160)).toEqual([]);
+  });
+
+  it('the banner wraps at 80 columns and keeps its line count as the time words grow', async () => {
+    const snap = await outageSnapshot();
+    const taken = Date.parse(snap.takenAt);
+    // Just now, then 23 h 59 min later across midnight: the widest time words, with the date.
+    for (const at of [taken, taken + 23 * 3_600_000 + 59 * 60_000]) {
+      const at80 = outageBannerLines(snap, at, 80).map((l) => l.text);
+      expect(at80).toHaveLength(2);
+      expect(at80[0]).toBe(`↯ OUTAGE portal ${PORTAL} down: 5 sessions FAILED`);
+      expect(at80[1]).toMatch(/^ {2}first seen down .* UTC$/);
+      expect(at80.every((l) => l.length <= 80)).toBe(true);
+      expect(outageBannerLines(snap, at, 160)).toHaveLength(1);
+    }
   });
 
   it('an unused session on the dead portal reads verdict outage on its row, never plain stale', async () => {

@@ -37,7 +37,7 @@ interface CleanupInput {
   volumePath?: string;
   /** …or a CSI volume's leftover kubelet dirs (its staging or a publish path; docs/csi-drivers.md). */
   csiPath?: string;
-  /** Also unlink a CSI driver's own metadata file while the driver runs (docs/csi-drivers.md). */
+  /** Also unlink a CSI driver's own metadata file (the session's, or the CSI volume's) while the driver runs (docs/csi-drivers.md). */
   removeDriverFiles?: boolean;
 }
 
@@ -132,7 +132,7 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
   return removable;
 }
 
-/** `--remove-driver-files` (the console's plan toggle) as the session cleanup's input. */
+/** `--remove-driver-files` (the console's plan toggle) as a session's or a CSI volume's cleanup input. */
 function driverFilesOption(o: Readonly<Record<string, unknown>>): { removeDriverFiles?: true } {
   return o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
 }
@@ -150,8 +150,9 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     {
       name: 'remove-driver-files',
       type: 'boolean',
-      description: "cleanup: also unlink a CSI driver's metadata file of the session while the driver runs",
-      toggle: "also remove the CSI driver's file of the session",
+      description:
+        "cleanup: also unlink a CSI driver's metadata file of the session, or of the CSI volume, while the driver runs",
+      toggle: "also remove the CSI driver's own file",
     },
   ],
   examples: [
@@ -167,7 +168,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     if (ref.startsWith('/')) {
       const v = findVolume(s, ref);
       if (v) return { volumePath: v.path, ...extra };
-      if (csiVolumeByPath(s, ref)) return { csiPath: ref.replace(/\/+$/, '') };
+      if (csiVolumeByPath(s, ref)) return { csiPath: ref.replace(/\/+$/, ''), ...extra };
       throw new UserError(
         `${ref} is not a kubelet iSCSI dir or a CSI volume's staging or publish path`,
         'see iscsi-console status (kubelet volumes, CSI volumes)',
@@ -176,7 +177,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     return { sessionKey: findSession(s, ref).key, ...extra };
   },
   inputFromSelection(sel, s, o = {}) {
-    if (sel.scope === 'csi-volume') return { csiPath: sel.key };
+    if (sel.scope === 'csi-volume') return { csiPath: sel.key, ...driverFilesOption(o) };
     if (sel.scope === 'volume') return { volumePath: sel.key };
     return { sessionKey: findSession(s, sel.key).key, ...driverFilesOption(o) };
   },
@@ -187,7 +188,9 @@ export const cleanupAction: ActionDef<CleanupInput> = {
     const sessionKeys = s.sessions.filter((x) => keys.has(x.key)).map((x) => x.key);
     const volumes = sels.filter((x) => x.scope === 'volume').map((x) => ({ volumePath: x.key }));
     // A CSI volume's leftover dirs: the planner `cleanup <csi-volume-path>` runs (csi-dirs.ts).
-    const csi = sels.filter((x) => x.scope === 'csi-volume').map((x) => ({ csiPath: x.key }));
+    const csi = sels
+      .filter((x) => x.scope === 'csi-volume')
+      .map((x) => ({ csiPath: x.key, ...driverFilesOption(o) }));
     return [
       ...(sessionKeys.length > 0 ? [{ sessionKeys, ...driverFilesOption(o) }] : []),
       ...volumes,
@@ -196,7 +199,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   },
   plan(input, s: Snapshot, ctx) {
     if (input.volumePath !== undefined) return planVolume(input.volumePath, s, ctx);
-    if (input.csiPath !== undefined) return planCsiVolume(input.csiPath, s, ctx);
+    if (input.csiPath !== undefined) return planCsiVolume(input.csiPath, s, ctx, input);
     const keys = input.sessionKeys ?? (input.sessionKey === undefined ? [] : [input.sessionKey]);
     if (keys.length === 0) throw new UserError('cleanup needs a session or a kubelet dir');
     return planSessions(

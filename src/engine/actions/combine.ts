@@ -85,6 +85,7 @@ export function combinePlans(plans: readonly Plan[], hostname: string, snapshot:
   const refusals = plans.flatMap((p) =>
     p.refusals.map((r) => ({ ...r, reason: r.id === 'read-only' ? r.reason : `${p.subject}: ${r.reason}` })),
   );
+  const changed = [...new Set(plans.flatMap((p) => p.changedBy ?? []))];
   const uniqueRefusals = refusals.filter((r, i) => refusals.findIndex((x) => x.reason === r.reason) === i);
   return {
     action: first.action,
@@ -103,5 +104,6 @@ export function combinePlans(plans: readonly Plan[], hostname: string, snapshot:
     parts: [...plans],
     lockKeys: [...new Set(plans.flatMap((p) => p.lockKeys ?? []))],
     expect: plans.flatMap((p) => p.expect ?? []),
+    ...(changed.length > 0 ? { changedBy: changed } : {}),
   };
 }

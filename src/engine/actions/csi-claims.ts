@@ -6,7 +6,7 @@
  */
 import type { CsiDriverState, Session, Snapshot } from '../model.js';
 import { driverLabel, longhornVolume } from '../snapshot/csi/paths.js';
-import { addStep, addUnique, pre } from './plan-kit.js';
+import { addStep, addUnique, changedBy, pre } from './plan-kit.js';
 import type { Plan } from './types.js';
 
 function driverState(s: Snapshot, name: string): CsiDriverState | undefined {
@@ -83,6 +83,7 @@ export function addDriverFileSteps(
         plan.warnings.push(
           `${path} is kept: ${driverActivity(s, c.driver)} (--remove-driver-files removes it anyway)`,
         );
+        changedBy(plan, 'remove-driver-files');
         continue;
       }
       addUnique(plan.blastRadius.kubeletVolumes, path);

@@ -12,7 +12,7 @@
 
 import { UserError } from '../errors.js';
 import { normalizeKubeletRoot } from '../kubelet/paths.js';
-import type { CsiVolume, Snapshot } from '../model.js';
+import type { CsiDriverFile, CsiVolume, Snapshot } from '../model.js';
 import { csiVolumeMounted, csiVolumeName, csiVolumePods } from '../snapshot/csi/describe.js';
 import {
   csiPublishLayout,
@@ -26,7 +26,7 @@ import { csiVolumeFingerprint } from './conditions.js';
 import { driverActivity } from './csi-claims.js';
 import { csiVolumeByPath } from './lookup.js';
 import { refuseEscapingPaths } from './path-guard.js';
-import { addStep, addUnique, destructive, newPlan, pre } from './plan-kit.js';
+import { addStep, addUnique, changedBy, destructive, newPlan, pre } from './plan-kit.js';
 import type { ActionContext, Plan, PlanStep } from './types.js';
 
 interface VolumeDir {
@@ -119,8 +119,79 @@ function volumeDirs(v: CsiVolume, kubeletRoot: string): { dirs: VolumeDir[]; pro
   return { dirs, problems };
 }
 
+interface DriverFileOptions {
+  /** `--remove-driver-files`: unlink the driver's own files of the volume rather than stop at them. */
+  removeDriverFiles?: boolean;
+}
+
+/** Unlinks a driver's file of the volume, once nothing mounts the volume's dirs. */
+function unlinkDriverFile(f: CsiDriverFile, dirs: readonly VolumeDir[]): PlanStep {
+  return {
+    id: `unlink:${f.path}`,
+    why: `remove ${driverLabel(f.driver)}'s ${f.kind} of the volume (asked for: the driver may still act on it)`,
+    fs: { op: 'unlink', path: f.path },
+    effect: { kind: 'unlink', path: f.path },
+    preconditions: dirs.map((d) =>
+      pre('not-mounted', `${d.dir}/${d.inner} is not mounted`, `${d.dir}/${d.inner}`),
+    ),
+    doneIf: [pre('path-absent', `${f.path} is gone`, f.path)],
+  };
+}
+
+/**
+ * The driver files of the volume's dirs: one inside a dir (not kubelet's, so the dir would stay)
+ * or naming one (the driver's claim on it). Refused, or with `removeDriverFiles` unlinked: a file
+ * inside before its dir's steps, a file naming a dir after kubelet's dirs are gone.
+ */
+function driverFileSteps(
+  plan: Plan,
+  s: Snapshot,
+  dirs: readonly VolumeDir[],
+  o: DriverFileOptions,
+): { inside: Map<string, PlanStep[]>; outside: PlanStep[] } {
+  const paths = dirs.map((d) => d.dir);
+  const inside = new Map<string, PlanStep[]>();
+  const outside: PlanStep[] = [];
+  for (const f of s.csi?.driverFiles ?? []) {
+    const named = [f.stagingPath, ...f.publishedPaths].filter(
+      (p): p is string => p !== undefined && paths.some((d) => p === d || p.startsWith(`${d}/`)),
+    );
+    const dir = paths.find((d) => f.path.startsWith(`${d}/`));
+    if (dir === undefined && named.length === 0) continue;
+    if (o.removeDriverFiles) {
+      addUnique(plan.blastRadius.kubeletVolumes, f.path);
+      plan.expect!.push(pre('path-absent', `${f.path} is removed`, f.path));
+      if (dir === undefined) outside.push(unlinkDriverFile(f, dirs));
+      else inside.set(dir, [...(inside.get(dir) ?? []), unlinkDriverFile(f, dirs)]);
+      continue;
+    }
+    changedBy(plan, 'remove-driver-files');
+    if (dir !== undefined) {
+      plan.refusals.push({
+        id: 'csi-not-empty',
+        reason: `${dir} holds ${driverLabel(f.driver)}'s ${f.kind} ${f.path}: not kubelet's, so the dir stays`,
+        hint: 'check the file, and clean up the session it names first (--remove-driver-files removes it anyway)',
+        overridable: false,
+      });
+    } else {
+      plan.refusals.push({
+        id: 'driver-claimed',
+        reason: `${driverLabel(f.driver)}'s ${f.kind} ${f.path} still names ${named[0]}; ${driverActivity(s, f.driver)}`,
+        hint: `let ${driverLabel(f.driver)} finish (--remove-driver-files removes it anyway); --force removes kubelet's dirs anyway`,
+        overridable: true,
+      });
+    }
+  }
+  return { inside, outside };
+}
+
 /** The cleanup plan for one CSI volume's leftover kubelet dirs (`cleanup <staging or publish path>`). */
-export function planCsiVolume(path: string, s: Snapshot, ctx: ActionContext): Plan {
+export function planCsiVolume(
+  path: string,
+  s: Snapshot,
+  ctx: ActionContext,
+  o: DriverFileOptions = {},
+): Plan {
   const v = csiVolumeByPath(s, path);
   if (!v)
     throw new UserError(`${path} is not a kubelet CSI volume path`, 'see iscsi-console status (CSI volumes)');
@@ -178,28 +249,7 @@ export function planCsiVolume(path: string, s: Snapshot, ctx: ActionContext): Pl
       overridable: true,
     });
   }
-  const paths = dirs.map((d) => d.dir);
-  for (const f of s.csi?.driverFiles ?? []) {
-    const named = [f.stagingPath, ...f.publishedPaths].filter(
-      (p): p is string => p !== undefined && paths.some((d) => p === d || p.startsWith(`${d}/`)),
-    );
-    const inside = paths.find((d) => f.path.startsWith(`${d}/`));
-    if (inside) {
-      plan.refusals.push({
-        id: 'csi-not-empty',
-        reason: `${inside} holds ${driverLabel(f.driver)}'s ${f.kind} ${f.path}: not kubelet's, so the dir stays`,
-        hint: 'clean up the session it names with --remove-driver-files, or remove the file by hand after checking',
-        overridable: false,
-      });
-    } else if (named.length > 0) {
-      plan.refusals.push({
-        id: 'driver-claimed',
-        reason: `${driverLabel(f.driver)}'s ${f.kind} ${f.path} still names ${named[0]}; ${driverActivity(s, f.driver)}`,
-        hint: `let ${driverLabel(f.driver)} finish; --force removes kubelet's dirs anyway`,
-        overridable: true,
-      });
-    }
-  }
+  const files = driverFileSteps(plan, s, dirs, o);
   if (v.driver)
     plan.warnings.push(
       `${driverActivity(s, v.driver)}; kubelet's dirs are removed only while nothing mounts them`,
@@ -207,8 +257,9 @@ export function planCsiVolume(path: string, s: Snapshot, ctx: ActionContext): Pl
   addUnique(plan.blastRadius.pods, ...csiVolumePods(v).map((u) => podLabel(s.kubelet.pods, u)));
   for (const d of dirs) {
     addUnique(plan.blastRadius.kubeletVolumes, d.dir);
-    for (const st of dirSteps(d)) addStep(plan, st);
+    for (const st of [...(files.inside.get(d.dir) ?? []), ...dirSteps(d)]) addStep(plan, st);
     plan.expect!.push(pre('path-absent', `${d.dir} is removed`, d.dir));
   }
+  for (const st of files.outside) addStep(plan, st);
   return refuseEscapingPaths(plan, ctx);
 }

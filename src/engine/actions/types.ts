@@ -264,6 +264,12 @@ export interface Plan {
   expect?: Precondition[];
   /** attach: what a failure rolls back (or keeps), and which records discovery may create. */
   rollback?: AttachRecordsPlan;
+  /**
+   * The action's boolean options (`remove-driver-files`) that, given, would change this plan: said
+   * by the planner that left something out for want of one, so the console offers the option as the
+   * plan's toggle without planning it a second time to compare.
+   */
+  changedBy?: string[];
 }
 
 export type StepStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed';

@@ -76,3 +76,13 @@ export function downWords(sinceIso: string, nowMs: number, observed: boolean): s
   const age = durationWords(nowMs - at);
   return observed ? `down ${age}, since ${clock}` : `first seen down ${age} ago, at ${clock}`;
 }
+
+/**
+ * The most cells downWords takes for a time under a thousand days (`first seen down 23 h 59 min
+ * ago, at 2026-12-03 15:28 UTC`): a layout that keeps this room lays out the same as time passes.
+ */
+export function downWordsRoom(observed: boolean): number {
+  // 23 h 59 min is the widest duration, and across midnight the clock gains its date.
+  const since = Date.UTC(2026, 11, 3, 12, 0);
+  return downWords(new Date(since).toISOString(), since + 23 * 3_600_000 + 59 * 60_000, observed).length;
+}

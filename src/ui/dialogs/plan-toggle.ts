@@ -2,7 +2,8 @@
  * The plan dialog's toggle: an action's boolean CLI option that the console offers as a key in its
  * plan (OptionSpec.toggle; cleanup's `--remove-driver-files`). Tab re-plans through the same
  * planner with the option flipped (`ConsoleBackend.plan`, the engine's planSelections), so the extra
- * steps show in the plan before consent. The toggle is offered only where it changes the plan.
+ * steps show in the plan before consent. The toggle is offered only where the planner says it
+ * changes the plan.
  */
 import type { ConsoleBackend, Selection } from '../../app/backend.js';
 import type { ActionDef, Plan } from '../../engine/actions/types.js';
@@ -17,23 +18,13 @@ export interface PlanToggle {
   on: boolean;
 }
 
-/** What a plan does, to tell whether the option changes it. */
-function planShape(p: Plan): string {
-  return JSON.stringify([p.steps.map((x) => x.id), p.warnings, p.refusals.map((r) => r.id)]);
-}
-
-/** The toggle a freshly opened plan offers, if its action has one and setting it changes the plan. */
-export function offeredToggle(
-  backend: ConsoleBackend,
-  def: ActionDef,
-  selections: Selection[],
-  write: boolean,
-  plan: Plan,
-): PlanToggle | undefined {
+/**
+ * The toggle a freshly opened plan offers: its action's toggle option, where the planner said the
+ * option would change this plan (Plan.changedBy), so opening the dialog plans once.
+ */
+export function offeredToggle(def: ActionDef, selections: Selection[], plan: Plan): PlanToggle | undefined {
   const spec = def.cliOptions.find((o) => o.type === 'boolean' && o.toggle !== undefined);
-  if (!spec?.toggle) return undefined;
-  const alt = backend.plan(def.id, selections, write, { [spec.name]: true });
-  if (planShape(alt) === planShape(plan)) return undefined;
+  if (!spec?.toggle || !plan.changedBy?.includes(spec.name)) return undefined;
   return { action: def.id, selections, option: spec.name, label: spec.toggle, on: false };
 }
 
