@@ -92,6 +92,6 @@ export { podLabel } from '../engine/text/pod-names.js';
 export { portalMatrixCells } from '../engine/text/portal-matrix.js';
 export { safeText } from '../engine/text/safe-text.js';
 export { hintFor, type SurfaceAction } from '../engine/text/surface.js';
-export { downWords, downWordsRoom, utcClock, utcStamp } from '../engine/text/time.js';
+export { downWords, downWordsRoom, isoTime, utcClock, utcStamp } from '../engine/text/time.js';
 /** Not the engine's: the watchers' event record, as `watch --json` prints it (the console's `y` on an event). */
 export { eventRecord } from '../watchers/format-event.js';

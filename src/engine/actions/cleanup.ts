@@ -9,7 +9,7 @@ import type { KubeletVolume, Session, Snapshot } from '../model.js';
 import { downScopeOf } from '../snapshot/outages.js';
 import { clockTime, stuckProbeOf } from '../snapshot/stuck.js';
 import { kubectlDeletePods, podsPhrase } from '../text/pod-names.js';
-import { addCsiRefusals, addDriverFileSteps } from './csi-claims.js';
+import { addCsiRefusals, addDriverFileSteps, REMOVE_DRIVER_FILES } from './csi-claims.js';
 import { planCsiVolume } from './csi-dirs.js';
 import { csiVolumeByPath, findSession, findVolume, podMountsOf } from './lookup.js';
 import { noExtraPositionals } from './one-ref.js';
@@ -134,7 +134,7 @@ function volumeSteps(plan: Plan, s: Snapshot, vols: readonly KubeletVolume[]): K
 
 /** `--remove-driver-files` (the console's plan toggle) as a session's or a CSI volume's cleanup input. */
 function driverFilesOption(o: Readonly<Record<string, unknown>>): { removeDriverFiles?: true } {
-  return o['remove-driver-files'] === true ? { removeDriverFiles: true } : {};
+  return o[REMOVE_DRIVER_FILES] === true ? { removeDriverFiles: true } : {};
 }
 
 export const cleanupAction: ActionDef<CleanupInput> = {
@@ -148,7 +148,7 @@ export const cleanupAction: ActionDef<CleanupInput> = {
   usage: 'cleanup <sid|kubelet-dir|csi-volume-path>',
   cliOptions: [
     {
-      name: 'remove-driver-files',
+      name: REMOVE_DRIVER_FILES,
       type: 'boolean',
       description:
         "cleanup: also unlink a CSI driver's metadata file of the session, or of the CSI volume, while the driver runs",

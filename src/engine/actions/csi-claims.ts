@@ -9,6 +9,9 @@ import { driverLabel, longhornVolume } from '../snapshot/csi/paths.js';
 import { addStep, addUnique, changedBy, pre } from './plan-kit.js';
 import type { Plan } from './types.js';
 
+/** cleanup's option that unlinks a CSI driver's own files (the console's plan toggle). */
+export const REMOVE_DRIVER_FILES = 'remove-driver-files';
+
 function driverState(s: Snapshot, name: string): CsiDriverState | undefined {
   return s.csi?.drivers.find((d) => d.name === name);
 }
@@ -83,7 +86,7 @@ export function addDriverFileSteps(
         plan.warnings.push(
           `${path} is kept: ${driverActivity(s, c.driver)} (--remove-driver-files removes it anyway)`,
         );
-        changedBy(plan, 'remove-driver-files');
+        changedBy(plan, REMOVE_DRIVER_FILES);
         continue;
       }
       addUnique(plan.blastRadius.kubeletVolumes, path);

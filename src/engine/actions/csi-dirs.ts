@@ -23,7 +23,7 @@ import {
 } from '../snapshot/csi/paths.js';
 import { podLabel } from '../text/pod-names.js';
 import { csiVolumeFingerprint } from './conditions.js';
-import { driverActivity } from './csi-claims.js';
+import { driverActivity, REMOVE_DRIVER_FILES } from './csi-claims.js';
 import { csiVolumeByPath } from './lookup.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, changedBy, destructive, newPlan, pre } from './plan-kit.js';
@@ -165,7 +165,7 @@ function driverFileSteps(
       else inside.set(dir, [...(inside.get(dir) ?? []), unlinkDriverFile(f, dirs)]);
       continue;
     }
-    changedBy(plan, 'remove-driver-files');
+    changedBy(plan, REMOVE_DRIVER_FILES);
     if (dir !== undefined) {
       plan.refusals.push({
         id: 'csi-not-empty',

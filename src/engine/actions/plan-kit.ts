@@ -58,13 +58,13 @@ export function newPlan(action: PlanActionId, title: string, subject: string, ct
   };
 }
 
-/** Adds without duplicates (keeps order). */
 /** Notes that `option` (a boolean CLI option) would change the plan (Plan.changedBy). */
 export function changedBy(plan: Plan, option: string): void {
   plan.changedBy ??= [];
   addUnique(plan.changedBy, option);
 }
 
+/** Adds without duplicates (keeps order). */
 export function addUnique(list: string[], ...items: (string | undefined)[]): void {
   for (const i of items) if (i !== undefined && i !== '' && !list.includes(i)) list.push(i);
 }

@@ -4,6 +4,7 @@
  * on the node (a session, a device, a map, a volume; or gone), from the latest read.
  */
 import type { ConsoleBackend, NodeEvent } from '../../app/backend.js';
+import { isoTime } from '../../app/domain.js';
 import type { Snapshot } from '../../engine/model.js';
 import type { Line } from '../components/scroll-text.js';
 import { scrollOrClose } from '../context.js';
@@ -64,7 +65,7 @@ function subjectNow(snap: Snapshot | undefined, subject: string): Line[] {
 
 /** The event's lines, unwrapped; undefined when it left the event log (it keeps the latest events). */
 function eventDetailLines(e: NodeEvent, snap: Snapshot | undefined): Line[] {
-  const at = new Date(e.at).toISOString();
+  const at = isoTime(e.at);
   return [
     {
       text: `${e.severity} · ${e.kind}`,
