@@ -57,6 +57,13 @@ async function csiPlan(m: DemoConsole): Promise<string> {
   return m.waitFor('Plan: Clean up CSI volume dirs');
 }
 
+/** Back to the plan's top (g), then tab: waits for the toggle's line to say `to`; the new first frame. */
+async function pressToggle(m: DemoConsole, to: string): Promise<string> {
+  await m.press('g');
+  await m.press(KEY.tab);
+  return m.waitFor(to);
+}
+
 async function readPlan(m: DemoConsole, first: string): Promise<string> {
   const { lines } = await readScrolled(first, async () => {
     const before = m.lastFrame();
@@ -80,17 +87,13 @@ describe.each([
     expect(text).not.toContain('--remove-driver-files');
     expect(text).not.toContain(`unlink ${FILE}`);
 
-    await c.press('g');
-    await c.press(KEY.tab);
-    f = await c.waitFor(ON);
+    f = await pressToggle(c, ON);
     text = await readPlan(c, f);
     expect(text).toContain(`unlink ${FILE}`);
     expect(text).toContain('Steps (5)');
     expect(text).not.toContain(`${FILE} is kept`);
 
-    await c.press('g');
-    await c.press(KEY.tab);
-    f = await c.waitFor(OFF);
+    f = await pressToggle(c, OFF);
     expect(await readPlan(c, f)).toContain('Steps (4)');
   });
 
@@ -107,9 +110,7 @@ describe.each([
     expect(text).not.toContain('--remove-driver-files');
     expect(text).not.toContain(`unlink ${TRACKING}`);
 
-    await c.press('g');
-    await c.press(KEY.tab);
-    f = await c.waitFor(ON);
+    f = await pressToggle(c, ON);
     expect(plans.calls).toBe(2);
     text = await readPlan(c, f);
     // The unlink comes last, after kubelet's six dir steps (a long path wraps with ↩ at 80 columns).

@@ -59,8 +59,9 @@ export function addCsiRefusals(plan: Plan, s: Snapshot, sessions: readonly Sessi
   }
 }
 
-interface DriverFileOptions {
-  /** The admin asked to remove driver files even while the driver runs. */
+/** `--remove-driver-files` as a planner's input: a session's cleanup (here) and a CSI volume's (csi-dirs.ts). */
+export interface DriverFileOptions {
+  /** The admin asked to remove the driver's own files even while the driver runs. */
   removeDriverFiles?: boolean;
 }
 

@@ -23,7 +23,7 @@ import {
 } from '../snapshot/csi/paths.js';
 import { podLabel } from '../text/pod-names.js';
 import { csiVolumeFingerprint } from './conditions.js';
-import { driverActivity, REMOVE_DRIVER_FILES } from './csi-claims.js';
+import { type DriverFileOptions, driverActivity, REMOVE_DRIVER_FILES } from './csi-claims.js';
 import { csiVolumeByPath } from './lookup.js';
 import { refuseEscapingPaths } from './path-guard.js';
 import { addStep, addUnique, changedBy, destructive, newPlan, pre } from './plan-kit.js';
@@ -117,11 +117,6 @@ function volumeDirs(v: CsiVolume, kubeletRoot: string): { dirs: VolumeDir[]; pro
     else dirs.push({ dir: l.dir, inner: GLOBAL_MOUNT, fingerprint: csiVolumeFingerprint(v, 2), claims });
   }
   return { dirs, problems };
-}
-
-interface DriverFileOptions {
-  /** `--remove-driver-files`: unlink the driver's own files of the volume rather than stop at them. */
-  removeDriverFiles?: boolean;
 }
 
 /** Unlinks a driver's file of the volume, once nothing mounts the volume's dirs. */

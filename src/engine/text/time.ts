@@ -7,6 +7,8 @@
  */
 
 const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
 
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
@@ -24,8 +26,6 @@ export function isoTime(ms: number): string {
   const milli = d.getUTCMilliseconds();
   return `${String(y).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 
 /** `40 s`, `14 min`, `2 h 05 min`, `3 d 4 h`: how long, as a person says it (floor; 0 s for negatives). */
 export function durationWords(ms: number): string {
@@ -84,5 +84,5 @@ export function downWords(sinceIso: string, nowMs: number, observed: boolean): s
 export function downWordsRoom(observed: boolean): number {
   // 23 h 59 min is the widest duration, and across midnight the clock gains its date.
   const since = Date.UTC(2026, 11, 3, 12, 0);
-  return downWords(new Date(since).toISOString(), since + 23 * 3_600_000 + 59 * 60_000, observed).length;
+  return downWords(isoTime(since), since + 23 * HOUR + 59 * MIN, observed).length;
 }
